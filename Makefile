@@ -1,0 +1,28 @@
+# The two commands of the README: `make run` and `make test`. Both install what is missing.
+SWIFT ?= swift
+# A hung test must fail fast rather than eat the CI budget.
+TEST_TIMEOUT ?= 1500
+
+.PHONY: run test deps build release bench clean
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+run: build
+	@$$($(SWIFT) build --show-bin-path)/crates $(ARGS)
+
+test: deps
+	$(SWIFT) build --build-tests
+	LANG=C.UTF-8 TERM=tmux-256color timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build
+
+release: deps
+	$(SWIFT) build -c release
+
+bench: deps
+	@scripts/bench.sh
+
+clean:
+	rm -rf .build

@@ -1,0 +1,51 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// Strict by default: Swift 6 language mode (strict concurrency), and no warnings: a warning
+/// in our own targets fails the build (dependencies are not affected).
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "crates",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "crates", targets: ["crates"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        // System libraries: a module map plus a shim header of static inline wrappers for
+        // what Swift cannot import (macros, variadic functions, mutable C globals).
+        .systemLibrary(name: "CNcursesW", path: "Sources/CNcursesW"),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
+
+        // Pure Swift: no C, no I/O.
+        .target(name: "CratesCore", swiftSettings: strict),
+        .target(
+            name: "CratesStore",
+            dependencies: ["CratesCore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict),
+        .target(name: "CratesNet", dependencies: ["CratesCore", "CCurl", "CCrypto"], swiftSettings: strict),
+        .target(name: "CratesTUI", dependencies: ["CratesCore", "CNcursesW"], swiftSettings: strict),
+        .executableTarget(
+            name: "crates",
+            dependencies: [
+                "CratesCore", "CratesStore", "CratesNet", "CratesTUI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict),
+
+        .testTarget(name: "CratesCoreTests", dependencies: ["CratesCore"], swiftSettings: strict),
+        .testTarget(name: "CratesStoreTests", dependencies: ["CratesStore"], swiftSettings: strict),
+        .testTarget(name: "CratesNetTests", dependencies: ["CratesNet"], swiftSettings: strict),
+        .testTarget(name: "CratesTUITests", dependencies: ["CratesTUI"], swiftSettings: strict),
+        // Runs the built `crates` binary as a process (and under tmux for end-to-end tests).
+        .testTarget(name: "CratesCLITests", dependencies: ["CratesCore"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian packages crates builds and tests with, when they are missing.
+# Uses sudo only when not root. Safe to run again: it does nothing when all are present.
+set -euo pipefail
+
+packages=(
+  libncurses-dev        # ncursesw (libncursesw5-dev is a transitional name for it)
+  libsqlite3-dev        # SQLite, under GRDB
+  libcurl4-openssl-dev  # the Discogs transport
+  libssl-dev            # libcrypto's HMAC-SHA1 for OAuth 1.0a signatures
+  tmux                  # end-to-end tests drive the TUI in tmux
+  zbar-tools            # the camera daemon's decoder (zbarcam, zbarimg)
+  zint                  # barcode images for the camera tests
+  socat                 # socket tests
+  python3               # the loopback Discogs test server
+  ca-certificates       # HTTPS certificate verification
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing ${missing[*]}" >&2
+sudo=()
+[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
