@@ -1,0 +1,53 @@
+import Foundation
+
+/// Where a record stands with Discogs. The lookup queue is the records in these states.
+public enum LookupState: String, Hashable, Sendable, Codable, CaseIterable {
+    case pending, lookingUp, matched, ambiguous, notFound, failed, skipped
+}
+
+/// How a record came into the collection.
+public enum AddMethod: String, Hashable, Sendable, Codable, CaseIterable {
+    case typed, wedge, camera, `import`, releaseID
+}
+
+/// A record claimed from the queue for one lookup.
+public struct LookupJob: Hashable, Sendable {
+    public var recordID: Int64
+    public var gtin: GTIN
+    /// Attempts made before this one.
+    public var attempts: Int
+
+    public init(recordID: Int64, gtin: GTIN, attempts: Int) {
+        self.recordID = recordID
+        self.gtin = gtin
+        self.attempts = attempts
+    }
+}
+
+/// What one lookup found.
+public enum LookupOutcome: Hashable, Sendable {
+    case matched(Release)
+    /// Several pressings share the barcode: kept for the user to choose.
+    case ambiguous([ReleaseCandidate])
+    case notFound
+    /// A failure worth retrying later (network, 5xx, 404 on a release, rate limit).
+    case failed(message: String, retryAt: Date)
+    /// Not worth a request: e.g. "an ISBN: a book, not a record".
+    case skipped(reason: String)
+}
+
+/// The durable lookup queue, as the lookup worker sees it. The store implements it; the
+/// worker (CratesNet) depends only on this, so it knows nothing of SQLite.
+public protocol LookupQueue: Sendable {
+    /// Atomically claims the next record due for a lookup (pending first, then failed whose
+    /// retry time has passed), marking it `lookingUp` with a lease that expires at
+    /// `now + lease`, so that another process never looks the same record up while the lease
+    /// holds, and a crashed claimer's record becomes due again. Nil when nothing is due.
+    func claimNext(now: Date, lease: TimeInterval) async throws -> LookupJob?
+    /// Records the outcome of a claimed job.
+    func complete(_ job: LookupJob, with outcome: LookupOutcome) async throws
+    /// Puts a claimed job back untouched (e.g. the worker is stopping, or credentials failed).
+    func release(_ job: LookupJob) async throws
+    /// How many records wait for a lookup (pending, failed, lookingUp).
+    func waitingCount() async throws -> Int
+}
