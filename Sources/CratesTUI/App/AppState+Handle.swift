@@ -1,0 +1,389 @@
+import CratesCore
+
+extension AppState {
+    /// Applies one event; returns what the workers should do.
+    public mutating func handle(_ event: AppEvent) -> [AppCommand] {
+        switch event {
+        case .key(let key, let at):
+            return handleKey(key, at: at)
+        case .resize(let width, let height):
+            self.width = max(1, width)
+            self.height = max(1, height)
+            keepSelectionVisible()
+            return []
+        case .collection(let view):
+            collection = view
+            relayout()
+            return []
+        case .details(let details):
+            if case .details(var state) = mode, state.recordID == details.record.id {
+                state.details = details
+                mode = .details(state)
+            } else if case .picker(var picker) = mode, picker.recordID == details.record.id {
+                picker.candidates = details.record.candidates
+                picker.loading = false
+                picker.selected = min(picker.selected, max(0, details.record.candidates.count - 1))
+                mode = .picker(picker)
+            }
+            return []
+        case .added(let id):
+            selectWhenSeen = id
+            relayout()
+            return []
+        case .deleted(let count, let token):
+            lastUndo = Undo(token: token, count: count)
+            say(count == 1 ? "Deleted 1 record: u to undo" : "Deleted \(count) records: u to undo")
+            return []
+        case .restored(let count):
+            say(count == 1 ? "Restored 1 record" : "Restored \(count) records")
+            return []
+        case .discogs(let status):
+            discogs = status
+            return []
+        case .camera(let status):
+            camera = status
+            return []
+        case .waiting(let count):
+            waiting = count
+            return []
+        case .message(let text, let isError):
+            say(text, isError: isError)
+            return []
+        case .scan(let code, let method):
+            if dialogOpen {
+                queued.append(QueuedScan(code: code, method: method))
+                return []
+            }
+            return submit(code, method: method)
+        }
+    }
+
+    mutating func say(_ text: String, isError: Bool = false) {
+        message = Message(text: TerminalText.sanitised(text), isError: isError)
+    }
+
+    // MARK: Keys
+
+    mutating func handleKey(_ key: Key, at time: Double) -> [AppCommand] {
+        if prompt != nil { return promptKey(key, at: time) }
+        if filterEditing { return filterKey(key) }
+        if key == .control("c") { return quit() }
+        if key == .control("z") { return [.suspend] }
+
+        // A digit anywhere outside a text field starts barcode entry: a wedge scanner types
+        // digits then Enter, and none of its keys may be taken as a command.
+        if case .character(let c) = key, c.isASCII, c.isNumber {
+            if confirmDelete != nil {
+                confirmDelete = nil
+                say("Not deleted")
+            }
+            prompt = Prompt(text: String(c), error: nil, firstKeyAt: time, lastKeyAt: time, allFast: true)
+            return []
+        }
+
+        if let confirm = confirmDelete {
+            confirmDelete = nil
+            if key == .character("y") || key == .character("Y") {
+                if case .details = mode { mode = .list }
+                return [.delete(confirm.ids)] + drainQueuedScans()
+            }
+            say("Not deleted")
+            return drainQueuedScans()
+        }
+
+        if let question = duplicates.first, case .list = mode {
+            switch key {
+            case .character("y"), .character("Y"):
+                duplicates.removeFirst()
+                return [.add(question.gtin, method: question.method)] + drainQueuedScans()
+            case .character("n"), .character("N"), .escape, .enter:
+                duplicates.removeFirst()
+                say("Not added: \(question.gtin.canonical)")
+                return drainQueuedScans()
+            default:
+                break
+            }
+        }
+
+        switch mode {
+        case .list: return listKey(key)
+        case .details(let state): return detailsKey(key, state)
+        case .picker(let state): return pickerKey(key, state)
+        case .help(let scroll): return helpKey(key, scroll)
+        }
+    }
+
+    mutating func quit() -> [AppCommand] {
+        hasQuit = true
+        return [.quit]
+    }
+
+    mutating func listKey(_ key: Key) -> [AppCommand] {
+        guard let action = KeyMap.action(for: key, in: .list) else {
+            if case .character(let c) = key { say("\(c): no such key (? for help)") }
+            return []
+        }
+        switch action {
+        case .moveDown: moveSelection(by: 1)
+        case .moveUp: moveSelection(by: -1)
+        case .pageDown: moveSelection(by: listHeight - 1)
+        case .pageUp: moveSelection(by: -(listHeight - 1))
+        case .top: moveSelection(toItemFrom: 0, forward: true)
+        case .bottom: moveSelection(toItemFrom: lines.count - 1, forward: false)
+        case .nextSection: jumpSection(forward: true)
+        case .previousSection: jumpSection(forward: false)
+        case .filter:
+            filterEditing = true
+        case .add:
+            prompt = Prompt(text: "", error: nil, firstKeyAt: 0, lastKeyAt: 0, allFast: false)
+        case .delete:
+            guard let item = selectedItem else { return [] }
+            confirmDelete = ConfirmDelete(ids: [item.recordID], label: item.displayTitle)
+        case .undo:
+            guard let undo = lastUndo else {
+                say("Nothing to undo")
+                return []
+            }
+            lastUndo = nil
+            return [.undo(undo.token)]
+        case .open:
+            guard let item = selectedItem else { return [] }
+            if item.state == .ambiguous {
+                mode = .picker(PickerState(recordID: item.recordID, gtin: item.gtin, candidates: [], selected: 0, scroll: 0, loading: true))
+            } else {
+                mode = .details(DetailsState(recordID: item.recordID, details: nil, scroll: 0))
+            }
+            return [.loadDetails(item.recordID)]
+        case .openInBrowser:
+            guard let item = selectedItem else { return [] }
+            mode = .details(DetailsState(recordID: item.recordID, details: nil, scroll: 0))
+            return [.loadDetails(item.recordID)]
+        case .retry:
+            guard let item = selectedItem else { return [] }
+            say("Looking up \(item.gtin) again")
+            return [.retry(item.recordID)]
+        case .authenticate: return [.authenticate]
+        case .help: mode = .help(scroll: 0)
+        case .back:
+            if !filter.isEmpty {
+                filter = ""
+                relayout()
+            }
+            message = nil
+        case .quit: return quit()
+        case .redraw: return [.redraw]
+        }
+        return []
+    }
+
+    mutating func detailsKey(_ key: Key, _ state: DetailsState) -> [AppCommand] {
+        guard let action = KeyMap.action(for: key, in: .details) else { return [] }
+        var state = state
+        switch action {
+        case .moveDown: state.scroll += 1
+        case .moveUp: state.scroll = max(0, state.scroll - 1)
+        case .pageDown: state.scroll += listHeight - 1
+        case .pageUp: state.scroll = max(0, state.scroll - (listHeight - 1))
+        case .top: state.scroll = 0
+        case .bottom: state.scroll = Int.max / 2
+        case .back, .quit:
+            mode = .list
+            return drainQueuedScans()
+        case .delete:
+            let label = state.details.map { $0.release?.title ?? $0.record.gtin.canonical } ?? "this record"
+            confirmDelete = ConfirmDelete(ids: [state.recordID], label: label)
+            return []
+        case .openInBrowser:
+            guard let url = state.details?.release?.url else {
+                say("No Discogs page yet: the record is not matched", isError: true)
+                return []
+            }
+            return [.openURL(url)]
+        case .retry:
+            say("Looking up again")
+            return [.retry(state.recordID), .loadDetails(state.recordID)]
+        case .open:
+            if let details = state.details, details.record.lookupState == .ambiguous {
+                mode = .picker(PickerState(recordID: details.record.id, gtin: details.record.gtin.canonical, candidates: details.record.candidates, selected: 0, scroll: 0, loading: false))
+                return []
+            }
+        case .help: mode = .help(scroll: 0)
+            return []
+        case .redraw: return [.redraw]
+        default: break
+        }
+        mode = .details(state)
+        return []
+    }
+
+    mutating func pickerKey(_ key: Key, _ state: PickerState) -> [AppCommand] {
+        guard let action = KeyMap.action(for: key, in: .picker) else { return [] }
+        var state = state
+        let last = max(0, state.candidates.count - 1)
+        switch action {
+        case .moveDown: state.selected = min(last, state.selected + 1)
+        case .moveUp: state.selected = max(0, state.selected - 1)
+        case .pageDown: state.selected = min(last, state.selected + max(1, (listHeight - 3) / 2))
+        case .pageUp: state.selected = max(0, state.selected - max(1, (listHeight - 3) / 2))
+        case .top: state.selected = 0
+        case .bottom: state.selected = last
+        case .open:
+            guard state.candidates.indices.contains(state.selected) else { return [] }
+            let chosen = state.candidates[state.selected]
+            mode = .list
+            say("Matched \(state.gtin) to \(chosen.artist) — \(chosen.title)")
+            return [.choose(recordID: state.recordID, releaseID: chosen.releaseID)] + drainQueuedScans()
+        case .openInBrowser:
+            guard state.candidates.indices.contains(state.selected) else { return [] }
+            return [.openURL("https://www.discogs.com/release/\(state.candidates[state.selected].releaseID)")]
+        case .back, .quit:
+            mode = .list
+            return drainQueuedScans()
+        case .help:
+            mode = .help(scroll: 0)
+            return []
+        case .redraw: return [.redraw]
+        default: break
+        }
+        mode = .picker(state)
+        return []
+    }
+
+    mutating func helpKey(_ key: Key, _ scroll: Int) -> [AppCommand] {
+        guard let action = KeyMap.action(for: key, in: .help) else { return [] }
+        switch action {
+        case .moveDown: mode = .help(scroll: scroll + 1)
+        case .moveUp: mode = .help(scroll: max(0, scroll - 1))
+        case .pageDown: mode = .help(scroll: scroll + listHeight - 1)
+        case .pageUp: mode = .help(scroll: max(0, scroll - (listHeight - 1)))
+        case .top: mode = .help(scroll: 0)
+        case .back, .quit: mode = .list
+        case .redraw: return [.redraw]
+        default: break
+        }
+        return []
+    }
+
+    // MARK: Text fields
+
+    mutating func promptKey(_ key: Key, at time: Double) -> [AppCommand] {
+        guard var prompt else { return [] }
+        let fast = prompt.lastKeyAt > 0 && time - prompt.lastKeyAt <= Self.wedgeKeyInterval
+        switch key {
+        case .enter:
+            self.prompt = nil
+            let text = prompt.text
+            guard !text.isEmpty else { return drainQueuedScans() }
+            let wedge = prompt.allFast && (fast || prompt.text.count > 1) && time - prompt.firstKeyAt < Double(text.count) * Self.wedgeKeyInterval + 0.05
+            let commands = submit(text, method: wedge ? .wedge : .typed)
+            return commands + (self.prompt == nil ? drainQueuedScans() : [])
+        case .escape, .control("c"), .control("g"):
+            self.prompt = nil
+            return drainQueuedScans()
+        case .backspace:
+            if !prompt.text.isEmpty { prompt.text.removeLast() }
+            prompt.error = nil
+            prompt.allFast = false
+        case .control("u"):
+            prompt.text = ""
+            prompt.error = nil
+        case .character(let c):
+            guard prompt.text.count < 200 else { break }
+            if prompt.text.isEmpty && prompt.error == nil && prompt.firstKeyAt == 0 {
+                prompt.firstKeyAt = time
+                prompt.allFast = true
+            } else if !fast {
+                prompt.allFast = false
+            }
+            if prompt.error != nil {
+                // A new scan after a refused one replaces it rather than appending to it.
+                prompt.text = ""
+                prompt.error = nil
+                prompt.firstKeyAt = time
+                prompt.allFast = true
+            }
+            prompt.text.append(c)
+        default:
+            break
+        }
+        prompt.lastKeyAt = time
+        self.prompt = prompt
+        return []
+    }
+
+    mutating func filterKey(_ key: Key) -> [AppCommand] {
+        switch key {
+        case .enter:
+            filterEditing = false
+        case .escape, .control("c"), .control("g"):
+            filterEditing = false
+            filter = ""
+            relayout()
+        case .backspace:
+            if filter.isEmpty {
+                filterEditing = false
+            } else {
+                filter.removeLast()
+                relayout()
+            }
+        case .control("u"):
+            filter = ""
+            relayout()
+        case .down, .up, .pageDown, .pageUp:
+            filterEditing = false
+            return listKey(key)
+        case .character(let c):
+            guard filter.count < 100 else { break }
+            filter.append(c)
+            relayout()
+        default:
+            break
+        }
+        return []
+    }
+
+    // MARK: Adding
+
+    /// Handles a submitted code from the prompt or a scan source. Refused input keeps the
+    /// prompt open with the parser's message (for keyboard entry), or says so (for the camera).
+    mutating func submit(_ text: String, method: AddMethod) -> [AppCommand] {
+        switch Entry.parse(text) {
+        case .failure(let error):
+            if method == .camera {
+                say("Ignored scan \(TerminalText.truncated(TerminalText.sanitised(text), to: 30)): \(error.message)", isError: true)
+            } else {
+                prompt = Prompt(text: TerminalText.sanitised(text), error: error.message, firstKeyAt: 0, lastKeyAt: 0, allFast: false)
+            }
+            return []
+        case .success(.release(let id)):
+            say("Adding Discogs release \(id)")
+            return [.addRelease(id: id, method: method == .camera ? .camera : .releaseID)]
+        case .success(.gtin(let gtin)):
+            let copies = collection.copies(of: gtin.canonical) + duplicates.filter { $0.gtin == gtin }.count
+            if copies > 0 {
+                duplicates.append(DuplicateQuestion(gtin: gtin, method: method, copies: copies))
+                return []
+            }
+            say("Added \(gtin.canonical)")
+            return [.add(gtin, method: method)]
+        }
+    }
+
+    /// Applies camera scans that waited for a dialog, once none is open.
+    mutating func drainQueuedScans() -> [AppCommand] {
+        var commands: [AppCommand] = []
+        while !dialogOpen, !queued.isEmpty {
+            let scan = queued.removeFirst()
+            commands += submit(scan.code, method: scan.method)
+        }
+        return commands
+    }
+}
+
+extension ListItem {
+    /// "Artist — Title", or the barcode while the record is not matched.
+    public var displayTitle: String {
+        guard state == .matched, !title.isEmpty else { return gtin }
+        return artist.isEmpty ? title : "\(artist) — \(title)"
+    }
+}

@@ -1,0 +1,98 @@
+import Glibc
+
+/// The UI loop: reads keys, applies events from the inbox, and draws, all on the calling
+/// (main) thread. Nothing here blocks for long: keys are read with a 50 ms timeout so events
+/// posted by workers and resizes are picked up without a key press.
+public final class AppRunner {
+    public typealias Perform = (AppCommand) -> Void
+
+    private var state: AppState
+    private let inbox: Inbox
+    private let terminal: CursesTerminal
+    private let perform: Perform
+    private let interactive: (AppCommand) -> Void
+
+    /// - Parameters:
+    ///   - perform: runs a command on the workers; must return at once.
+    ///   - interactive: runs a command that needs the plain terminal (signing in), after the
+    ///     UI has left full-screen mode; the UI comes back when it returns.
+    public init(inbox: Inbox, perform: @escaping Perform, interactive: @escaping (AppCommand) -> Void) {
+        self.inbox = inbox
+        self.perform = perform
+        self.interactive = interactive
+        terminal = CursesTerminal()
+        state = AppState(width: 80, height: 24)
+    }
+
+    /// Runs until the user quits or a terminating signal arrives; the terminal is restored on
+    /// every way out.
+    public func run() {
+        SignalPipe.install()
+        terminal.start()
+        defer { terminal.stop() }
+        _ = state.handle(.resize(width: terminal.width, height: terminal.height))
+        var dirty = true
+        while !state.hasQuit {
+            if let signal = SignalPipe.take() {
+                _ = signal
+                break
+            }
+            for event in inbox.drain() {
+                dispatch(state.handle(event))
+                dirty = true
+            }
+            if dirty {
+                terminal.draw(state.render())
+                dirty = false
+            }
+            // Wait for one key (or the timeout), then take every key already typed before
+            // drawing again: a wedge burst is applied in order, none dropped, one frame.
+            var input = terminal.readKey(wait: true)
+            var taken = 0
+            while let current = input, taken < 512 {
+                apply(current)
+                dirty = true
+                taken += 1
+                if state.hasQuit { break }
+                input = terminal.readKey(wait: false)
+            }
+        }
+    }
+
+    private func apply(_ input: TerminalInput) {
+        switch input {
+        case .resize(let width, let height):
+            dispatch(state.handle(.resize(width: width, height: height)))
+        case .key(let key):
+            dispatch(state.handle(.key(key, at: Self.now())))
+        }
+    }
+
+    private func dispatch(_ commands: [AppCommand]) {
+        for command in commands {
+            switch command {
+            case .suspend:
+                terminal.suspend()
+                _ = state.handle(.resize(width: terminal.width, height: terminal.height))
+            case .redraw:
+                terminal.invalidate()
+            case .quit:
+                break
+            case .authenticate:
+                terminal.stop()
+                interactive(command)
+                terminal.start()
+                _ = state.handle(.resize(width: terminal.width, height: terminal.height))
+            default:
+                perform(command)
+            }
+        }
+    }
+
+    /// Monotonic seconds, for telling wedge bursts from typing.
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}

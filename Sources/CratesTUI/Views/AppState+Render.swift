@@ -1,0 +1,173 @@
+import CratesCore
+
+extension AppState {
+    /// Draws the whole UI into a new frame of the current size.
+    public func render() -> Screen {
+        var screen = Screen(width: width, height: height)
+        guard width >= 10, height >= 4 else {
+            screen.put("crates", row: 0, column: 0, style: .title)
+            if height > 1 { screen.put("too small", row: 1, column: 0) }
+            return screen
+        }
+        renderTitle(into: &screen)
+        switch mode {
+        case .list: renderList(into: &screen)
+        case .details(let state): renderDetails(state, into: &screen)
+        case .picker(let state): renderPicker(state, into: &screen)
+        case .help(let scroll): renderHelp(scroll: scroll, into: &screen)
+        }
+        renderStatus(into: &screen)
+        renderBottomLine(into: &screen)
+        return screen
+    }
+
+    func renderTitle(into screen: inout Screen) {
+        screen.fill(row: 0, style: .status)
+        let title: String
+        switch mode {
+        case .list:
+            title = filter.isEmpty ? " crates" : " crates · filter \"\(filter)\": \(collection.matchCount(lines)) found"
+        case .details: title = " crates · details"
+        case .picker: title = " crates · choose a pressing"
+        case .help: title = " crates · keys"
+        }
+        let end = screen.put(title, row: 0, column: 0, style: .statusAccent)
+        let hint = mode == .list ? "?:help a:add /:filter q:quit " : "Esc:back ?:help "
+        let hintWidth = DisplayWidth.of(hint)
+        if end + hintWidth + 1 <= width {
+            screen.put(hint, row: 0, column: width - hintWidth, style: .status)
+        }
+    }
+
+    // MARK: The list
+
+    func renderList(into screen: inout Screen) {
+        let top = 1
+        if lines.isEmpty {
+            let text = filter.isEmpty
+                ? ["No records yet.", "", "Scan a barcode (or type one and press Enter),", "or press a to add one."]
+                : ["Nothing matches \"\(filter)\".", "", "Esc clears the filter."]
+            for (i, line) in text.enumerated() where top + 1 + i < height - 2 {
+                screen.put(line, row: top + 1 + i, column: 2, style: i == 0 ? .title : .dim)
+            }
+            return
+        }
+        let showColumns = width >= 60
+        let formatWidth = 12
+        let yearWidth = 4
+        let mainWidth = showColumns ? width - 2 - formatWidth - yearWidth - 3 : width - 2
+        for row in 0..<listHeight {
+            let index = scrollTop + row
+            guard lines.indices.contains(index) else { break }
+            let y = top + row
+            switch lines[index] {
+            case .header(let s, let count):
+                let name = collection.sections[s].name
+                let end = screen.put(" \(name) ", row: y, column: 0, style: .header)
+                screen.put("(\(count))", row: y, column: end, style: .dim)
+            case .item(let s, let i):
+                let item = collection.sections[s].items[i]
+                let selected = index == selectedLine
+                let base: Style = selected ? .selected : .normal
+                if selected { screen.fill(row: y, style: .selected) }
+                let (text, note, noteStyle) = item.rowText
+                var col = screen.put(text, row: y, column: 2, style: base, limit: mainWidth)
+                if let note, col + 2 < 2 + mainWidth {
+                    col = screen.put("  " + note, row: y, column: col, style: selected ? .selected : noteStyle, limit: 2 + mainWidth - col)
+                }
+                if showColumns {
+                    let x = width - formatWidth - yearWidth - 2
+                    screen.put(TerminalText.fitted(item.format, to: formatWidth), row: y, column: x, style: selected ? .selected : .dim)
+                    screen.put(item.year.map(String.init) ?? "", row: y, column: x + formatWidth + 1, style: selected ? .selected : .dim)
+                }
+            }
+        }
+    }
+
+    // MARK: Status and bottom line
+
+    func renderStatus(into screen: inout Screen) {
+        let row = height - 2
+        screen.fill(row: row, style: .status)
+        var parts = ["\(collection.recordCount.grouped) \(collection.recordCount == 1 ? "record" : "records")"]
+        if waiting > 0 { parts.append("\(waiting.grouped) waiting") }
+        parts.append(discogs.text)
+        if let camera = camera.text { parts.append(camera) }
+        screen.put(" " + parts.joined(separator: " · "), row: row, column: 0, style: .status)
+    }
+
+    func renderBottomLine(into screen: inout Screen) {
+        let row = height - 1
+        if let prompt {
+            let label = "Add (barcode, r123 or release URL): "
+            let labelEnd = screen.put(label, row: row, column: 0, style: .prompt)
+            let textEnd = screen.put(prompt.text, row: row, column: labelEnd)
+            if let error = prompt.error {
+                screen.put("  " + error, row: row, column: textEnd, style: .error)
+            } else {
+                screen.cursor = Screen.Position(row: row, column: min(textEnd, width - 1))
+            }
+            return
+        }
+        if filterEditing {
+            let end = screen.put("/" + filter, row: row, column: 0, style: .prompt)
+            screen.cursor = Screen.Position(row: row, column: min(end, width - 1))
+            return
+        }
+        if let confirm = confirmDelete {
+            screen.put("Delete \(confirm.label)? (y/N)", row: row, column: 0, style: .prompt)
+            return
+        }
+        if let question = duplicates.first, case .list = mode {
+            let copies = question.copies == 1 ? "1 copy" : "\(question.copies) copies"
+            let more = duplicates.count > 1 ? "  (+\(duplicates.count - 1) more)" : ""
+            screen.put("\(question.gtin.canonical): already have \(copies): add another? (y/N)\(more)", row: row, column: 0, style: .prompt)
+            return
+        }
+        if let message {
+            screen.put(message.text, row: row, column: 0, style: message.isError ? .error : .normal)
+        }
+    }
+}
+
+extension ListItem {
+    /// The row's main text, and a note after it for records that are not matched.
+    var rowText: (String, String?, Style) {
+        switch state {
+        case .matched:
+            return (displayTitle, nil, .normal)
+        case .pending, .lookingUp:
+            return (gtin, "looking up…", .pending)
+        case .notFound:
+            return (gtin, "no match on Discogs", .dim)
+        case .ambiguous:
+            return (gtin, "\(candidates) pressings: press Enter to choose", .pending)
+        case .failed:
+            return (gtin, "lookup failed: will retry (Enter for details)", .error)
+        case .skipped:
+            return (gtin, "not looked up (Enter for why)", .dim)
+        }
+    }
+}
+
+extension CollectionView {
+    func matchCount(_ lines: [ListLine]) -> Int {
+        lines.reduce(0) { count, line in
+            if case .header(_, let n) = line { return count + n }
+            return count
+        }
+    }
+}
+
+extension Int {
+    /// 12,345 — thousands grouped, locale-independent so screens are stable in tests.
+    var grouped: String {
+        let digits = String(self.magnitude)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return self < 0 ? "-" + out : out
+    }
+}
