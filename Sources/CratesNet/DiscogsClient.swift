@@ -1,0 +1,147 @@
+import CratesCore
+import Foundation
+
+/// The Discogs API calls crates makes, over any `HTTPTransport`, paced by a `RateLimiter`,
+/// with every response checked: the host asked, the status, the content type, the body.
+public struct DiscogsClient: Sendable {
+    public let transport: any HTTPTransport
+    public let endpoints: DiscogsEndpoints
+    public let credentials: DiscogsCredentials?
+    public let rateLimiter: RateLimiter
+    /// How many times one request is sent again after a 429 before giving up (the lookup is
+    /// then retried later, never lost).
+    public var maximumThrottledAttempts = 5
+    /// Seconds since 1970, for `oauth_timestamp`; injectable for tests.
+    public var timestamp: @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }
+    /// For `oauth_nonce`; injectable for tests.
+    public var nonce: @Sendable () -> String = { HMACSHA1.nonce() }
+
+    public init(transport: any HTTPTransport, endpoints: DiscogsEndpoints, credentials: DiscogsCredentials?, rateLimiter: RateLimiter) {
+        self.transport = transport
+        self.endpoints = endpoints
+        self.credentials = credentials
+        self.rateLimiter = rateLimiter
+    }
+
+    /// `GET /database/search?type=release&barcode=FORM&per_page=100`: the pressings whose
+    /// barcode text matches `barcode`. 100 is the largest page Discogs serves; more pressings
+    /// than that under one barcode do not occur in practice, and the first page is enough to
+    /// tell "one" from "several".
+    public func searchReleases(barcode: String) async throws(DiscogsError) -> DiscogsSearchPage {
+        let query = OAuthPercentEncoding.formString([("type", "release"), ("barcode", barcode), ("per_page", "100")])
+        let response = try await send(method: "GET", path: "/database/search?" + query, accept: .json)
+        return try decode(DiscogsSearchPage.self, from: response.body)
+    }
+
+    /// `GET /releases/{id}`: the release in full, and the JSON it came as.
+    public func release(id: Int) async throws(DiscogsError) -> Release {
+        let response = try await send(method: "GET", path: "/releases/\(id)", accept: .json)
+        let decoded = try decode(DiscogsRelease.self, from: response.body)
+        return decoded.release(rawJSON: String(decoding: response.body, as: UTF8.self), webBase: endpoints.web)
+    }
+
+    /// `GET /oauth/identity`: whose credentials these are.
+    public func identity() async throws(DiscogsError) -> DiscogsIdentity {
+        let response = try await send(method: "GET", path: "/oauth/identity", accept: .json)
+        return try decode(DiscogsIdentity.self, from: response.body)
+    }
+
+    // MARK: - Requests
+
+    /// What a response body must be.
+    enum Expected {
+        case json
+        /// `application/x-www-form-urlencoded` (the OAuth token endpoints).
+        case form
+    }
+
+    /// Sends one request to the API (paced, signed anew on each attempt, a 429 honoured and
+    /// sent again) and checks the response. Returns only a 2xx.
+    func send(
+        method: String, path: String, formBody: [(name: String, value: String)] = [], accept: Expected,
+        authorization: (@Sendable (_ method: String, _ url: String, _ body: [(name: String, value: String)]) -> String?)? = nil
+    ) async throws(DiscogsError) -> HTTPResponse {
+        let url = endpoints.api + path
+        guard let expectedHost = URLComponents(string: url)?.host?.lowercased() else { throw .invalidURL(url) }
+        var attempt = 0
+        while true {
+            attempt += 1
+            var headers: [(name: String, value: String)] = [("Accept", "application/json")]
+            let auth = authorization.map { $0(method, url, formBody) }
+                ?? credentials?.authorization(method: method, url: url, formBody: formBody, timestamp: timestamp(), nonce: nonce())
+            if let auth { headers.append(("Authorization", auth)) }
+            var body: Data? = nil
+            if !formBody.isEmpty || method == "POST" {
+                headers.append(("Content-Type", "application/x-www-form-urlencoded"))
+                body = Data(OAuthPercentEncoding.formString(formBody).utf8)
+            }
+            let ticket: RateLimiter.Ticket
+            do { ticket = try await rateLimiter.acquire() } catch { throw .transport(.cannotConnect("cancelled")) }
+            let response: HTTPResponse
+            do {
+                response = try await transport.send(HTTPRequest(method: method, url: url, headers: headers, body: body))
+            } catch {
+                await rateLimiter.abandon(ticket)
+                throw .transport(error)
+            }
+            await rateLimiter.complete(ticket, status: response.status, headers: response.headers)
+            if response.status == 429, attempt < maximumThrottledAttempts { continue }
+            try Self.check(response, expectedHost: expectedHost, accept: accept)
+            return response
+        }
+    }
+
+    /// The checks every answer passes before its body is read.
+    static func check(_ response: HTTPResponse, expectedHost: String, accept: Expected) throws(DiscogsError) {
+        let actualHost = URLComponents(string: response.effectiveURL)?.host?.lowercased() ?? ""
+        guard actualHost == expectedHost else {
+            throw .wrongHost(expected: expectedHost, actual: DiscogsTextSafe.clip(actualHost.isEmpty ? response.effectiveURL : actualHost))
+        }
+        switch response.status {
+        case 200..<300:
+            break
+        case 300..<400:
+            let location = response.headers["Location"].map { URLComponents(string: $0)?.host ?? $0 } ?? "nowhere"
+            throw .redirected(status: response.status, location: DiscogsTextSafe.clip(location))
+        default:
+            let message = Self.message(in: response)
+            switch response.status {
+            case 401: throw .unauthorized(message: message)
+            case 404: throw .notFound(message: message)
+            case 429: throw .rateLimited(message: message)
+            case 500...: throw .server(status: response.status, message: message)
+            default: throw .http(status: response.status, message: message)
+            }
+        }
+        let type = response.mediaType ?? ""
+        switch accept {
+        case .json:
+            guard type == "application/json" || type.hasSuffix("+json") else {
+                throw .unexpectedContentType(type.isEmpty ? "no content type" : DiscogsTextSafe.clip(type), preview: DiscogsText.preview(response.body))
+            }
+        case .form:
+            // Discogs documents the token answers as form-encoded; accept text/plain too,
+            // which some OAuth servers send, and let the parser judge the content.
+            guard type.isEmpty || type == "application/x-www-form-urlencoded" || type == "text/plain" else {
+                throw .unexpectedContentType(DiscogsTextSafe.clip(type), preview: DiscogsText.preview(response.body))
+            }
+        }
+    }
+
+    /// Discogs' `{"message": …}`, or the first bytes of whatever came instead.
+    static func message(in response: HTTPResponse) -> String {
+        if let body = try? JSONDecoder().decode(DiscogsMessage.self, from: response.body) {
+            return DiscogsText.clean(body.message)
+        }
+        let preview = DiscogsText.preview(response.body)
+        return preview.isEmpty ? "no message" : "\"\(preview)\""
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, from body: Data) throws(DiscogsError) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: body)
+        } catch {
+            throw .malformedBody(preview: DiscogsText.preview(body))
+        }
+    }
+}

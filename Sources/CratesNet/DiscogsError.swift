@@ -1,0 +1,63 @@
+import CratesCore
+import Foundation
+
+/// Why a Discogs request failed, with a message the user can act on. Messages show what
+/// Discogs said (its `message`), never a credential.
+public enum DiscogsError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// No HTTP answer: offline, DNS, timeout, TLS…
+    case transport(TransportError)
+    /// 401: the credentials are missing, wrong or revoked. Stops the lookup worker.
+    case unauthorized(message: String)
+    /// 404, e.g. a release deleted since the search found it.
+    case notFound(message: String)
+    /// 429 again and again: Discogs kept refusing after the pauses.
+    case rateLimited(message: String)
+    /// 5xx: Discogs' own trouble.
+    case server(status: Int, message: String)
+    /// Any other status of 400 or more.
+    case http(status: Int, message: String)
+    /// A 3xx: the transport follows none (a redirect to another host could leak a token).
+    case redirected(status: Int, location: String)
+    /// The answer came from another host than the one asked.
+    case wrongHost(expected: String, actual: String)
+    /// The content type is not the one expected (e.g. an HTML error page from a proxy).
+    case unexpectedContentType(String, preview: String)
+    /// The body does not parse: the first bytes, cleaned, are shown.
+    case malformedBody(preview: String)
+    /// A base URL from the configuration is not usable.
+    case invalidURL(String)
+
+    public var description: String {
+        switch self {
+        case .transport(let e): "Discogs is unreachable: \(e)"
+        case .unauthorized(let m): "Discogs refused the credentials (\(m)): run `crates auth`"
+        case .notFound(let m): "Discogs has no such resource: \(m)"
+        case .rateLimited(let m): "Discogs is limiting requests: \(m)"
+        case .server(let s, let m): "Discogs had a problem (HTTP \(s)): \(m)"
+        case .http(let s, let m): "Discogs refused the request (HTTP \(s)): \(m)"
+        case .redirected(let s, let l): "Discogs answered with a redirect (HTTP \(s)) to \(l), which crates does not follow"
+        case .wrongHost(let e, let a): "the answer came from \(a), not \(e): refused"
+        case .unexpectedContentType(let t, let p): "Discogs answered with \(t) instead of JSON: \"\(p)\""
+        case .malformedBody(let p): "Discogs' answer does not parse: \"\(p)\""
+        case .invalidURL(let u): "not a usable Discogs URL: \(u) (check CRATES_DISCOGS_API / CRATES_DISCOGS_WEB)"
+        }
+    }
+
+    /// True when the same request may well succeed later (the lookup is retried with backoff).
+    public var isRetryable: Bool {
+        switch self {
+        case .transport, .notFound, .rateLimited, .server, .malformedBody, .unexpectedContentType: true
+        case .unauthorized, .http, .redirected, .wrongHost, .invalidURL: false
+        }
+    }
+
+    /// True when the network or Discogs cannot be reached at all.
+    public var isOffline: Bool {
+        if case .transport(let e) = self { return e.isOffline }
+        return false
+    }
+}
+
+extension DiscogsError: LocalizedError {
+    public var errorDescription: String? { description }
+}
