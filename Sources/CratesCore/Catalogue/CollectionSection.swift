@@ -1,0 +1,118 @@
+import Foundation
+
+/// One line of the collection list: a copy, with what its release says about it.
+public struct CollectionRow: Hashable, Sendable, Identifiable {
+    public var recordID: Int64
+    /// The canonical GTIN digits as stored.
+    public var gtin: String
+    /// Nil until the record is matched to a release.
+    public var artist: String?
+    public var title: String?
+    /// The release's formats, joined: "CD, Album" or "2×Vinyl, LP + CD".
+    public var formats: String?
+    public var year: Int?
+    public var lookupState: LookupState
+    /// How many pressings wait for the user's choice (when `ambiguous`).
+    public var candidateCount: Int
+    public var addedAt: Date
+
+    public var id: Int64 { recordID }
+
+    public init(
+        recordID: Int64, gtin: String, artist: String? = nil, title: String? = nil,
+        formats: String? = nil, year: Int? = nil, lookupState: LookupState,
+        candidateCount: Int = 0, addedAt: Date
+    ) {
+        self.recordID = recordID
+        self.gtin = gtin
+        self.artist = artist
+        self.title = title
+        self.formats = formats
+        self.year = year
+        self.lookupState = lookupState
+        self.candidateCount = candidateCount
+        self.addedAt = addedAt
+    }
+}
+
+/// A genre section with all its rows.
+///
+/// Order (the store's rule): sections by name, case- and diacritic-insensitively, with
+/// `Section.unknown` last; rows by title, then artist, then GTIN, the same way. Unmatched
+/// rows have no title and no artist, so within a section they come first, by GTIN.
+public struct CollectionSection: Hashable, Sendable {
+    public var name: String
+    public var rows: [CollectionRow]
+
+    public init(name: String, rows: [CollectionRow]) {
+        self.name = name
+        self.rows = rows
+    }
+}
+
+/// A section's header: its name, how many rows it has, and where its rows start in the
+/// collection's overall row order.
+public struct SectionSummary: Hashable, Sendable {
+    public var name: String
+    public var count: Int
+    /// The index of the section's first row among all rows (headers not counted).
+    public var firstRow: Int
+
+    public init(name: String, count: Int, firstRow: Int) {
+        self.name = name
+        self.count = count
+        self.firstRow = firstRow
+    }
+}
+
+/// The shape of the whole collection without its rows: cheap to fetch even for 100,000
+/// records, so a list can size its scroll range and fetch only the rows it shows.
+public struct CollectionOutline: Hashable, Sendable {
+    public var sections: [SectionSummary]
+
+    public init(sections: [SectionSummary]) {
+        self.sections = sections
+    }
+
+    /// All rows, headers not counted.
+    public var rowCount: Int { sections.last.map { $0.firstRow + $0.count } ?? 0 }
+
+    /// The index in `sections` of the section holding row `row`, nil when out of range.
+    public func sectionIndex(forRow row: Int) -> Int? {
+        guard row >= 0, row < rowCount else { return nil }
+        // Binary search: the last section whose firstRow <= row.
+        var low = 0
+        var high = sections.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if sections[mid].firstRow <= row { low = mid } else { high = mid - 1 }
+        }
+        return low
+    }
+}
+
+/// Which rows to fetch, in the collection's overall row order.
+public struct RowWindow: Hashable, Sendable {
+    public var offset: Int
+    public var limit: Int
+
+    public init(offset: Int, limit: Int) {
+        self.offset = max(0, offset)
+        self.limit = max(0, limit)
+    }
+}
+
+/// The outline plus the rows of one window, fetched together from one snapshot, so the
+/// two always agree.
+public struct CollectionWindow: Hashable, Sendable {
+    public var outline: CollectionOutline
+    public var window: RowWindow
+    /// The rows from `window.offset`, at most `window.limit` of them.
+    public var rows: [CollectionRow]
+
+    public init(outline: CollectionOutline, window: RowWindow, rows: [CollectionRow]) {
+        self.outline = outline
+        self.window = window
+        self.rows = rows
+    }
+}

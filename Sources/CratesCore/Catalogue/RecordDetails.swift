@@ -1,0 +1,54 @@
+import Foundation
+
+/// One entry of a record's lookup history, for the details screen.
+public struct LookupEvent: Hashable, Sendable, Identifiable {
+    /// What happened. Lookup outcomes share their names with `LookupState`.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        case matched, ambiguous, notFound, failed, skipped
+        /// The user picked a release (from the candidates, or by id).
+        case chosen
+        /// The user asked for the record to be looked up again.
+        case retryRequested
+    }
+
+    public var id: Int64
+    public var recordID: Int64
+    public var at: Date
+    public var kind: Kind
+    /// A line a person can read: the error, the reason, the release chosen.
+    public var message: String
+
+    public init(id: Int64, recordID: Int64, at: Date, kind: Kind, message: String) {
+        self.id = id
+        self.recordID = recordID
+        self.at = at
+        self.kind = kind
+        self.message = message
+    }
+}
+
+/// Everything the details screen shows about one copy.
+public struct RecordDetails: Hashable, Sendable {
+    public var record: CatalogueRecord
+    /// The release the record resolved to, if any.
+    public var release: Release?
+    /// Oldest first.
+    public var history: [LookupEvent]
+
+    public init(record: CatalogueRecord, release: Release?, history: [LookupEvent]) {
+        self.record = record
+        self.release = release
+        self.history = history
+    }
+}
+
+/// What a delete took away, kept so that an undo can put back exactly the same rows.
+public struct DeletedRecord: Hashable, Sendable {
+    public var record: CatalogueRecord
+    public var history: [LookupEvent]
+
+    public init(record: CatalogueRecord, history: [LookupEvent]) {
+        self.record = record
+        self.history = history
+    }
+}

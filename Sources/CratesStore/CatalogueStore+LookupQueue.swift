@@ -1,0 +1,144 @@
+import CratesCore
+import Foundation
+import GRDB
+
+/// The durable lookup queue is the `record` table: a record's `lookupState` says where it
+/// stands, so a crash or a kill -9 loses nothing (the next start resumes the queue).
+extension CatalogueStore: LookupQueue {
+    /// Claims the next record due, in one IMMEDIATE write transaction (so two processes can
+    /// never claim the same record): pending records first, oldest first; then failed ones
+    /// whose retry time has come, soonest first; then records whose claim's lease has
+    /// expired (their claimer died). The claimed record becomes `lookingUp` until
+    /// `now + lease`.
+    public func claimNext(now: Date, lease: TimeInterval) async throws(StoreError) -> LookupJob? {
+        try await write { db in
+            let nowSeconds = StoredValues.seconds(now)
+            // Each query walks the record_queue index (lookupState, retryAt, rowid).
+            let candidates: [(sql: String, arguments: StatementArguments)] = [
+                ("SELECT id, gtin, lookupAttempts FROM record WHERE lookupState = 'pending' ORDER BY retryAt, id LIMIT 1", []),
+                ("""
+                 SELECT id, gtin, lookupAttempts FROM record
+                 WHERE lookupState = 'failed' AND (retryAt IS NULL OR retryAt <= ?) ORDER BY retryAt, id LIMIT 1
+                 """, [nowSeconds]),
+                ("""
+                 SELECT id, gtin, lookupAttempts FROM record
+                 WHERE lookupState = 'lookingUp' AND (claimedUntil IS NULL OR claimedUntil <= ?) ORDER BY claimedUntil, id LIMIT 1
+                 """, [nowSeconds]),
+            ]
+            for candidate in candidates {
+                guard let row = try Row.fetchOne(db, sql: candidate.sql, arguments: candidate.arguments) else { continue }
+                let id = try row.decode(Int64.self, atIndex: 0)
+                let gtinText = try row.decode(String.self, atIndex: 1)
+                guard let gtin = GTIN(canonical: gtinText) else {
+                    // Not a GTIN this build reads: set it aside rather than claim it forever.
+                    try db.execute(
+                        sql: "UPDATE record SET lookupState = 'skipped', skipReason = ?, updatedAt = ? WHERE id = ?",
+                        arguments: ["unreadable GTIN \(String(reflecting: gtinText))", nowSeconds, id])
+                    continue
+                }
+                try db.execute(
+                    sql: "UPDATE record SET lookupState = 'lookingUp', claimedUntil = ?, updatedAt = ? WHERE id = ?",
+                    arguments: [nowSeconds + max(0, lease), nowSeconds, id])
+                return LookupJob(recordID: id, gtin: gtin, attempts: try row.decode(Int.self, atIndex: 2))
+            }
+            return nil
+        }
+    }
+
+    /// Records the outcome of a claimed job, with an entry in the record's history.
+    ///
+    /// Applied only while the record is still `lookingUp`: if the user deleted it, chose a
+    /// release or asked for a retry meanwhile, their word stands and the outcome is dropped
+    /// (a matched release is still kept in the release table, as a cache).
+    public func complete(_ job: LookupJob, with outcome: LookupOutcome) async throws(StoreError) {
+        let now = Date()
+        try await write { db in
+            if case let .matched(release) = outcome { try StoredValues.upsertRelease(db, release, now: now) }
+            let state = try String.fetchOne(db, sql: "SELECT lookupState FROM record WHERE id = ?", arguments: [job.recordID])
+            guard state == LookupState.lookingUp.rawValue else { return }
+            let nowSeconds = StoredValues.seconds(now)
+            let kind: LookupEvent.Kind
+            let message: String
+            switch outcome {
+            case let .matched(release):
+                try Self.attach(db, release: release, to: job.recordID, now: now)
+                kind = .matched
+                message = "release \(release.id): \(Self.describe(release))"
+            case let .ambiguous(candidates):
+                // The user must choose: until then the record is unmatched (Unknown section).
+                try db.execute(
+                    sql: """
+                        UPDATE record SET lookupState = 'ambiguous', releaseID = NULL, lookupError = NULL,
+                            retryAt = NULL, skipReason = NULL, candidatesJSON = ?, candidateCount = ?,
+                            sectionKey = ?, rowKey = ? || gtin
+                        WHERE id = ?
+                        """,
+                    arguments: [
+                        try StoredValues.json(candidates), candidates.count, SortKey.unknownSection,
+                        RecordKeys.unmatchedPrefix, job.recordID,
+                    ])
+                kind = .ambiguous
+                message = "\(candidates.count) releases share this barcode"
+            case .notFound:
+                try db.execute(
+                    sql: """
+                        UPDATE record SET lookupState = 'notFound', releaseID = NULL, lookupError = NULL,
+                            retryAt = NULL, skipReason = NULL, candidatesJSON = NULL, candidateCount = 0,
+                            sectionKey = ?, rowKey = ? || gtin
+                        WHERE id = ?
+                        """,
+                    arguments: [SortKey.unknownSection, RecordKeys.unmatchedPrefix, job.recordID])
+                kind = .notFound
+                message = "Discogs knows no release with this barcode"
+            case let .failed(error, retryAt):
+                // A transient failure: whatever the record resolved to before stays.
+                try db.execute(
+                    sql: "UPDATE record SET lookupState = 'failed', lookupError = ?, retryAt = ? WHERE id = ?",
+                    arguments: [error, StoredValues.seconds(retryAt), job.recordID])
+                kind = .failed
+                message = error
+            case let .skipped(reason):
+                try db.execute(
+                    sql: """
+                        UPDATE record SET lookupState = 'skipped', skipReason = ?, lookupError = NULL,
+                            retryAt = NULL
+                        WHERE id = ?
+                        """,
+                    arguments: [reason, job.recordID])
+                kind = .skipped
+                message = reason
+            }
+            // Every outcome ends the claim and counts one attempt.
+            try db.execute(
+                sql: "UPDATE record SET lookupAttempts = ?, claimedUntil = NULL, updatedAt = ? WHERE id = ?",
+                arguments: [job.attempts + 1, nowSeconds, job.recordID])
+            try StoredValues.addEvent(db, recordID: job.recordID, at: now, kind: kind, message: message)
+        }
+    }
+
+    /// Gives a claimed job back untouched: the record is due again at once, `failed` if it
+    /// had failed before (its error and attempts kept), `pending` otherwise.
+    public func release(_ job: LookupJob) async throws(StoreError) {
+        let now = StoredValues.seconds(Date())
+        try await write { db in
+            try db.execute(
+                sql: """
+                    UPDATE record SET
+                        lookupState = CASE WHEN lookupError IS NULL THEN 'pending' ELSE 'failed' END,
+                        retryAt = CASE WHEN lookupError IS NULL THEN NULL ELSE MIN(COALESCE(retryAt, ?), ?) END,
+                        claimedUntil = NULL, updatedAt = ?
+                    WHERE id = ? AND lookupState = 'lookingUp'
+                    """,
+                arguments: [now, now, now, job.recordID])
+        }
+    }
+
+    /// Records waiting for a lookup: pending, failed (whenever their retry is due) and
+    /// being looked up.
+    public func waitingCount() async throws(StoreError) -> Int {
+        try await read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM record WHERE lookupState IN ('pending', 'failed', 'lookingUp')") ?? 0
+        }
+    }
+}

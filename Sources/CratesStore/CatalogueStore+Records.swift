@@ -1,0 +1,170 @@
+import CratesCore
+import Foundation
+import GRDB
+
+extension CatalogueStore {
+    /// How many records a bulk add writes per transaction: large enough that the commit
+    /// (an fsync of the WAL) is amortised, small enough that another process's writer
+    /// waits only milliseconds for the lock between batches.
+    public static let defaultBatchSize = 5_000
+
+    /// Adds one copy and returns it as stored (state `pending`, or `matched` when the new
+    /// record carries its release). One short transaction.
+    public func add(_ new: NewRecord) async throws(StoreError) -> CatalogueRecord {
+        try await write { db in
+            let id = try Self.insert(db, [new], now: Date())[0]
+            guard let record = try StoredValues.fetchRecord(db, id: id) else { throw StoreError.recordNotFound(id) }
+            return record
+        }
+    }
+
+    /// Adds many copies, `batchSize` per transaction, and returns their ids in order.
+    ///
+    /// Each batch is committed before the next begins: if the process dies, the committed
+    /// batches stay. `progress`, when given, is called after each commit with the number of
+    /// records committed so far.
+    public func addAll(
+        _ records: [NewRecord], batchSize: Int = defaultBatchSize,
+        progress: (@Sendable (Int) -> Void)? = nil
+    ) async throws(StoreError) -> [Int64] {
+        var ids: [Int64] = []
+        ids.reserveCapacity(records.count)
+        var start = 0
+        let size = max(1, batchSize)
+        while start < records.count {
+            let batch = Array(records[start..<min(start + size, records.count)])
+            ids += try await write { db in try Self.insert(db, batch, now: Date()) }
+            start += batch.count
+            progress?(ids.count)
+        }
+        return ids
+    }
+
+    static func insert(_ db: Database, _ records: [NewRecord], now: Date) throws -> [Int64] {
+        // Each distinct release once: upserted, its keys computed once.
+        var keysByRelease: [Int: RecordKeys] = [:]
+        for release in records.lazy.compactMap(\.release) where keysByRelease[release.id] == nil {
+            try StoredValues.upsertRelease(db, release, now: now)
+            keysByRelease[release.id] = RecordKeys(release: release, gtin: "")
+        }
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO record (gtin, addedAt, addMethod, note, location, releaseID, lookupState,
+                                sectionKey, rowKey, updatedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let nowSeconds = StoredValues.seconds(now)
+        var ids: [Int64] = []
+        ids.reserveCapacity(records.count)
+        for record in records {
+            let gtin = record.gtin.canonical
+            let keys = record.release.flatMap { keysByRelease[$0.id] }
+            try statement.execute(arguments: [
+                gtin, StoredValues.seconds(record.addedAt), record.addMethod.rawValue, record.note,
+                record.location, record.release?.id,
+                (record.release == nil ? LookupState.pending : .matched).rawValue,
+                keys?.section ?? SortKey.unknownSection,
+                (keys?.rowPrefix ?? RecordKeys.unmatchedPrefix) + gtin, nowSeconds,
+            ])
+            ids.append(db.lastInsertedRowID)
+        }
+        return ids
+    }
+
+    /// How many copies of `gtin` the collection holds.
+    public func copies(of gtin: GTIN) async throws(StoreError) -> Int {
+        try await read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record WHERE gtin = ?", arguments: [gtin.canonical]) ?? 0
+        }
+    }
+
+    /// The record with this id, nil when there is none.
+    public func record(_ id: Int64) async throws(StoreError) -> CatalogueRecord? {
+        try await read { db in try StoredValues.fetchRecord(db, id: id) }
+    }
+
+    /// The record with its release and lookup history, nil when there is none.
+    public func details(_ id: Int64) async throws(StoreError) -> RecordDetails? {
+        try await read { db in
+            guard let record = try StoredValues.fetchRecord(db, id: id) else { return nil }
+            let release = try record.releaseID.flatMap { try StoredValues.fetchRelease(db, id: $0) }
+            return RecordDetails(record: record, release: release, history: try StoredValues.events(db, recordID: id))
+        }
+    }
+
+    /// Deletes these records (ids not found are skipped) and returns what was deleted,
+    /// complete with lookup state and history, for `restore(_:)`.
+    @discardableResult
+    public func delete(_ ids: [Int64]) async throws(StoreError) -> [DeletedRecord] {
+        try await write { db in
+            var deleted: [DeletedRecord] = []
+            for id in ids {
+                guard let record = try StoredValues.fetchRecord(db, id: id) else { continue }
+                let history = try StoredValues.events(db, recordID: id)
+                try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [id])
+                deleted.append(DeletedRecord(record: record, history: history))
+            }
+            return deleted
+        }
+    }
+
+    /// Undoes a delete: puts back the same rows with the same ids (ids are never reused, so
+    /// they are free). Restoring twice is harmless.
+    public func restore(_ deleted: [DeletedRecord]) async throws(StoreError) {
+        try await write { db in
+            for item in deleted {
+                try StoredValues.insertExisting(db, item.record)
+                for event in item.history { try StoredValues.insertExisting(db, event) }
+            }
+        }
+    }
+
+    /// Attaches `release` to the record, which becomes `matched`: the user chose one of the
+    /// candidates of an ambiguous record, or named a release for it. Any state may be
+    /// overridden so; a lookup still in flight for the record is then ignored when it ends.
+    public func choose(_ release: Release, for recordID: Int64, now: Date = Date()) async throws(StoreError) {
+        try await write { db in
+            guard try StoredValues.fetchRecord(db, id: recordID) != nil else { throw StoreError.recordNotFound(recordID) }
+            try StoredValues.upsertRelease(db, release, now: now)
+            try Self.attach(db, release: release, to: recordID, now: now)
+            try StoredValues.addEvent(
+                db, recordID: recordID, at: now, kind: .chosen,
+                message: "chose release \(release.id): \(Self.describe(release))")
+        }
+    }
+
+    /// Puts these records back in the queue (`pending`, attempts counted from zero): what
+    /// they resolved to stays shown until the new lookup ends. Ids not found are skipped.
+    public func retry(_ ids: [Int64], now: Date = Date()) async throws(StoreError) {
+        try await write { db in
+            for id in ids {
+                try db.execute(
+                    sql: """
+                        UPDATE record SET lookupState = 'pending', lookupError = NULL, lookupAttempts = 0,
+                            retryAt = NULL, skipReason = NULL, claimedUntil = NULL, updatedAt = ?
+                        WHERE id = ?
+                        """,
+                    arguments: [StoredValues.seconds(now), id])
+                if db.changesCount > 0 {
+                    try StoredValues.addEvent(db, recordID: id, at: now, kind: .retryRequested, message: "look up again")
+                }
+            }
+        }
+    }
+
+    /// Points the record at a release (already stored) and makes it `matched`.
+    static func attach(_ db: Database, release: Release, to recordID: Int64, now: Date) throws {
+        let keys = RecordKeys(release: release, gtin: "")
+        try db.execute(
+            sql: """
+                UPDATE record SET releaseID = ?, lookupState = 'matched', lookupError = NULL,
+                    retryAt = NULL, skipReason = NULL, claimedUntil = NULL, candidatesJSON = NULL,
+                    candidateCount = 0, sectionKey = ?, rowKey = ? || gtin, updatedAt = ?
+                WHERE id = ?
+                """,
+            arguments: [release.id, keys.section, keys.rowPrefix, StoredValues.seconds(now), recordID])
+    }
+
+    static func describe(_ release: Release) -> String {
+        release.artist.isEmpty ? release.title : "\(release.artist) – \(release.title)"
+    }
+}

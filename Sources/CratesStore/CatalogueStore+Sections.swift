@@ -1,0 +1,101 @@
+import CratesCore
+import Foundation
+import GRDB
+
+/// The genre-sectioned list. Order: see `CollectionSection`; the keys: see `SortKey`.
+///
+/// Two ways to read it: `sections()` returns every row (the CLI's `list`, small
+/// collections); `window(_:)` returns the outline (section names and counts) and only the
+/// rows of one screenful, which is what a scrolling list needs and stays fast at 100,000
+/// records. Both walk the `record_order` index: no sort at query time.
+extension CatalogueStore {
+    /// Every record, in sections.
+    public func sections() async throws(StoreError) -> [CollectionSection] {
+        try await read { db in try Self.fetchSections(db) }
+    }
+
+    /// Section names, counts and where each starts.
+    public func outline() async throws(StoreError) -> CollectionOutline {
+        try await read { db in try Self.fetchOutline(db) }
+    }
+
+    /// The outline and the rows of `window`, from one snapshot.
+    public func window(_ window: RowWindow) async throws(StoreError) -> CollectionWindow {
+        try await read { db in try Self.fetchWindow(db, window) }
+    }
+
+    // MARK: Queries (shared with the observers)
+
+    /// The columns `row(from:)` reads, then the section key.
+    static let rowQuery = """
+        SELECT r.id, r.gtin, r.lookupState, r.candidateCount, r.addedAt,
+               rel.artist, rel.title, rel.formatSummary, rel.year, r.sectionKey
+        FROM record r LEFT JOIN release rel ON rel.id = r.releaseID
+        ORDER BY r.sectionKey, r.rowKey, r.id
+        """
+
+    static func row(from row: Row) throws -> CollectionRow {
+        let id = try row.decode(Int64.self, atIndex: 0)
+        return CollectionRow(
+            recordID: id,
+            gtin: try row.decode(String.self, atIndex: 1),
+            artist: try row.decode(String?.self, atIndex: 5),
+            title: try row.decode(String?.self, atIndex: 6),
+            formats: try row.decode(String?.self, atIndex: 7),
+            year: try row.decode(Int?.self, atIndex: 8),
+            lookupState: try StoredValues.lookupState(try row.decode(String.self, atIndex: 2), recordID: id),
+            candidateCount: try row.decode(Int.self, atIndex: 3),
+            addedAt: StoredValues.date(try row.decode(Double.self, atIndex: 4)))
+    }
+
+    static func fetchSections(_ db: Database) throws -> [CollectionSection] {
+        var sections: [CollectionSection] = []
+        var currentKey: String?
+        let cursor = try Row.fetchCursor(db, sql: rowQuery)
+        while let raw = try cursor.next() {
+            let key = try raw.decode(String.self, atIndex: 9)
+            if key != currentKey {
+                sections.append(CollectionSection(name: SortKey.sectionName(fromKey: key), rows: []))
+                currentKey = key
+            }
+            sections[sections.count - 1].rows.append(try row(from: raw))
+        }
+        return sections
+    }
+
+    static func fetchOutline(_ db: Database) throws -> CollectionOutline {
+        // A covering scan of record_order: counts without touching the table.
+        var summaries: [SectionSummary] = []
+        var first = 0
+        let cursor = try Row.fetchCursor(
+            db, sql: "SELECT sectionKey, COUNT(*) FROM record GROUP BY sectionKey ORDER BY sectionKey")
+        while let raw = try cursor.next() {
+            let count = try raw.decode(Int.self, atIndex: 1)
+            summaries.append(SectionSummary(
+                name: SortKey.sectionName(fromKey: try raw.decode(String.self, atIndex: 0)), count: count,
+                firstRow: first))
+            first += count
+        }
+        return CollectionOutline(sections: summaries)
+    }
+
+    /// One window: the ids are found on the covering `record_order` index first, so the
+    /// rows skipped by OFFSET cost an index step each, not a table read and a join.
+    static let windowQuery = """
+        SELECT r.id, r.gtin, r.lookupState, r.candidateCount, r.addedAt,
+               rel.artist, rel.title, rel.formatSummary, rel.year, r.sectionKey
+        FROM (SELECT id FROM record ORDER BY sectionKey, rowKey, id LIMIT ? OFFSET ?) AS w
+        JOIN record r ON r.id = w.id
+        LEFT JOIN release rel ON rel.id = r.releaseID
+        ORDER BY r.sectionKey, r.rowKey, r.id
+        """
+
+    static func fetchRows(_ db: Database, _ window: RowWindow) throws -> [CollectionRow] {
+        guard window.limit > 0 else { return [] }
+        return try Row.fetchAll(db, sql: windowQuery, arguments: [window.limit, window.offset]).map(row(from:))
+    }
+
+    static func fetchWindow(_ db: Database, _ window: RowWindow) throws -> CollectionWindow {
+        CollectionWindow(outline: try fetchOutline(db), window: window, rows: try fetchRows(db, window))
+    }
+}

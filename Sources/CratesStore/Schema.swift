@@ -1,0 +1,88 @@
+import GRDB
+
+/// The database schema and its migrations.
+///
+/// Versioning: GRDB's `DatabaseMigrator` records each applied migration's identifier in
+/// `grdb_migrations`; a migration, once released, is never edited, only followed by a new
+/// one ("v2", …). A database whose applied identifiers include one this build does not know
+/// was migrated by a newer crates: it is refused before anything is written (see
+/// `CatalogueStore.inspect`). The identifiers say more than a `PRAGMA user_version` number
+/// would (which migration, not only how many) and need no second bookkeeping.
+///
+/// `PRAGMA application_id` is stamped with "CRAT" so that a crates database can be told from
+/// any other SQLite file, even one that also uses GRDB's migrator.
+enum Schema {
+    /// "CRAT" in ASCII, per SQLite's application_id convention (a 32-bit big-endian tag).
+    static let applicationID: Int32 = 0x4352_4154
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1", migrate: createV1)
+        return migrator
+    }
+
+    /// The migration identifiers this build knows, oldest first.
+    static var knownMigrations: [String] { migrator.migrations }
+
+    private static func createV1(_ db: Database) throws {
+        // Dates are REAL seconds since 1970 (readable with `datetime(x, 'unixepoch')`,
+        // exact through a round trip); lists are JSON text.
+        try db.execute(sql: """
+            CREATE TABLE release (
+                id INTEGER PRIMARY KEY,           -- the Discogs release id
+                artist TEXT NOT NULL,             -- for display (see DiscogsName.display)
+                title TEXT NOT NULL,
+                genresJSON TEXT NOT NULL,
+                stylesJSON TEXT NOT NULL,
+                formatsJSON TEXT NOT NULL,
+                formatSummary TEXT,               -- formats joined with " + ", for the list
+                year INTEGER,
+                country TEXT,
+                labelsJSON TEXT NOT NULL,
+                url TEXT,
+                thumbURL TEXT,
+                rawJSON TEXT NOT NULL,
+                fetchedAt REAL NOT NULL
+            );
+
+            -- AUTOINCREMENT: ids are never reused, so an undone delete gets its ids back
+            -- without colliding with a record added in between.
+            CREATE TABLE record (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                gtin TEXT NOT NULL,
+                addedAt REAL NOT NULL,
+                addMethod TEXT NOT NULL,
+                note TEXT,
+                location TEXT,
+                releaseID INTEGER REFERENCES release(id) ON DELETE SET NULL,
+                lookupState TEXT NOT NULL,
+                lookupError TEXT,
+                lookupAttempts INTEGER NOT NULL DEFAULT 0,
+                retryAt REAL,                     -- only while failed
+                skipReason TEXT,
+                claimedUntil REAL,                -- only while lookingUp: the claim's lease
+                candidatesJSON TEXT,              -- only while ambiguous
+                candidateCount INTEGER NOT NULL DEFAULT 0,
+                -- Denormalised from the release (see SortKey) so that the sections query
+                -- walks one index instead of sorting a join.
+                sectionKey TEXT NOT NULL,
+                rowKey TEXT NOT NULL,
+                updatedAt REAL NOT NULL
+            );
+            CREATE INDEX record_order ON record(sectionKey, rowKey);
+            CREATE INDEX record_queue ON record(lookupState, retryAt);
+            CREATE INDEX record_gtin ON record(gtin);
+            CREATE INDEX record_release ON record(releaseID) WHERE releaseID IS NOT NULL;
+
+            CREATE TABLE lookupEvent (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                recordID INTEGER NOT NULL REFERENCES record(id) ON DELETE CASCADE,
+                at REAL NOT NULL,
+                kind TEXT NOT NULL,
+                message TEXT NOT NULL
+            );
+            CREATE INDEX lookupEvent_record ON lookupEvent(recordID, id);
+            """)
+        try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+    }
+}

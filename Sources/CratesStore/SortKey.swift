@@ -1,0 +1,58 @@
+import CratesCore
+import Foundation
+
+/// The sort keys stored next to each record, so that the sections query is an index walk
+/// rather than a sort: SQLite compares them bytewise (its default BINARY collation), and they
+/// are built so that bytewise order is the order a person expects.
+///
+/// - Text is folded case-, diacritic- and width-insensitively ("Björk" sorts with "bjork",
+///   "ＡＢＣ" with "abc"); after folding, scripts sort by code point, so Latin comes before
+///   CJK ("坂本龍一" after "Sakamoto"). A custom SQLite collation would compare the same way but
+///   call back into Swift a million times per sort; a stored key costs one fold per write.
+/// - Fields are joined with U+0001, below every character a folded key keeps (control
+///   characters are dropped), so "abc" sorts before "abc d" whatever follows.
+enum SortKey {
+    static let separator: Character = "\u{1}"
+
+    /// The section key: named sections first ("0" + folded name), `Section.unknown` last
+    /// ("1"), each followed by the separator and the name as displayed, so that two names
+    /// folding alike stay two sections and the display name can be read back from the key.
+    static func section(_ name: String) -> String {
+        if name == Section.unknown || name.isEmpty { return "1\(separator)\(Section.unknown)" }
+        return "0\(fold(name))\(separator)\(name)"
+    }
+
+    /// The display name stored in a section key.
+    static func sectionName(fromKey key: String) -> String {
+        guard let index = key.firstIndex(of: separator) else { return key }
+        return String(key[key.index(after: index)...])
+    }
+
+    /// The row key within a section: title, then artist, then GTIN. An unmatched record has
+    /// neither title nor artist, so it sorts by GTIN ahead of the titled rows.
+    static func row(title: String?, artist: String?, gtin: String) -> String {
+        "\(rowPrefix(title: title, artist: artist))\(gtin)"
+    }
+
+    /// The row key without the GTIN, to be completed in SQL with `prefix || gtin` when a
+    /// release changes under many records.
+    static func rowPrefix(title: String?, artist: String?) -> String {
+        "\(fold(title ?? ""))\(separator)\(fold(artist ?? ""))\(separator)"
+    }
+
+    /// The key of an unmatched record: the Unknown section, no title, no artist.
+    static let unknownSection = section(Section.unknown)
+
+    static func fold(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            // Fast path: printable ASCII only needs lower-casing.
+            return text.lowercased()
+        }
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        var scalars = String.UnicodeScalarView()
+        for scalar in folded.unicodeScalars where !(scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)) {
+            scalars.append(scalar)
+        }
+        return String(scalars)
+    }
+}

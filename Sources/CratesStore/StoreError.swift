@@ -1,0 +1,43 @@
+import Foundation
+
+/// What can go wrong with the catalogue store, each with a message a user can act on.
+public enum StoreError: Error, Hashable, Sendable, LocalizedError, CustomStringConvertible {
+    /// The file at the path is not SQLite, is damaged, or is someone else's SQLite database.
+    /// It was left untouched.
+    case notACratesDatabase(path: String, reason: String)
+    /// The database was migrated by a newer crates: opening it could damage it, so it is
+    /// refused and left untouched.
+    case newerVersion(path: String, unknownMigrations: [String])
+    /// The file or its directory could not be opened or created.
+    case cannotOpen(path: String, reason: String)
+    /// No record has this id (deleted meanwhile?).
+    case recordNotFound(Int64)
+    /// A stored value this build cannot read (a GTIN, a state, JSON): the row was written by
+    /// something else than crates, or the file is damaged.
+    case unreadableValue(recordID: Int64?, column: String, value: String)
+    /// Any other SQLite failure.
+    case database(String)
+
+    public var description: String {
+        switch self {
+        case let .notACratesDatabase(path, reason):
+            return "\(path) is not a crates database (\(reason)); it was left untouched. "
+                + "Choose another file with --db or CRATES_DB."
+        case let .newerVersion(path, unknown):
+            return "\(path) was written by a newer version of crates (schema \(unknown.joined(separator: ", "))); "
+                + "it was left untouched. Upgrade crates to open it."
+        case let .cannotOpen(path, reason):
+            return "cannot open \(path): \(reason)"
+        case let .recordNotFound(id):
+            return "record \(id) is not in the collection (deleted meanwhile?)"
+        case let .unreadableValue(recordID, column, value):
+            let row = recordID.map { "record \($0)" } ?? "a row"
+            return "\(row) has an unreadable \(column) \(String(reflecting: value)): "
+                + "the database was changed outside crates, or is damaged"
+        case let .database(message):
+            return "database error: \(message)"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

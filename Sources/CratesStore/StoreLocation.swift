@@ -1,0 +1,73 @@
+import Foundation
+
+/// Where the collection's database file lives.
+///
+/// Precedence (the XDG Base Directory Specification for the default):
+/// `--db PATH` > `CRATES_DB` > `$XDG_DATA_HOME/crates/crates.sqlite` >
+/// `$HOME/.local/share/crates/crates.sqlite`.
+public enum StoreLocation {
+    /// The environment variable that names the database file.
+    public static let environmentVariable = "CRATES_DB"
+    public static let fileName = "crates.sqlite"
+
+    /// The database path for a `--db` flag value (nil when absent) and an environment.
+    ///
+    /// Empty values count as absent, and a relative `XDG_DATA_HOME` is ignored, as the XDG
+    /// specification requires. Relative `--db`/`CRATES_DB` paths are kept relative (to the
+    /// working directory). Does not touch the file system.
+    public static func resolve(flag: String?, environment: [String: String]) throws(StoreError) -> String {
+        if let flag, !flag.isEmpty { return expandTilde(flag, environment: environment) }
+        if let path = environment[environmentVariable], !path.isEmpty {
+            return expandTilde(path, environment: environment)
+        }
+        if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
+            return join(dataHome, "crates", fileName)
+        }
+        guard let home = environment["HOME"], home.hasPrefix("/") else {
+            throw .cannotOpen(
+                path: "~/.local/share/crates/\(fileName)",
+                reason: "HOME is not set; pass --db PATH or set CRATES_DB")
+        }
+        return join(home, ".local/share/crates", fileName)
+    }
+
+    /// `resolve(flag:environment:)` with this process's environment.
+    public static func resolve(flag: String?) throws(StoreError) -> String {
+        try resolve(flag: flag, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// Creates the directory that will hold `path` (and its parents) with mode 0700: the
+    /// collection is private. An existing directory is left as it is.
+    public static func prepareDirectory(for path: String) throws(StoreError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        guard !directory.isEmpty else { return }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw .cannotOpen(path: path, reason: "\(directory) is not a directory")
+            }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .cannotOpen(path: path, reason: "cannot create \(directory): \(error.localizedDescription)")
+        }
+    }
+
+    private static func expandTilde(_ path: String, environment: [String: String]) -> String {
+        guard path == "~" || path.hasPrefix("~/"), let home = environment["HOME"], !home.isEmpty else { return path }
+        return home + path.dropFirst()
+    }
+
+    private static func join(_ parts: String...) -> String {
+        var result = parts[0]
+        for part in parts.dropFirst() {
+            if !result.hasSuffix("/") { result += "/" }
+            result += part
+        }
+        return result
+    }
+}

@@ -1,0 +1,205 @@
+import CratesCore
+import Foundation
+import GRDB
+
+/// Reading and writing the store's rows by hand (no Codable reflection: the sections query
+/// reads 100,000 rows, and every column's meaning is spelled out here once).
+enum StoredValues {
+    // MARK: Dates and JSON
+
+    static func date(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
+    static func seconds(_ date: Date) -> Double { date.timeIntervalSince1970 }
+
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    static func decodeJSON<T: Decodable>(_ type: T.Type, _ text: String, recordID: Int64?, column: String) throws -> T {
+        do {
+            return try JSONDecoder().decode(type, from: Data(text.utf8))
+        } catch {
+            throw StoreError.unreadableValue(recordID: recordID, column: column, value: String(text.prefix(80)))
+        }
+    }
+
+    // MARK: record
+
+    /// The columns `record(from:)` reads, in order.
+    static let recordColumns = """
+        id, gtin, addedAt, addMethod, note, location, releaseID, lookupState, lookupError, \
+        lookupAttempts, retryAt, skipReason, claimedUntil, candidatesJSON, updatedAt
+        """
+
+    static func record(from row: Row) throws -> CatalogueRecord {
+        let id = try row.decode(Int64.self, atIndex: 0)
+        let gtinText = try row.decode(String.self, atIndex: 1)
+        guard let gtin = GTIN(canonical: gtinText) else {
+            throw StoreError.unreadableValue(recordID: id, column: "gtin", value: gtinText)
+        }
+        let methodText = try row.decode(String.self, atIndex: 3)
+        guard let method = AddMethod(rawValue: methodText) else {
+            throw StoreError.unreadableValue(recordID: id, column: "addMethod", value: methodText)
+        }
+        let state = try lookupState(try row.decode(String.self, atIndex: 7), recordID: id)
+        let candidates = try row.decode(String?.self, atIndex: 13).map {
+            try decodeJSON([ReleaseCandidate].self, $0, recordID: id, column: "candidatesJSON")
+        } ?? []
+        return CatalogueRecord(
+            id: id, gtin: gtin,
+            addedAt: date(try row.decode(Double.self, atIndex: 2)),
+            addMethod: method,
+            note: try row.decode(String?.self, atIndex: 4),
+            location: try row.decode(String?.self, atIndex: 5),
+            releaseID: try row.decode(Int?.self, atIndex: 6),
+            lookupState: state,
+            lookupError: try row.decode(String?.self, atIndex: 8),
+            lookupAttempts: try row.decode(Int.self, atIndex: 9),
+            retryAt: try row.decode(Double?.self, atIndex: 10).map(date),
+            skipReason: try row.decode(String?.self, atIndex: 11),
+            claimedUntil: try row.decode(Double?.self, atIndex: 12).map(date),
+            candidates: candidates,
+            updatedAt: date(try row.decode(Double.self, atIndex: 14)))
+    }
+
+    static func lookupState(_ text: String, recordID: Int64?) throws -> LookupState {
+        guard let state = LookupState(rawValue: text) else {
+            throw StoreError.unreadableValue(recordID: recordID, column: "lookupState", value: text)
+        }
+        return state
+    }
+
+    static func fetchRecord(_ db: Database, id: Int64) throws -> CatalogueRecord? {
+        try Row.fetchOne(db, sql: "SELECT \(recordColumns) FROM record WHERE id = ?", arguments: [id])
+            .map(record(from:))
+    }
+
+    /// Inserts `record` with its own id (an undo), its sort keys computed from the release
+    /// already stored. Ignored when the id is present (the same undo applied twice).
+    static func insertExisting(_ db: Database, _ record: CatalogueRecord) throws {
+        let release = try record.releaseID.flatMap { try fetchRelease(db, id: $0) }
+        let keys = RecordKeys(release: release, gtin: record.gtin.canonical)
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO record (\(recordColumns), candidateCount, sectionKey, rowKey)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                record.id, record.gtin.canonical, seconds(record.addedAt), record.addMethod.rawValue,
+                record.note, record.location, release == nil ? nil : record.releaseID,
+                record.lookupState.rawValue, record.lookupError, record.lookupAttempts,
+                record.retryAt.map(seconds), record.skipReason, record.claimedUntil.map(seconds),
+                record.candidates.isEmpty ? nil : try json(record.candidates), seconds(record.updatedAt),
+                record.candidates.count, keys.section, keys.row,
+            ])
+    }
+
+    // MARK: release
+
+    static let releaseColumns = """
+        id, artist, title, genresJSON, stylesJSON, formatsJSON, year, country, labelsJSON, url, \
+        thumbURL, rawJSON
+        """
+
+    static func release(from row: Row) throws -> Release {
+        let id = try row.decode(Int.self, atIndex: 0)
+        func list(_ index: Int, _ column: String) throws -> [String] {
+            try decodeJSON([String].self, try row.decode(String.self, atIndex: index), recordID: nil, column: column)
+        }
+        return Release(
+            id: id,
+            artist: try row.decode(String.self, atIndex: 1),
+            title: try row.decode(String.self, atIndex: 2),
+            genres: try list(3, "release \(id) genresJSON"),
+            styles: try list(4, "release \(id) stylesJSON"),
+            formats: try list(5, "release \(id) formatsJSON"),
+            year: try row.decode(Int?.self, atIndex: 6),
+            country: try row.decode(String?.self, atIndex: 7),
+            labels: try decodeJSON(
+                [Release.LabelCredit].self, try row.decode(String.self, atIndex: 8), recordID: nil,
+                column: "release \(id) labelsJSON"),
+            url: try row.decode(String?.self, atIndex: 9),
+            thumbURL: try row.decode(String?.self, atIndex: 10),
+            rawJSON: try row.decode(String.self, atIndex: 11))
+    }
+
+    static func fetchRelease(_ db: Database, id: Int) throws -> Release? {
+        try Row.fetchOne(db, sql: "SELECT \(releaseColumns) FROM release WHERE id = ?", arguments: [id])
+            .map(release(from:))
+    }
+
+    /// Inserts or replaces what is known of `release`, and re-keys the records that already
+    /// point at it (its title or first genre may have changed since).
+    static func upsertRelease(_ db: Database, _ release: Release, now: Date) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO release (\(releaseColumns), formatSummary, fetchedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET
+                artist = excluded.artist, title = excluded.title, genresJSON = excluded.genresJSON,
+                stylesJSON = excluded.stylesJSON, formatsJSON = excluded.formatsJSON,
+                year = excluded.year, country = excluded.country, labelsJSON = excluded.labelsJSON,
+                url = excluded.url, thumbURL = excluded.thumbURL, rawJSON = excluded.rawJSON,
+                formatSummary = excluded.formatSummary, fetchedAt = excluded.fetchedAt
+            """).execute(arguments: [
+                release.id, release.artist, release.title, try json(release.genres), try json(release.styles),
+                try json(release.formats), release.year, release.country, try json(release.labels),
+                release.url, release.thumbURL, release.rawJSON,
+                release.formats.isEmpty ? nil : release.formats.joined(separator: " + "), seconds(now),
+            ])
+        let keys = RecordKeys(release: release, gtin: "")
+        try db.cachedStatement(sql: """
+            UPDATE record SET sectionKey = ?, rowKey = ? || gtin
+            WHERE releaseID = ? AND (sectionKey != ? OR rowKey != ? || gtin)
+            """).execute(arguments: [keys.section, keys.rowPrefix, release.id, keys.section, keys.rowPrefix])
+    }
+
+    // MARK: lookupEvent
+
+    static func events(_ db: Database, recordID: Int64) throws -> [LookupEvent] {
+        try Row.fetchAll(
+            db, sql: "SELECT id, at, kind, message FROM lookupEvent WHERE recordID = ? ORDER BY id",
+            arguments: [recordID]
+        ).map { row in
+            let kindText = try row.decode(String.self, atIndex: 2)
+            guard let kind = LookupEvent.Kind(rawValue: kindText) else {
+                throw StoreError.unreadableValue(recordID: recordID, column: "lookupEvent.kind", value: kindText)
+            }
+            return LookupEvent(
+                id: try row.decode(Int64.self, atIndex: 0), recordID: recordID,
+                at: date(try row.decode(Double.self, atIndex: 1)), kind: kind,
+                message: try row.decode(String.self, atIndex: 3))
+        }
+    }
+
+    static func addEvent(_ db: Database, recordID: Int64, at: Date, kind: LookupEvent.Kind, message: String) throws {
+        try db.cachedStatement(sql: "INSERT INTO lookupEvent (recordID, at, kind, message) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [recordID, seconds(at), kind.rawValue, message])
+    }
+
+    static func insertExisting(_ db: Database, _ event: LookupEvent) throws {
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO lookupEvent (id, recordID, at, kind, message) VALUES (?, ?, ?, ?, ?)",
+            arguments: [event.id, event.recordID, seconds(event.at), event.kind.rawValue, event.message])
+    }
+}
+
+/// A record's sort keys, from its release (nil: unmatched, in the Unknown section).
+struct RecordKeys {
+    var section: String
+    var rowPrefix: String
+    var row: String
+
+    init(release: Release?, gtin: String) {
+        if let release {
+            section = SortKey.section(release.section)
+            rowPrefix = SortKey.rowPrefix(title: release.title, artist: release.artist)
+        } else {
+            section = SortKey.unknownSection
+            rowPrefix = Self.unmatchedPrefix
+        }
+        row = rowPrefix + gtin
+    }
+
+    static let unmatchedPrefix = SortKey.rowPrefix(title: nil, artist: nil)
+}

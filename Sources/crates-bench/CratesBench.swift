@@ -1,0 +1,79 @@
+import CratesCore
+import CratesStore
+import Foundation
+
+/// The store's benchmark, and the writer process the store's kill -9 test drives.
+///
+///     crates-bench [--runs N] [--records N]     the benchmark (build it in release mode:
+///                                               scripts/bench.sh)
+///     crates-bench writer --db PATH [--batch N] adds batches of records forever, printing
+///                                               the number committed after each commit
+@main
+struct CratesBench {
+    static func main() async {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            if arguments.first == "writer" {
+                arguments.removeFirst()
+                let options = try Options(arguments, known: ["--db", "--batch"])
+                guard let path = options.values["--db"] else { throw Usage("writer needs --db PATH") }
+                try await Writer(path: path, batchSize: try options.int("--batch", default: 500)).run()
+            } else {
+                let options = try Options(arguments, known: ["--runs", "--records", "--dir"])
+                try await Benchmark(
+                    runs: try options.int("--runs", default: 5),
+                    records: try options.int("--records", default: 100_000),
+                    directory: options.values["--dir"]
+                ).run()
+            }
+        } catch {
+            FileHandle.standardError.write(Data("crates-bench: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+}
+
+struct Usage: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// `--name value` pairs.
+struct Options {
+    var values: [String: String] = [:]
+
+    init(_ arguments: [String], known: Set<String>) throws {
+        var iterator = arguments.makeIterator()
+        while let name = iterator.next() {
+            guard known.contains(name) else { throw Usage("unknown option \(name); known: \(known.sorted().joined(separator: ", "))") }
+            guard let value = iterator.next() else { throw Usage("\(name) needs a value") }
+            values[name] = value
+        }
+    }
+
+    func int(_ name: String, default value: Int) throws -> Int {
+        guard let text = values[name] else { return value }
+        guard let number = Int(text), number > 0 else { throw Usage("\(name) needs a positive number, not \(text)") }
+        return number
+    }
+}
+
+/// The helper process of the kill -9 test: commits batches until killed, and after each
+/// commit prints the total committed so far, so the test knows what must survive.
+struct Writer {
+    var path: String
+    var batchSize: Int
+
+    func run() async throws {
+        let store = try CatalogueStore(path: path)
+        var synthetic = SyntheticCollection(seed: 7)
+        var committed = 0
+        while true {
+            let batch = (0..<batchSize).map { _ in synthetic.newRecord(matched: false) }
+            _ = try await store.addAll(batch, batchSize: batchSize)
+            committed += batch.count
+            // Unbuffered (write(2)): the test reads each line as soon as the batch commits.
+            FileHandle.standardOutput.write(Data("\(committed)\n".utf8))
+        }
+    }
+}
