@@ -2,7 +2,7 @@ import CratesCore
 
 /// The three kinds of credentials Discogs accepts (https://www.discogs.com/developers,
 /// "Authentication"), as sent on each request.
-public enum DiscogsCredentials: Sendable, Hashable, Codable {
+public enum DiscogsCredentials: Sendable, Hashable {
     /// A personal access token from the user's developer settings.
     case personalToken(String)
     /// An application's consumer key and secret: enough for the database search.

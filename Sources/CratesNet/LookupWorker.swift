@@ -1,0 +1,197 @@
+import CratesCore
+import Foundation
+
+/// Drains the lookup queue one record at a time: claim, search the barcode forms, fetch the
+/// release, record the outcome. Runs inside the TUI and inside `crates import`.
+///
+/// - Paced by the client's `RateLimiter`; a 429 is honoured by the client and never loses
+///   the lookup (the job is then failed with a retry time, not dropped).
+/// - 401 stops the worker: the job goes back to the queue untouched and the status says to
+///   run `crates auth`.
+/// - Network down: the job is failed with a retry time, and the worker waits (growing
+///   pauses, cut short by `nudge()`) before it claims the next, so an offline machine does
+///   not burn every record's attempts.
+/// - Several processes on one database never look the same record up twice: the queue's
+///   claim holds a lease.
+public actor LookupWorker {
+    /// What the status line shows.
+    public enum Status: Sendable, Hashable, CustomStringConvertible {
+        case idle
+        /// Looking a record up; `waiting` more wait after it.
+        case working(waiting: Int)
+        /// Discogs cannot be reached; the records wait for the network.
+        case offline(waiting: Int)
+        /// Holding back for the rate limit for about this many seconds.
+        case rateLimited(seconds: Int)
+        /// The credentials were refused: the worker has stopped.
+        case unauthorized(message: String)
+        case stopped
+
+        public var description: String {
+            switch self {
+            case .idle: "Discogs: up to date"
+            case .working(let n): n > 0 ? "Discogs: looking up, \(n) waiting" : "Discogs: looking up"
+            case .offline(let n): "offline, \(n) lookup\(n == 1 ? "" : "s") waiting"
+            case .rateLimited(let s): "Discogs rate limit: resuming in \(s) s"
+            case .unauthorized: "Discogs refused the credentials: run `crates auth`"
+            case .stopped: "Discogs lookups stopped"
+            }
+        }
+    }
+
+    /// Timings, all in seconds.
+    public struct Policy: Sendable {
+        /// How long a claim holds a record against other processes; longer than a lookup
+        /// (a few requests, each paced, within a window).
+        public var lease: Double = 300
+        /// Retry delay after the first failure, doubled with each attempt…
+        public var retryBase: Double = 30
+        /// …up to this.
+        public var retryMaximum: Double = 6 * 3600
+        /// How often an idle worker looks for failed lookups that have come due.
+        public var recheckInterval: Double = 30
+        /// First pause after a network failure, doubled while offline…
+        public var offlineBase: Double = 5
+        /// …up to this.
+        public var offlineMaximum: Double = 300
+
+        public init() {}
+
+        /// The retry time of a job that failed after `attempts` earlier attempts.
+        public func retryDelay(attempts: Int) -> Double {
+            min(retryMaximum, retryBase * pow(2, Double(min(max(0, attempts), 30))))
+        }
+    }
+
+    /// Counters, for `crates import` summaries and the benchmark.
+    public struct Statistics: Sendable, Hashable {
+        public var lookups = 0
+        public var requests = 0
+        public var matched = 0
+        public var ambiguous = 0
+        public var notFound = 0
+        public var skipped = 0
+        public var failed = 0
+    }
+
+    public nonisolated let statusUpdates: AsyncStream<Status>
+    public private(set) var status: Status = .idle
+    public private(set) var statistics = Statistics()
+
+    private let queue: any LookupQueue
+    private let lookup: DiscogsBarcodeLookup
+    private let policy: Policy
+    private let now: @Sendable () -> Date
+    private let statusContinuation: AsyncStream<Status>.Continuation
+    private let wake = WakeSignal()
+    private var stopping = false
+    private var offlineStreak = 0
+
+    public init(queue: any LookupQueue, lookup: DiscogsBarcodeLookup, policy: Policy = Policy(), now: @escaping @Sendable () -> Date = { Date() }) {
+        self.queue = queue
+        self.lookup = lookup
+        self.policy = policy
+        self.now = now
+        (statusUpdates, statusContinuation) = AsyncStream.makeStream(of: Status.self, bufferingPolicy: .bufferingNewest(16))
+    }
+
+    /// Tells an idle or offline worker that there is new work (a scan, an import).
+    public nonisolated func nudge() {
+        Task { await wake.signal() }
+    }
+
+    /// Asks the worker to finish the lookup in hand and return from `run()`.
+    public func stop() async {
+        stopping = true
+        await wake.signal()
+    }
+
+    /// Runs until `stop()`, cancellation, or refused credentials. Returns the final status.
+    @discardableResult
+    public func run() async -> Status {
+        await lookup.client.rateLimiter.setObserver { [weak self] seconds in
+            Task { await self?.rateLimitChanged(seconds) }
+        }
+        defer { statusContinuation.finish() }
+        while !stopping, !Task.isCancelled {
+            let job: LookupJob?
+            do {
+                job = try await queue.claimNext(now: now(), lease: policy.lease)
+            } catch {
+                // The store could not be read: try again later rather than spin.
+                await wake.wait(timeout: policy.recheckInterval)
+                continue
+            }
+            guard let job else {
+                if offlineStreak == 0 { publish(.idle) }
+                await wake.wait(timeout: policy.recheckInterval)
+                continue
+            }
+            if offlineStreak == 0 { publish(.working(waiting: max(0, (await waiting()) - 1))) }
+            if let final = await process(job) {
+                publish(final)
+                return final
+            }
+        }
+        publish(.stopped)
+        return .stopped
+    }
+
+    /// Looks one job up and records its outcome. Returns a final status when the worker
+    /// must stop.
+    private func process(_ job: LookupJob) async -> Status? {
+        let query = DiscogsBarcodeQuery(gtin: job.gtin)
+        statistics.lookups += 1
+        do {
+            let result = try await lookup.lookUp(query)
+            statistics.requests += result.requests
+            switch result.outcome {
+            case .matched: statistics.matched += 1
+            case .ambiguous: statistics.ambiguous += 1
+            case .notFound: statistics.notFound += 1
+            case .skipped: statistics.skipped += 1
+            case .failed: statistics.failed += 1
+            }
+            try? await queue.complete(job, with: result.outcome)
+            if offlineStreak > 0 {
+                offlineStreak = 0
+            }
+            return nil
+        } catch .unauthorized(let message) {
+            try? await queue.release(job)
+            return .unauthorized(message: message)
+        } catch {
+            statistics.failed += 1
+            let retryAt = now().addingTimeInterval(policy.retryDelay(attempts: job.attempts))
+            try? await queue.complete(job, with: .failed(message: error.description, retryAt: retryAt))
+            if error.isOffline {
+                offlineStreak += 1
+                publish(.offline(waiting: await waiting()))
+                let pause = min(policy.offlineMaximum, policy.offlineBase * pow(2, Double(min(offlineStreak - 1, 20))))
+                await wake.wait(timeout: pause)
+            } else {
+                offlineStreak = 0
+            }
+            return nil
+        }
+    }
+
+    /// From the rate limiter: a long wait starts (seconds > 0) or ends (0).
+    private func rateLimitChanged(_ seconds: Double) async {
+        if seconds >= 1 {
+            publish(.rateLimited(seconds: Int(seconds.rounded(.up))))
+        } else if case .rateLimited = status {
+            publish(.working(waiting: max(0, await waiting() - 1)))
+        }
+    }
+
+    private func waiting() async -> Int {
+        (try? await queue.waitingCount()) ?? 0
+    }
+
+    private func publish(_ new: Status) {
+        guard new != status else { return }
+        status = new
+        statusContinuation.yield(new)
+    }
+}
