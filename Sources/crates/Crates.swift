@@ -14,7 +14,7 @@ struct Crates: ParsableCommand {
             Discogs fills in artist, title, genre, format, year and label.
             """,
         version: version,
-        subcommands: [AuthCommand.self],
+        subcommands: [AuthCommand.self, BarcodeCommand.self],
     )
 
     mutating func run() throws {
