@@ -41,8 +41,13 @@ enum Schema {
                 labelsJSON TEXT NOT NULL,
                 url TEXT,
                 thumbURL TEXT,
-                rawJSON TEXT NOT NULL,
                 fetchedAt REAL NOT NULL
+            );
+            -- What Discogs sent, apart: a few kilobytes each, which in the release table
+            -- would leave one release per page and make the list's join read them all.
+            CREATE TABLE releaseJSON (
+                id INTEGER PRIMARY KEY REFERENCES release(id) ON DELETE CASCADE,
+                rawJSON TEXT NOT NULL
             );
 
             -- AUTOINCREMENT: ids are never reused, so an undone delete gets its ids back

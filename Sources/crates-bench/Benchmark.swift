@@ -14,6 +14,8 @@ struct Benchmark {
     var records: Int
     /// Where the databases go (default: a new directory under the system's temporary one).
     var directory: String?
+    /// "insert" or "list": one part only (for profiling).
+    var only: String?
 
     func run() async throws {
         let base = directory ?? NSTemporaryDirectory() + "crates-bench-\(getpid())"
@@ -23,15 +25,18 @@ struct Benchmark {
 
         // 1. A bulk import: GTINs only, as `crates import` would add them.
         var generator = SyntheticCollection(seed: 1)
-        let newRecords = (0..<records).map { _ in generator.newRecord(matched: false) }
-        var insertTimes: [Double] = []
-        for run in 0..<runs {
-            let path = "\(base)/insert-\(run).sqlite"
-            let store = try CatalogueStore(path: path)
-            insertTimes.append(try await time { _ = try await store.addAll(newRecords) })
-            try remove(path)
+        if only != "list" {
+            let newRecords = (0..<records).map { _ in generator.newRecord(matched: false) }
+            var insertTimes: [Double] = []
+            for run in 0..<runs {
+                let path = "\(base)/insert-\(run).sqlite"
+                let store = try CatalogueStore(path: path)
+                insertTimes.append(try await time { _ = try await store.addAll(newRecords) })
+                try remove(path)
+            }
+            report("insert \(records.formatted()) records (bulk, \(CatalogueStore.defaultBatchSize)/transaction)", insertTimes, target: 2.0)
         }
-        report("insert \(records.formatted()) records (bulk, \(CatalogueStore.defaultBatchSize)/transaction)", insertTimes, target: 2.0)
+        if only == "insert" { return }
 
         // 2. A collection as it will look once looked up: most records matched (some
         // copies share a release), the rest in every other state, in the Unknown section.

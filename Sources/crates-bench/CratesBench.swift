@@ -4,7 +4,8 @@ import Foundation
 
 /// The store's benchmark, and the writer process the store's kill -9 test drives.
 ///
-///     crates-bench [--runs N] [--records N]     the benchmark (build it in release mode:
+///     crates-bench [--runs N] [--records N] [--only insert|list]
+///                                               the benchmark (build it in release mode:
 ///                                               scripts/bench.sh)
 ///     crates-bench writer --db PATH [--batch N] adds batches of records forever, printing
 ///                                               the number committed after each commit
@@ -19,11 +20,12 @@ struct CratesBench {
                 guard let path = options.values["--db"] else { throw Usage("writer needs --db PATH") }
                 try await Writer(path: path, batchSize: try options.int("--batch", default: 500)).run()
             } else {
-                let options = try Options(arguments, known: ["--runs", "--records", "--dir"])
+                let options = try Options(arguments, known: ["--runs", "--records", "--dir", "--only"])
                 try await Benchmark(
                     runs: try options.int("--runs", default: 5),
                     records: try options.int("--records", default: 100_000),
-                    directory: options.values["--dir"]
+                    directory: options.values["--dir"],
+                    only: options.values["--only"]
                 ).run()
             }
         } catch {

@@ -1,0 +1,93 @@
+import CratesCore
+import CratesStore
+import Foundation
+import Testing
+
+@Suite struct ObservationTests {
+    @Test(arguments: StoreKind.allCases)
+    func anObserverSeesTheStartAndEveryChange(kind: StoreKind) async throws {
+        let (store, directory) = try kind.make()
+        defer { withExtendedLifetime(directory) {} }
+        let seen = Inbox<[CollectionSection]>()
+        let errors = Inbox<StoreError>()
+        let observation = try store.observeSections(onError: errors.append) { seen.append($0) }
+        defer { observation.cancel() }
+        #expect(await eventually { seen.last == [] })
+
+        let record = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .wedge))
+        #expect(await eventually { seen.last?.map(\.name) == ["Unknown"] })
+        try await store.choose(release(1, title: "Post", genres: ["Electronic"]), for: record.id)
+        #expect(await eventually { seen.last?.first?.rows.first?.title == "Post" })
+        try await store.delete([record.id])
+        #expect(await eventually { seen.last == [] })
+        #expect(errors.all.isEmpty)
+    }
+
+    @Test func aCancelledObserverHearsNothingMore() async throws {
+        let store = try CatalogueStore.inMemory()
+        let seen = Inbox<Int>()
+        let observation = try store.observeWindow(RowWindow(offset: 0, limit: 10), onError: { _ in }) {
+            seen.append($0.outline.rowCount)
+        }
+        #expect(await eventually { seen.last == 0 })
+        observation.cancel()
+        let count = seen.all.count
+        _ = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .wedge))
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(seen.all.count == count)
+    }
+
+    @Test func aWindowObserverFollowsItsWindow() async throws {
+        let store = try CatalogueStore.inMemory()
+        _ = try await store.addAll((0..<50).map { NewRecord(gtin: makeGTIN($0), addMethod: .import) })
+        let seen = Inbox<CollectionWindow>()
+        let observation = try store.observeWindow(RowWindow(offset: 0, limit: 10), onError: { _ in }) { seen.append($0) }
+        defer { observation.cancel() }
+        #expect(await eventually { seen.last?.rows.first?.gtin == makeGTIN(0).canonical })
+        observation.move(to: RowWindow(offset: 40, limit: 10))
+        #expect(await eventually { seen.last?.window.offset == 40 })
+        let window = try #require(seen.last)
+        #expect(window.rows.map(\.gtin) == (40..<50).map { makeGTIN($0).canonical })
+        #expect(window.outline.rowCount == 50)
+    }
+
+    /// Another process's commit (here another store, so another pool and connections on the
+    /// same file: neither sees the other's writes but through the file) reaches the
+    /// observer. The 100 ms is measured by the benchmark; here only a generous
+    /// deadline.
+    @Test func aCommitByAnotherConnectionReachesTheObserver() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("crates.sqlite")
+        let observing = try CatalogueStore(path: path)
+        let writing = try CatalogueStore(path: path)
+        let seen = Inbox<CollectionWindow>()
+        let observation = try observing.observeWindow(RowWindow(offset: 0, limit: 60), onError: { _ in }) { seen.append($0) }
+        defer { observation.cancel() }
+        #expect(await eventually { seen.last?.outline.rowCount == 0 })
+
+        let record = try await writing.add(NewRecord(gtin: makeGTIN(77), addMethod: .import))
+        #expect(await eventually(within: 2) { seen.last?.rows.map(\.recordID) == [record.id] })
+        try await writing.choose(release(3, artist: "坂本龍一", title: "B-2 Unit", genres: ["Electronic"]), for: record.id)
+        #expect(await eventually(within: 2) { seen.last?.outline.sections.map(\.name) == ["Electronic"] })
+    }
+
+    @Test func twoConnectionsWritingAtOnceBothSucceed() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("crates.sqlite")
+        let first = try CatalogueStore(path: path)
+        let second = try CatalogueStore(path: path)
+        // A bulk import in one, single scans in the other, interleaved.
+        async let bulk = first.addAll((0..<3_000).map { NewRecord(gtin: makeGTIN($0), addMethod: .import) }, batchSize: 200)
+        @Sendable func scan() async throws -> [Int64] {
+            var ids: [Int64] = []
+            for n in 0..<100 { ids.append(try await second.add(NewRecord(gtin: makeGTIN(10_000 + n), addMethod: .wedge)).id) }
+            return ids
+        }
+        async let singles = scan()
+        let (bulkIDs, singleIDs) = try await (bulk, singles)
+        #expect(Set(bulkIDs).isDisjoint(with: singleIDs))
+        #expect(try await first.outline().rowCount == 3_100)
+        #expect(try await second.outline().rowCount == 3_100)
+        #expect(try await second.integrityProblems().isEmpty)
+    }
+}
