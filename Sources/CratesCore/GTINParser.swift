@@ -60,12 +60,14 @@ struct GTINParser {
     static let groupSeparator: UInt32 = 0x1D
 
     let input: String
-    var items: [Item]
+    /// What is left to read. A slice, so that dropping from the front is O(1): a megabyte of
+    /// leading spaces must not take quadratic time.
+    var items: ArraySlice<Item>
     var notes: [ParseNote] = []
 
     init(_ input: String) {
         self.input = input
-        items = input.enumerated().map { Item(character: $0.element, position: $0.offset + 1) }
+        items = ArraySlice(input.enumerated().map { Item(character: $0.element, position: $0.offset + 1) })
     }
 
     mutating func parse() throws(GTINError) -> ParsedBarcode {
@@ -89,7 +91,7 @@ struct GTINParser {
         } else if let symbology, Self.gs1SymbologyIdentifiers.contains(symbology) {
             reading = try rawElementString()
         } else {
-            let groups = try digitGroups(items[...])
+            let groups = try digitGroups(items)
             let digits = groups.flatMap { $0 }
             if digits.count == 16, digits.starts(with: [0, 1]) {
                 // GS1 AI (01) without parentheses: 01 and the 14 digits of the GTIN.

@@ -119,6 +119,16 @@ struct GTINBadInputTests {
         #expect(refused > 4_000)
     }
 
+    @Test("huge inputs are read in linear time", .timeLimit(.minutes(1)))
+    func hugeInputs() throws {
+        let padding = String(repeating: " ", count: 300_000)
+        #expect(try GTIN(parsing: padding + "5099750442227" + padding).canonical == "5099750442227")
+        #expect(parseError(String(repeating: "1", count: 300_000)) == .wrongLength(digits: 300_000))
+        #expect(parseError(String(repeating: "(", count: 100_000)) != nil)
+        #expect(parseError("(01)" + String(repeating: "0", count: 300_000)) == .elementString("(01) holds 14 digits, this one has 300000"))
+        #expect(GTIN.displayForm(of: padding + "x").count == 65)
+    }
+
     private func isTerminalSafe(_ text: String) -> Bool {
         text.unicodeScalars.allSatisfy { scalar in
             switch scalar.properties.generalCategory {
