@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a text is not a barcode crates can read. Each message says what was found and what
 /// would be right, so a collector can fix a typo or a scanner setting.
 public enum GTINError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -96,4 +98,10 @@ public enum GTINError: Error, Hashable, Sendable, CustomStringConvertible {
         default: nil
         }
     }
+}
+
+/// So that `error.localizedDescription` says the same as `description` (without this, Linux
+/// Foundation prints "The operation could not be completed").
+extension GTINError: LocalizedError {
+    public var errorDescription: String? { description }
 }

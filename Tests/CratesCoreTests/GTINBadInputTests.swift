@@ -1,4 +1,5 @@
 import CratesCore
+import Foundation
 import Testing
 
 /// Bad input never crashes: each gets a precise error whose message is safe on a terminal.
@@ -93,8 +94,10 @@ struct GTINBadInputTests {
         #expect(isTerminalSafe(error.description))
     }
 
-    @Test("the check digit message is worded as issue 2 asks")
+    @Test("the check digit message is worded as issue 2 asks, also as a localized description")
     func checkDigitWording() {
+        let error: any Error = GTINError.checkDigit(kind: .ean13, expected: 7, found: 4)
+        #expect(error.localizedDescription.hasPrefix("check digit should be 7, got 4: a misread or a typo"))
         #expect(GTINError.checkDigit(kind: .ean13, expected: 7, found: 4).description
             == "check digit should be 7, got 4: a misread or a typo (read as EAN-13)")
     }
