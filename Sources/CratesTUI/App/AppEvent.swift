@@ -58,6 +58,17 @@ public enum DiscogsStatus: Equatable, Sendable {
         case .unauthorised: return "Discogs: credentials refused (A or `crates auth`)"
         }
     }
+
+    var shortText: String {
+        switch self {
+        case .notSignedIn: return "not signed in"
+        case .signedIn: return "online"
+        case .working: return "looking up"
+        case .offline: return "offline"
+        case .rateLimited: return "rate-limited"
+        case .unauthorised: return "refused"
+        }
+    }
 }
 
 /// The camera daemon as the status line shows it.
@@ -69,6 +80,14 @@ public enum CameraStatus: Equatable, Sendable {
         case .disabled: return nil
         case .noDaemon: return "camera: no daemon"
         case .connected: return "camera: connected"
+        }
+    }
+
+    var shortText: String? {
+        switch self {
+        case .disabled: return nil
+        case .noDaemon: return "no cam"
+        case .connected: return "cam"
         }
     }
 }

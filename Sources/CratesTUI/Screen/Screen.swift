@@ -54,7 +54,8 @@ public struct Screen: Equatable, Sendable {
         guard row >= 0, row < height, column >= 0, column < width else { return column }
         let end = min(width, column + (limit ?? width))
         var col = column
-        for character in TerminalText.sanitised(text) {
+        // Cut with "…" rather than silently, so a reader sees that there is more.
+        for character in TerminalText.truncated(TerminalText.sanitised(text), to: end - column) {
             let w = DisplayWidth.of(character)
             if w == 0 { continue }
             if col + w > end { break }

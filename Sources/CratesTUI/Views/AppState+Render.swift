@@ -93,7 +93,16 @@ extension AppState {
         if waiting > 0 { parts.append("\(waiting.grouped) waiting") }
         parts.append(discogs.text)
         if let camera = camera.text { parts.append(camera) }
-        screen.put(" " + parts.joined(separator: " · "), row: row, column: 0, style: .status)
+        var text = " " + parts.joined(separator: " · ")
+        if DisplayWidth.of(text) > width {
+            // Narrow terminal: the short forms, so every fact still fits.
+            parts = ["\(collection.recordCount.grouped) rec"]
+            if waiting > 0 { parts.append("\(waiting.grouped) wait") }
+            parts.append(discogs.shortText)
+            if let camera = camera.shortText { parts.append(camera) }
+            text = " " + parts.joined(separator: " · ")
+        }
+        screen.put(text, row: row, column: 0, style: .status)
     }
 
     func renderBottomLine(into screen: inout Screen) {

@@ -1,0 +1,169 @@
+import CratesCore
+import Foundation
+import Testing
+@testable import CratesTUI
+
+/// Screens rendered into a text grid, compared line by line with what a collector should see.
+@Suite struct SnapshotTests {
+    static let release = Release(
+        id: 249504, artist: "Rick Astley", title: "Never Gonna Give You Up", genres: ["Electronic", "Pop"],
+        styles: ["Synth-pop"], formats: ["Vinyl, 7\", 45 RPM, Single"], year: 1987, country: "UK",
+        labels: [.init(name: "RCA", catno: "PB 41447")],
+        url: "https://www.discogs.com/release/249504-Rick-Astley-Never-Gonna-Give-You-Up", rawJSON: "{}")
+
+    static let candidates = [
+        ReleaseCandidate(releaseID: 11, artist: "Portishead", title: "Dummy", country: "UK", year: 1994, formats: ["CD", "Album"], label: "Go! Beat", catno: "828 522-2"),
+        ReleaseCandidate(releaseID: 12, artist: "Portishead", title: "Dummy", country: "Europe", year: 1994, formats: ["CD"], label: "Go! Beat", catno: "828 553-2"),
+        ReleaseCandidate(releaseID: 13, artist: "Portishead", title: "Dummy", country: "US", year: 1995, formats: ["CD"], label: "London Records", catno: "828 553-2"),
+    ]
+
+    func lines(_ state: AppState) -> [String] {
+        state.render().text.components(separatedBy: "\n")
+    }
+
+    @Test func severalSections() {
+        let screen = lines(Sample.state())
+        #expect(screen.count == 24)
+        #expect(Array(screen[0...9]) == [
+            " crates                                            ?:help a:add /:filter q:quit",
+            " Electronic (2)",
+            "  Björk — Homogenic                                           CD           1997",
+            "  Massive Attack — Mezzanine                                  LP           1998",
+            " Folk, World, & Country (1)",
+            "  坂本龍一 — 音楽図鑑                                         CD           1984",
+            " Unknown (3)",
+            "  0077774620024  looking up…",
+            "  5012345678900  3 pressings: press Enter to choose",
+            "  4006381333931  no match on Discogs",
+        ])
+        #expect(screen[22] == " 6 records · Discogs: not signed in (A or `crates auth`)")
+        #expect(screen[10...21].allSatisfy { $0.isEmpty })
+    }
+
+    @Test func emptyCollection() {
+        let screen = lines(Sample.state(.empty))
+        #expect(screen[2] == "  No records yet.")
+        #expect(screen[4] == "  Scan a barcode (or type one and press Enter),")
+        #expect(screen[22] == " 0 records · Discogs: not signed in (A or `crates auth`)")
+    }
+
+    @Test func narrowTerminalDegradesWithoutGarbling() {
+        let screen = lines(Sample.state(width: 40, height: 12))
+        #expect(screen == [
+            " crates    ?:help a:add /:filter q:quit",
+            " Electronic (2)",
+            "  Björk — Homogenic",
+            "  Massive Attack — Mezzanine",
+            " Folk, World, & Country (1)",
+            "  坂本龍一 — 音楽図鑑",
+            " Unknown (3)",
+            "  0077774620024  looking up…",
+            "  5012345678900  3 pressings: press Ent…",
+            "  4006381333931  no match on Discogs",
+            " 6 rec · not signed in",
+            "",
+        ])
+        let state = Sample.state(width: 40, height: 12)
+        let render = state.render()
+        for row in 0..<render.height {
+            #expect(DisplayWidth.of(render.line(row)) == 40, "row \(row) fills exactly the width")
+        }
+    }
+
+    @Test func tinyTerminal() {
+        let screen = lines(Sample.state(width: 8, height: 3))
+        #expect(screen == ["crates", "too sma…", ""])
+    }
+
+    @Test func pendingRowTurnsIntoArtistAndTitleInPlace() {
+        var state = Sample.state()
+        _ = state.type([.character("G"), .up, .up])
+        #expect(lines(state)[7] == "  0077774620024  looking up…")
+        var sections = Sample.collection.sections
+        sections[2].items[0] = Sample.item(4, "0077774620024", artist: "Nirvana", title: "Nevermind", format: "CD", year: 1991)
+        sections[2].name = "Unknown"
+        _ = state.handle(.collection(CollectionView(sections: sections)))
+        #expect(lines(state)[7] == "  Nirvana — Nevermind                                         CD           1991")
+        #expect(state.selectedLine == 6)
+    }
+
+    @Test func details() {
+        var state = Sample.state(width: 60, height: 20)
+        _ = state.type([.enter])
+        #expect(lines(state)[2] == "  Loading…")
+        _ = state.handle(.details(AppStateTests.details(id: 1, state: .matched, release: Self.release)))
+        let screen = lines(state)
+        #expect(Array(screen[0...13]) == [
+            " crates · details                           Esc:back ?:help",
+            " Rick Astley — Never Gonna Give You Up",
+            "",
+            " Artist       Rick Astley",
+            " Title        Never Gonna Give You Up",
+            " Genres       Electronic, Pop",
+            " Styles       Synth-pop",
+            " Formats      Vinyl, 7\", 45 RPM, Single",
+            " Year         1987",
+            " Country      UK",
+            " Labels       RCA – PB 41447",
+            " Barcode      5012345678900 (EAN-13, United Kingdom)",
+            " Lookup       matched",
+            " Discogs      https://www.discogs.com/release/249504-Rick-A…",
+        ])
+        #expect(screen[14].hasPrefix(" Added        2023-11-1"))
+        #expect(state.render().hyperlink?.url == Self.release.url)
+    }
+
+    @Test func ambiguousPicker() {
+        var state = Sample.state(width: 60, height: 14)
+        _ = state.type([.character("G"), .up, .enter])
+        _ = state.handle(.details(AppStateTests.details(id: 5, state: .ambiguous, candidates: Self.candidates)))
+        _ = state.type([.down])
+        #expect(Array(lines(state)[0...8]) == [
+            " crates · choose a pressing                 Esc:back ?:help",
+            " 3 pressings share 5012345678900: choose one (Enter), o ope…",
+            "",
+            " 1. Portishead — Dummy",
+            "    UK · 1994 · CD, Album · Go! Beat · 828 522-2",
+            " 2. Portishead — Dummy",
+            "    Europe · 1994 · CD · Go! Beat · 828 553-2",
+            " 3. Portishead — Dummy",
+            "    US · 1995 · CD · London Records · 828 553-2",
+        ])
+        let render = state.render()
+        #expect(render[5, 1].style == .selected)
+        #expect(render[3, 1].style != .selected)
+    }
+
+    @Test func helpIsGeneratedFromTheKeyMap() {
+        var state = Sample.state(width: 80, height: 40)
+        _ = state.type([.character("?")])
+        let text = state.render().text
+        for binding in KeyMap.bindings where binding.contexts.contains(.list) {
+            #expect(text.contains(binding.help), "help lists \(binding.action)")
+        }
+        #expect(text.contains("   d Delete           delete the record (asks first)"))
+    }
+
+    @Test func cjkTitlesAreCutByDisplayWidth() {
+        let long = CollectionView(sections: [ListSection(name: "Pop", items: [
+            Sample.item(1, "4988006555556", artist: "坂本龍一", title: "音楽図鑑音楽図鑑音楽図鑑音楽図鑑音楽図鑑", format: "CD", year: 1984),
+        ])])
+        let render = Sample.state(long, width: 40, height: 6).render()
+        #expect(render.line(2) == "  坂本龍一 — 音楽図鑑音楽図鑑音楽図鑑音…")
+        #expect(DisplayWidth.of(render.line(2)) == 40)
+    }
+
+    @Test func escapeSequencesFromDiscogsNeverReachTheTerminal() {
+        let evil = CollectionView(sections: [ListSection(name: "Rock\u{1B}[31m", items: [
+            Sample.item(1, "5099750442227", artist: "Evil\u{1B}]0;pwned\u{07}", title: "Title\u{1B}[2J\u{9B}1m", format: "CD"),
+        ])])
+        let render = Sample.state(evil, width: 40, height: 6).render()
+        #expect(render.line(1).hasPrefix(" Rock[31m (1)"))
+        #expect(render.line(2).hasPrefix("  Evil]0;pwned — Title[2J1m"))
+        for row in 0..<render.height {
+            for column in 0..<render.width {
+                #expect(!render[row, column].character.unicodeScalars.contains { TerminalText.isControl($0) })
+            }
+        }
+    }
+}
