@@ -12,12 +12,29 @@ struct Crates: ParsableCommand {
         discussion: """
             Scan or type a barcode and the record appears in a genre-sectioned list;
             Discogs fills in artist, title, genre, format, year and label.
+
+            Without a subcommand, opens the collection in the terminal UI: scan or type
+            barcodes straight into the list, ? shows the keys.
+
+            Examples:
+              crates
+              crates --db ~/records/shop.sqlite
+              crates barcode 5099750442227
             """,
         version: version,
         subcommands: [AuthCommand.self, BarcodeCommand.self],
     )
 
+    @OptionGroup var store: StoreOptions
+
+    @Flag(help: "Do not look records up on Discogs in this session (they wait in the queue).")
+    var noLookup = false
+
+    /// The collection UI. Runs on the main thread, synchronously: under an async command it
+    /// would run on a worker thread and miss SIGWINCH until the next key.
     mutating func run() throws {
-        print("crates \(Self.version): the collection UI arrives with the TUI issue.")
+        let store = try self.store.open()
+        let discogs = try? DiscogsSetup.make()
+        TUISession(store: store, discogs: discogs, lookups: !noLookup).run()
     }
 }
