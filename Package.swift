@@ -43,12 +43,14 @@ let package = Package(
         // The store benchmark (scripts/bench.sh), also the writer process of the store's
         // kill -9 test: kept out of the shipping `crates` binary.
         .executableTarget(name: "crates-bench", dependencies: ["CratesCore", "CratesStore"], swiftSettings: strict),
+        // The Discogs lookup benchmark (scripts/bench-lookup.sh): worker, limiter and libcurl against the loopback server.
+        .executableTarget(name: "crates-lookup-bench", dependencies: ["CratesCore", "CratesNet", "CratesStore"], swiftSettings: strict),
 
         .testTarget(name: "CratesCoreTests", dependencies: ["CratesCore"], swiftSettings: strict),
         .testTarget(name: "CratesStoreTests", dependencies: ["CratesStore", "crates-bench"], swiftSettings: strict),
         .testTarget(name: "CratesNetTests", dependencies: ["CratesNet"], swiftSettings: strict),
         .testTarget(name: "CratesTUITests", dependencies: ["CratesTUI"], swiftSettings: strict),
         // Runs the built `crates` binary as a process (and under tmux for end-to-end tests).
-        .testTarget(name: "CratesCLITests", dependencies: ["CratesCore"], swiftSettings: strict),
+        .testTarget(name: "CratesCLITests", dependencies: ["CratesCore", "CratesStore"], swiftSettings: strict),
     ]
 )

@@ -35,6 +35,9 @@ struct Crates: ParsableCommand {
     mutating func run() throws {
         let store = try self.store.open()
         let discogs = try? DiscogsSetup.make()
-        TUISession(store: store, discogs: discogs, lookups: !noLookup).run()
+        if let signal = TUISession(store: store, discogs: discogs, lookups: !noLookup).run() {
+            // As a shell reports a process killed by a signal.
+            throw ExitCode(128 + signal)
+        }
     }
 }

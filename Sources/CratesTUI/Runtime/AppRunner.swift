@@ -25,18 +25,16 @@ public final class AppRunner {
     }
 
     /// Runs until the user quits or a terminating signal arrives; the terminal is restored on
-    /// every way out.
-    public func run() {
+    /// every way out. Returns the signal that ended it, if one did.
+    @discardableResult
+    public func run() -> Int32? {
         SignalPipe.install()
         terminal.start()
         defer { terminal.stop() }
         _ = state.handle(.resize(width: terminal.width, height: terminal.height))
         var dirty = true
         while !state.hasQuit {
-            if let signal = SignalPipe.take() {
-                _ = signal
-                break
-            }
+            if let signal = SignalPipe.take() { return signal }
             for event in inbox.drain() {
                 dispatch(state.handle(event))
                 dirty = true
@@ -57,6 +55,7 @@ public final class AppRunner {
                 input = terminal.readKey(wait: false)
             }
         }
+        return nil
     }
 
     private func apply(_ input: TerminalInput) {

@@ -13,6 +13,12 @@ enum SignalPipe {
         for fd in pair { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         fds = pair
         writeEnd = pair[1]
+        // A parent may have started us with these blocked (the mask is inherited across exec):
+        // unblock them on this thread, or SIGTERM would never arrive.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for sig in [SIGTERM, SIGHUP, SIGINT, SIGTSTP, SIGCONT, SIGWINCH] { sigaddset(&set, sig) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         for sig in [SIGTERM, SIGHUP, SIGINT] {
             signal(sig) { number in
                 var byte = UInt8(truncatingIfNeeded: number)

@@ -28,8 +28,9 @@ final class TUISession: Sendable {
         (commands, commandSink) = AsyncStream.makeStream(of: AppCommand.self)
     }
 
-    /// Runs the UI on the calling (main) thread until the user quits.
-    func run() {
+    /// Runs the UI on the calling (main) thread until the user quits. Returns the signal
+    /// that ended it, if one did.
+    func run() -> Int32? {
         let inbox = self.inbox
         let store = self.store
         let observation: StoreObservation?
@@ -55,12 +56,13 @@ final class TUISession: Sendable {
             inbox: inbox,
             perform: { [commandSink] command in commandSink.yield(command) },
             interactive: { [weak self] _ in self?.signIn() })
-        runner.run()
+        let signal = runner.run()
 
         observation?.cancel()
         commandSink.finish()
         stopWorker()
         executor.cancel()
+        return signal
     }
 
     // MARK: Commands
