@@ -70,12 +70,12 @@ extension CatalogueStore: LookupQueue {
                     sql: """
                         UPDATE record SET lookupState = 'ambiguous', releaseID = NULL, lookupError = NULL,
                             retryAt = NULL, skipReason = NULL, candidatesJSON = ?, candidateCount = ?,
-                            sectionKey = ?, rowKey = ? || gtin
+                            sectionKey = ?, rowKey = ?
                         WHERE id = ?
                         """,
                     arguments: [
                         try StoredValues.json(candidates), candidates.count, SortKey.unknownSection,
-                        RecordKeys.unmatchedPrefix, job.recordID,
+                        SortKey.unmatchedRow, job.recordID,
                     ])
                 kind = .ambiguous
                 message = "\(candidates.count) releases share this barcode"
@@ -84,10 +84,10 @@ extension CatalogueStore: LookupQueue {
                     sql: """
                         UPDATE record SET lookupState = 'notFound', releaseID = NULL, lookupError = NULL,
                             retryAt = NULL, skipReason = NULL, candidatesJSON = NULL, candidateCount = 0,
-                            sectionKey = ?, rowKey = ? || gtin
+                            sectionKey = ?, rowKey = ?
                         WHERE id = ?
                         """,
-                    arguments: [SortKey.unknownSection, RecordKeys.unmatchedPrefix, job.recordID])
+                    arguments: [SortKey.unknownSection, SortKey.unmatchedRow, job.recordID])
                 kind = .notFound
                 message = "Discogs knows no release with this barcode"
             case let .failed(error, retryAt):

@@ -63,7 +63,7 @@ extension CatalogueStore {
                 record.location, record.release?.id,
                 (record.release == nil ? LookupState.pending : .matched).rawValue,
                 keys?.section ?? SortKey.unknownSection,
-                (keys?.rowPrefix ?? RecordKeys.unmatchedPrefix) + gtin, nowSeconds,
+                keys.map { $0.rowPrefix + gtin } ?? SortKey.unmatchedRow, nowSeconds,
             ])
             ids.append(db.lastInsertedRowID)
         }

@@ -64,11 +64,11 @@ extension CatalogueStore {
     }
 
     static func fetchOutline(_ db: Database) throws -> CollectionOutline {
-        // A covering scan of record_order: counts without touching the table.
+        // Counts kept by triggers (see Schema): a handful of rows, whatever the collection.
         var summaries: [SectionSummary] = []
         var first = 0
         let cursor = try Row.fetchCursor(
-            db, sql: "SELECT sectionKey, COUNT(*) FROM record GROUP BY sectionKey ORDER BY sectionKey")
+            db, sql: "SELECT sectionKey, count FROM sectionCount WHERE count > 0 ORDER BY sectionKey")
         while let raw = try cursor.next() {
             let count = try raw.decode(Int.self, atIndex: 1)
             summaries.append(SectionSummary(

@@ -64,14 +64,6 @@ public final class CatalogueStore: Sendable {
         configuration.readonly = readonly
         configuration.busyMode = .timeout(busyTimeout)
         configuration.foreignKeysEnabled = true
-        if !readonly {
-            configuration.prepareDatabase { db in
-                // The writer's page cache (SQLite's default is 2 MB): a bulk import touches
-                // the table and four indexes, and re-reading evicted index pages from the
-                // file cost it a third of its time. Readers keep the default.
-                if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -16384") }
-            }
-        }
         return configuration
     }
 

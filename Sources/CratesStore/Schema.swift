@@ -79,6 +79,28 @@ enum Schema {
             CREATE INDEX record_gtin ON record(gtin);
             CREATE INDEX record_release ON record(releaseID) WHERE releaseID IS NOT NULL;
 
+            -- The outline (section names and counts) without scanning 100,000 index
+            -- entries: kept by triggers, in the same transaction as the change.
+            CREATE TABLE sectionCount (
+                sectionKey TEXT PRIMARY KEY,
+                count INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TRIGGER record_counted AFTER INSERT ON record BEGIN
+                INSERT OR IGNORE INTO sectionCount (sectionKey, count) VALUES (NEW.sectionKey, 0);
+                UPDATE sectionCount SET count = count + 1 WHERE sectionKey = NEW.sectionKey;
+            END;
+            CREATE TRIGGER record_uncounted AFTER DELETE ON record BEGIN
+                UPDATE sectionCount SET count = count - 1 WHERE sectionKey = OLD.sectionKey;
+                DELETE FROM sectionCount WHERE sectionKey = OLD.sectionKey AND count <= 0;
+            END;
+            CREATE TRIGGER record_recounted AFTER UPDATE OF sectionKey ON record
+            WHEN OLD.sectionKey IS NOT NEW.sectionKey BEGIN
+                UPDATE sectionCount SET count = count - 1 WHERE sectionKey = OLD.sectionKey;
+                DELETE FROM sectionCount WHERE sectionKey = OLD.sectionKey AND count <= 0;
+                INSERT OR IGNORE INTO sectionCount (sectionKey, count) VALUES (NEW.sectionKey, 0);
+                UPDATE sectionCount SET count = count + 1 WHERE sectionKey = NEW.sectionKey;
+            END;
+
             CREATE TABLE lookupEvent (
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
                 recordID INTEGER NOT NULL REFERENCES record(id) ON DELETE CASCADE,

@@ -201,6 +201,7 @@ enum StoredValues {
 /// A record's sort keys, from its release (nil: unmatched, in the Unknown section).
 struct RecordKeys {
     var section: String
+    /// The row key less the GTIN, for SQL to complete with `? || gtin` (matched records).
     var rowPrefix: String
     var row: String
 
@@ -208,12 +209,11 @@ struct RecordKeys {
         if let release {
             section = SortKey.section(release.section)
             rowPrefix = SortKey.rowPrefix(title: release.title, artist: release.artist)
+            row = rowPrefix + gtin
         } else {
             section = SortKey.unknownSection
-            rowPrefix = Self.unmatchedPrefix
+            rowPrefix = SortKey.unmatchedRow
+            row = SortKey.unmatchedRow
         }
-        row = rowPrefix + gtin
     }
-
-    static let unmatchedPrefix = SortKey.rowPrefix(title: nil, artist: nil)
 }

@@ -31,7 +31,9 @@ struct Benchmark {
             for run in 0..<runs {
                 let path = "\(base)/insert-\(run).sqlite"
                 let store = try CatalogueStore(path: path)
+                let cpu = cpuSeconds()
                 insertTimes.append(try await time { _ = try await store.addAll(newRecords) })
+                if only == "insert" { print(String(format: "  run %d: %.2f s wall, %.2f s CPU", run, insertTimes.last ?? 0, cpuSeconds() - cpu)) }
                 try remove(path)
             }
             report("insert \(records.formatted()) records (bulk, \(CatalogueStore.defaultBatchSize)/transaction)", insertTimes, target: 2.0)
@@ -167,6 +169,16 @@ struct Benchmark {
         print(pad(name) + String(format: " %9.1f %@   target < %@  (%.2f× target)  [min %.1f, max %.1f]",
                      value, unit as NSString, targetText as NSString, median / target,
                      sorted[0] * (target >= 1 ? 1 : 1000), sorted[sorted.count - 1] * (target >= 1 ? 1 : 1000)))
+    }
+
+    private func cpuSeconds() -> Double {
+        var usage = rusage()
+        #if os(Linux)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     private func pad(_ name: String) -> String {

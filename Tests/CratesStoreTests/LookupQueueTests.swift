@@ -98,6 +98,7 @@ import Testing
             }
         }
         #expect(try await store.waitingCount() == 1)  // the failed one
+        try await expectOutlineMatchesSections(store)
         let rows = try await store.sections().flatMap(\.rows)
         #expect(rows.first { $0.lookupState == .ambiguous }?.candidateCount == 2)
     }

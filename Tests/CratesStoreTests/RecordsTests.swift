@@ -96,7 +96,9 @@ import Testing
         #expect(!ids.contains(added.id))
         try await store.delete([added.id])
 
+        try await expectOutlineMatchesSections(store)
         try await store.restore(deleted)
+        try await expectOutlineMatchesSections(store)
         let after = try await ids.asyncMap { try #require(try await store.details($0)) }
         #expect(after == before)
         #expect(try await store.sections() == sectionsBefore)

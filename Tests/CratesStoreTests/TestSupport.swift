@@ -1,6 +1,7 @@
 import CratesCore
 import CratesStore
 import Foundation
+import Testing
 
 /// A valid EAN-13 made from `n`: "50", ten digits, and the GS1 check digit.
 func makeGTIN(_ n: Int) -> GTIN {
@@ -81,4 +82,12 @@ final class Inbox<Value: Sendable>: @unchecked Sendable {
     }
 
     var last: Value? { all.last }
+}
+
+/// The outline's counts (kept by triggers) must agree with the rows themselves.
+func expectOutlineMatchesSections(_ store: CatalogueStore, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    let sections = try await store.sections()
+    let outline = try await store.outline()
+    #expect(outline.sections.map(\.name) == sections.map(\.name), sourceLocation: sourceLocation)
+    #expect(outline.sections.map(\.count) == sections.map(\.rows.count), sourceLocation: sourceLocation)
 }

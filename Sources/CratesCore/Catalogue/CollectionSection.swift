@@ -39,7 +39,8 @@ public struct CollectionRow: Hashable, Sendable, Identifiable {
 ///
 /// Order (the store's rule): sections by name, case- and diacritic-insensitively, with
 /// `Section.unknown` last; rows by title, then artist, then GTIN, the same way. Unmatched
-/// rows have no title and no artist, so within a section they come first, by GTIN.
+/// rows (in Unknown) have no title and no artist: they come first, in the order they were
+/// added, so a pile being scanned shows in scan order.
 public struct CollectionSection: Hashable, Sendable {
     public var name: String
     public var rows: [CollectionRow]
