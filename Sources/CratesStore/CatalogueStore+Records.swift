@@ -55,18 +55,21 @@ extension CatalogueStore {
         let nowSeconds = StoredValues.seconds(now)
         var ids: [Int64] = []
         ids.reserveCapacity(records.count)
+        var added: [String: Int] = [:]
         for record in records {
             let gtin = record.gtin.canonical
             let keys = record.release.flatMap { keysByRelease[$0.id] }
+            let section = keys?.section ?? SortKey.unknownSection
             try statement.execute(arguments: [
                 gtin, StoredValues.seconds(record.addedAt), record.addMethod.rawValue, record.note,
                 record.location, record.release?.id,
                 (record.release == nil ? LookupState.pending : .matched).rawValue,
-                keys?.section ?? SortKey.unknownSection,
-                keys.map { $0.rowPrefix + gtin } ?? SortKey.unmatchedRow, nowSeconds,
+                section, keys.map { $0.rowPrefix + gtin } ?? SortKey.unmatchedRow, nowSeconds,
             ])
             ids.append(db.lastInsertedRowID)
+            added[section, default: 0] += 1
         }
+        for (section, count) in added { try StoredValues.count(db, sectionKey: section, by: count) }
         return ids
     }
 

@@ -100,10 +100,7 @@ public final class CatalogueStore: Sendable {
 
         let verdict: Verdict
         do {
-            let queue = try DatabaseQueue(
-                path: path, configuration: configuration(label: "crates.store.inspect", readonly: true))
-            verdict = try queue.read { db in try Self.verdict(db) }
-            try queue.close()
+            verdict = try readVerdict(path: path, walMode: head[18] == 2 && head[19] == 2)
         } catch let error as DatabaseError
             where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode)
         {
@@ -120,6 +117,40 @@ public final class CatalogueStore: Sendable {
             throw .newerVersion(path: path, unknownMigrations: unknown)
         }
     }
+
+    /// Reads the verdict through a read-only connection.
+    ///
+    /// A read-only connection to a WAL-mode file (header bytes 18 and 19 are 2, SQLite file
+    /// format §1.3.6) creates the `-wal` and `-shm` files beside it, and may leave them: not
+    /// welcome next to another application's file, nor next to a newer crates' file that we
+    /// refuse. When no `-wal` exists, no connection has the file open, so it is read as an
+    /// immutable file instead (SQLite URI `immutable=1`: no locks, no side files).
+    private static func readVerdict(path: String, walMode: Bool) throws -> Verdict {
+        let inspection = configuration(label: "crates.store.inspect", readonly: true)
+        if walMode, !FileManager.default.fileExists(atPath: path + "-wal"), urisEnabled,
+           let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)
+        {
+            // Should another process open the file meanwhile, an immutable read may fail:
+            // then read it the ordinary way.
+            if let verdict = try? DatabaseQueue(path: "file:\(encoded)?immutable=1", configuration: inspection)
+                .read({ db in try Self.verdict(db) })
+            {
+                return verdict
+            }
+        }
+        let queue = try DatabaseQueue(path: path, configuration: inspection)
+        defer { try? queue.close() }
+        return try queue.read { db in try Self.verdict(db) }
+    }
+
+    /// Whether this SQLite reads `file:` URIs as filenames (compile option SQLITE_USE_URI;
+    /// GRDB does not pass SQLITE_OPEN_URI).
+    private static let urisEnabled: Bool = {
+        let probe = try? DatabaseQueue().read { db in
+            try Bool.fetchOne(db, sql: "SELECT sqlite_compileoption_used('USE_URI')")
+        }
+        return probe == true
+    }()
 
     enum Verdict: Equatable, Sendable {
         case ok, foreign

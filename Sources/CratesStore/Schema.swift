@@ -80,15 +80,13 @@ enum Schema {
             CREATE INDEX record_release ON record(releaseID) WHERE releaseID IS NOT NULL;
 
             -- The outline (section names and counts) without scanning 100,000 index
-            -- entries: kept by triggers, in the same transaction as the change.
+            -- entries, kept in the same transaction as the change: by triggers for deletes
+            -- and moves; by the inserting code for inserts (StoredValues.count), once per
+            -- section and batch, because a per-row insert trigger doubled the bulk import.
             CREATE TABLE sectionCount (
                 sectionKey TEXT PRIMARY KEY,
                 count INTEGER NOT NULL
             ) WITHOUT ROWID;
-            CREATE TRIGGER record_counted AFTER INSERT ON record BEGIN
-                INSERT OR IGNORE INTO sectionCount (sectionKey, count) VALUES (NEW.sectionKey, 0);
-                UPDATE sectionCount SET count = count + 1 WHERE sectionKey = NEW.sectionKey;
-            END;
             CREATE TRIGGER record_uncounted AFTER DELETE ON record BEGIN
                 UPDATE sectionCount SET count = count - 1 WHERE sectionKey = OLD.sectionKey;
                 DELETE FROM sectionCount WHERE sectionKey = OLD.sectionKey AND count <= 0;

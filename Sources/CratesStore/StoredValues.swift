@@ -93,6 +93,16 @@ enum StoredValues {
                 record.candidates.isEmpty ? nil : try json(record.candidates), seconds(record.updatedAt),
                 record.candidates.count, keys.section, keys.row,
             ])
+        if db.changesCount > 0 { try count(db, sectionKey: keys.section, by: 1) }
+    }
+
+    /// Counts `count` more records in the section (see Schema: inserts are counted here,
+    /// not by a trigger). Every INSERT INTO record must be followed by this.
+    static func count(_ db: Database, sectionKey: String, by count: Int) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO sectionCount (sectionKey, count) VALUES (?, ?)
+            ON CONFLICT(sectionKey) DO UPDATE SET count = count + excluded.count
+            """).execute(arguments: [sectionKey, count])
     }
 
     // MARK: release

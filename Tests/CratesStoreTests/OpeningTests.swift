@@ -55,15 +55,18 @@ import Testing
         #expect(!exists(path + "-wal") && !exists(path + "-shm") && !exists(path + "-journal"))
     }
 
-    @Test func anotherApplicationsDatabaseIsRefusedAndUntouched() throws {
+    @Test(arguments: ["delete", "wal"])
+    func anotherApplicationsDatabaseIsRefusedAndUntouched(journalMode: String) throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("other.sqlite")
         do {
             let queue = try DatabaseQueue(path: path)
-            try queue.write { db in
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = \(journalMode)")
                 try db.execute(sql: "CREATE TABLE invoice (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoice VALUES (1, 9.5)")
             }
         }
+        #expect(!exists(path + "-wal"))
         let before = try contents(path)
         let error = #expect(throws: StoreError.self) { try CatalogueStore(path: path) }
         #expect(error.map { "\($0)" }?.contains("\(path) is not a crates database") == true)
@@ -92,6 +95,7 @@ import Testing
         #expect(error == .newerVersion(path: path, unknownMigrations: ["v2"]))
         #expect(error.map { "\($0)" }?.contains("newer version of crates") == true)
         #expect(try contents(path) == before)
+        #expect(!exists(path + "-wal") && !exists(path + "-shm"))
     }
 
     @Test func aDirectoryIsNotADatabase() throws {

@@ -66,7 +66,14 @@ public struct NewRecord: Hashable, Sendable {
     public var location: String?
     /// Known already (e.g. added by Discogs release id): the record is stored `matched` and
     /// never enters the lookup queue. Nil: the record is stored `pending`.
-    public var release: Release?
+    public var release: Release? {
+        get { releaseBox?.release }
+        set { releaseBox = newValue.map(ReleaseBox.init) }
+    }
+
+    /// Boxed: a `Release` inline would triple the size of every new record, and an import
+    /// holds 100,000 of them, nearly all without a release.
+    private var releaseBox: ReleaseBox?
 
     public init(
         gtin: GTIN, addedAt: Date = Date(), addMethod: AddMethod, note: String? = nil,
@@ -77,6 +84,16 @@ public struct NewRecord: Hashable, Sendable {
         self.addMethod = addMethod
         self.note = note
         self.location = location
-        self.release = release
+        self.releaseBox = release.map(ReleaseBox.init)
     }
+}
+
+/// An immutable box, compared and hashed by its content.
+private final class ReleaseBox: Hashable, Sendable {
+    let release: Release
+
+    init(_ release: Release) { self.release = release }
+
+    static func == (lhs: ReleaseBox, rhs: ReleaseBox) -> Bool { lhs.release == rhs.release }
+    func hash(into hasher: inout Hasher) { hasher.combine(release) }
 }
