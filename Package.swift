@@ -46,6 +46,9 @@ let package = Package(
         // The Discogs lookup benchmark (scripts/bench-lookup.sh): worker, limiter and libcurl against the loopback server.
         .executableTarget(name: "crates-lookup-bench", dependencies: ["CratesCore", "CratesNet", "CratesStore"], swiftSettings: strict),
 
+        // The UI benchmark (scripts/bench.sh): the UI core over a 100,000-record store.
+        .executableTarget(name: "crates-tui-bench", dependencies: ["CratesCore", "CratesStore", "CratesTUI"], swiftSettings: strict),
+
         .testTarget(name: "CratesCoreTests", dependencies: ["CratesCore"], swiftSettings: strict),
         .testTarget(name: "CratesStoreTests", dependencies: ["CratesStore", "crates-bench"], swiftSettings: strict),
         .testTarget(name: "CratesNetTests", dependencies: ["CratesNet"], swiftSettings: strict),

@@ -75,7 +75,9 @@ struct AuthCommand: ParsableCommand {
             try await anonymous.requestToken(consumerKey: consumer.key, consumerSecret: consumer.secret)
         } }
         let url = anonymous.authorizeURL(requestToken: requestToken)
-        print("Open this page, sign in to Discogs and allow crates:\n\n  \(url)\n")
+        // Written at once, not through stdout's buffer: the user (or a script) needs the page
+        // before crates waits for the code.
+        FileHandle.standardOutput.write(Data("Open this page, sign in to Discogs and allow crates:\n\n  \(url)\n\n".utf8))
         if !noBrowser { openInBrowser(url, environment: environment) }
         FileHandle.standardError.write(Data("Paste the code Discogs shows, then Enter: ".utf8))
         guard let line = readLine(strippingNewline: true), !line.trimmingCharacters(in: .whitespaces).isEmpty else {

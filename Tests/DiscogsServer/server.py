@@ -386,11 +386,11 @@ class Handler(BaseHTTPRequestHandler):
     def control(self, path, query):
         st = self.server.state
         if path == "/_control/stats":
-            with st.lock:
-                stats = dict(st.stats)
-                if stats["first_request_at"] is not None:
-                    stats["span"] = stats["last_request_at"] - stats["first_request_at"]
-                return self.send(200, json.dumps(stats))
+            with st.lock:   # copy under the lock, answer outside it (send() takes it too)
+                stats = json.loads(json.dumps(st.stats))
+            if stats["first_request_at"] is not None:
+                stats["span"] = stats["last_request_at"] - stats["first_request_at"]
+            return self.send(200, json.dumps(stats))
         if path == "/_control/reset":
             with st.lock:
                 st.reset()

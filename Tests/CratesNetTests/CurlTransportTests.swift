@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+@testable import CratesNet
+
+/// The real libcurl transport against the loopback server.
+@Suite struct CurlTransportTests {
+    @Test func reusesOneConnectionAndDecodesGzip() async throws {
+        let server = try DiscogsTestServer()
+        let transport = try testTransport()
+        var bodies: [Data] = []
+        for _ in 0..<5 {
+            let r = try await transport.send(
+                HTTPRequest(url: server.base + "/releases/5134861", headers: [("Authorization", "Discogs token=\(DiscogsTestServer.token)")]))
+            #expect(r.status == 200)
+            #expect(r.headers["content-encoding"] == "gzip")  // sent compressed…
+            bodies.append(r.body)
+        }
+        #expect(try bodies.allSatisfy { $0 == (try fixture("releases/5134861.json")) })  // …and decoded
+        let stats = try await server.stats()
+        #expect(stats.connections == 2)  // one for the five requests, one for this stats request
+        #expect(stats.gzip == 5)
+    }
+
+    @Test func headersAreCaseInsensitive() async throws {
+        let server = try DiscogsTestServer()
+        let r = try await testTransport().send(HTTPRequest(url: server.base + "/releases/1"))
+        #expect(r.headers["X-Discogs-Ratelimit"] == r.headers["x-discogs-ratelimit"])
+        #expect(r.headers["X-DISCOGS-RATELIMIT-REMAINING"] != nil)
+        #expect(r.mediaType == "application/json")
+        #expect(r.effectiveURL == server.base + "/releases/1")
+    }
+
+    @Test(arguments: [
+        "http://api.discogs.com/database/search", "http://192.168.1.10/x", "http://128.0.0.1/x", "http://localhost.evil.example/x",
+    ])
+    func plainHTTPOnlyToLoopback(url: String) async throws {
+        await #expect(throws: TransportError.self) {
+            _ = try await testTransport().send(HTTPRequest(url: url))
+        }
+    }
+
+    @Test(arguments: [("127.0.0.1", true), ("127.255.3.4", true), ("localhost", true), ("[::1]", true), ("::1", true),
+        ("128.0.0.1", false), ("127.0.0.1.evil", false), ("api.discogs.com", false), ("1270.0.0.1", false)])
+    func loopbackHosts(host: String, loopback: Bool) {
+        #expect(CurlTransport.isLoopback(host) == loopback)
+    }
+
+    @Test func otherSchemesAreRefused() async throws {
+        await #expect(throws: TransportError.invalidURL("file:///etc/passwd")) {
+            _ = try await testTransport().send(HTTPRequest(url: "file:///etc/passwd"))
+        }
+    }
+
+    @Test func aSlowAnswerTimesOut() async throws {
+        let server = try DiscogsTestServer(["--slow", "3"])
+        try await server.inject("slow")
+        await #expect(throws: TransportError.timedOut(seconds: 1)) {
+            _ = try await testTransport(timeout: 1).send(HTTPRequest(url: server.base + "/releases/1"))
+        }
+    }
+
+    @Test func aClosedPortCannotConnect() async throws {
+        // A port that was just in use and is now closed: the server is gone.
+        let port: Int
+        do {
+            let server = try DiscogsTestServer()
+            port = server.port
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let transport = try testTransport()
+        do {
+            _ = try await transport.send(HTTPRequest(url: "http://127.0.0.1:\(port)/releases/1"))
+            Issue.record("expected a connection error")
+        } catch {
+            #expect(error.isOffline)
+        }
+    }
+
+    @Test func postsAFormBody() async throws {
+        let server = try DiscogsTestServer()
+        let r = try await testTransport().send(
+            HTTPRequest(method: "POST", url: server.base + "/oauth/access_token", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Data("a=b".utf8)))
+        #expect(r.status == 401)  // unsigned: refused, but the POST went through
+    }
+}

@@ -1,0 +1,191 @@
+import CratesCore
+import Foundation
+import Testing
+
+@testable import CratesNet
+
+/// The worker draining an in-memory twin of the queue, through the real libcurl transport
+/// and the loopback server.
+@Suite struct LookupWorkerTests {
+    /// Fast timings so that retries come due within a test.
+    static var policy: LookupWorker.Policy {
+        var p = LookupWorker.Policy()
+        p.recheckInterval = 0.2
+        p.offlineBase = 0.1
+        p.offlineMaximum = 0.5
+        p.retryBase = 30
+        return p
+    }
+
+    /// Runs a worker until every record has left the waiting states (or 20 s pass), then
+    /// stops it.
+    private func drain(
+        _ queue: InMemoryLookupQueue, client: DiscogsClient, policy: LookupWorker.Policy = policy
+    ) async throws -> (LookupWorker, LookupWorker.Status) {
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: client), policy: policy)
+        let running = Task { await worker.run() }
+        let drained = await eventually(timeout: 20) {
+            await queue.all.allSatisfy { ![.pending, .lookingUp].contains($0.state) }
+        }
+        #expect(drained)
+        await worker.stop()
+        let final = await running.value
+        return (worker, final)
+    }
+
+    @Test func matchAmbiguousNotFoundSkippedAndSpacedForm() async throws {
+        let server = try DiscogsTestServer()
+        let queue = InMemoryLookupQueue()
+        let twice = await queue.enqueue(try gtin("5099750442227"))  // 13 digits: the same release twice
+        let spaced = await queue.enqueue(try gtin("0727361626525"))  // only "7 27361 62652 5" is on Discogs
+        let upc = await queue.enqueue(try gtin("0074643260619"))  // found by its 12-digit UPC-A
+        let several = await queue.enqueue(try gtin("5012345678900"))
+        let missing = await queue.enqueue(try gtin("5012345678917"))
+        let isbn = await queue.enqueue(try gtin("9780306406157"))
+        let (worker, final) = try await drain(queue, client: try testClient(server))
+        #expect(final == .stopped)
+
+        guard case .matched(let holovr)? = await queue.entry(twice)?.outcome else { Issue.record("not matched"); return }
+        #expect(holovr.id == 10_507_194 && holovr.artist == "HOLOVR" && holovr.genres == ["Electronic"])
+        guard case .matched(let hammerfall)? = await queue.entry(spaced)?.outcome else { Issue.record("not matched"); return }
+        #expect(hammerfall.title == "Glory To The Brave" && hammerfall.labels.first?.catno == "NB 265-2")
+        guard case .matched(let persuader)? = await queue.entry(upc)?.outcome else { Issue.record("not matched"); return }
+        #expect(persuader.id == 1)
+        guard case .ambiguous(let candidates)? = await queue.entry(several)?.outcome else { Issue.record("not ambiguous"); return }
+        #expect(candidates.count == 2)
+        #expect(await queue.entry(missing)?.outcome == .notFound)
+        guard case .skipped(let reason)? = await queue.entry(isbn)?.outcome else { Issue.record("not skipped"); return }
+        #expect(!reason.isEmpty)
+
+        let stats = try await server.stats()
+        // Every form at most once, none for the ISBN, and the forms in order until one hit.
+        #expect(Set(stats.searches).count == stats.searches.count)
+        #expect(!stats.searches.contains { $0.hasPrefix("978") })
+        let forms = DiscogsBarcodeQuery(gtin: try gtin("0727361626525")).forms
+        let hit = try #require(forms.firstIndex(of: "7 27361 62652 5"))
+        #expect(Array(stats.searches.filter { forms.contains($0) }) == Array(forms[...hit]))
+        #expect(stats.searches.filter { DiscogsBarcodeQuery(gtin: try! gtin("5012345678917")).forms.contains($0) }.count
+            == DiscogsBarcodeQuery(gtin: try gtin("5012345678917")).forms.count)
+        #expect(stats.releases.sorted() == ["1", "10507194", "5134861"])
+        let counted = await worker.statistics
+        #expect(counted.requests == stats.requests)
+        #expect(counted.matched == 3 && counted.ambiguous == 1 && counted.notFound == 1 && counted.skipped == 1)
+    }
+
+    @Test func unauthorizedStopsTheWorkerAndLosesNothing() async throws {
+        let server = try DiscogsTestServer()
+        let queue = InMemoryLookupQueue()
+        let a = await queue.enqueue(try gtin("5099750442227"))
+        let b = await queue.enqueue(try gtin("0727361626525"))
+        let worker = LookupWorker(
+            queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server, credentials: .personalToken("revoked"))), policy: Self.policy)
+        let final = await worker.run()  // returns by itself
+        guard case .unauthorized(let message) = final else { Issue.record("got \(final)"); return }
+        #expect(message.contains("Invalid consumer token"))
+        #expect(final.description.contains("crates auth"))
+        #expect(await queue.entry(a)?.state == .pending)
+        #expect(await queue.entry(b)?.state == .pending)
+        #expect(try await server.stats().requests == 1)
+    }
+
+    /// 5xx, a deleted release (404), a timeout: failed with a retry time from the backoff,
+    /// then looked up again once due.
+    @Test func failuresAreRetriedWithBackoff() async throws {
+        let server = try DiscogsTestServer(["--slow", "3"])
+        let queue = InMemoryLookupQueue()
+        let html500 = await queue.enqueue(try gtin("5000000000012"))
+        let deleted = await queue.enqueue(try gtin("5000000000067"))
+        let slow = await queue.enqueue(try gtin("5000000000050"))
+        let start = Date()
+        let (_, _) = try await drain(queue, client: try testClient(server, timeout: 1))
+        for id in [html500, deleted, slow] {
+            let e = try #require(await queue.entry(id))
+            guard case .failed(let message, let retryAt)? = e.outcome else { Issue.record("\(id): \(String(describing: e.outcome))"); continue }
+            #expect(!message.isEmpty)
+            #expect(e.attempts == 1)
+            // First failure: retryBase (30 s) after the attempt.
+            #expect(retryAt.timeIntervalSince(start) > 29 && retryAt.timeIntervalSince(start) < 60)
+        }
+        guard case .failed(let m404, _)? = await queue.entry(deleted)?.outcome else { return }
+        #expect(m404.contains("That release does not exist"))
+        #expect(LookupWorker.Policy().retryDelay(attempts: 3) == 240)
+        #expect(LookupWorker.Policy().retryDelay(attempts: 40) == 6 * 3600)
+
+        // Due again: looked up again, and the attempts count grows.
+        await queue.makeFailedDue()
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server, timeout: 1)), policy: Self.policy)
+        let running = Task { await worker.run() }
+        let retried = await eventually(timeout: 20) { await queue.all.allSatisfy { $0.attempts == 2 && $0.state == .failed } }
+        #expect(retried)
+        await worker.stop()
+        _ = await running.value
+        guard case .failed(_, let later)? = await queue.entry(html500)?.outcome else { Issue.record("not failed"); return }
+        #expect(later.timeIntervalSince(start) > 59)  // 60 s after the second attempt
+    }
+
+    @Test func offlineFailsWithRetryAndSaysSo() async throws {
+        let port: Int
+        do { port = try DiscogsTestServer().port }  // started and gone: nothing listens
+        try await Task.sleep(for: .milliseconds(300))
+        let queue = InMemoryLookupQueue()
+        await queue.enqueue(try gtin("5099750442227"))
+        await queue.enqueue(try gtin("0727361626525"))
+        let client = DiscogsClient(
+            transport: try testTransport(), endpoints: DiscogsEndpoints(api: "http://127.0.0.1:\(port)", web: "http://127.0.0.1:\(port)"),
+            credentials: .personalToken("t"), rateLimiter: RateLimiter(configuration: .authenticated))
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: client), policy: Self.policy)
+        let updates = Task {
+            var seen: [LookupWorker.Status] = []
+            for await s in worker.statusUpdates {
+                seen.append(s)
+                if case .offline = s { break }
+            }
+            return seen
+        }
+        let running = Task { await worker.run() }
+        let sawOffline = await eventually(timeout: 10) { if case .offline = await worker.status { return true } else { return false } }
+        #expect(sawOffline)
+        await worker.stop()
+        _ = await running.value
+        let seen = await updates.value
+        guard case .offline(let waiting)? = seen.last else { Issue.record("no offline status: \(seen)"); return }
+        #expect(waiting == 2)
+        #expect(seen.last?.description == "offline, 2 lookups waiting")
+        #expect(await queue.all.allSatisfy { [.failed, .pending].contains($0.state) })
+    }
+
+    @Test func aNudgeWakesAnIdleWorker() async throws {
+        let server = try DiscogsTestServer()
+        let queue = InMemoryLookupQueue()
+        var policy = Self.policy
+        policy.recheckInterval = 600  // only a nudge can wake it in time
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server)), policy: policy)
+        let running = Task { await worker.run() }
+        #expect(await eventually { await worker.status == .idle })
+        let id = await queue.enqueue(try gtin("5099750442227"))
+        worker.nudge()
+        #expect(await eventually { await queue.entry(id)?.state == .matched })
+        await worker.stop()
+        _ = await running.value
+    }
+
+    /// A tight window (5 requests per second) and 429s injected on top: every lookup ends
+    /// with its real outcome, none lost.
+    @Test func rateLimitedLookupsAreNeverLost() async throws {
+        let server = try DiscogsTestServer(["--limit", "5", "--window", "1"])
+        try await server.inject("429", count: 2, match: "/releases/")
+        let queue = InMemoryLookupQueue()
+        var ids: [Int64] = []
+        for digits in ["5099750442227", "0727361626525", "0074643260619", "5012345678900", "5012345678917", "5099750442227"] {
+            ids.append(await queue.enqueue(try gtin(digits)))
+        }
+        let limiter = RateLimiter(configuration: .init(limit: 5, window: 1))
+        _ = try await drain(queue, client: try testClient(server, limiter: limiter))
+        let states = await queue.all.map(\.state)
+        #expect(states == [.matched, .matched, .matched, .ambiguous, .notFound, .matched])
+        let stats = try await server.stats()
+        #expect(stats.maxInWindow <= 5)
+        #expect(stats.throttled == 0)  // the server's own window never refused
+        #expect(await limiter.statistics.throttled == 2)  // the injected ones were honoured
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+@testable import CratesNet
+
+/// Virtual time: `sleep(until:)` jumps the clock forward at once and records the wait.
+final class ManualClock: RateLimitClock, @unchecked Sendable {
+    // @unchecked Sendable: `time` and `sleeps` are read and written only under `lock`.
+    private let lock = NSLock()
+    private var time: Double = 1000
+    private var sleeps: [Double] = []
+
+    func now() -> Double { lock.withLock { time } }
+
+    func sleep(until deadline: Double) async throws {
+        lock.withLock {
+            sleeps.append(deadline - time)
+            time = max(time, deadline)
+        }
+    }
+
+    func advance(_ seconds: Double) { lock.withLock { time += seconds } }
+    var waits: [Double] { lock.withLock { sleeps } }
+}
+
+@Suite struct RateLimiterTests {
+    /// Sends `count` requests back to back, each answered `latency` seconds after it left,
+    /// with the given response headers; returns the times they were sent.
+    private func run(
+        _ limiter: RateLimiter, clock: ManualClock, count: Int, latency: Double = 0,
+        headers: (Int) -> HTTPHeaders? = { _ in nil }
+    ) async throws -> [Double] {
+        var sent: [Double] = []
+        for i in 0..<count {
+            let ticket = try await limiter.acquire()
+            sent.append(clock.now())
+            clock.advance(latency)
+            await limiter.complete(ticket, status: 200, headers: headers(i))
+        }
+        return sent
+    }
+
+    @Test func aFullWindowGoesAtOnceThenOneSlotAtATime() async throws {
+        let clock = ManualClock()
+        let limiter = RateLimiter(configuration: .init(limit: 5, window: 10, margin: 0), clock: clock)
+        let sent = try await run(limiter, clock: clock, count: 7)
+        #expect(sent[0..<5].allSatisfy { $0 == 1000 })
+        #expect(sent[5] == 1010)  // the first stamp has left the window
+        #expect(sent[6] == 1010)
+        #expect(clock.waits == [10])
+    }
+
+    /// Whatever the latencies, no window of `window` seconds ever holds more than `limit`
+    /// answered requests: the property the server's 429 checks.
+    @Test(arguments: [0.0, 0.05, 0.4, 1.3])
+    func neverMoreThanTheLimitInAnyWindow(latency: Double) async throws {
+        let clock = ManualClock()
+        let limiter = RateLimiter(configuration: .init(limit: 20, window: 5, margin: 0.01), clock: clock)
+        let sent = try await run(limiter, clock: clock, count: 120, latency: latency)
+        let arrivals = sent  // the server counts a request when it arrives: at or after `sent`
+        for (i, t) in arrivals.enumerated() {
+            let inWindow = arrivals[..<i].filter { t - $0 < 5 }.count + 1
+            #expect(inWindow <= 20)
+        }
+        // …and runs at the allowed rate: request i+20 leaves one window (plus the margin)
+        // after request i was answered, so 120 requests take 5 windows, each stretched by
+        // one latency, plus the 19 latencies of the last burst; unless the latency itself is
+        // the bottleneck (20 answers take longer than a window).
+        let span = try #require(sent.last) - sent[0]
+        let expected = max(5 * (5 + latency + 0.01) + 19 * latency, 119 * latency)
+        #expect(abs(span - expected) < 0.001)
+    }
+
+    @Test func headersLowerTheLimitAndCountOthersRequests() async throws {
+        let clock = ManualClock()
+        let limiter = RateLimiter(configuration: .init(limit: 60, window: 60, margin: 0), clock: clock)
+        // Discogs says: 25 allowed, 20 used already (another process), 5 remaining.
+        let first = try await limiter.acquire()
+        await limiter.complete(first, status: 200, headers: HTTPHeaders([("X-Discogs-Ratelimit", "25"), ("x-discogs-ratelimit-used", "20"), ("X-DISCOGS-RATELIMIT-REMAINING", "5")]))
+        #expect(await limiter.limit == 25)
+        for _ in 0..<5 {
+            let t = try await limiter.acquire()
+            await limiter.complete(t, status: 200, headers: nil)
+        }
+        #expect(clock.waits.isEmpty)
+        _ = try await limiter.acquire()  // the 26th in the window must wait a whole window
+        #expect(clock.waits == [60])
+    }
+
+    @Test func remainingZeroFillsTheWindow() async throws {
+        let clock = ManualClock()
+        let limiter = RateLimiter(configuration: .init(limit: 60, window: 60, margin: 0), clock: clock)
+        let t = try await limiter.acquire()
+        await limiter.complete(t, status: 200, headers: HTTPHeaders([("x-discogs-ratelimit", "60"), ("x-discogs-ratelimit-remaining", "0")]))
+        _ = try await limiter.acquire()
+        #expect(clock.waits == [60])
+    }
+
+    @Test func a429PausesForRetryAfterOrAWholeWindow() async throws {
+        let clock = ManualClock()
+        let limiter = RateLimiter(configuration: .init(limit: 60, window: 60, margin: 0), clock: clock)
+        let a = try await limiter.acquire()
+        await limiter.complete(a, status: 429, headers: HTTPHeaders([("Retry-After", "7")]))
+        let b = try await limiter.acquire()
+        #expect(clock.waits == [7])
+        await limiter.complete(b, status: 429, headers: nil)
+        _ = try await limiter.acquire()
+        #expect(clock.waits == [7, 60])
+        #expect(await limiter.statistics.throttled == 2)
+    }
+
+    @Test func longWaitsAreReportedToTheObserver() async throws {
+        let clock = ManualClock()
+        let limiter = RateLimiter(configuration: .init(limit: 1, window: 30, margin: 0), clock: clock)
+        let seen = Seen()
+        await limiter.setObserver { seen.add($0) }
+        _ = try await run(limiter, clock: clock, count: 2)
+        #expect(seen.values == [30, 0])
+    }
+
+    @Test func stampsAreTakenWhenTheAnswerArrives() async throws {
+        // A request answered 3 s after it left frees its slot 3 s later than it would if it
+        // were stamped when sent: the server may have counted it late.
+        let clock = ManualClock()
+        let limiter = RateLimiter(configuration: .init(limit: 1, window: 10, margin: 0), clock: clock)
+        let sent = try await run(limiter, clock: clock, count: 2, latency: 3)
+        #expect(sent == [1000, 1013])
+    }
+}
+
+/// Collects observer calls.
+final class Seen: @unchecked Sendable {
+    // @unchecked Sendable: `list` is read and written only under `lock`.
+    private let lock = NSLock()
+    private var list: [Double] = []
+    func add(_ v: Double) { lock.withLock { list.append(v) } }
+    var values: [Double] { lock.withLock { list } }
+}
