@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// What can go wrong with the catalogue store, each with a message a user can act on.
 public enum StoreError: Error, Hashable, Sendable, LocalizedError, CustomStringConvertible {
@@ -40,4 +41,47 @@ public enum StoreError: Error, Hashable, Sendable, LocalizedError, CustomStringC
     }
 
     public var errorDescription: String? { description }
+}
+
+extension StoreError {
+    /// Any error from below as a store error.
+    static func wrap(_ error: any Error) -> StoreError {
+        switch error {
+        case let error as StoreError:
+            return error
+        case is CancellationError:
+            return .database("the operation was cancelled")
+        case let error as DatabaseError:
+            switch error.resultCode {
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                return .database(
+                    "another program kept the collection locked for more than "
+                        + "\(Int(CatalogueStore.busyTimeout)) s; try again")
+            case .SQLITE_FULL:
+                return .database("the disk is full")
+            case .SQLITE_READONLY:
+                return .database("the database file is read-only")
+            default:
+                return .database(error.message ?? "\(error)")
+            }
+        default:
+            return .database("\(error)")
+        }
+    }
+
+    /// An error met while opening `path`.
+    static func opening(path: String, _ error: any Error) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+                return .notACratesDatabase(path: path, reason: "the database is damaged: \(error.message ?? "\(error)")")
+            case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH:
+                return .cannotOpen(path: path, reason: error.message ?? "\(error)")
+            default:
+                break
+            }
+        }
+        return .cannotOpen(path: path, reason: wrap(error).description)
+    }
 }

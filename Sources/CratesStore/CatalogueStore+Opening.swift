@@ -1,0 +1,119 @@
+import CratesCore
+import Foundation
+import GRDB
+
+/// Opening a file safely: what is not a crates database this build can open is refused
+/// before anything is written.
+extension CatalogueStore {
+    /// The 16 bytes every SQLite 3 database file starts with (SQLite file format §1.3).
+    private static let sqliteHeader = Array("SQLite format 3\0".utf8)
+
+    /// Checks, without writing anything, that the file at `path` (if any) is a crates
+    /// database this build can open, or an empty one it may initialise.
+    ///
+    /// The header is read first, so that a file that is not SQLite never reaches SQLite;
+    /// then the database is opened read-only: a read-only connection does not switch the
+    /// file to WAL, create tables or record migrations, which opening the pool would.
+    static func inspect(path: String) throws(StoreError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
+        if isDirectory.boolValue { throw .cannotOpen(path: path, reason: "it is a directory") }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .cannotOpen(path: path, reason: "the file cannot be read (permissions?)")
+        }
+        let head: Data
+        do {
+            head = try handle.read(upToCount: 100) ?? Data()
+            try handle.close()
+        } catch {
+            throw .cannotOpen(path: path, reason: error.localizedDescription)
+        }
+        // An empty file is an empty database to SQLite: safe to initialise.
+        if head.isEmpty { return }
+        guard head.count == 100, Array(head.prefix(16)) == sqliteHeader else {
+            throw .notACratesDatabase(path: path, reason: "the file is not an SQLite database")
+        }
+
+        let verdict: Verdict
+        do {
+            verdict = try readVerdict(path: path, walMode: head[18] == 2 && head[19] == 2)
+        } catch let error as DatabaseError
+            where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode)
+        {
+            throw .notACratesDatabase(path: path, reason: "the database is damaged: \(error.message ?? "\(error)")")
+        } catch {
+            throw StoreError.opening(path: path, error)
+        }
+        switch verdict {
+        case .ok:
+            return
+        case .foreign:
+            throw .notACratesDatabase(path: path, reason: "it holds another application's tables")
+        case let .newer(unknown):
+            throw .newerVersion(path: path, unknownMigrations: unknown)
+        }
+    }
+
+    /// Reads the verdict through a read-only connection.
+    ///
+    /// A read-only connection to a WAL-mode file (header bytes 18 and 19 are 2, SQLite file
+    /// format §1.3.6) creates the `-wal` and `-shm` files beside it, and may leave them: not
+    /// welcome next to another application's file, nor next to a newer crates' file that we
+    /// refuse. When no `-wal` exists, no connection has the file open, so it is read as an
+    /// immutable file instead (SQLite URI `immutable=1`: no locks, no side files).
+    private static func readVerdict(path: String, walMode: Bool) throws -> Verdict {
+        let inspection = configuration(label: "crates.store.inspect", readonly: true)
+        if walMode, !FileManager.default.fileExists(atPath: path + "-wal"), urisEnabled,
+           let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)
+        {
+            // Should another process open the file meanwhile, an immutable read may fail:
+            // then read it the ordinary way.
+            if let verdict = try? DatabaseQueue(path: "file:\(encoded)?immutable=1", configuration: inspection)
+                .read({ db in try Self.verdict(db) })
+            {
+                return verdict
+            }
+        }
+        let queue = try DatabaseQueue(path: path, configuration: inspection)
+        defer { try? queue.close() }
+        return try queue.read { db in try Self.verdict(db) }
+    }
+
+    /// Whether this SQLite reads `file:` URIs as filenames (compile option SQLITE_USE_URI;
+    /// GRDB does not pass SQLITE_OPEN_URI).
+    private static let urisEnabled: Bool = {
+        let probe = try? DatabaseQueue().read { db in
+            try Bool.fetchOne(db, sql: "SELECT sqlite_compileoption_used('USE_URI')")
+        }
+        return probe == true
+    }()
+
+    enum Verdict: Equatable, Sendable {
+        case ok, foreign
+        case newer([String])
+    }
+
+    static func verdict(_ db: Database) throws -> Verdict {
+        let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        if applicationID != Schema.applicationID {
+            let objects = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") ?? 0
+            return objects == 0 ? .ok : .foreign
+        }
+        let applied = try Schema.migrator.appliedIdentifiers(db)
+        let unknown = applied.subtracting(Schema.knownMigrations).sorted()
+        return unknown.isEmpty ? .ok : .newer(unknown)
+    }
+
+    /// Applies the migrations this build knows. Two processes opening a new file at once
+    /// may race here: the loser's migration fails ("table already exists"), after which the
+    /// database is fully migrated by the winner, which is all that matters.
+    static func migrate(_ writer: any DatabaseWriter, path: String) throws(StoreError) {
+        let migrator = Schema.migrator
+        do {
+            try migrator.migrate(writer)
+        } catch {
+            let completed = (try? writer.read { db in try migrator.hasCompletedMigrations(db) }) ?? false
+            if !completed { throw StoreError.opening(path: path, error) }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import CratesCore
+import Foundation
+import GRDB
+
+extension StoredValues {
+    /// The columns of `release` that `release(from:)` reads, in order (then
+    /// `releaseJSON.rawJSON`).
+    static let releaseColumns = """
+        id, artist, title, genresJSON, stylesJSON, formatsJSON, year, country, labelsJSON, url, \
+        thumbURL
+        """
+
+    static func release(from row: Row) throws -> Release {
+        let id = try row.decode(Int.self, atIndex: 0)
+        func list(_ index: Int, _ column: String) throws -> [String] {
+            try decodeJSON([String].self, try row.decode(String.self, atIndex: index), recordID: nil, column: column)
+        }
+        return Release(
+            id: id,
+            artist: try row.decode(String.self, atIndex: 1),
+            title: try row.decode(String.self, atIndex: 2),
+            genres: try list(3, "release \(id) genresJSON"),
+            styles: try list(4, "release \(id) stylesJSON"),
+            formats: try list(5, "release \(id) formatsJSON"),
+            year: try row.decode(Int?.self, atIndex: 6),
+            country: try row.decode(String?.self, atIndex: 7),
+            labels: try decodeJSON(
+                [Release.LabelCredit].self, try row.decode(String.self, atIndex: 8), recordID: nil,
+                column: "release \(id) labelsJSON"),
+            url: try row.decode(String?.self, atIndex: 9),
+            thumbURL: try row.decode(String?.self, atIndex: 10),
+            rawJSON: try row.decode(String?.self, atIndex: 11) ?? "{}")
+    }
+
+    static func fetchRelease(_ db: Database, id: Int) throws -> Release? {
+        try Row.fetchOne(
+            db,
+            sql: """
+                SELECT r.id, r.artist, r.title, r.genresJSON, r.stylesJSON, r.formatsJSON, r.year,
+                       r.country, r.labelsJSON, r.url, r.thumbURL, j.rawJSON
+                FROM release r LEFT JOIN releaseJSON j ON j.id = r.id
+                WHERE r.id = ?
+                """,
+            arguments: [id]
+        ).map(release(from:))
+    }
+
+    /// Inserts or replaces what is known of `release`, and re-keys the records that already
+    /// point at it (its title or first genre may have changed since).
+    static func upsertRelease(_ db: Database, _ release: Release, now: Date) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO release (\(releaseColumns), formatSummary, fetchedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET
+                artist = excluded.artist, title = excluded.title, genresJSON = excluded.genresJSON,
+                stylesJSON = excluded.stylesJSON, formatsJSON = excluded.formatsJSON,
+                year = excluded.year, country = excluded.country, labelsJSON = excluded.labelsJSON,
+                url = excluded.url, thumbURL = excluded.thumbURL,
+                formatSummary = excluded.formatSummary, fetchedAt = excluded.fetchedAt
+            """).execute(arguments: [
+                release.id, release.artist, release.title, try json(release.genres), try json(release.styles),
+                try json(release.formats), release.year, release.country, try json(release.labels),
+                release.url, release.thumbURL,
+                release.formats.isEmpty ? nil : release.formats.joined(separator: " + "), seconds(now),
+            ])
+        try db.cachedStatement(sql: """
+            INSERT INTO releaseJSON (id, rawJSON) VALUES (?, ?)
+            ON CONFLICT(id) DO UPDATE SET rawJSON = excluded.rawJSON
+            """).execute(arguments: [release.id, release.rawJSON])
+        let keys = RecordKeys(release: release, gtin: "")
+        try db.cachedStatement(sql: """
+            UPDATE record SET sectionKey = ?, rowKey = ? || gtin
+            WHERE releaseID = ? AND (sectionKey != ? OR rowKey != ? || gtin)
+            """).execute(arguments: [keys.section, keys.rowPrefix, release.id, keys.section, keys.rowPrefix])
+    }
+}
