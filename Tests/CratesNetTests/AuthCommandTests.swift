@@ -64,6 +64,10 @@ import Testing
             stderrDone.signal()
         }
         try p.run()
+        // The child has its own copies: close the parent's, or the pipes never reach EOF.
+        try? stdout.fileHandleForWriting.close()
+        try? stderr.fileHandleForWriting.close()
+        try? stdin.fileHandleForReading.close()
         input.write(Data(input_text.utf8))
         if interact == nil { try input.close() }
         let deadline = Date().addingTimeInterval(30)
@@ -73,8 +77,10 @@ import Testing
         try? input.close()
         // The pipes reach EOF once the process is gone; wait for the readers, bounded.
         for done in [stdoutDone, stderrDone] {
-            for _ in 0..<250 where done.wait(timeout: .now()) != .success {
+            var polls = 0
+            while done.wait(timeout: .now()) != .success, polls < 250 {
                 try await Task.sleep(for: .milliseconds(20))
+                polls += 1
             }
         }
         let out = collected.append(Data())
