@@ -222,3 +222,8 @@ public struct DiscogsConsumer: Sendable, Hashable {
         return builtIn
     }
 }
+
+extension StoredCredentials: CustomStringConvertible, CustomDebugStringConvertible {
+    public var description: String { "\(credentials) for \(username ?? "an unknown user")" }
+    public var debugDescription: String { description }
+}

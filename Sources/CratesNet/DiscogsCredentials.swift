@@ -70,3 +70,17 @@ public enum DiscogsUserAgent {
         "crates/\(version) +https://github.com/crates-cataloguer/crates"
     }
 }
+
+/// Printing credentials (a log line, a test failure, string interpolation) shows their
+/// kind and public parts only: tokens and secrets are redacted.
+extension DiscogsCredentials: CustomStringConvertible, CustomDebugStringConvertible {
+    public var description: String {
+        switch self {
+        case .personalToken: "personal access token (redacted)"
+        case .consumer(let key, _): "consumer key \(key) (secret redacted)"
+        case .oauth(let key, _, _, _): "OAuth 1.0a for consumer key \(key) (token and secrets redacted)"
+        }
+    }
+
+    public var debugDescription: String { description }
+}

@@ -41,9 +41,10 @@ public actor LookupWorker {
 
     /// Timings, all in seconds.
     public struct Policy: Sendable {
-        /// How long a claim holds a record against other processes; longer than a lookup
-        /// (a few requests, each paced, within a window).
-        public var lease: Double = 300
+        /// How long a claim holds a record against other processes: longer than the slowest
+        /// lookup (five requests, each of which may wait out a 60 s window behind another
+        /// process sharing the account), so that a live claim never expires.
+        public var lease: Double = 900
         /// Retry delay after the first failure, doubled with each attempt…
         public var retryBase: Double = 30
         /// …up to this.

@@ -75,3 +75,16 @@ import Testing
         #expect(e.api == "http://127.0.0.1:9" && e.web == "http://127.0.0.1:9")
     }
 }
+
+@Suite struct CredentialRedactionTests {
+    @Test func printingCredentialsNeverShowsSecrets() {
+        let all: [DiscogsCredentials] = [
+            .personalToken("tok-SECRET"), .consumer(key: "key", secret: "cs-SECRET"),
+            .oauth(consumerKey: "key", consumerSecret: "cs-SECRET", token: "tok-SECRET", tokenSecret: "ts-SECRET"),
+        ]
+        for c in all {
+            let texts = ["\(c)", String(describing: c), String(reflecting: c), "\(StoredCredentials(credentials: c, username: "u"))"]
+            #expect(texts.allSatisfy { !$0.contains("SECRET") })
+        }
+    }
+}
