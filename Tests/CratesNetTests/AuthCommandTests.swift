@@ -36,6 +36,7 @@ import Testing
         let stdin = Pipe()
         let stdout = Pipe()
         let stderr = Pipe()
+        closeOnExec(stdin, stdout, stderr)
         p.standardInput = stdin
         p.standardOutput = stdout
         p.standardError = stderr
@@ -72,7 +73,9 @@ import Testing
         if interact == nil { try input.close() }
         let deadline = Date().addingTimeInterval(30)
         while p.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        if p.isRunning { p.terminate() }
+        // SIGKILL: a child of Process inherits the spawning thread's signal mask, in which
+        // libdispatch blocks SIGTERM.
+        if p.isRunning { kill(p.processIdentifier, SIGKILL) }
         while p.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         try? input.close()
         // The pipes reach EOF once the process is gone; wait for the readers, bounded.
@@ -96,7 +99,7 @@ import Testing
     }
 
     @Test func tokenFromStdinIsVerifiedAndSavedPrivately() async throws {
-        let server = try DiscogsTestServer()
+        let server = try await DiscogsTestServer.start()
         let config = NSTemporaryDirectory() + "crates-auth-\(UUID().uuidString)"
         let env = environment(server, config: config)
         let run = try await crates(["auth", "--token"], environment: env, input: DiscogsTestServer.token + "\n")
@@ -119,7 +122,7 @@ import Testing
     }
 
     @Test func aRefusedTokenIsNotSaved() async throws {
-        let server = try DiscogsTestServer()
+        let server = try await DiscogsTestServer.start()
         let config = NSTemporaryDirectory() + "crates-auth-\(UUID().uuidString)"
         let run = try await crates(["auth", "--token"], environment: environment(server, config: config), input: "not-a-valid-token\n")
         #expect(run.status != 0)
@@ -129,7 +132,7 @@ import Testing
     }
 
     @Test func oauthWithoutAConsumerExplainsWhatToDo() async throws {
-        let server = try DiscogsTestServer()
+        let server = try await DiscogsTestServer.start()
         let run = try await crates(["auth"], environment: environment(server, config: NSTemporaryDirectory() + "crates-auth-\(UUID().uuidString)"))
         #expect(run.status != 0)
         #expect(run.stderr.contains("--token") && run.stderr.contains("CRATES_DISCOGS_CONSUMER_KEY"))
@@ -139,7 +142,7 @@ import Testing
     /// The three legs as a user does them: crates prints the page, the "browser" opens it
     /// and reads the code, the user pastes it.
     @Test func oauthSignInAsAUser() async throws {
-        let server = try DiscogsTestServer()
+        let server = try await DiscogsTestServer.start()
         let config = NSTemporaryDirectory() + "crates-auth-\(UUID().uuidString)"
         var env = environment(server, config: config)
         env["CRATES_DISCOGS_CONSUMER_KEY"] = DiscogsTestServer.consumerKey

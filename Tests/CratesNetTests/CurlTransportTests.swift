@@ -6,7 +6,7 @@ import Testing
 /// The real libcurl transport against the loopback server.
 @Suite struct CurlTransportTests {
     @Test func reusesOneConnectionAndDecodesGzip() async throws {
-        let server = try DiscogsTestServer()
+        let server = try await DiscogsTestServer.start()
         let transport = try testTransport()
         var bodies: [Data] = []
         for _ in 0..<5 {
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func headersAreCaseInsensitive() async throws {
-        let server = try DiscogsTestServer()
+        let server = try await DiscogsTestServer.start()
         let r = try await testTransport().send(HTTPRequest(url: server.base + "/releases/1"))
         #expect(r.headers["X-Discogs-Ratelimit"] == r.headers["x-discogs-ratelimit"])
         #expect(r.headers["X-DISCOGS-RATELIMIT-REMAINING"] != nil)
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func aSlowAnswerTimesOut() async throws {
-        let server = try DiscogsTestServer(["--slow", "3"])
+        let server = try await DiscogsTestServer.start(["--slow", "3"])
         try await server.inject("slow")
         await #expect(throws: TransportError.timedOut(seconds: 1)) {
             _ = try await testTransport(timeout: 1).send(HTTPRequest(url: server.base + "/releases/1"))
@@ -64,7 +64,7 @@ import Testing
         // A port that was just in use and is now closed: the server is gone.
         let port: Int
         do {
-            let server = try DiscogsTestServer()
+            let server = try await DiscogsTestServer.start()
             port = server.port
         }
         try await Task.sleep(for: .milliseconds(300))
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func postsAFormBody() async throws {
-        let server = try DiscogsTestServer()
+        let server = try await DiscogsTestServer.start()
         let r = try await testTransport().send(
             HTTPRequest(method: "POST", url: server.base + "/oauth/access_token", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Data("a=b".utf8)))
         #expect(r.status == 401)  // unsigned: refused, but the POST went through

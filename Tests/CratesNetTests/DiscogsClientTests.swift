@@ -7,14 +7,14 @@ import Testing
 /// Every kind of credentials and every response check, through the real libcurl transport.
 @Suite struct DiscogsClientTests {
     @Test func personalToken() async throws {
-        let server = try DiscogsTestServer()
+        let server = try await DiscogsTestServer.start()
         let identity = try await testClient(server).identity()
         #expect(identity.username == "DamIDhagor")
         #expect(try await server.stats().auth == ["token": 1])
     }
 
     @Test func consumerKeyAndSecret() async throws {
-        let server = try DiscogsTestServer()
+        let server = try await DiscogsTestServer.start()
         let client = try testClient(server, credentials: .consumer(key: DiscogsTestServer.consumerKey, secret: DiscogsTestServer.consumerSecret))
         let page = try await client.searchReleases(barcode: "7 27361 62652 5")
         #expect(page.results.map(\.id) == [5_134_861])
@@ -24,7 +24,7 @@ import Testing
     /// The three legs, then signed requests with a query (the server checks every signature
     /// with its own base-string code).
     @Test func oauthThreeLegged() async throws {
-        let server = try DiscogsTestServer()
+        let server = try await DiscogsTestServer.start()
         let anonymous = try testClient(server, credentials: nil)
         let request = try await anonymous.requestToken(consumerKey: DiscogsTestServer.consumerKey, consumerSecret: DiscogsTestServer.consumerSecret)
         let page = anonymous.authorizeURL(requestToken: request)
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func aWrongVerifierIsRefused() async throws {
-        let server = try DiscogsTestServer()
+        let server = try await DiscogsTestServer.start()
         let anonymous = try testClient(server, credentials: nil)
         let request = try await anonymous.requestToken(consumerKey: DiscogsTestServer.consumerKey, consumerSecret: DiscogsTestServer.consumerSecret)
         _ = try await testTransport().send(HTTPRequest(url: anonymous.authorizeURL(requestToken: request)))
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func aWrongSignatureIsRefused() async throws {
-        let server = try DiscogsTestServer()
+        let server = try await DiscogsTestServer.start()
         let client = try testClient(
             server, credentials: .oauth(consumerKey: DiscogsTestServer.consumerKey, consumerSecret: "not-the-secret", token: "t", tokenSecret: "s"))
         await #expect(throws: DiscogsError.self) { _ = try await client.identity() }
@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func aBadTokenIsUnauthorizedWithDiscogsMessage() async throws {
-        let server = try DiscogsTestServer()
+        let server = try await DiscogsTestServer.start()
         let client = try testClient(server, credentials: .personalToken("revoked-token-value"))
         do {
             _ = try await client.searchReleases(barcode: "5099750442227")
@@ -84,14 +84,14 @@ import Testing
     }
 
     @Test func noCredentialsIsUnauthorized() async throws {
-        let server = try DiscogsTestServer()
+        let server = try await DiscogsTestServer.start()
         await #expect(throws: DiscogsError.unauthorized(message: "You must authenticate to access this resource.")) {
             _ = try await testClient(server, credentials: nil).searchReleases(barcode: "5099750442227")
         }
     }
 
     @Test func aMissingReleaseIsNotFound() async throws {
-        let server = try DiscogsTestServer()
+        let server = try await DiscogsTestServer.start()
         await #expect(throws: DiscogsError.notFound(message: "That release does not exist or may have been deleted.")) {
             _ = try await testClient(server).release(id: 2_147_483_647)
         }
@@ -103,7 +103,7 @@ import Testing
         ("5000000000036", "truncated"), ("5000000000043", "redirect"),
     ])
     func faultsBecomeErrors(barcode: String, kind: String) async throws {
-        let server = try DiscogsTestServer()
+        let server = try await DiscogsTestServer.start()
         let client = try testClient(server)
         do {
             _ = try await client.searchReleases(barcode: barcode)
@@ -136,7 +136,7 @@ import Testing
 
     /// A 429 pauses (no Retry-After: a whole window) and the same request goes again.
     @Test func a429IsHonouredAndTheRequestSentAgain() async throws {
-        let server = try DiscogsTestServer(["--limit", "60", "--window", "1"])
+        let server = try await DiscogsTestServer.start(["--limit", "60", "--window", "1"])
         try await server.inject("429", count: 2, match: "/database/search")
         let limiter = RateLimiter(configuration: .init(limit: 60, window: 1))
         let page = try await testClient(server, limiter: limiter).searchReleases(barcode: "7 27361 62652 5")
@@ -146,7 +146,7 @@ import Testing
     }
 
     @Test func secretsNeverAppearInErrors() async throws {
-        let server = try DiscogsTestServer()
+        let server = try await DiscogsTestServer.start()
         try await server.inject("html500")
         let client = try testClient(server)
         do {

@@ -24,7 +24,7 @@ import Testing
     ) async throws -> (LookupWorker, LookupWorker.Status) {
         let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: client), policy: policy)
         let running = Task { await worker.run() }
-        let drained = await eventually(timeout: 20) {
+        let drained = await eventually(timeout: 30) {
             await queue.all.allSatisfy { ![.pending, .lookingUp].contains($0.state) }
         }
         #expect(drained)
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func matchAmbiguousNotFoundSkippedAndSpacedForm() async throws {
-        let server = try DiscogsTestServer()
+        let server = try await DiscogsTestServer.start()
         let queue = InMemoryLookupQueue()
         let twice = await queue.enqueue(try gtin("5099750442227"))  // 13 digits: the same release twice
         let spaced = await queue.enqueue(try gtin("0727361626525"))  // only "7 27361 62652 5" is on Discogs
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func unauthorizedStopsTheWorkerAndLosesNothing() async throws {
-        let server = try DiscogsTestServer()
+        let server = try await DiscogsTestServer.start()
         let queue = InMemoryLookupQueue()
         let a = await queue.enqueue(try gtin("5099750442227"))
         let b = await queue.enqueue(try gtin("0727361626525"))
@@ -91,7 +91,7 @@ import Testing
     /// 5xx, a deleted release (404), a timeout: failed with a retry time from the backoff,
     /// then looked up again once due.
     @Test func failuresAreRetriedWithBackoff() async throws {
-        let server = try DiscogsTestServer(["--slow", "3"])
+        let server = try await DiscogsTestServer.start(["--slow", "3"])
         let queue = InMemoryLookupQueue()
         let html500 = await queue.enqueue(try gtin("5000000000012"))
         let deleted = await queue.enqueue(try gtin("5000000000067"))
@@ -115,7 +115,7 @@ import Testing
         await queue.makeFailedDue()
         let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server, timeout: 1)), policy: Self.policy)
         let running = Task { await worker.run() }
-        let retried = await eventually(timeout: 20) { await queue.all.allSatisfy { $0.attempts == 2 && $0.state == .failed } }
+        let retried = await eventually(timeout: 30) { await queue.all.allSatisfy { $0.attempts == 2 && $0.state == .failed } }
         #expect(retried)
         await worker.stop()
         _ = await running.value
@@ -125,7 +125,7 @@ import Testing
 
     @Test func offlineFailsWithRetryAndSaysSo() async throws {
         let port: Int
-        do { port = try DiscogsTestServer().port }  // started and gone: nothing listens
+        do { port = try await DiscogsTestServer.start().port }  // started and gone: nothing listens
         try await Task.sleep(for: .milliseconds(300))
         let queue = InMemoryLookupQueue()
         await queue.enqueue(try gtin("5099750442227"))
@@ -143,7 +143,7 @@ import Testing
             return seen
         }
         let running = Task { await worker.run() }
-        let sawOffline = await eventually(timeout: 10) { if case .offline = await worker.status { return true } else { return false } }
+        let sawOffline = await eventually(timeout: 30) { if case .offline = await worker.status { return true } else { return false } }
         #expect(sawOffline)
         await worker.stop()
         _ = await running.value
@@ -155,16 +155,16 @@ import Testing
     }
 
     @Test func aNudgeWakesAnIdleWorker() async throws {
-        let server = try DiscogsTestServer()
+        let server = try await DiscogsTestServer.start()
         let queue = InMemoryLookupQueue()
         var policy = Self.policy
         policy.recheckInterval = 600  // only a nudge can wake it in time
         let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server)), policy: policy)
         let running = Task { await worker.run() }
-        #expect(await eventually { await worker.status == .idle })
+        #expect(await eventually(timeout: 30) { await worker.status == .idle })
         let id = await queue.enqueue(try gtin("5099750442227"))
         worker.nudge()
-        #expect(await eventually { await queue.entry(id)?.state == .matched })
+        #expect(await eventually(timeout: 30) { await queue.entry(id)?.state == .matched })
         await worker.stop()
         _ = await running.value
     }
@@ -172,7 +172,7 @@ import Testing
     /// A tight window (5 requests per second) and 429s injected on top: every lookup ends
     /// with its real outcome, none lost.
     @Test func rateLimitedLookupsAreNeverLost() async throws {
-        let server = try DiscogsTestServer(["--limit", "5", "--window", "1"])
+        let server = try await DiscogsTestServer.start(["--limit", "5", "--window", "1"])
         try await server.inject("429", count: 2, match: "/releases/")
         let queue = InMemoryLookupQueue()
         var ids: [Int64] = []

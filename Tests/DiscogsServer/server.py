@@ -24,6 +24,7 @@ import hashlib
 import hmac
 import json
 import os
+import signal
 import sys
 import threading
 import time
@@ -404,6 +405,11 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main():
+    # A child of Foundation's Process inherits the spawning thread's signal mask, and
+    # libdispatch threads block nearly everything: unblock, so that SIGTERM works.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--fixtures", default=os.path.join(here, "..", "..", "Fixtures", "discogs"))
@@ -429,7 +435,17 @@ def main():
         finally:
             os._exit(0)
 
+    # Stdin's write end can outlive the parent when another child it spawned inherited it
+    # (e.g. a daemon started without closing descriptors): so also exit when orphaned.
+    parent = os.getppid()
+
+    def watch_parent():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
     threading.Thread(target=watch_stdin, daemon=True).start()
+    threading.Thread(target=watch_parent, daemon=True).start()
     server.serve_forever()
 
 

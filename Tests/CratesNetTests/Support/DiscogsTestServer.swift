@@ -50,31 +50,41 @@ final class DiscogsTestServer: Sendable {
     private let process: Process
     private let input: Pipe
 
-    /// `extra` is appended to the server's arguments (e.g. ["--limit", "5", "--window", "1"]).
-    init(_ extra: [String] = []) throws {
+    private init(port: Int, process: Process, input: Pipe) {
+        self.port = port
+        self.process = process
+        self.input = input
+    }
+
+    /// Starts a server; `extra` is appended to its arguments (e.g. ["--limit", "5",
+    /// "--window", "1"]). Waits for its port without blocking a thread of the cooperative
+    /// pool, at most 15 s.
+    static func start(_ extra: [String] = []) async throws -> DiscogsTestServer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", packageRoot + "/Tests/DiscogsServer/server.py",
             "--fixtures", packageRoot + "/Fixtures/discogs",
-            "--token", Self.token, "--consumer", "\(Self.consumerKey):\(Self.consumerSecret)",
-            "--verifier", Self.verifier,
+            "--token", token, "--consumer", "\(consumerKey):\(consumerSecret)",
+            "--verifier", verifier,
         ] + extra
         let input = Pipe()
         let output = Pipe()
+        closeOnExec(input, output)
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        self.process = process
-        self.input = input
-        // The first line of stdout is the port; wait for it at most 15 s.
         let line = LineReader(output.fileHandleForReading)
-        guard let text = line.firstLine(timeout: 15), let port = Int(text.trimmingCharacters(in: .whitespaces)) else {
-            process.terminate()
-            throw TestServerError.didNotStart("no port on stdout within 15 s")
+        for _ in 0..<750 {
+            if let text = line.line {
+                guard let port = Int(text.trimmingCharacters(in: .whitespaces)) else { break }
+                return DiscogsTestServer(port: port, process: process, input: input)
+            }
+            try await Task.sleep(for: .milliseconds(20))
         }
-        self.port = port
+        process.terminate()
+        throw TestServerError.didNotStart("no port on stdout within 15 s")
     }
 
     deinit {
@@ -108,10 +118,12 @@ final class DiscogsTestServer: Sendable {
 
 /// Reads a pipe's first line on a background thread, with a deadline.
 private final class LineReader: @unchecked Sendable {
-    // @unchecked Sendable: `line` is written by the reader thread before `ready` is
-    // signalled, and read only after a successful wait on it (the semaphore orders them).
-    private let ready = DispatchSemaphore(value: 0)
-    private var line: String?
+    // @unchecked Sendable: `text` is read and written only under `lock`.
+    private let lock = NSLock()
+    private var text: String?
+
+    /// The first line, once it has come.
+    var line: String? { lock.withLock { text } }
 
     init(_ handle: FileHandle) {
         Thread.detachNewThread { [self] in
@@ -121,13 +133,21 @@ private final class LineReader: @unchecked Sendable {
                 if chunk.isEmpty || chunk.first == UInt8(ascii: "\n") { break }
                 bytes.append(contentsOf: chunk)
             }
-            line = String(decoding: bytes, as: UTF8.self)
-            ready.signal()
+            let read = String(decoding: bytes, as: UTF8.self)
+            lock.withLock { text = read }
         }
     }
+}
 
-    func firstLine(timeout: Double) -> String? {
-        ready.wait(timeout: .now() + timeout) == .success ? line : nil
+/// Marks both ends of each pipe close-on-exec in this process, so that no other child
+/// spawned meanwhile (a server of another test, a tmux daemon) inherits them: an inherited
+/// write end would keep a server's stdin open after its test is gone. The child itself still
+/// gets them, as its stdin/stdout, through dup2, which clears the flag.
+func closeOnExec(_ pipes: Pipe...) {
+    for pipe in pipes {
+        for fd in [pipe.fileHandleForReading.fileDescriptor, pipe.fileHandleForWriting.fileDescriptor] {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
     }
 }
 
