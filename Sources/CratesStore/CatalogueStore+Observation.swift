@@ -23,10 +23,21 @@ extension CatalogueStore {
         onError: @escaping @Sendable (StoreError) -> Void,
         onChange: @escaping @Sendable (CollectionWindow) -> Void
     ) throws(StoreError) -> WindowObservation {
-        let current = Locked(window)
+        try observeWindow(CollectionQuery(window: window), onError: onError, onChange: onChange)
+    }
+
+    /// Calls `onChange` with the answer to `query` now (asynchronously), after every change
+    /// to the collection (by this store or any other process), and after every `update(_:)`,
+    /// on a background queue. A change re-runs the latest query, with the latest focus.
+    public func observeWindow(
+        _ query: CollectionQuery,
+        onError: @escaping @Sendable (StoreError) -> Void,
+        onChange: @escaping @Sendable (CollectionWindow) -> Void
+    ) throws(StoreError) -> WindowObservation {
+        let current = Locked(query)
         let observer = try makeObserver(
             fetch: { db in try Self.fetchWindow(db, current.withLock { $0 }) }, onError: onError, onChange: onChange)
-        return WindowObservation(window: current, observer: observer)
+        return WindowObservation(query: current, observer: observer)
     }
 
     private func makeObserver<Value: Sendable>(

@@ -1,3 +1,5 @@
+import CratesCore
+import Foundation
 import GRDB
 
 /// The database schema and its migrations.
@@ -18,6 +20,7 @@ enum Schema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: createV1)
+        migrator.registerMigration("v2 search text", migrate: addSearchText)
         return migrator
     }
 
@@ -109,5 +112,18 @@ enum Schema {
             CREATE INDEX lookupEvent_record ON lookupEvent(recordID, id);
             """)
         try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+    }
+
+    /// The list's filter searches artist, title, labels and catalogue numbers: folded once
+    /// per release write (see `StoredValues.searchText`) so a search is a byte match.
+    private static func addSearchText(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE release ADD COLUMN searchText TEXT NOT NULL DEFAULT ''")
+        let releases = try Row.fetchAll(db, sql: "SELECT id, artist, title, labelsJSON FROM release")
+        let update = try db.makeStatement(sql: "UPDATE release SET searchText = ? WHERE id = ?")
+        for row in releases {
+            let labels = (try? JSONDecoder().decode([Release.LabelCredit].self, from: Data((row[3] as String? ?? "[]").utf8))) ?? []
+            let text = StoredValues.searchText(artist: row[1] ?? "", title: row[2] ?? "", labels: labels)
+            try update.execute(arguments: [text, row[0] as Int64])
+        }
     }
 }

@@ -16,20 +16,33 @@ public final class StoreObservation: Sendable {
 }
 
 /// An observation of one window of rows (and the outline), which the list moves as it
-/// scrolls. It stops when cancelled or released.
+/// scrolls, narrows with a filter, and points at the selected record. It stops when
+/// cancelled or released.
 public final class WindowObservation: Sendable {
-    private let window: Locked<RowWindow>
+    private let query: Locked<CollectionQuery>
     private let observer: StoreObserver<CollectionWindow>
 
-    init(window: Locked<RowWindow>, observer: StoreObserver<CollectionWindow>) {
-        self.window = window
+    init(query: Locked<CollectionQuery>, observer: StoreObserver<CollectionWindow>) {
+        self.query = query
         self.observer = observer
     }
 
     /// Fetches `window` now, and from now on after every change.
     public func move(to window: RowWindow) {
-        self.window.withLock { $0 = window }
+        query.withLock { $0.window = window }
         observer.schedule()
+    }
+
+    /// Fetches the answer to `query` now, and from now on after every change.
+    public func update(_ query: CollectionQuery) {
+        self.query.withLock { $0 = query }
+        observer.schedule()
+    }
+
+    /// The record to locate from the next fetch on, without fetching now: the list calls
+    /// this as its selection moves, which must not cost a query per key.
+    public func focus(_ id: Int64?) {
+        query.withLock { $0.focus = id }
     }
 
     /// Stops the observation. A callback already under way may still finish; none starts

@@ -47,6 +47,17 @@ extension StoredValues {
 
     /// Inserts or replaces what is known of `release`, and re-keys the records that already
     /// point at it (its title or first genre may have changed since).
+    /// What the list's filter searches in a release: artist, title, label names and
+    /// catalogue numbers, folded as sort keys are (case, accents, width), space-separated.
+    static func searchText(artist: String, title: String, labels: [Release.LabelCredit]) -> String {
+        var parts = [artist, title]
+        for label in labels {
+            parts.append(label.name)
+            if let catno = label.catno { parts.append(catno) }
+        }
+        return SortKey.fold(parts.joined(separator: " "))
+    }
+
     static func upsertRelease(_ db: Database, _ release: Release, now: Date) throws {
         try db.cachedStatement(sql: """
             INSERT INTO release (\(releaseColumns), formatSummary, fetchedAt)
@@ -63,6 +74,9 @@ extension StoredValues {
                 release.url, release.thumbURL,
                 release.formats.isEmpty ? nil : release.formats.joined(separator: " + "), seconds(now),
             ])
+        try db.cachedStatement(sql: "UPDATE release SET searchText = ? WHERE id = ?").execute(arguments: [
+            searchText(artist: release.artist, title: release.title, labels: release.labels), release.id,
+        ])
         try db.cachedStatement(sql: """
             INSERT INTO releaseJSON (id, rawJSON) VALUES (?, ?)
             ON CONFLICT(id) DO UPDATE SET rawJSON = excluded.rawJSON

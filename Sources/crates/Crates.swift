@@ -34,7 +34,7 @@ struct Crates: ParsableCommand {
     /// would run on a worker thread and miss SIGWINCH until the next key.
     mutating func run() throws {
         let store = try self.store.open()
-        let discogs = try? DiscogsSetup.make()
+        let discogs = try? DiscogsAccess.make()
         if let signal = TUISession(store: store, discogs: discogs, lookups: !noLookup).run() {
             // As a shell reports a process killed by a signal.
             throw ExitCode(128 + signal)

@@ -1,4 +1,5 @@
 import CratesCore
+import Foundation
 import Testing
 @testable import CratesTUI
 
@@ -10,200 +11,238 @@ import Testing
         "5034192541220", "5048244757712", "5004656341482", "5039603062028", "5078683873803",
     ]
 
+    static func gtin(_ text: String) -> GTIN {
+        guard let parsed = try? GTIN(parsing: text) else { fatalError("test GTIN \(text) does not parse") }
+        return parsed
+    }
+
     @Test func selectionStartsOnTheFirstRecordAndSkipsHeaders() {
-        var state = Sample.state()
-        #expect(state.selectedItem?.recordID == 1)
-        _ = state.type([.down, .down])
-        #expect(state.selectedItem?.recordID == 3, "the Folk header is skipped")
-        _ = state.type([.up])
-        #expect(state.selectedItem?.recordID == 2)
-        _ = state.type([.character("G")])
-        #expect(state.selectedItem?.recordID == 6)
-        _ = state.type([.character("g")])
-        #expect(state.selectedItem?.recordID == 1)
+        var h = Harness()
+        #expect(h.state.selectedItem?.recordID == 1)
+        h.type([.down, .down])
+        #expect(h.state.selectedItem?.recordID == 3, "the Folk header is skipped")
+        h.type([.up])
+        #expect(h.state.selectedItem?.recordID == 2)
+        h.type([.character("G")])
+        #expect(h.state.selectedItem?.recordID == 6)
+        h.type([.character("g")])
+        #expect(h.state.selectedItem?.recordID == 1)
+        h.type([.up])
+        #expect(h.state.selectedItem?.recordID == 1, "the header above the first record is not selectable")
     }
 
     @Test func sectionJumps() {
-        var state = Sample.state()
-        _ = state.type([.character("]")])
-        #expect(state.selectedItem?.recordID == 3)
-        _ = state.type([.character("]")])
-        #expect(state.selectedItem?.recordID == 4)
-        _ = state.type([.character("]")])
-        #expect(state.selectedItem?.recordID == 4, "no section after the last")
-        _ = state.type([.down, .character("[")])
-        #expect(state.selectedItem?.recordID == 4, "back to the start of this section first")
-        _ = state.type([.character("[")])
-        #expect(state.selectedItem?.recordID == 3)
+        var h = Harness()
+        h.type([.character("]")])
+        #expect(h.state.selectedItem?.recordID == 3)
+        h.type([.character("]")])
+        #expect(h.state.selectedItem?.recordID == 4)
+        h.type([.character("]")])
+        #expect(h.state.selectedItem?.recordID == 4, "no section after the last")
+        h.type([.down, .character("[")])
+        #expect(h.state.selectedItem?.recordID == 4, "back to the start of this section first")
+        h.type([.character("[")])
+        #expect(h.state.selectedItem?.recordID == 3)
+        h.type([.character("["), .character("[")])
+        #expect(h.state.selectedItem?.recordID == 1)
+    }
+
+    @Test func aLargeCollectionIsFetchedAWindowAtATime() {
+        var h = Harness(Sample.large(100_000, perSection: 7_000))
+        #expect(h.state.list.rows.count < 200, "only a window is held")
+        #expect(h.state.list.rowCount == 100_000)
+        h.type([.character("G")])
+        #expect(h.state.selectedItem?.recordID == 100_000)
+        #expect(h.lines[22] == " 100,000 records · Discogs: not signed in (A or `crates auth`)")
+        h.type(Array(repeating: Key.pageUp, count: 3))
+        #expect(h.state.selectedItem != nil, "the rows paged to are fetched")
+        h.type([.character("g"), .character("]"), .character("]")])
+        #expect(h.state.selectedItem?.recordID == 14_001)
+    }
+
+    @Test func rowsNotYetFetchedShowAPlaceholderAndTheirQueryIsSentOnce() {
+        var state = AppState(width: 80, height: 24)
+        let store = Sample.large(10_000, perSection: 10_000)
+        var commands = state.handle(.resize(width: 80, height: 24))
+        guard case .query(let first) = commands.first else {
+            Issue.record("the first thing asked is the list: \(commands)")
+            return
+        }
+        _ = state.handle(.list(store.answer(first)))
+        commands = state.handle(.key(.character("G"), at: 1))
+        let queries = commands.filter { if case .query = $0 { return true } else { return false } }
+        #expect(queries.count == 1)
+        #expect(state.render().line(21).hasPrefix("  …"))
+        // More keys before the answer do not ask again.
+        commands = state.handle(.key(.up, at: 2))
+        #expect(!commands.contains { if case .query = $0 { return true } else { return false } })
     }
 
     @Test func aWedgeBurstOfTwentyBarcodesAddsAllTwenty() {
-        var state = Sample.state()
-        var commands: [AppCommand] = []
+        var h = Harness()
         var t = 100.0
         for code in Self.burst {
             for c in code {
-                commands += state.handle(.key(.character(c), at: t))
+                h.send(.key(.character(c), at: t))
                 t += 0.008
             }
-            commands += state.handle(.key(.enter, at: t))
+            h.send(.key(.enter, at: t))
             t += 0.008
         }
-        let added = commands.compactMap { command -> (String, AddMethod)? in
+        let added = h.commands.compactMap { command -> (String, AddMethod)? in
             if case .add(let gtin, let method) = command { return (gtin.canonical, method) }
             return nil
         }
         #expect(added.map(\.0) == Self.burst)
         #expect(added.allSatisfy { $0.1 == .wedge })
-        #expect(state.prompt == nil)
-        #expect(state.mode == .list)
+        #expect(h.state.prompt == nil)
+        #expect(h.state.mode == .list)
     }
 
     @Test func lettersInABurstAreNotTakenAsCommands() {
-        // "d" after a digit belongs to the prompt, not to delete.
-        var state = Sample.state()
-        _ = state.type("5d", interval: 0.01)
-        #expect(state.confirmDelete == nil)
-        #expect(state.prompt?.text == "5d")
+        var h = Harness()
+        h.type("5d", interval: 0.01)
+        #expect(h.state.confirmDelete == nil)
+        #expect(h.state.prompt?.text == "5d")
     }
 
     @Test func typedEntryIsTypedNotWedge() {
-        var state = Sample.state()
-        let commands = state.type([.character("a")] + "5029141777638".map { Key.character($0) } + [.enter], interval: 0.2)
-        #expect(commands == [.add(try! GTIN(parsing: "5029141777638"), method: .typed)])
+        var h = Harness()
+        let commands = h.type([.character("a")] + "5029141777638".map { Key.character($0) } + [.enter], interval: 0.2)
+        #expect(commands == [.add(Self.gtin("5029141777638"), method: .typed)])
     }
 
     @Test func invalidInputIsRefusedInThePrompt() {
-        var state = Sample.state()
-        let commands = state.type("5029141777639".map { Key.character($0) } + [.enter], interval: 0.01)
+        var h = Harness()
+        let commands = h.type("5029141777639".map { Key.character($0) } + [.enter], interval: 0.01)
         #expect(commands.isEmpty)
-        #expect(state.prompt?.error?.contains("check digit should be 8") == true)
+        #expect(h.state.prompt?.error?.contains("check digit should be 8") == true)
         // The next scan replaces the refused text.
-        let next = state.type("5017066907438".map { Key.character($0) } + [.enter], from: 200, interval: 0.01)
-        #expect(next == [.add(try! GTIN(parsing: "5017066907438"), method: .wedge)])
+        let next = h.type("5017066907438".map { Key.character($0) } + [.enter], from: 200, interval: 0.01)
+        #expect(next == [.add(Self.gtin("5017066907438"), method: .wedge)])
     }
 
     @Test func aDuplicateAsksWithoutBlockingTheScansThatFollow() {
-        var state = Sample.state()
-        var commands = state.type("5099750442227".map { Key.character($0) } + [.enter], interval: 0.01)
-        #expect(commands.isEmpty)
-        #expect(state.duplicates.count == 1)
-        #expect(state.render().line(23).contains("already have 1 copy: add another? (y/N)"))
-        commands = state.type("5029141777638".map { Key.character($0) } + [.enter], from: 200, interval: 0.01)
-        #expect(commands == [.add(try! GTIN(parsing: "5029141777638"), method: .wedge)])
-        commands = state.type([.character("y")], from: 300)
-        #expect(commands == [.add(try! GTIN(parsing: "5099750442227"), method: .wedge)])
-        #expect(state.duplicates.isEmpty)
+        var h = Harness()
+        h.send(.duplicate(Self.gtin("5099750442227"), method: .wedge, copies: 1))
+        #expect(h.lines[23].contains("already have 1 copy: add another? (y/N)"))
+        let commands = h.type("5029141777638".map { Key.character($0) } + [.enter], from: 200, interval: 0.01)
+        #expect(commands == [.add(Self.gtin("5029141777638"), method: .wedge)])
+        #expect(h.type([.character("y")], from: 300) == [.addCopy(Self.gtin("5099750442227"), method: .wedge)])
+        #expect(h.state.duplicates.isEmpty)
+        h.send(.duplicate(Self.gtin("5099750442227"), method: .wedge, copies: 2))
+        #expect(h.type([.character("n")], from: 400).isEmpty)
+        #expect(h.lines[23] == "Not added: 5099750442227")
     }
 
     @Test func deleteAsksThenUndoes() {
-        var state = Sample.state()
-        var commands = state.type([.character("d")])
-        #expect(commands.isEmpty)
-        #expect(state.render().line(23).hasPrefix("Delete Björk — Homogenic? (y/N)"))
-        commands = state.type([.character("n")])
-        #expect(commands.isEmpty)
-        commands = state.type([.character("d"), .character("y")])
-        #expect(commands == [.delete([1])])
-        _ = state.handle(.deleted(count: 1, undo: 7))
-        commands = state.type([.character("u")])
-        #expect(commands == [.undo(7)])
-        commands = state.type([.character("u")])
-        #expect(commands.isEmpty)
+        var h = Harness()
+        #expect(h.type([.character("d")]).isEmpty)
+        #expect(h.lines[23].hasPrefix("Delete Björk — Homogenic? (y/N)"))
+        #expect(h.type([.character("n")]).isEmpty)
+        #expect(h.type([.character("d"), .character("y")]) == [.delete([1])])
+        h.send(.deleted(count: 1, undo: 7))
+        #expect(h.type([.character("u")]) == [.undo(7)])
+        #expect(h.type([.character("u")]).isEmpty)
     }
 
     @Test func selectionFollowsARecordThatMovesSection() {
-        var state = Sample.state()
-        _ = state.type([.character("G"), .up, .up])
-        #expect(state.selectedItem?.recordID == 4)
-        // Record 4 is matched and moves to Rock.
-        var sections = Sample.collection.sections
-        sections[2].items.removeFirst()
-        sections.append(ListSection(name: "Rock", items: [Sample.item(4, "0077774620024", artist: "The Beatles", title: "Abbey Road")]))
-        _ = state.handle(.collection(CollectionView(sections: sections)))
-        #expect(state.selectedItem?.recordID == 4)
-        #expect(state.selectedItem?.displayTitle == "The Beatles — Abbey Road")
+        var h = Harness()
+        h.type([.character("G"), .up, .up])
+        #expect(h.state.selectedItem?.recordID == 4)
+        // Record 4 is matched and moves to a new section, Rock.
+        h.storeChanged { store in
+            store.sections[2].items.removeFirst()
+            store.sections.append(("Rock", [Sample.item(4, "0077774620024", artist: "The Beatles", title: "Abbey Road")]))
+        }
+        #expect(h.state.selectedItem?.recordID == 4)
+        #expect(h.state.selectedItem?.displayTitle == "The Beatles — Abbey Road")
+    }
+
+    @Test func aDeletedRecordLeavesTheSelectionInPlace() {
+        var h = Harness()
+        h.type([.down])
+        h.storeChanged { $0.sections[0].items.removeLast() }
+        #expect(h.state.selectedItem?.recordID == 3)
     }
 
     @Test func addedRecordIsSelectedWhenItAppears() {
-        var state = Sample.state()
-        _ = state.handle(.added(recordID: 42))
-        var sections = Sample.collection.sections
-        sections[2].items.append(Sample.item(42, "5029141777638", state: .pending))
-        _ = state.handle(.collection(CollectionView(sections: sections)))
-        #expect(state.selectedItem?.recordID == 42)
+        var h = Harness()
+        h.store.sections[2].items.append(Sample.item(42, "5029141777638", state: .pending))
+        h.send(.added(recordID: 42))
+        #expect(h.state.selectedItem?.recordID == 42)
     }
 
     @Test func filterMatchesEveryWordAndEscClears() {
-        var state = Sample.state()
-        _ = state.type([.character("/")] + "mezz".map { Key.character($0) })
-        #expect(state.lines == [.header(section: 0, count: 1), .item(section: 0, index: 1)])
-        #expect(state.selectedItem?.recordID == 2)
-        _ = state.type([.enter])
-        #expect(!state.filterEditing)
-        _ = state.type([.escape])
-        #expect(state.filter.isEmpty)
-        #expect(state.lines.count == 9)
-        _ = state.type([.character("/")] + "4006381".map { Key.character($0) })
-        #expect(state.selectedItem?.recordID == 6, "the filter searches barcodes")
+        var h = Harness()
+        h.type([.character("/")] + "mezz".map { Key.character($0) })
+        #expect(h.state.list.rowCount == 1)
+        #expect(h.state.selectedItem?.recordID == 2)
+        #expect(h.lines[0].hasPrefix(" crates · filter \"mezz\": 1 found"))
+        h.type([.enter])
+        #expect(!h.state.filterEditing)
+        h.type([.escape])
+        #expect(h.state.filter.isEmpty)
+        #expect(h.state.list.lineCount == 9)
+        #expect(h.state.selectedItem?.recordID == 2, "the selection stays on the record")
+        h.type([.character("/")] + "4006381".map { Key.character($0) })
+        #expect(h.state.selectedItem?.recordID == 6, "the filter searches barcodes")
+        h.type([.character("/")] + "zzz".map { Key.character($0) })
+        #expect(h.lines[2] == "  Nothing matches \"4006381/zzz\".")
     }
 
     @Test func ambiguousRecordOpensThePickerAndChoosing() {
-        var state = Sample.state()
-        _ = state.type([.character("G"), .up])
-        #expect(state.selectedItem?.recordID == 5)
-        var commands = state.type([.enter])
-        #expect(commands == [.loadDetails(5)])
+        var h = Harness()
+        h.type([.character("G"), .up])
+        #expect(h.state.selectedItem?.recordID == 5)
+        #expect(h.type([.enter]) == [.loadDetails(5)])
         let candidates = [
             ReleaseCandidate(releaseID: 11, artist: "A", title: "T", country: "UK", year: 1990, formats: ["CD"], label: "L", catno: "C1"),
             ReleaseCandidate(releaseID: 12, artist: "A", title: "T", country: "US", year: 1991, formats: ["CD"], label: "L", catno: "C2"),
         ]
-        _ = state.handle(.details(Self.details(id: 5, state: .ambiguous, candidates: candidates)))
-        commands = state.type([.down, .enter])
-        #expect(commands == [.choose(recordID: 5, releaseID: 12)])
-        #expect(state.mode == .list)
+        h.send(.details(Self.details(id: 5, state: .ambiguous, candidates: candidates)))
+        #expect(h.type([.down, .enter]) == [.choose(recordID: 5, releaseID: 12)])
+        #expect(h.state.mode == .list)
     }
 
     @Test func cameraScansWaitForAnOpenDialog() {
-        var state = Sample.state()
-        _ = state.type([.character("d")])
-        var commands = state.handle(.scan("5029141777638", method: .camera))
-        #expect(commands.isEmpty)
-        commands = state.type([.character("n")])
-        #expect(commands == [.add(try! GTIN(parsing: "5029141777638"), method: .camera)])
+        var h = Harness()
+        h.type([.character("d")])
+        #expect(h.send(.scan("5029141777638", method: .camera)).isEmpty)
+        #expect(h.type([.character("n")]) == [.add(Self.gtin("5029141777638"), method: .camera)])
+        // A QR code that is not a release is shown, not added.
+        #expect(h.send(.scan("https://example.com/x", method: .camera)).isEmpty)
+        #expect(h.state.message?.isError == true)
     }
 
     @Test func releaseURLsAndIDsAreAccepted() {
-        var state = Sample.state()
-        var commands = state.type([.character("a")] + "https://www.discogs.com/release/249504-Rick-Astley".map { Key.character($0) } + [.enter])
-        #expect(commands == [.addRelease(id: 249504, method: .releaseID)])
-        commands = state.type([.character("a")] + "r1".map { Key.character($0) } + [.enter])
-        #expect(commands == [.addRelease(id: 1, method: .releaseID)])
+        var h = Harness()
+        #expect(h.type([.character("a")] + "https://www.discogs.com/release/249504-Rick-Astley".map { Key.character($0) } + [.enter])
+            == [.addRelease(id: 249504, method: .releaseID)])
+        #expect(h.type([.character("a")] + "r1".map { Key.character($0) } + [.enter]) == [.addRelease(id: 1, method: .releaseID)])
     }
 
     @Test func quitAndCtrlC() {
-        var state = Sample.state()
-        #expect(state.type([.character("q")]) == [.quit])
-        #expect(state.hasQuit)
-        var other = Sample.state()
+        var h = Harness()
+        #expect(h.type([.character("q")]) == [.quit])
+        #expect(h.state.hasQuit)
+        var other = Harness()
         #expect(other.type([.control("c")]) == [.quit])
     }
 
     @Test func resizeKeepsTheSelection() {
-        var state = Sample.state()
-        _ = state.type([.character("G")])
-        _ = state.handle(.resize(width: 40, height: 6))
-        #expect(state.selectedItem?.recordID == 6)
-        #expect(state.render().text.contains("4006381333931"))
+        var h = Harness()
+        h.type([.character("G")])
+        h.send(.resize(width: 40, height: 6))
+        #expect(h.state.selectedItem?.recordID == 6)
+        #expect(h.state.render().text.contains("4006381333931"))
     }
 
     static func details(id: Int64, state: LookupState, candidates: [ReleaseCandidate] = [], release: Release? = nil) -> RecordDetails {
         let date = Date(timeIntervalSince1970: 1_700_000_000)
         let record = CatalogueRecord(
-            id: id, gtin: try! GTIN(parsing: "5012345678900"), addedAt: date, addMethod: .wedge,
+            id: id, gtin: gtin("5012345678900"), addedAt: date, addMethod: .wedge,
             releaseID: release?.id, lookupState: state, candidates: candidates, updatedAt: date)
         return RecordDetails(record: record, release: release, history: [])
     }
 }
-
-import Foundation

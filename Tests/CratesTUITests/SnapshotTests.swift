@@ -17,12 +17,9 @@ import Testing
         ReleaseCandidate(releaseID: 13, artist: "Portishead", title: "Dummy", country: "US", year: 1995, formats: ["CD"], label: "London Records", catno: "828 553-2"),
     ]
 
-    func lines(_ state: AppState) -> [String] {
-        state.render().text.components(separatedBy: "\n")
-    }
 
     @Test func severalSections() {
-        let screen = lines(Sample.state())
+        let screen = Harness().lines
         #expect(screen.count == 24)
         #expect(Array(screen[0...9]) == [
             " crates                                            ?:help a:add /:filter q:quit",
@@ -41,14 +38,14 @@ import Testing
     }
 
     @Test func emptyCollection() {
-        let screen = lines(Sample.state(.empty))
+        let screen = Harness(Sample.empty).lines
         #expect(screen[2] == "  No records yet.")
         #expect(screen[4] == "  Scan a barcode (or type one and press Enter),")
         #expect(screen[22] == " 0 records · Discogs: not signed in (A or `crates auth`)")
     }
 
     @Test func narrowTerminalDegradesWithoutGarbling() {
-        let screen = lines(Sample.state(width: 40, height: 12))
+        let screen = Harness(width: 40, height: 12).lines
         #expect(screen == [
             " crates    ?:help a:add /:filter q:quit",
             " Electronic (2)",
@@ -63,36 +60,34 @@ import Testing
             " 6 rec · not signed in",
             "",
         ])
-        let state = Sample.state(width: 40, height: 12)
-        let render = state.render()
+        let render = Harness(width: 40, height: 12).screen
         for row in 0..<render.height {
             #expect(DisplayWidth.of(render.line(row)) == 40, "row \(row) fills exactly the width")
         }
     }
 
     @Test func tinyTerminal() {
-        let screen = lines(Sample.state(width: 8, height: 3))
+        let screen = Harness(width: 8, height: 3).lines
         #expect(screen == ["crates", "too sma…", ""])
     }
 
     @Test func pendingRowTurnsIntoArtistAndTitleInPlace() {
-        var state = Sample.state()
-        _ = state.type([.character("G"), .up, .up])
-        #expect(lines(state)[7] == "  0077774620024  looking up…")
-        var sections = Sample.collection.sections
-        sections[2].items[0] = Sample.item(4, "0077774620024", artist: "Nirvana", title: "Nevermind", format: "CD", year: 1991)
-        sections[2].name = "Unknown"
-        _ = state.handle(.collection(CollectionView(sections: sections)))
-        #expect(lines(state)[7] == "  Nirvana — Nevermind                                         CD           1991")
-        #expect(state.selectedLine == 6)
+        var h = Harness()
+        h.type([.character("G"), .up, .up])
+        #expect(h.lines[7] == "  0077774620024  looking up…")
+        h.storeChanged { store in
+            store.sections[2].items[0] = Sample.item(4, "0077774620024", artist: "Nirvana", title: "Nevermind", format: "CD", year: 1991)
+        }
+        #expect(h.lines[7] == "  Nirvana — Nevermind                                         CD           1991")
+        #expect(h.state.selectedLine == 6)
     }
 
     @Test func details() {
-        var state = Sample.state(width: 60, height: 20)
-        _ = state.type([.enter])
-        #expect(lines(state)[2] == "  Loading…")
-        _ = state.handle(.details(AppStateTests.details(id: 1, state: .matched, release: Self.release)))
-        let screen = lines(state)
+        var h = Harness(width: 60, height: 20)
+        h.type([.enter])
+        #expect(h.lines[2] == "  Loading…")
+        h.send(.details(AppStateTests.details(id: 1, state: .matched, release: Self.release)))
+        let screen = h.lines
         #expect(Array(screen[0...13]) == [
             " crates · details                           Esc:back ?:help",
             " Rick Astley — Never Gonna Give You Up",
@@ -110,15 +105,15 @@ import Testing
             " Discogs      https://www.discogs.com/release/249504-Rick-A…",
         ])
         #expect(screen[14].hasPrefix(" Added        2023-11-1"))
-        #expect(state.render().hyperlink?.url == Self.release.url)
+        #expect(h.screen.hyperlink?.url == Self.release.url)
     }
 
     @Test func ambiguousPicker() {
-        var state = Sample.state(width: 60, height: 14)
-        _ = state.type([.character("G"), .up, .enter])
-        _ = state.handle(.details(AppStateTests.details(id: 5, state: .ambiguous, candidates: Self.candidates)))
-        _ = state.type([.down])
-        #expect(Array(lines(state)[0...8]) == [
+        var h = Harness(width: 60, height: 14)
+        h.type([.character("G"), .up, .enter])
+        h.send(.details(AppStateTests.details(id: 5, state: .ambiguous, candidates: Self.candidates)))
+        h.type([.down])
+        #expect(Array(h.lines[0...8]) == [
             " crates · choose a pressing                 Esc:back ?:help",
             " 3 pressings share 5012345678900: choose one (Enter), o ope…",
             "",
@@ -129,15 +124,15 @@ import Testing
             " 3. Portishead — Dummy",
             "    US · 1995 · CD · London Records · 828 553-2",
         ])
-        let render = state.render()
+        let render = h.screen
         #expect(render[5, 1].style == .selected)
         #expect(render[3, 1].style != .selected)
     }
 
     @Test func helpIsGeneratedFromTheKeyMap() {
-        var state = Sample.state(width: 80, height: 40)
-        _ = state.type([.character("?")])
-        let text = state.render().text
+        var h = Harness(width: 80, height: 40)
+        h.type([.character("?")])
+        let text = h.screen.text
         for binding in KeyMap.bindings where binding.contexts.contains(.list) {
             #expect(text.contains(binding.help), "help lists \(binding.action)")
         }
@@ -145,19 +140,19 @@ import Testing
     }
 
     @Test func cjkTitlesAreCutByDisplayWidth() {
-        let long = CollectionView(sections: [ListSection(name: "Pop", items: [
+        let long = MemoryCollection(sections: [("Pop", [
             Sample.item(1, "4988006555556", artist: "坂本龍一", title: "音楽図鑑音楽図鑑音楽図鑑音楽図鑑音楽図鑑", format: "CD", year: 1984),
         ])])
-        let render = Sample.state(long, width: 40, height: 6).render()
+        let render = Harness(long, width: 40, height: 6).screen
         #expect(render.line(2) == "  坂本龍一 — 音楽図鑑音楽図鑑音楽図鑑音…")
         #expect(DisplayWidth.of(render.line(2)) == 40)
     }
 
     @Test func escapeSequencesFromDiscogsNeverReachTheTerminal() {
-        let evil = CollectionView(sections: [ListSection(name: "Rock\u{1B}[31m", items: [
+        let evil = MemoryCollection(sections: [("Rock\u{1B}[31m", [
             Sample.item(1, "5099750442227", artist: "Evil\u{1B}]0;pwned\u{07}", title: "Title\u{1B}[2J\u{9B}1m", format: "CD"),
         ])])
-        let render = Sample.state(evil, width: 40, height: 6).render()
+        let render = Harness(evil, width: 40, height: 6).screen
         #expect(render.line(1).hasPrefix(" Rock[31m (1)"))
         #expect(render.line(2).hasPrefix("  Evil]0;pwned — Title[2J1m"))
         for row in 0..<render.height {

@@ -1,46 +1,128 @@
 import CratesCore
 @testable import CratesTUI
 
-/// Builders for UI-core tests: a collection, a state of a given size, and key sequences.
+/// The store as the list sees it, in memory: answers `ListQuery`s from a fixed collection
+/// the way CatalogueStore does (sections of non-empty groups, a window of rows, the focus
+/// record located, every filter word matched case-insensitively).
+struct MemoryCollection {
+    var sections: [(name: String, items: [ListItem])]
+    var focus: Int64?
+
+    func answer(_ query: ListQuery) -> ListModel {
+        let words = query.filter.lowercased().split(separator: " ").map(String.init)
+        var outline: [ListModel.Section] = []
+        var rows: [ListItem] = []
+        for section in sections {
+            let matching = section.items.filter { item in
+                let text = "\(item.artist) \(item.title) \(item.gtin)".lowercased()
+                return words.allSatisfy { text.contains($0) }
+            }
+            guard !matching.isEmpty else { continue }
+            outline.append(ListModel.Section(name: section.name, count: matching.count, firstRow: rows.count))
+            rows += matching
+        }
+        let focus = query.focus ?? self.focus
+        let start = min(query.offset, rows.count)
+        let end = min(rows.count, query.offset + query.limit)
+        return ListModel(
+            sections: outline, totalRecords: sections.reduce(0) { $0 + $1.items.count }, filter: query.filter,
+            offset: start, rows: Array(rows[start..<end]), focus: focus,
+            focusRow: focus.flatMap { id in rows.firstIndex { $0.recordID == id } })
+    }
+}
+
+/// A UI core wired to a `MemoryCollection`: store queries are answered at once, the other
+/// commands are collected for the test to check.
+struct Harness {
+    var state: AppState
+    var store: MemoryCollection
+    /// Commands other than queries and focus updates, oldest first.
+    var commands: [AppCommand] = []
+
+    init(_ store: MemoryCollection = Sample.collection, width: Int = 80, height: Int = 24) {
+        self.store = store
+        state = AppState(width: width, height: height)
+        send(.resize(width: width, height: height))
+    }
+
+    /// Applies an event and answers the store requests it makes; returns the other commands.
+    @discardableResult
+    mutating func send(_ event: AppEvent) -> [AppCommand] {
+        var pending = state.handle(event)
+        var others: [AppCommand] = []
+        while !pending.isEmpty {
+            let command = pending.removeFirst()
+            switch command {
+            case .query(let query): pending += state.handle(.list(store.answer(query)))
+            case .focus(let id): store.focus = id
+            default: others.append(command)
+            }
+        }
+        commands += others
+        return others
+    }
+
+    /// The collection changed in the store: the observation re-runs the last query.
+    mutating func storeChanged(_ change: (inout MemoryCollection) -> Void) {
+        change(&store)
+        let query = ListQuery(filter: state.filter, offset: state.list.offset, limit: max(200, state.list.rows.count), focus: store.focus)
+        send(.list(store.answer(query)))
+    }
+
+    /// Sends keys `interval` seconds apart; returns the commands they caused.
+    @discardableResult
+    mutating func type(_ keys: [Key], from start: Double = 100, interval: Double = 0.2) -> [AppCommand] {
+        var out: [AppCommand] = []
+        for (i, key) in keys.enumerated() {
+            out += send(.key(key, at: start + Double(i) * interval))
+        }
+        return out
+    }
+
+    @discardableResult
+    mutating func type(_ text: String, from start: Double = 100, interval: Double = 0.2) -> [AppCommand] {
+        type(text.map { Key.character($0) }, from: start, interval: interval)
+    }
+
+    var screen: Screen { state.render() }
+    var lines: [String] { state.render().text.components(separatedBy: "\n") }
+}
+
 enum Sample {
     static func item(_ id: Int64, _ gtin: String, artist: String = "", title: String = "", format: String = "",
                      year: Int? = nil, state: LookupState = .matched, candidates: Int = 0) -> ListItem {
         ListItem(recordID: id, gtin: gtin, artist: artist, title: title, format: format, year: year, state: state, candidates: candidates)
     }
 
-    static let collection = CollectionView(sections: [
-        ListSection(name: "Electronic", items: [
+    static let collection = MemoryCollection(sections: [
+        ("Electronic", [
             item(1, "5099750442227", artist: "Björk", title: "Homogenic", format: "CD", year: 1997),
             item(2, "0724384260910", artist: "Massive Attack", title: "Mezzanine", format: "LP", year: 1998),
         ]),
-        ListSection(name: "Folk, World, & Country", items: [
+        ("Folk, World, & Country", [
             item(3, "4988006555556", artist: "坂本龍一", title: "音楽図鑑", format: "CD", year: 1984),
         ]),
-        ListSection(name: "Unknown", items: [
+        ("Unknown", [
             item(4, "0077774620024", state: .pending),
             item(5, "5012345678900", state: .ambiguous, candidates: 3),
             item(6, "4006381333931", state: .notFound),
         ]),
     ])
 
-    static func state(_ view: CollectionView = collection, width: Int = 80, height: Int = 24) -> AppState {
-        var state = AppState(width: width, height: height)
-        _ = state.handle(.collection(view))
-        return state
-    }
-}
+    static let empty = MemoryCollection(sections: [])
 
-extension AppState {
-    /// Sends keys `interval` seconds apart, collecting the commands.
-    mutating func type(_ keys: [Key], from start: Double = 100, interval: Double = 0.2) -> [AppCommand] {
-        var commands: [AppCommand] = []
-        for (i, key) in keys.enumerated() {
-            commands += handle(.key(key, at: start + Double(i) * interval))
+    /// A large collection: `count` records in sections of `perSection`.
+    static func large(_ count: Int, perSection: Int) -> MemoryCollection {
+        var sections: [(name: String, items: [ListItem])] = []
+        var id: Int64 = 0
+        while id < Int64(count) {
+            let n = min(perSection, count - Int(id))
+            let name = "Genre \(sections.count + 100)"
+            sections.append((name, (0..<n).map { i in
+                id += 1
+                return item(id, String(format: "50%011d", Int(id)), artist: "Artist \(id)", title: "Title \(i)")
+            }))
         }
-        return commands
-    }
-
-    mutating func type(_ text: String, from start: Double = 100, interval: Double = 0.2) -> [AppCommand] {
-        type(text.map { Key.character($0) }, from: start, interval: interval)
+        return MemoryCollection(sections: sections)
     }
 }

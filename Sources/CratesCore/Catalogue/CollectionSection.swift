@@ -103,17 +103,49 @@ public struct RowWindow: Hashable, Sendable {
     }
 }
 
+/// What a list asks the store for: one window of rows of the collection narrowed by a
+/// filter, and a record to locate (a list keeps its selection on a record that moves).
+public struct CollectionQuery: Hashable, Sendable {
+    /// Words that must all appear (case- and accent-insensitively) in a record's artist,
+    /// title, labels, catalogue numbers or GTIN. Empty: every record.
+    public var filter: String
+    public var window: RowWindow
+    /// A record whose row to report in `CollectionWindow.focusRow`.
+    public var focus: Int64?
+
+    public init(filter: String = "", window: RowWindow, focus: Int64? = nil) {
+        self.filter = filter
+        self.window = window
+        self.focus = focus
+    }
+}
+
 /// The outline plus the rows of one window, fetched together from one snapshot, so the
 /// two always agree.
 public struct CollectionWindow: Hashable, Sendable {
+    /// The sections of the (filtered) collection.
     public var outline: CollectionOutline
     public var window: RowWindow
     /// The rows from `window.offset`, at most `window.limit` of them.
     public var rows: [CollectionRow]
+    /// The filter the outline and rows answer.
+    public var filter: String
+    /// Records in the whole collection, whatever the filter.
+    public var totalRecords: Int
+    /// The record asked to be located, and its row in the (filtered) order, when it is there.
+    public var focus: Int64?
+    public var focusRow: Int?
 
-    public init(outline: CollectionOutline, window: RowWindow, rows: [CollectionRow]) {
+    public init(
+        outline: CollectionOutline, window: RowWindow, rows: [CollectionRow], filter: String = "",
+        totalRecords: Int? = nil, focus: Int64? = nil, focusRow: Int? = nil
+    ) {
         self.outline = outline
         self.window = window
         self.rows = rows
+        self.filter = filter
+        self.totalRecords = totalRecords ?? outline.rowCount
+        self.focus = focus
+        self.focusRow = focusRow
     }
 }

@@ -6,8 +6,10 @@ public enum AppEvent: Sendable {
     /// A key, with a monotonic timestamp in seconds (wedge scanners type 5–30 ms apart).
     case key(Key, at: Double)
     case resize(width: Int, height: Int)
-    /// The store's collection changed (or was first read).
-    case collection(CollectionView)
+    /// The store answered a `ListQuery` (asked for, or re-run after the collection changed).
+    case list(ListModel)
+    /// A scanned GTIN is already in the collection: ask before adding another copy.
+    case duplicate(GTIN, method: AddMethod, copies: Int)
     case details(RecordDetails)
     /// A record was added: the selection moves to it once the collection shows it.
     case added(recordID: Int64)
@@ -25,7 +27,14 @@ public enum AppEvent: Sendable {
 
 /// What the UI asks the workers to do. None of these run on the UI thread.
 public enum AppCommand: Equatable, Sendable {
+    /// Adds a copy, unless the collection has the GTIN already: then `.duplicate` comes back.
     case add(GTIN, method: AddMethod)
+    /// Adds a further copy of a GTIN the collection has (the user said yes).
+    case addCopy(GTIN, method: AddMethod)
+    /// Fetch (and keep fetching, as the collection changes) this part of the list.
+    case query(ListQuery)
+    /// The record the selection is on, so that a refetch after a change locates it.
+    case focus(Int64?)
     case addRelease(id: Int, method: AddMethod)
     case delete([Int64])
     case undo(Int)

@@ -1,8 +1,14 @@
 import CratesCore
 
 extension AppState {
-    /// Applies one event; returns what the workers should do.
+    /// Applies one event; returns what the workers should do, including what to ask the store
+    /// for so that the screen's rows are there.
     public mutating func handle(_ event: AppEvent) -> [AppCommand] {
+        let commands = handleEvent(event)
+        return commands + storeRequests()
+    }
+
+    mutating func handleEvent(_ event: AppEvent) -> [AppCommand] {
         switch event {
         case .key(let key, let at):
             return handleKey(key, at: at)
@@ -11,9 +17,11 @@ extension AppState {
             self.height = max(1, height)
             keepSelectionVisible()
             return []
-        case .collection(let view):
-            collection = view
-            relayout()
+        case .list(let model):
+            apply(model)
+            return []
+        case .duplicate(let gtin, let method, let copies):
+            duplicates.append(DuplicateQuestion(gtin: gtin, method: method, copies: copies))
             return []
         case .details(let details):
             if case .details(var state) = mode, state.recordID == details.record.id {
@@ -27,8 +35,11 @@ extension AppState {
             }
             return []
         case .added(let id):
+            // Select it, and ask the store where it is (it is not in the window held yet).
             selectWhenSeen = id
-            relayout()
+            selectedRecord = id
+            sentQuery = nil
+            received = false
             return []
         case .deleted(let count, let token):
             lastUndo = Undo(token: token, count: count)
@@ -95,7 +106,7 @@ extension AppState {
             switch key {
             case .character("y"), .character("Y"):
                 duplicates.removeFirst()
-                return [.add(question.gtin, method: question.method)] + drainQueuedScans()
+                return [.addCopy(question.gtin, method: question.method)] + drainQueuedScans()
             case .character("n"), .character("N"), .escape, .enter:
                 duplicates.removeFirst()
                 say("Not added: \(question.gtin.canonical)")
@@ -128,8 +139,8 @@ extension AppState {
         case .moveUp: moveSelection(by: -1)
         case .pageDown: moveSelection(by: listHeight - 1)
         case .pageUp: moveSelection(by: -(listHeight - 1))
-        case .top: moveSelection(toItemFrom: 0, forward: true)
-        case .bottom: moveSelection(toItemFrom: lines.count - 1, forward: false)
+        case .top: moveSelection(toRowFrom: 0, forward: true)
+        case .bottom: moveSelection(toRowFrom: list.lineCount - 1, forward: false)
         case .nextSection: jumpSection(forward: true)
         case .previousSection: jumpSection(forward: false)
         case .filter:
@@ -165,10 +176,7 @@ extension AppState {
         case .authenticate: return [.authenticate]
         case .help: mode = .help(scroll: 0)
         case .back:
-            if !filter.isEmpty {
-                filter = ""
-                relayout()
-            }
+            if !filter.isEmpty { filter = "" }
             message = nil
         case .quit: return quit()
         case .redraw: return [.redraw]
@@ -318,24 +326,20 @@ extension AppState {
         case .escape, .control("c"), .control("g"):
             filterEditing = false
             filter = ""
-            relayout()
         case .backspace:
             if filter.isEmpty {
                 filterEditing = false
             } else {
                 filter.removeLast()
-                relayout()
             }
         case .control("u"):
             filter = ""
-            relayout()
         case .down, .up, .pageDown, .pageUp:
             filterEditing = false
             return listKey(key)
         case .character(let c):
             guard filter.count < 100 else { break }
             filter.append(c)
-            relayout()
         default:
             break
         }
@@ -359,11 +363,8 @@ extension AppState {
             say("Adding Discogs release \(id)")
             return [.addRelease(id: id, method: method == .camera ? .camera : .releaseID)]
         case .success(.gtin(let gtin)):
-            let copies = collection.copies(of: gtin.canonical) + duplicates.filter { $0.gtin == gtin }.count
-            if copies > 0 {
-                duplicates.append(DuplicateQuestion(gtin: gtin, method: method, copies: copies))
-                return []
-            }
+            // The store says whether it is a duplicate (another process may have added it):
+            // a `.duplicate` event comes back then, and the question waits in line.
             say("Added \(gtin.canonical)")
             return [.add(gtin, method: method)]
         }
@@ -377,13 +378,5 @@ extension AppState {
             commands += submit(scan.code, method: scan.method)
         }
         return commands
-    }
-}
-
-extension ListItem {
-    /// "Artist — Title", or the barcode while the record is not matched.
-    public var displayTitle: String {
-        guard state == .matched, !title.isEmpty else { return gtin }
-        return artist.isEmpty ? title : "\(artist) — \(title)"
     }
 }

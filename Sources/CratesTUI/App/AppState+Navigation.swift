@@ -1,97 +1,82 @@
 extension AppState {
-    /// The record under the selection, if the selection is on a record.
+    /// The record under the selection, when the selection is on a record row that is loaded.
     public var selectedItem: ListItem? {
-        guard lines.indices.contains(selectedLine) else { return nil }
-        return collection.item(lines[selectedLine])
+        guard case .row(let row, _) = list.line(selectedLine) else { return nil }
+        return list.item(row: row)
     }
 
-    /// Rebuilds the lines after the collection or the filter changed, keeping the selection on
-    /// the same record (it may have moved to another section), or, when that record is gone, on
-    /// the same position.
-    mutating func relayout() {
-        lines = collection.lines(filter: filter)
+    /// Takes a new answer from the store and puts the selection back on the record it was
+    /// on: that record may have moved (a lookup gave it a genre), or gone (deleted, filtered
+    /// out), in which case the selection stays at the same position.
+    mutating func apply(_ model: ListModel) {
+        guard model.filter == filter else { return }  // an answer to a filter since changed
+        list = model
+        received = true
+        if let asked = sentQuery, asked.offset == model.offset { sentQuery = nil }
         let wanted = selectWhenSeen ?? selectedRecord
-        if let wanted, let index = lineIndex(of: wanted) {
+        if let wanted, let row = model.focus == wanted ? model.focusRow : model.row(of: wanted),
+           let line = model.lineIndex(ofRow: row) {
             if selectWhenSeen == wanted { selectWhenSeen = nil }
-            selectedLine = index
+            selectedLine = line
         } else {
-            selectedLine = min(selectedLine, max(0, lines.count - 1))
-            moveSelection(toItemFrom: selectedLine, forward: true)
-            if selectedItem == nil { moveSelection(toItemFrom: selectedLine, forward: false) }
+            selectedLine = min(selectedLine, max(0, list.lineCount - 1))
+            moveSelection(toRowFrom: selectedLine, forward: true)
+            if rowLine(selectedLine) == nil { moveSelection(toRowFrom: selectedLine, forward: false) }
         }
-        selectedRecord = selectedItem?.recordID
+        if let item = selectedItem { selectedRecord = item.recordID }
         keepSelectionVisible()
     }
 
-    func lineIndex(of recordID: Int64) -> Int? {
-        lines.firstIndex { line in
-            if case .item(let s, let i) = line { return collection.sections[s].items[i].recordID == recordID }
-            return false
-        }
+    /// The row shown on `line`, nil for a header.
+    func rowLine(_ line: Int) -> Int? {
+        if case .row(let row, _) = list.line(line) { return row }
+        return nil
     }
 
     /// Moves by `delta` lines, skipping headers (they are not selectable).
     mutating func moveSelection(by delta: Int) {
-        guard !lines.isEmpty else { return }
-        let target = max(0, min(lines.count - 1, selectedLine + delta))
-        moveSelection(toItemFrom: target, forward: delta >= 0)
-        if selectedItem == nil { moveSelection(toItemFrom: target, forward: delta < 0) }
-        selectedRecord = selectedItem?.recordID
-        keepSelectionVisible()
+        guard list.lineCount > 0 else { return }
+        let target = max(0, min(list.lineCount - 1, selectedLine + delta))
+        moveSelection(toRowFrom: target, forward: delta >= 0)
+        if rowLine(selectedLine) == nil { moveSelection(toRowFrom: target, forward: delta < 0) }
     }
 
-    /// Selects the first record line at or after (or before) `index`; leaves the selection
-    /// alone when there is none that way.
-    mutating func moveSelection(toItemFrom index: Int, forward: Bool) {
-        guard !lines.isEmpty else {
+    /// Selects the first row line at or after (or before) `index`. Headers are one line
+    /// between rows, so this looks at most one line further.
+    mutating func moveSelection(toRowFrom index: Int, forward: Bool) {
+        guard list.lineCount > 0 else {
             selectedLine = 0
+            selectedRecord = nil
             return
         }
-        var i = max(0, min(lines.count - 1, index))
-        while lines.indices.contains(i) {
-            if case .item = lines[i] {
-                selectedLine = i
-                selectedRecord = selectedItem?.recordID
-                keepSelectionVisible()
-                return
-            }
-            i += forward ? 1 : -1
-        }
+        var i = max(0, min(list.lineCount - 1, index))
+        if rowLine(i) == nil { i += forward ? 1 : -1 }
+        guard i >= 0, i < list.lineCount, rowLine(i) != nil else { return }
+        selectedLine = i
+        // Unknown until the window holding it arrives; then `apply` fills it in.
+        selectedRecord = selectedItem?.recordID
+        keepSelectionVisible()
     }
 
     /// Jumps to the first record of the next (or previous) section; backwards from inside a
     /// section goes to that section's first record first, as in tig and mutt.
     mutating func jumpSection(forward: Bool) {
-        guard !lines.isEmpty else { return }
-        let currentSection: Int? = {
-            if case .item(let s, _) = lines[selectedLine] { return s }
-            return nil
-        }()
+        guard case .row(let row, let section) = list.line(selectedLine) else { return }
+        let sections = list.sections
         if forward {
-            var i = selectedLine + 1
-            while i < lines.count {
-                if case .header(let s, _) = lines[i], s != currentSection { break }
-                i += 1
-            }
-            if i < lines.count { moveSelection(toItemFrom: i, forward: true) }
-        } else {
-            var i = selectedLine - 1
-            // The header of the current section.
-            while i >= 0 {
-                if case .header = lines[i] { break }
-                i -= 1
-            }
-            if i >= 0, i + 1 != selectedLine {
-                moveSelection(toItemFrom: i + 1, forward: true)
-                return
-            }
-            i -= 1
-            while i >= 0 {
-                if case .header = lines[i] { break }
-                i -= 1
-            }
-            if i >= 0 { moveSelection(toItemFrom: i + 1, forward: true) }
+            guard section + 1 < sections.count else { return }
+            selectLine(sections[section + 1].firstRow + section + 2)
+        } else if row > sections[section].firstRow {
+            selectLine(sections[section].firstRow + section + 1)
+        } else if section > 0 {
+            selectLine(sections[section - 1].firstRow + section)
         }
+    }
+
+    mutating func selectLine(_ line: Int) {
+        selectedLine = line
+        selectedRecord = selectedItem?.recordID
+        keepSelectionVisible()
     }
 
     /// Scrolls so the selected line is on screen, with the section header above the first
@@ -100,11 +85,49 @@ extension AppState {
         let visible = listHeight
         if selectedLine < scrollTop {
             scrollTop = selectedLine
-            if scrollTop > 0, case .header = lines[scrollTop - 1] { scrollTop -= 1 }
+            if scrollTop > 0, case .header = list.line(scrollTop - 1) { scrollTop -= 1 }
         } else if selectedLine >= scrollTop + visible {
             scrollTop = selectedLine - visible + 1
         }
-        scrollTop = max(0, min(scrollTop, max(0, lines.count - visible)))
+        scrollTop = max(0, min(scrollTop, max(0, list.lineCount - visible)))
         if selectedLine < scrollTop { scrollTop = selectedLine }
+    }
+
+    /// The rows on screen.
+    var visibleRows: Range<Int> {
+        var first: Int?
+        var last: Int?
+        for line in scrollTop..<min(list.lineCount, scrollTop + listHeight) {
+            if let row = rowLine(line) {
+                if first == nil { first = row }
+                last = row
+            }
+        }
+        guard let first, let last else { return 0..<0 }
+        return first..<(last + 1)
+    }
+
+    /// What to ask the store for now: a new window when the screen shows rows not held (or
+    /// the filter changed), and the selected record as the focus. Each is sent once.
+    mutating func storeRequests() -> [AppCommand] {
+        var commands: [AppCommand] = []
+        let needed = visibleRows
+        let answered = received && list.filter == filter
+        if !answered || !list.holds(rows: needed) {
+            let offset = max(0, needed.lowerBound - windowMargin)
+            let query = ListQuery(filter: filter, offset: offset, limit: needed.count + 2 * windowMargin + 1, focus: selectedRecord)
+            // Asked already and not answered yet: asking again would only queue more work.
+            let pending = sentQuery.map { $0.filter == query.filter && $0.offset <= offset && $0.offset + $0.limit >= offset + needed.count } ?? false
+            if !pending {
+                sentQuery = query
+                sentFocus = .some(selectedRecord)
+                commands.append(.query(query))
+            }
+        }
+        if sentFocus != .some(selectedRecord) {
+            sentFocus = .some(selectedRecord)
+            commands.append(.focus(selectedRecord))
+        }
+        return commands
     }
 }

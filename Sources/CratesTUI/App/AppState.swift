@@ -44,9 +44,17 @@ public struct AppState: Sendable {
         public var copies: Int
     }
 
+    /// How many rows to ask for around the screen: the screen plus a screen each side, so that
+    /// scrolling rarely waits for the store.
+    var windowMargin: Int { listHeight }
+
     public internal(set) var mode: Mode = .list
-    public internal(set) var collection: CollectionView = .empty
-    public internal(set) var lines: [ListLine] = []
+    public internal(set) var list: ListModel = .empty
+    /// The last query and focus sent, so that each is sent once.
+    var sentQuery: ListQuery?
+    var sentFocus: Int64??
+    /// Whether the store has answered at all (an empty collection is an answer).
+    var received = false
     public internal(set) var filter = ""
     public internal(set) var filterEditing = false
     /// The selected line and the record on it: the record is what the selection follows when

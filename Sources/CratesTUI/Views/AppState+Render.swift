@@ -26,7 +26,7 @@ extension AppState {
         let title: String
         switch mode {
         case .list:
-            title = filter.isEmpty ? " crates" : " crates · filter \"\(filter)\": \(collection.matchCount(lines)) found"
+            title = filter.isEmpty ? " crates" : " crates · filter \"\(filter)\": \(list.filter == filter ? "\(list.rowCount.grouped) found" : "searching…")"
         case .details: title = " crates · details"
         case .picker: title = " crates · choose a pressing"
         case .help: title = " crates · keys"
@@ -43,7 +43,8 @@ extension AppState {
 
     func renderList(into screen: inout Screen) {
         let top = 1
-        if lines.isEmpty {
+        if list.lineCount == 0 {
+            guard received else { return }
             let text = filter.isEmpty
                 ? ["No records yet.", "", "Scan a barcode (or type one and press Enter),", "or press a to add one."]
                 : ["Nothing matches \"\(filter)\".", "", "Esc clears the filter."]
@@ -58,18 +59,22 @@ extension AppState {
         let mainWidth = showColumns ? width - 2 - formatWidth - yearWidth - 3 : width - 2
         for row in 0..<listHeight {
             let index = scrollTop + row
-            guard lines.indices.contains(index) else { break }
+            guard let line = list.line(index) else { break }
             let y = top + row
-            switch lines[index] {
-            case .header(let s, let count):
-                let name = collection.sections[s].name
-                let end = screen.put(" \(name) ", row: y, column: 0, style: .header)
-                screen.put("(\(count))", row: y, column: end, style: .dim)
-            case .item(let s, let i):
-                let item = collection.sections[s].items[i]
+            switch line {
+            case .header(let s):
+                let section = list.sections[s]
+                let end = screen.put(" \(section.name) ", row: y, column: 0, style: .header)
+                screen.put("(\(section.count.grouped))", row: y, column: end, style: .dim)
+            case .row(let r, _):
                 let selected = index == selectedLine
                 let base: Style = selected ? .selected : .normal
                 if selected { screen.fill(row: y, style: .selected) }
+                guard let item = list.item(row: r) else {
+                    // Not fetched yet: the store answers within a frame or two.
+                    screen.put("…", row: y, column: 2, style: selected ? .selected : .dim)
+                    continue
+                }
                 let (text, note, noteStyle) = item.rowText
                 var col = screen.put(text, row: y, column: 2, style: base, limit: mainWidth)
                 if let note, col + 2 < 2 + mainWidth {
@@ -89,14 +94,14 @@ extension AppState {
     func renderStatus(into screen: inout Screen) {
         let row = height - 2
         screen.fill(row: row, style: .status)
-        var parts = ["\(collection.recordCount.grouped) \(collection.recordCount == 1 ? "record" : "records")"]
+        var parts = ["\(list.totalRecords.grouped) \(list.totalRecords == 1 ? "record" : "records")"]
         if waiting > 0 { parts.append("\(waiting.grouped) waiting") }
         parts.append(discogs.text)
         if let camera = camera.text { parts.append(camera) }
         var text = " " + parts.joined(separator: " · ")
         if DisplayWidth.of(text) > width {
             // Narrow terminal: the short forms, so every fact still fits.
-            parts = ["\(collection.recordCount.grouped) rec"]
+            parts = ["\(list.totalRecords.grouped) rec"]
             if waiting > 0 { parts.append("\(waiting.grouped) wait") }
             parts.append(discogs.shortText)
             if let camera = camera.shortText { parts.append(camera) }
@@ -155,15 +160,6 @@ extension ListItem {
             return (gtin, "lookup failed: will retry (Enter for details)", .error)
         case .skipped:
             return (gtin, "not looked up (Enter for why)", .dim)
-        }
-    }
-}
-
-extension CollectionView {
-    func matchCount(_ lines: [ListLine]) -> Int {
-        lines.reduce(0) { count, line in
-            if case .header(_, let n) = line { return count + n }
-            return count
         }
     }
 }

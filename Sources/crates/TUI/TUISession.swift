@@ -12,16 +12,17 @@ final class TUISession: Sendable {
     private let store: CatalogueStore
     private let inbox = Inbox()
     /// Replaced after signing in from the UI (`A`).
-    private let discogsSetup: Mutex<DiscogsSetup?>
-    private var discogs: DiscogsSetup? { discogsSetup.withLock { $0 } }
+    private let discogsSetup: Mutex<DiscogsAccess?>
+    private var discogs: DiscogsAccess? { discogsSetup.withLock { $0 } }
     private let lookups: Bool
     /// Deleted rows by undo token, kept for `u`.
     private let undoBatches = Mutex<(next: Int, batches: [Int: [DeletedRecord]])>((1, [:]))
     private let worker = Mutex<(worker: LookupWorker?, task: Task<Void, Never>?)>((nil, nil))
+    private let observation = Mutex<WindowObservation?>(nil)
     private let commands: AsyncStream<AppCommand>
     private let commandSink: AsyncStream<AppCommand>.Continuation
 
-    init(store: CatalogueStore, discogs: DiscogsSetup?, lookups: Bool) {
+    init(store: CatalogueStore, discogs: DiscogsAccess?, lookups: Bool) {
         self.store = store
         discogsSetup = Mutex(discogs)
         self.lookups = lookups
@@ -33,19 +34,19 @@ final class TUISession: Sendable {
     func run() -> Int32? {
         let inbox = self.inbox
         let store = self.store
-        let observation: StoreObservation?
+        // The list's window of the collection, re-run on every change by any process. The
+        // first answer is the first screen (a few milliseconds at 100,000 records).
         do {
-            observation = try store.observeSections(
+            let observation = try store.observeWindow(
+                CollectionQuery(window: RowWindow(offset: 0, limit: 200)),
                 onError: { error in inbox.post(.message("\(error)", isError: true)) },
-                onChange: { sections in
-                    inbox.post(.collection(CollectionView(sections)))
-                    Task {
-                        if let waiting = try? await store.waitingCount() { inbox.post(.waiting(waiting)) }
-                    }
+                onChange: { [weak self] window in
+                    inbox.post(.list(ListModel(window)))
+                    self?.refreshWaiting()
                 })
+            self.observation.withLock { $0 = observation }
         } catch {
             inbox.post(.message("\(error)", isError: true))
-            observation = nil
         }
         let executor = Task { [commands] in
             for await command in commands { await self.execute(command) }
@@ -58,7 +59,7 @@ final class TUISession: Sendable {
             interactive: { [weak self] _ in self?.signIn() })
         let signal = runner.run()
 
-        observation?.cancel()
+        observation.withLock { $0?.cancel() }
         commandSink.finish()
         stopWorker()
         executor.cancel()
@@ -71,11 +72,32 @@ final class TUISession: Sendable {
         do {
             switch command {
             case .add(let gtin, let method):
+                // Checked here, not in the UI: another process may have added it.
+                let copies = try await store.copies(of: gtin)
+                guard copies == 0 else {
+                    inbox.post(.duplicate(gtin, method: method, copies: copies))
+                    return
+                }
                 let record = try await store.add(NewRecord(gtin: gtin, addMethod: method))
                 inbox.post(.added(recordID: record.id))
                 nudgeWorker()
+            case .addCopy(let gtin, let method):
+                let record = try await store.add(NewRecord(gtin: gtin, addMethod: method))
+                inbox.post(.added(recordID: record.id))
+                nudgeWorker()
+            case .query(let query):
+                observation.withLock { $0 }?.update(CollectionQuery(
+                    filter: query.filter, window: RowWindow(offset: query.offset, limit: query.limit), focus: query.focus))
+            case .focus(let id):
+                observation.withLock { $0 }?.focus(id)
             case .addRelease(let id, let method):
-                try await addRelease(id, method: method)
+                Task {
+                    do {
+                        try await self.addRelease(id, method: method)
+                    } catch {
+                        self.inbox.post(.message("\(error)", isError: true))
+                    }
+                }
             case .delete(let ids):
                 let deleted = try await store.delete(ids)
                 let token = undoBatches.withLock { state in
@@ -103,8 +125,18 @@ final class TUISession: Sendable {
                     inbox.post(.message("Not signed in to Discogs: press A to sign in", isError: true))
                     return
                 }
-                let release = try await client.release(id: releaseID)
-                try await store.choose(release, for: recordID)
+                // A request waits for the rate limit: off the serial queue, so that list
+                // queries and adds are not held up behind it.
+                let store = self.store
+                let inbox = self.inbox
+                Task {
+                    do {
+                        let release = try await client.release(id: releaseID)
+                        try await store.choose(release, for: recordID)
+                    } catch {
+                        inbox.post(.message("\(error)", isError: true))
+                    }
+                }
             case .openURL(let url):
                 open(url)
             case .authenticate, .suspend, .redraw, .quit:
@@ -151,6 +183,15 @@ final class TUISession: Sendable {
             inbox.post(.message("Opened \(url)", isError: false))
         } catch {
             inbox.post(.message("Could not open a browser: \(url)", isError: true))
+        }
+    }
+
+    /// The queue's length for the status line, read after each change (an indexed count).
+    private func refreshWaiting() {
+        let store = self.store
+        let inbox = self.inbox
+        Task {
+            if let waiting = try? await store.waitingCount() { inbox.post(.waiting(waiting)) }
         }
     }
 
@@ -214,7 +255,7 @@ final class TUISession: Sendable {
             return
         }
         do {
-            let setup = try DiscogsSetup.make()
+            let setup = try DiscogsAccess.make()
             stopWorker()
             discogsSetup.withLock { $0 = setup }
             startWorker()

@@ -1,0 +1,154 @@
+import CratesCore
+import CratesStore
+import CratesTUI
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The UI figures of issue 5 over an existing collection (scripts/bench.sh builds one with
+/// crates-bench): start to first full screen, key handling plus repaint (p50/p99) for
+/// scrolling, paging, section jumps and filtering, and peak memory. The UI core runs against
+/// a memory terminal (it renders into a `Screen`), so the figures are the UI's own work,
+/// not a terminal emulator's.
+@main
+struct TUIBenchmark {
+    static func main() async throws {
+        var arguments = CommandLine.arguments.dropFirst()
+        var database: String?
+        var runs = 5
+        while let argument = arguments.popFirst() {
+            switch argument {
+            case "--db": database = arguments.popFirst()
+            case "--runs": runs = arguments.popFirst().flatMap { Int($0) } ?? runs
+            default:
+                FileHandle.standardError.write(Data("usage: crates-tui-bench --db PATH [--runs N]\n".utf8))
+                exit(2)
+            }
+        }
+        guard let database else {
+            FileHandle.standardError.write(Data("crates-tui-bench: --db PATH is required (scripts/bench.sh makes one)\n".utf8))
+            exit(2)
+        }
+
+        // 1. Start to first full screen: open the store, read the collection, lay it out, render.
+        var startTimes: [Double] = []
+        var records = 0
+        for _ in 0..<runs {
+            let started = now()
+            let store = try CatalogueStore(path: database)
+            let first = try await FirstScreen.load(store, width: 120, height: 40)
+            _ = first.state.render()
+            startTimes.append(now() - started)
+            records = first.records
+        }
+        print("crates TUI benchmark: \(records.formatted()) records, 120×40 memory terminal, median of \(runs) runs")
+        report("start → first full screen", startTimes, target: 0.2)
+
+        // 2. Keys: each handled and the frame rendered, as the UI loop does per key. A key
+        // that needs rows not held asks the store; that query runs off the UI thread in the
+        // app, so it is timed apart, and its answer applied (and rendered) as the next event.
+        let store = try CatalogueStore(path: database)
+        var state = AppState(width: 120, height: 40)
+        var fetches: [Double] = []
+        var pending = state.handle(.resize(width: 120, height: 40))
+        try await answer(&pending, &state, store, &fetches)
+        let scenarios: [(String, [Key])] = [
+            ("scroll (j/k)", Array(repeating: Key.down, count: 300) + Array(repeating: Key.up, count: 100)),
+            ("page (PgDn/PgUp)", Array(repeating: Key.pageDown, count: 200) + Array(repeating: Key.pageUp, count: 100)),
+            ("jump section (]/[)", Array(repeating: Key.character("]"), count: 30) + Array(repeating: Key.character("["), count: 30)),
+            ("home/end (g/G)", Array(repeating: [Key.character("G"), Key.character("g")], count: 50).flatMap { $0 }),
+            ("filter as you type", [Key.character("/")] + "moon river".map { Key.character($0) } + Array(repeating: Key.backspace, count: 10)
+                + "blue".map { Key.character($0) } + [Key.escape]),
+        ]
+        var t = 1000.0
+        for (name, keys) in scenarios {
+            var samples: [Double] = []
+            fetches = []
+            for _ in 0..<max(1, runs / 2) {
+                for key in keys {
+                    t += 1
+                    let started = now()
+                    var commands = state.handle(.key(key, at: t))
+                    _ = state.render()
+                    samples.append(now() - started)
+                    try await answer(&commands, &state, store, &fetches)
+                }
+            }
+            reportPercentiles("key + repaint: \(name)", samples, target: 0.016)
+            if !fetches.isEmpty {
+                reportPercentiles("   store query for it (background): \(name)", fetches, target: nil)
+            }
+        }
+
+        // 3. A change arriving (a lookup finished): the observation re-runs the query.
+        var changeSamples: [Double] = []
+        for _ in 0..<runs {
+            let started = now()
+            let window = try await store.window(CollectionQuery(
+                filter: "", window: RowWindow(offset: state.list.offset, limit: max(1, state.list.rows.count)), focus: state.selectedRecord))
+            _ = state.handle(.list(ListModel(window)))
+            _ = state.render()
+            changeSamples.append(now() - started)
+        }
+        report("a store change: re-run the query with the focus located, apply, render", changeSamples, target: nil)
+
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let peak = Double(usage.ru_maxrss) / 1024
+        print(String(format: "  peak memory (max RSS): %.0f MB  (target < 150 MB, ratio %.2f)", peak, peak / 150))
+    }
+
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    static func report(_ name: String, _ samples: [Double], target: Double?) {
+        let median = samples.sorted()[samples.count / 2]
+        if let target {
+            print(String(format: "  %@: median %.1f ms  (target < %.0f ms, ratio %.2f)", name, median * 1000, target * 1000, median / target))
+        } else {
+            print(String(format: "  %@: median %.1f ms", name, median * 1000))
+        }
+    }
+
+    static func reportPercentiles(_ name: String, _ samples: [Double], target: Double?) {
+        let sorted = samples.sorted()
+        let p50 = sorted[sorted.count / 2]
+        let p99 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
+        if let target {
+            print(String(format: "  %@: p50 %.2f ms, p99 %.2f ms over %d keys  (target p99 < %.0f ms, ratio %.2f)",
+                         name, p50 * 1000, p99 * 1000, sorted.count, target * 1000, p99 / target))
+        } else {
+            print(String(format: "  %@: p50 %.2f ms, p99 %.2f ms over %d queries", name, p50 * 1000, p99 * 1000, sorted.count))
+        }
+    }
+
+    /// Answers the store queries among `commands` as the app's observation would.
+    static func answer(_ commands: inout [AppCommand], _ state: inout AppState, _ store: CatalogueStore, _ fetches: inout [Double]) async throws {
+        while !commands.isEmpty {
+            let command = commands.removeFirst()
+            guard case .query(let query) = command else { continue }
+            let started = now()
+            let window = try await store.window(CollectionQuery(
+                filter: query.filter, window: RowWindow(offset: query.offset, limit: query.limit), focus: query.focus))
+            fetches.append(now() - started)
+            commands += state.handle(.list(ListModel(window)))
+            _ = state.render()
+        }
+    }
+}
+
+/// What `crates` does before its first frame: ask for the first window and lay it out.
+enum FirstScreen {
+    static func load(_ store: CatalogueStore, width: Int, height: Int) async throws -> (state: AppState, records: Int) {
+        var state = AppState(width: width, height: height)
+        var fetches: [Double] = []
+        var commands = state.handle(.resize(width: width, height: height))
+        try await TUIBenchmark.answer(&commands, &state, store, &fetches)
+        return (state, state.list.totalRecords)
+    }
+}
