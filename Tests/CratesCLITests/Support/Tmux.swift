@@ -31,7 +31,7 @@ final class TmuxSession: @unchecked Sendable {
         let start = "exec tmux -S \(Self.quote(socket)) -f /dev/null new-session -d -x \(width) -y \(height) \(Self.quote(script)) </dev/null >/dev/null 2>&1"
         // posix_spawn + waitpid, not Foundation's Process: the daemonised server would inherit
         // the descriptor Process watches for the child's exit, and Process would wait forever.
-        let status = try await Self.spawnAndWait(["/bin/sh", "-c", start], deadline: .seconds(10))
+        let status = try await Self.spawnAndWait(["/bin/bash", "-c", Self.closeInherited + start], deadline: .seconds(10))
         guard status == 0 else { throw TmuxError.failed("new-session", "exit status \(status)") }
         _ = try await tmux(["set-option", "-g", "status", "off"])
     }
@@ -129,6 +129,12 @@ final class TmuxSession: @unchecked Sendable {
         var pid: pid_t = 0
         var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { for arg in cArgs { free(arg) } }
+        // Close every descriptor above stderr in the child: otherwise the tmux daemon keeps
+        // whatever pipes other tests' processes had open at that moment, including the one
+        // Foundation's Process watches for a child's exit, and that test then never sees
+        // its child exit.
+        // (glibc's posix_spawn_file_actions_addclosefrom_np does not import, so the shell
+        // that starts tmux closes them: see `closeInherited`.)
         let spawned = posix_spawn(&pid, argv[0], nil, nil, &cArgs, environ)
         guard spawned == 0 else { throw TmuxError.failed("spawn", String(cString: strerror(spawned))) }
         let clock = ContinuousClock()
@@ -144,6 +150,9 @@ final class TmuxSession: @unchecked Sendable {
         _ = waitpid(pid, &status, 0)
         throw TmuxError.timedOut("spawn of \(argv.joined(separator: " "))", "")
     }
+
+    /// Bash that closes every inherited descriptor above stderr before what follows.
+    static let closeInherited = #"for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && eval "exec $fd>&-" 2>/dev/null; done; "#
 
     static func quote(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
