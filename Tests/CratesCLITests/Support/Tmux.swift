@@ -135,7 +135,21 @@ final class TmuxSession: @unchecked Sendable {
         // its child exit.
         // (glibc's posix_spawn_file_actions_addclosefrom_np does not import, so the shell
         // that starts tmux closes them: see `closeInherited`.)
-        let spawned = posix_spawn(&pid, argv[0], nil, nil, &cArgs, environ)
+        // An empty signal mask and default dispositions: the test runner's threads block
+        // SIGTERM, and a mask is inherited across exec, so tmux (and crates under it) would
+        // otherwise ignore `kill`.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for sig in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, sig) }
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let spawned = posix_spawn(&pid, argv[0], nil, &attributes, &cArgs, environ)
         guard spawned == 0 else { throw TmuxError.failed("spawn", String(cString: strerror(spawned))) }
         let clock = ContinuousClock()
         let end = clock.now.advanced(by: deadline)
