@@ -105,12 +105,7 @@ public struct ListModel: Equatable, Sendable {
     public func line(_ index: Int) -> ListLine? {
         guard index >= 0, index < lineCount else { return nil }
         // The last section whose header line (firstRow + its index) is at or before `index`.
-        var low = 0
-        var high = sections.count - 1
-        while low < high {
-            let mid = (low + high + 1) / 2
-            if sections[mid].firstRow + mid <= index { low = mid } else { high = mid - 1 }
-        }
+        let low = lastSection { section, i in section.firstRow + i <= index }
         let headerLine = sections[low].firstRow + low
         if index == headerLine { return .header(section: low) }
         return .row(sections[low].firstRow + (index - headerLine - 1), section: low)
@@ -119,13 +114,19 @@ public struct ListModel: Equatable, Sendable {
     /// The line showing row `row`.
     public func lineIndex(ofRow row: Int) -> Int? {
         guard row >= 0, row < rowCount else { return nil }
+        return row + lastSection { section, _ in section.firstRow <= row } + 1
+    }
+
+    /// Binary search: the last section (there is at least one) for which `isAtOrBefore`
+    /// holds, given that it holds for a prefix of the sections.
+    private func lastSection(_ isAtOrBefore: (Section, Int) -> Bool) -> Int {
         var low = 0
         var high = sections.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
-            if sections[mid].firstRow <= row { low = mid } else { high = mid - 1 }
+            if isAtOrBefore(sections[mid], mid) { low = mid } else { high = mid - 1 }
         }
-        return row + low + 1
+        return low
     }
 
     /// The record on row `row`, when that row is in the window held.
