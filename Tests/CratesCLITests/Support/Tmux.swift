@@ -31,7 +31,7 @@ final class TmuxSession: @unchecked Sendable {
         let start = "exec tmux -S \(Self.quote(socket)) -f /dev/null new-session -d -x \(width) -y \(height) \(Self.quote(script)) </dev/null >/dev/null 2>&1"
         // posix_spawn + waitpid, not Foundation's Process: the daemonised server would inherit
         // the descriptor Process watches for the child's exit, and Process would wait forever.
-        let status = try await Self.spawnAndWait(["/bin/bash", "-c", Self.closeInherited + start], deadline: .seconds(10))
+        let status = try await Self.spawnAndWait(["/bin/bash", "-c", Self.closeInherited + start], deadline: .seconds(30))
         guard status == 0 else { throw TmuxError.failed("new-session", "exit status \(status)") }
         _ = try await tmux(["set-option", "-g", "status", "off"])
     }
@@ -82,7 +82,10 @@ final class TmuxSession: @unchecked Sendable {
         let clock = ContinuousClock()
         let end = clock.now.advanced(by: deadline)
         var last: [String] = []
-        while clock.now < end {
+        var lastLook = false
+        // At least one look after the deadline (see `spawnAndWait`).
+        while clock.now < end || !lastLook {
+            lastLook = clock.now >= end
             last = try await screen()
             if condition(last) { return last }
             try await Task.sleep(for: .milliseconds(50))
@@ -154,7 +157,11 @@ final class TmuxSession: @unchecked Sendable {
         let clock = ContinuousClock()
         let end = clock.now.advanced(by: deadline)
         var status: Int32 = 0
-        while clock.now < end {
+        // Checked once more after the deadline: when the test process's threads are all busy
+        // (other suites run alongside), this task may first run after the deadline has passed.
+        var lastLook = false
+        while clock.now < end || !lastLook {
+            lastLook = clock.now >= end
             let waited = waitpid(pid, &status, WNOHANG)
             if waited == pid {
                 return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
