@@ -78,14 +78,6 @@ public struct Screen: Equatable, Sendable {
         }
     }
 
-    /// Sets the style of a run without changing its characters.
-    public mutating func restyle(row: Int, from column: Int = 0, to end: Int? = nil, style: Style) {
-        guard row >= 0, row < height else { return }
-        let stop = min(width, end ?? width)
-        guard column < stop else { return }
-        for col in max(0, column)..<stop { cells[row * width + col].style = style }
-    }
-
     /// One row as text (continuation cells omitted), trailing spaces kept.
     public func line(_ row: Int) -> String {
         var out = ""
