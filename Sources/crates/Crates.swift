@@ -22,7 +22,10 @@ struct Crates: ParsableCommand {
               crates barcode 5099750442227
             """,
         version: version,
-        subcommands: [AuthCommand.self, BarcodeCommand.self],
+        subcommands: [
+            AuthCommand.self, BarcodeCommand.self, AddCommand.self, ListCommand.self, ExportCommand.self,
+            LookupCommand.self,
+        ],
     )
 
     @OptionGroup var store: StoreOptions

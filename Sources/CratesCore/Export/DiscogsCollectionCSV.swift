@@ -1,0 +1,70 @@
+import Foundation
+
+/// The collection as Discogs exports it (Dashboard → Export → Collection), plus a `Barcode`
+/// column, so that a crates collection opens where a Discogs export does and `crates import`
+/// reads it back.
+///
+/// One row per copy, under a header row with exactly these columns:
+///
+/// | column | value |
+/// |---|---|
+/// | `Catalog#` | the catalogue numbers of the release's labels, joined by ", " |
+/// | `Artist`, `Title` | as crates shows them (Discogs' " (2)" and "*" markers removed) |
+/// | `Label` | the label names, joined by ", " |
+/// | `Format` | the formats with their descriptions ("CD, Album"), several joined by " + " |
+/// | `Rating` | empty: crates keeps no ratings |
+/// | `Released` | the release year |
+/// | `release_id` | the Discogs release id |
+/// | `CollectionFolder` | the record's location (crates' nearest thing to a folder) |
+/// | `Date Added` | when the copy was added, `YYYY-MM-DD HH:MM:SS` in UTC (`UTCTimestamp`) |
+/// | `Collection Media Condition`, `Collection Sleeve Condition` | empty: crates keeps none |
+/// | `Collection Notes` | the record's note |
+/// | `Barcode` | the canonical GTIN (8, 13 or 14 digits) |
+///
+/// A record not matched (pending, ambiguous, not found…) has empty release columns and
+/// keeps its barcode, date, location and note. Fields are quoted per RFC 4180 (`CSVWriter`).
+public enum DiscogsCollectionCSV {
+    public static let columns = [
+        "Catalog#", "Artist", "Title", "Label", "Format", "Rating", "Released", "release_id",
+        "CollectionFolder", "Date Added", "Collection Media Condition", "Collection Sleeve Condition",
+        "Collection Notes", "Barcode",
+    ]
+
+    /// The header row.
+    public static func header(_ writer: CSVWriter = CSVWriter()) -> String {
+        writer.record(columns)
+    }
+
+    /// The row of one copy.
+    public static func row(_ entry: ExportedRecord, _ writer: CSVWriter = CSVWriter()) -> String {
+        writer.record(fields(entry))
+    }
+
+    /// The row's fields, in `columns` order.
+    public static func fields(_ entry: ExportedRecord) -> [String] {
+        let record = entry.record
+        let release = entry.release
+        var fields: [String] = []
+        fields.reserveCapacity(columns.count)
+        fields.append(release?.catalogNumbersText ?? "")
+        fields.append(release?.artist ?? "")
+        fields.append(release?.title ?? "")
+        fields.append(release?.labelNamesText ?? "")
+        fields.append(release?.formatsText ?? "")
+        fields.append("")  // Rating
+        fields.append(release?.year.map { String($0) } ?? "")
+        fields.append(release.map { String($0.id) } ?? "")
+        fields.append(record.location ?? "")
+        fields.append(UTCTimestamp.format(record.addedAt, .discogs))
+        fields.append("")  // Collection Media Condition
+        fields.append("")  // Collection Sleeve Condition
+        fields.append(record.note ?? "")
+        fields.append(record.gtin.canonical)
+        return fields
+    }
+
+    /// Reads a `Date Added` value as this export writes it (UTC); nil when it is not one.
+    public static func dateAdded(_ text: String) -> Date? {
+        UTCTimestamp.parse(text)
+    }
+}

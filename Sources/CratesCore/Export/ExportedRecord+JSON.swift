@@ -1,0 +1,152 @@
+import Foundation
+
+extension ExportedRecord {
+    /// The record as one JSON object: everything crates knows about the copy. Every key is
+    /// always there (null when crates knows nothing), so a script sees one shape:
+    ///
+    /// `id`, `gtin`, `state` (a `LookupState`), `section`, `addedAt` (ISO 8601, UTC),
+    /// `addMethod` (an `AddMethod`), `note`, `location`, `lookupAttempts`, `lookupError`,
+    /// `retryAt`, `skipReason`, `updatedAt`, `candidates` (the pressings to choose from when
+    /// ambiguous: `id`, `artist`, `title`, `label`, `catno`, `formats`, `year`, `country`,
+    /// `thumbURL`), `release` (null, or `id`, `artist`, `title`, `genres`, `styles`, `formats`,
+    /// `year`, `country`, `labels` [{`name`, `catno`}], `url`, `thumbURL`, and with
+    /// `includeDiscogs` `discogs`: the release as Discogs sent it), and, when the history was
+    /// read, `history` [{`at`, `kind`, `message`}].
+    public struct JSONObject: Encodable {
+        public var entry: ExportedRecord
+        public var includeDiscogs: Bool
+
+        public init(_ entry: ExportedRecord, includeDiscogs: Bool) {
+            self.entry = entry
+            self.includeDiscogs = includeDiscogs
+        }
+
+        enum Key: String, CodingKey {
+            case id, gtin, state, section, addedAt, addMethod, note, location, lookupAttempts, lookupError
+            case retryAt, skipReason, updatedAt, candidates, release, history
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            let record = entry.record
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(record.id, forKey: .id)
+            try c.encode(record.gtin.canonical, forKey: .gtin)
+            try c.encode(record.lookupState.rawValue, forKey: .state)
+            try c.encode(entry.section, forKey: .section)
+            try c.encode(UTCTimestamp.format(record.addedAt, .iso8601), forKey: .addedAt)
+            try c.encode(record.addMethod.rawValue, forKey: .addMethod)
+            try c.encode(record.note, forKey: .note)
+            try c.encode(record.location, forKey: .location)
+            try c.encode(record.lookupAttempts, forKey: .lookupAttempts)
+            try c.encode(record.lookupError, forKey: .lookupError)
+            try c.encode(record.retryAt.map { UTCTimestamp.format($0, .iso8601) }, forKey: .retryAt)
+            try c.encode(record.skipReason, forKey: .skipReason)
+            try c.encode(UTCTimestamp.format(record.updatedAt, .iso8601), forKey: .updatedAt)
+            try c.encode(record.candidates.map(CandidateJSON.init), forKey: .candidates)
+            try c.encode(entry.release.map { ReleaseJSON(release: $0, includeDiscogs: includeDiscogs) }, forKey: .release)
+            if let history = entry.history {
+                try c.encode(history.map(EventJSON.init), forKey: .history)
+            }
+        }
+    }
+
+    /// The record as one line of JSON (keys sorted, slashes unescaped), with `encoder`
+    /// (reused across records: making one costs more than encoding a record).
+    public func jsonLine(includeDiscogs: Bool, encoder: JSONEncoder) throws -> String {
+        String(decoding: try encoder.encode(JSONObject(self, includeDiscogs: includeDiscogs)), as: UTF8.self)
+    }
+
+    /// The encoder `jsonLine` expects: sorted keys, one line, "/" not escaped.
+    public static func makeJSONEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}
+
+private struct ReleaseJSON: Encodable {
+    let release: Release
+    let includeDiscogs: Bool
+
+    enum Key: String, CodingKey {
+        case id, artist, title, genres, styles, formats, year, country, labels, url, thumbURL, discogs
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(release.id, forKey: .id)
+        try c.encode(release.artist, forKey: .artist)
+        try c.encode(release.title, forKey: .title)
+        try c.encode(release.genres, forKey: .genres)
+        try c.encode(release.styles, forKey: .styles)
+        try c.encode(release.formats, forKey: .formats)
+        try c.encode(release.year, forKey: .year)
+        try c.encode(release.country, forKey: .country)
+        try c.encode(release.labels.map(LabelJSON.init), forKey: .labels)
+        try c.encode(release.url, forKey: .url)
+        try c.encode(release.thumbURL, forKey: .thumbURL)
+        if includeDiscogs {
+            // Passed through as a JSON value when it parses (it always did once: it is the
+            // body the release was decoded from); kept as text otherwise, never dropped.
+            if let value = try? JSONDecoder().decode(JSONValue.self, from: Data(release.rawJSON.utf8)) {
+                try c.encode(value, forKey: .discogs)
+            } else {
+                try c.encode(release.rawJSON, forKey: .discogs)
+            }
+        }
+    }
+}
+
+private struct LabelJSON: Encodable {
+    let name: String
+    let catno: String?
+
+    init(_ label: Release.LabelCredit) {
+        name = label.name
+        catno = label.catno
+    }
+
+    enum Key: String, CodingKey { case name, catno }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(catno, forKey: .catno)
+    }
+}
+
+private struct CandidateJSON: Encodable {
+    let candidate: ReleaseCandidate
+
+    init(_ candidate: ReleaseCandidate) { self.candidate = candidate }
+
+    enum Key: String, CodingKey { case id, artist, title, label, catno, formats, year, country, thumbURL }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(candidate.releaseID, forKey: .id)
+        try c.encode(candidate.artist, forKey: .artist)
+        try c.encode(candidate.title, forKey: .title)
+        try c.encode(candidate.label, forKey: .label)
+        try c.encode(candidate.catno, forKey: .catno)
+        try c.encode(candidate.formats, forKey: .formats)
+        try c.encode(candidate.year, forKey: .year)
+        try c.encode(candidate.country, forKey: .country)
+        try c.encode(candidate.thumbURL, forKey: .thumbURL)
+    }
+}
+
+private struct EventJSON: Encodable {
+    let event: LookupEvent
+
+    init(_ event: LookupEvent) { self.event = event }
+
+    enum Key: String, CodingKey { case at, kind, message }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(UTCTimestamp.format(event.at, .iso8601), forKey: .at)
+        try c.encode(event.kind.rawValue, forKey: .kind)
+        try c.encode(event.message, forKey: .message)
+    }
+}

@@ -1,0 +1,38 @@
+/// One copy as `crates list` and `crates export` write it: the record, the release it
+/// resolved to, and the section the collection lists it under.
+public struct ExportedRecord: Hashable, Sendable {
+    public var record: CatalogueRecord
+    /// Nil until the record is matched.
+    public var release: Release?
+    /// The genre section's name as the list shows it (`Section.unknown` for unmatched
+    /// records).
+    public var section: String
+    /// The lookup history, oldest first; nil when it was not read (the list does not need it).
+    public var history: [LookupEvent]?
+
+    public init(record: CatalogueRecord, release: Release?, section: String, history: [LookupEvent]? = nil) {
+        self.record = record
+        self.release = release
+        self.section = section
+        self.history = history
+    }
+}
+
+/// Which records `crates list` and `crates export` write. Empty lists mean no restriction.
+public struct ExportFilter: Hashable, Sendable {
+    /// Section names, matched case-insensitively and otherwise exactly ("rock" is "Rock",
+    /// "Roc" is nothing).
+    public var sections: [String]
+    /// Lookup states.
+    public var states: [LookupState]
+
+    public init(sections: [String] = [], states: [LookupState] = []) {
+        self.sections = sections
+        self.states = states
+    }
+
+    /// Whether `section` is one of `sections` (always, when there are none).
+    public func includes(section: String) -> Bool {
+        sections.isEmpty || sections.contains { $0.lowercased() == section.lowercased() }
+    }
+}

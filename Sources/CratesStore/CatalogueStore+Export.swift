@@ -1,0 +1,152 @@
+import CratesCore
+import Foundation
+import GRDB
+
+/// The reads of `crates list` and `crates export`: every record (or those a filter keeps)
+/// with its release, in the list's order, a page at a time, so that 100,000 records never
+/// sit in memory at once.
+extension CatalogueStore {
+    /// How much of each record to read.
+    public enum ExportDetail: Sendable {
+        /// The record and its release, without Discogs' JSON or the history (`crates list`).
+        case listing
+        /// Everything: the release's JSON as Discogs sent it and the lookup history too.
+        case full
+    }
+
+    /// The section names the collection has now, in the list's order.
+    public func sectionNames() async throws(StoreError) -> [String] {
+        try await read { db in try Self.fetchOutline(db).sections.map(\.name) }
+    }
+
+    /// Calls `body` with the records `filter` keeps, in the list's order (sections, then
+    /// rows, as `sections()` and the TUI order them), `pageSize` records per call.
+    ///
+    /// Every page comes from one snapshot (one read transaction), so an export taken while
+    /// the TUI or an import writes is the collection as it was at one moment: no record
+    /// twice, none missing. Pages are found by key (after the last row's sort key, on the
+    /// `record_order` index), not by OFFSET, so each costs the same however deep it is.
+    /// Writers are not held up meanwhile (WAL); `body` runs on the store's reader thread, not
+    /// the cooperative pool, so it may write to a file or a pipe.
+    ///
+    /// Errors from `body` come back as they were thrown; database errors as `StoreError`.
+    public func forEachPage(
+        _ filter: ExportFilter = ExportFilter(), detail: ExportDetail, pageSize: Int = 500,
+        _ body: @escaping @Sendable ([ExportedRecord]) throws -> Void
+    ) async throws {
+        do {
+            try await writer.read { db in
+                try Self.walk(db, filter: filter, detail: detail, pageSize: max(1, pageSize), body)
+            }
+        } catch let error as DatabaseError {
+            throw StoreError.wrap(error)
+        }
+    }
+
+    static func walk(
+        _ db: Database, filter: ExportFilter, detail: ExportDetail, pageSize: Int,
+        _ body: ([ExportedRecord]) throws -> Void
+    ) throws {
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        if !filter.sections.isEmpty {
+            let keys = try String.fetchAll(db, sql: "SELECT sectionKey FROM sectionCount WHERE count > 0")
+                .filter { filter.includes(section: SortKey.sectionName(fromKey: $0)) }
+            guard !keys.isEmpty else { return }
+            conditions.append("sectionKey IN (\(placeholders(keys.count)))")
+            arguments += StatementArguments(keys)
+        }
+        if !filter.states.isEmpty {
+            conditions.append("lookupState IN (\(placeholders(filter.states.count)))")
+            arguments += StatementArguments(filter.states.map(\.rawValue))
+        }
+        var after: (section: String, row: String, id: Int64)?
+        while true {
+            var pageConditions = conditions
+            var pageArguments = arguments
+            if let after {
+                // A row value comparison: SQLite walks record_order (sectionKey, rowKey, rowid)
+                // from just after the previous page's last row.
+                pageConditions.append("(sectionKey, rowKey, id) > (?, ?, ?)")
+                pageArguments += StatementArguments([after.section, after.row]) + StatementArguments([after.id])
+            }
+            let whereClause = pageConditions.isEmpty ? "" : "WHERE " + pageConditions.joined(separator: " AND ")
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(StoredValues.recordColumns), sectionKey, rowKey FROM record \(whereClause)
+                    ORDER BY sectionKey, rowKey, id LIMIT ?
+                    """,
+                arguments: pageArguments + StatementArguments([pageSize]))
+            guard let last = rows.last else { return }
+            var records: [(record: CatalogueRecord, sectionKey: String)] = []
+            records.reserveCapacity(rows.count)
+            for row in rows {
+                records.append((try StoredValues.record(from: row), try row.decode(String.self, atIndex: 15)))
+            }
+            let releases = try fetchReleases(db, ids: Set(records.compactMap(\.record.releaseID)), detail: detail)
+            let histories = detail == .full ? try fetchHistories(db, recordIDs: records.map(\.record.id)) : [:]
+            try body(records.map { item in
+                ExportedRecord(
+                    record: item.record, release: item.record.releaseID.flatMap { releases[$0] },
+                    section: SortKey.sectionName(fromKey: item.sectionKey),
+                    history: detail == .full ? histories[item.record.id] ?? [] : nil)
+            })
+            after = (
+                try last.decode(String.self, atIndex: 15), try last.decode(String.self, atIndex: 16),
+                try last.decode(Int64.self, atIndex: 0)
+            )
+            if rows.count < pageSize { return }
+        }
+    }
+
+    /// The releases with these ids, by id; Discogs' JSON only for `.full` ("{}" otherwise).
+    static func fetchReleases(_ db: Database, ids: Set<Int>, detail: ExportDetail) throws -> [Int: Release] {
+        guard !ids.isEmpty else { return [:] }
+        let json = detail == .full ? "j.rawJSON" : "NULL"
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT r.id, r.artist, r.title, r.genresJSON, r.stylesJSON, r.formatsJSON, r.year,
+                       r.country, r.labelsJSON, r.url, r.thumbURL, \(json)
+                FROM release r LEFT JOIN releaseJSON j ON j.id = r.id
+                WHERE r.id IN (\(placeholders(ids.count)))
+                """,
+            arguments: StatementArguments(Array(ids)))
+        var releases: [Int: Release] = [:]
+        for row in rows {
+            let release = try StoredValues.release(from: row)
+            releases[release.id] = release
+        }
+        return releases
+    }
+
+    /// The lookup histories of these records, oldest event first, by record id.
+    static func fetchHistories(_ db: Database, recordIDs: [Int64]) throws -> [Int64: [LookupEvent]] {
+        guard !recordIDs.isEmpty else { return [:] }
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, recordID, at, kind, message FROM lookupEvent
+                WHERE recordID IN (\(placeholders(recordIDs.count))) ORDER BY recordID, id
+                """,
+            arguments: StatementArguments(recordIDs))
+        var histories: [Int64: [LookupEvent]] = [:]
+        for row in rows {
+            let recordID = try row.decode(Int64.self, atIndex: 1)
+            let kindText = try row.decode(String.self, atIndex: 3)
+            guard let kind = LookupEvent.Kind(rawValue: kindText) else {
+                throw StoreError.unreadableValue(recordID: recordID, column: "lookupEvent.kind", value: kindText)
+            }
+            histories[recordID, default: []].append(LookupEvent(
+                id: try row.decode(Int64.self, atIndex: 0), recordID: recordID,
+                at: StoredValues.date(try row.decode(Double.self, atIndex: 2)), kind: kind,
+                message: try row.decode(String.self, atIndex: 4)))
+        }
+        return histories
+    }
+
+    private static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+}

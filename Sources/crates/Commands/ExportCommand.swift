@@ -1,0 +1,131 @@
+import ArgumentParser
+import CratesCore
+import CratesStore
+import Foundation
+import Synchronization
+
+/// `crates export --csv FILE` / `--json FILE`: the collection in a file other programs read,
+/// written atomically.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write the collection as a Discogs-style CSV file or as JSON.",
+        discussion: """
+            --csv FILE writes Discogs' collection-export columns, then Barcode:
+              \(DiscogsCollectionCSV.columns.joined(separator: ","))
+            one row per copy, in the order of `crates list`. Artist, Title, Label, Catalog#, \
+            Format, Released (the year) and release_id come from the Discogs release the \
+            copy was matched to, and are empty while it is not matched (its Barcode, Date \
+            Added and notes are always there). Date Added is YYYY-MM-DD HH:MM:SS in UTC; \
+            CollectionFolder is the record's location; Collection Notes its note; Rating and \
+            the two condition columns are empty. Fields holding commas, double quotes or line \
+            breaks are quoted as RFC 4180 says; rows end with LF as Discogs' exports do \
+            (--crlf for CRLF). `crates import` reads this file back.
+
+            --json FILE writes a JSON array with one object per copy and line: the fields of \
+            `crates list --json` (id, gtin, state, section, addedAt, addMethod, note, \
+            location, lookup attempts, error, retry time and skip reason, candidates, release), \
+            plus release.discogs (the release as Discogs sent it) and history (each lookup \
+            and choice, oldest first). Dates are ISO 8601 in UTC.
+
+            FILE - writes to standard output. Otherwise the export goes to a temporary file \
+            beside FILE that replaces it only when complete: an export that fails or is \
+            stopped leaves FILE as it was. The whole export is one snapshot of the collection, \
+            even while the collection UI or an import writes to it.
+
+            Exit status: 0 when written; 1 when the collection or FILE could not be \
+            opened or written (nothing is changed then).
+
+            Examples:
+              crates export --csv collection.csv
+              crates export --json - | jq length
+              crates export --csv rock.csv --genre Rock --state matched
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: ArgumentHelp("Write Discogs' collection CSV (plus a Barcode column) to this file; - for standard output.", valueName: "file"))
+    var csv: String?
+
+    @Option(help: ArgumentHelp("Write everything crates knows about each copy as a JSON array to this file; - for standard output.", valueName: "file"))
+    var json: String?
+
+    @Flag(help: "End CSV rows with CRLF (RFC 4180) instead of LF.")
+    var crlf = false
+
+    @Option(name: .customLong("genre"), help: ArgumentHelp(
+        "Only the records of this genre section (any case; repeat for several).", valueName: "genre"))
+    var genres: [String] = []
+
+    @Option(name: .customLong("state"), help: ArgumentHelp(
+        "Only records in this lookup state (\(LookupStateOption.validValues); repeat or separate with commas).",
+        valueName: "state"))
+    var stateNames: [String] = []
+
+    func validate() throws {
+        guard (csv == nil) != (json == nil) else {
+            throw ValidationError("give one of --csv FILE and --json FILE")
+        }
+        if crlf, csv == nil { throw ValidationError("--crlf applies to --csv only") }
+        _ = try LookupStateOption.parse(stateNames)
+    }
+
+    func run() throws {
+        let filter = ExportFilter(sections: genres, states: try LookupStateOption.parse(stateNames))
+        let store = try self.store.open()
+        let file = try ExportFile(path: csv ?? json ?? "-")
+        do {
+            if csv != nil {
+                try writeCSV(store: store, filter: filter, to: file, writer: CSVWriter(lineEnding: crlf ? .crlf : .lf))
+            } else {
+                try writeJSON(store: store, filter: filter, to: file)
+            }
+            try file.commit()
+        } catch {
+            file.abandon()
+            throw error
+        }
+        if !genres.isEmpty { try blocking { try await ListCommand.warnAboutUnknownGenres(filter, store: store) } }
+    }
+
+    private func writeCSV(store: CatalogueStore, filter: ExportFilter, to file: ExportFile, writer: CSVWriter) throws {
+        try file.write(DiscogsCollectionCSV.header(writer))
+        try blocking {
+            try await store.forEachPage(filter, detail: .listing) { page in
+                var text = ""
+                for entry in page { text += DiscogsCollectionCSV.row(entry, writer) }
+                try file.write(text)
+            }
+        }
+    }
+
+    /// `[`, one object per line with a comma after all but the last, `]`: one JSON document
+    /// that is also easy to read line by line.
+    private func writeJSON(store: CatalogueStore, filter: ExportFilter, to file: ExportFile) throws {
+        try file.write("[")
+        let written = try blocking {
+            let count = Counter()
+            try await store.forEachPage(filter, detail: .full) { page in
+                let encoder = ExportedRecord.makeJSONEncoder()
+                var text = ""
+                for entry in page {
+                    text += (count.next() == 0 ? "\n" : ",\n")
+                    text += try entry.jsonLine(includeDiscogs: true, encoder: encoder)
+                }
+                try file.write(text)
+            }
+            return count.value
+        }
+        try file.write(written == 0 ? "]\n" : "\n]\n")
+    }
+}
+
+/// Records written so far, counted from the store's reader thread.
+private final class Counter: Sendable {
+    private let count = Mutex(0)
+
+    /// The count before this call, then one more.
+    func next() -> Int { count.withLock { value in defer { value += 1 }; return value } }
+
+    var value: Int { count.withLock { $0 } }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import CratesCore
+import CratesStore
+import Foundation
+
+/// `crates list`: the collection on standard output, one record per line, in the order the
+/// collection UI shows it, for scripts (`cut`, `awk`, `jq`).
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "Print the collection, one record per line, in the order the collection UI shows it.",
+        discussion: """
+            Records come section by section (genres by name, Unknown last: records not \
+            matched yet, in the order they were added), then by title, artist and barcode \
+            within a section, as in the collection UI. Each copy is its own line.
+
+            Output: tab-separated columns, always these, in this order:
+              id  gtin  state  section  artist  title  format  year  label  catno  release_id  added
+            A value crates does not know (an unmatched record's artist, say) is an empty \
+            field. state is one of \(LookupStateOption.validValues); format joins several \
+            formats with " + ", label and catno join several labels with ", "; added is \
+            ISO 8601 in UTC. Tabs and line breaks inside values become spaces.
+
+            With --json, one JSON object per record and line (JSON Lines), with every field \
+            crates keeps about the copy: id, gtin, state, section, addedAt, addMethod, note, \
+            location, lookupAttempts, lookupError, retryAt, skipReason, updatedAt, candidates \
+            and release (null until matched). `crates export --json` writes the same objects \
+            with Discogs' own release JSON and the lookup history added.
+
+            An empty collection (or a filter nothing passes) prints nothing and exits 0. The \
+            list is read a page at a time from one snapshot of the database, so it starts at \
+            once and stays small in memory at 100,000 records, and a TUI or an import writing \
+            meanwhile does not make a record appear twice.
+
+            Examples:
+              crates list
+              crates list --genre rock --state matched | cut -f5,6
+              crates list --state ambiguous,notFound
+              crates list --json | jq -r 'select(.release != null) | .release.title'
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @Flag(help: "One JSON object per record and line (JSON Lines) instead of tab-separated columns.")
+    var json = false
+
+    @Option(name: .customLong("genre"), help: ArgumentHelp(
+        "Only the records of this genre section (its name as the list shows it, any case; repeat for several).",
+        valueName: "genre"))
+    var genres: [String] = []
+
+    @Option(name: .customLong("state"), help: ArgumentHelp(
+        "Only records in this lookup state (\(LookupStateOption.validValues); repeat or separate with commas).",
+        valueName: "state"))
+    var stateNames: [String] = []
+
+    func validate() throws {
+        _ = try LookupStateOption.parse(stateNames)
+    }
+
+    func run() throws {
+        let filter = ExportFilter(sections: genres, states: try LookupStateOption.parse(stateNames))
+        let store = try self.store.open()
+        let json = self.json
+        try blocking {
+            try await Self.warnAboutUnknownGenres(filter, store: store)
+            try await store.forEachPage(filter, detail: .listing) { page in
+                var text = ""
+                if json {
+                    let encoder = ExportedRecord.makeJSONEncoder()
+                    for entry in page { text += try entry.jsonLine(includeDiscogs: false, encoder: encoder) + "\n" }
+                } else {
+                    for entry in page { text += entry.listingLine + "\n" }
+                }
+                try StandardStreams.out(text)
+            }
+        }
+    }
+
+    /// A genre no section has is most likely a typo: said on stderr (the list is still empty,
+    /// and the exit status 0, as for any filter nothing passes).
+    static func warnAboutUnknownGenres(_ filter: ExportFilter, store: CatalogueStore) async throws {
+        guard !filter.sections.isEmpty else { return }
+        let names = try await store.sectionNames()
+        for genre in filter.sections where !names.contains(where: { $0.lowercased() == genre.lowercased() }) {
+            let known = names.isEmpty ? "the collection is empty" : "sections: " + names.joined(separator: ", ")
+            StandardStreams.err("crates: no section is named \"\(GTIN.displayForm(of: genre))\" (\(known))\n")
+        }
+    }
+}
