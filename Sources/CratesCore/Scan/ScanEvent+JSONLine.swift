@@ -1,0 +1,87 @@
+import Foundation
+
+/// The scanner socket protocol: each event is one line of UTF-8 JSON (RFC 8259), an object
+/// with three string members, newline-terminated:
+///
+///     {"symbology":"EAN-13","data":"5099750442227","at":"2026-11-22T10:00:00Z"}
+///
+/// `at` is an RFC 3339 date-time; crates writes UTC with whole seconds and reads fractional
+/// seconds and offsets too. Readers ignore members they do not know (room to grow) and drop,
+/// with a warning, any line longer than `maximumLineLength` bytes, not UTF-8, not JSON, or
+/// without the three members.
+extension ScanEvent {
+    /// The longest line a reader accepts, in bytes, not counting the newline.
+    public static let maximumLineLength = 4096
+
+    /// The event as one line of JSON, without the newline: members in the documented order.
+    public var jsonLine: String {
+        "{\"symbology\":\(Self.jsonString(symbology.rawValue)),\"data\":\(Self.jsonString(data)),"
+            + "\"at\":\"\(at.formatted(Date.ISO8601FormatStyle()))\"}"
+    }
+
+    /// The line as bytes on the wire, newline included. Throws `.tooLong` when it would be
+    /// longer than a reader accepts (a big QR code), so a daemon never sends what every
+    /// client would drop.
+    public func encodedLine() throws(ScanLineError) -> [UInt8] {
+        var bytes = Array(jsonLine.utf8)
+        guard bytes.count <= Self.maximumLineLength else { throw .tooLong(bytes: bytes.count) }
+        bytes.append(0x0A)
+        return bytes
+    }
+
+    /// Reads one line (without its newline; a trailing CR is tolerated). Never traps: anything
+    /// that is not an event is a `ScanLineError` naming what is wrong.
+    public init<Bytes: Collection<UInt8>>(jsonLine line: Bytes) throws(ScanLineError) {
+        var bytes = Array(line)
+        if bytes.last == 0x0D { bytes.removeLast() }
+        guard bytes.count <= Self.maximumLineLength else { throw .tooLong(bytes: bytes.count) }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .notUTF8 }
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+        } catch {
+            throw .notJSON(detail: "read “\(GTIN.displayForm(of: text, limit: 40))”")
+        }
+        guard let members = object as? [String: Any] else { throw .notAnObject }
+        func string(_ name: String) throws(ScanLineError) -> String {
+            guard let value = members[name], !(value is NSNull) else { throw .missingField(name) }
+            guard let string = value as? String else { throw .wrongType(field: name, expected: "a string") }
+            guard !string.isEmpty else { throw .emptyField(name) }
+            return string
+        }
+        let symbology = try string("symbology")
+        let data = try string("data")
+        let stamp = try string("at")
+        guard let at = Self.parseTime(stamp) else { throw .badTimestamp(stamp) }
+        self.init(symbology: ScanSymbology(rawValue: symbology), data: data, at: at)
+    }
+
+    /// RFC 3339 §5.6 date-time, with or without fractional seconds.
+    static func parseTime(_ text: String) -> Date? {
+        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
+        return try? Date.ISO8601FormatStyle().parse(text)
+    }
+
+    /// A JSON string literal (RFC 8259 §7): quote, backslash and control characters escaped,
+    /// everything else written as UTF-8.
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default:
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
