@@ -41,4 +41,18 @@ public struct DiscogsBarcodeLookup: Sendable {
         }
         return Result(outcome: .notFound, requests: requests)
     }
+
+    /// Fetches a release known by its id (a collection export's `release_id`) instead of
+    /// searching the barcode. When Discogs no longer has it (404: deleted or merged), the
+    /// barcode is searched as for any record.
+    public func lookUp(releaseID: Int, otherwise query: DiscogsBarcodeQuery) async throws(DiscogsError) -> Result {
+        do {
+            let release = try await client.release(id: releaseID)
+            return Result(outcome: .matched(release), requests: 1)
+        } catch .notFound {
+            var result = try await lookUp(query)
+            result.requests += 1
+            return result
+        }
+    }
 }

@@ -144,7 +144,11 @@ public actor LookupWorker {
         let query = DiscogsBarcodeQuery(gtin: job.gtin)
         statistics.lookups += 1
         do {
-            let result = try await lookup.lookUp(query)
+            let result = if let releaseID = job.releaseID {
+                try await lookup.lookUp(releaseID: releaseID, otherwise: query)
+            } else {
+                try await lookup.lookUp(query)
+            }
             statistics.requests += result.requests
             switch result.outcome {
             case .matched: statistics.matched += 1
@@ -162,6 +166,12 @@ public actor LookupWorker {
             try? await queue.release(job)
             return .unauthorized(message: message)
         } catch {
+            // Cancelled (Ctrl-C in `crates import`): not a failure of the record, which goes
+            // back to the queue as it was.
+            if Task.isCancelled {
+                try? await queue.release(job)
+                return nil
+            }
             statistics.failed += 1
             let retryAt = now().addingTimeInterval(policy.retryDelay(attempts: job.attempts))
             try? await queue.complete(job, with: .failed(message: error.description, retryAt: retryAt))

@@ -9,19 +9,19 @@ extension CatalogueStore: LookupQueue {
     /// never claim the same record): pending records first, oldest first; then failed ones
     /// whose retry time has come, soonest first; then records whose claim's lease has
     /// expired (their claimer died). The claimed record becomes `lookingUp` until
-    /// `now + lease`.
+    /// `now + lease`. A record imported with a Discogs release id carries it in the job.
     public func claimNext(now: Date, lease: TimeInterval) async throws(StoreError) -> LookupJob? {
         try await write { db in
             let nowSeconds = StoredValues.seconds(now)
             // Each query walks the record_queue index (lookupState, retryAt, rowid).
             let candidates: [(sql: String, arguments: StatementArguments)] = [
-                ("SELECT id, gtin, lookupAttempts FROM record WHERE lookupState = 'pending' ORDER BY retryAt, id LIMIT 1", []),
+                ("SELECT id, gtin, lookupAttempts, pinnedReleaseID FROM record WHERE lookupState = 'pending' ORDER BY retryAt, id LIMIT 1", []),
                 ("""
-                 SELECT id, gtin, lookupAttempts FROM record
+                 SELECT id, gtin, lookupAttempts, pinnedReleaseID FROM record
                  WHERE lookupState = 'failed' AND (retryAt IS NULL OR retryAt <= ?) ORDER BY retryAt, id LIMIT 1
                  """, [nowSeconds]),
                 ("""
-                 SELECT id, gtin, lookupAttempts FROM record
+                 SELECT id, gtin, lookupAttempts, pinnedReleaseID FROM record
                  WHERE lookupState = 'lookingUp' AND (claimedUntil IS NULL OR claimedUntil <= ?) ORDER BY claimedUntil, id LIMIT 1
                  """, [nowSeconds]),
             ]
@@ -39,7 +39,9 @@ extension CatalogueStore: LookupQueue {
                 try db.execute(
                     sql: "UPDATE record SET lookupState = 'lookingUp', claimedUntil = ?, updatedAt = ? WHERE id = ?",
                     arguments: [nowSeconds + max(0, lease), nowSeconds, id])
-                return LookupJob(recordID: id, gtin: gtin, attempts: try row.decode(Int.self, atIndex: 2))
+                return LookupJob(
+                    recordID: id, gtin: gtin, attempts: try row.decode(Int.self, atIndex: 2),
+                    releaseID: try row.decode(Int?.self, atIndex: 3))
             }
             return nil
         }

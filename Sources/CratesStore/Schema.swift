@@ -21,6 +21,7 @@ enum Schema {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: createV1)
         migrator.registerMigration("v2 search text", migrate: addSearchText)
+        migrator.registerMigration("v3 pinned release", migrate: addPinnedRelease)
         return migrator
     }
 
@@ -112,6 +113,16 @@ enum Schema {
             CREATE INDEX lookupEvent_record ON lookupEvent(recordID, id);
             """)
         try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+    }
+
+    /// The Discogs release an import named for a record (a collection export's `release_id`),
+    /// kept while the record waits for its lookup, which then fetches that release instead of
+    /// searching the barcode. Not `releaseID`: its foreign key needs the release stored first.
+    private static func addPinnedRelease(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE record ADD COLUMN pinnedReleaseID INTEGER;
+            CREATE INDEX record_pinned ON record(pinnedReleaseID) WHERE pinnedReleaseID IS NOT NULL;
+            """)
     }
 
     /// The list's filter searches artist, title, labels and catalogue numbers: folded once

@@ -24,7 +24,7 @@ struct Crates: ParsableCommand {
         version: version,
         subcommands: [
             AuthCommand.self, BarcodeCommand.self, AddCommand.self, ListCommand.self, ExportCommand.self,
-            LookupCommand.self,
+            LookupCommand.self, ImportCommand.self,
         ],
     )
 

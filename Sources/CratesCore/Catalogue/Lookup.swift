@@ -16,11 +16,15 @@ public struct LookupJob: Hashable, Sendable {
     public var gtin: GTIN
     /// Attempts made before this one.
     public var attempts: Int
+    /// The Discogs release the record is known to be (imported from a collection export's
+    /// `release_id`): the lookup fetches it instead of searching the barcode.
+    public var releaseID: Int?
 
-    public init(recordID: Int64, gtin: GTIN, attempts: Int) {
+    public init(recordID: Int64, gtin: GTIN, attempts: Int, releaseID: Int? = nil) {
         self.recordID = recordID
         self.gtin = gtin
         self.attempts = attempts
+        self.releaseID = releaseID
     }
 }
 

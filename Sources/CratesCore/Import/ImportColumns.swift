@@ -1,0 +1,136 @@
+import Foundation
+
+/// Which columns of a CSV import file crates reads, found by their header names
+/// (case, spaces, `_` and `-` ignored).
+public struct ImportColumns: Hashable, Sendable {
+    /// The header as written.
+    public var names: [String]
+    public var barcode: Int?
+    public var releaseID: Int?
+    public var note: Int?
+    public var date: Int?
+    public var location: Int?
+
+    /// Header names, normalised, in order of preference.
+    static let barcodeNames = ["barcode", "gtin", "upc", "ean", "ean13", "upca", "upcean", "eanupc", "barcodes"]
+    static let releaseNames = ["releaseid", "discogsreleaseid", "discogsrelease"]
+    /// `note` before Discogs' `Collection Notes`, should a file have both.
+    static let noteNames = ["note", "notes", "collectionnotes", "comment", "comments"]
+    static let dateNames = ["dateadded", "added", "addedat", "date"]
+    /// crates' export writes the location as Discogs' `CollectionFolder`.
+    static let locationNames = ["location", "collectionfolder", "folder"]
+
+    public init(names: [String]) {
+        self.names = names
+        let normalised = names.map(Self.normalise)
+        func first(_ wanted: [String]) -> Int? {
+            for name in wanted { if let index = normalised.firstIndex(of: name) { return index } }
+            return nil
+        }
+        barcode = first(Self.barcodeNames)
+        releaseID = first(Self.releaseNames)
+        note = first(Self.noteNames)
+        date = first(Self.dateNames)
+        location = first(Self.locationNames)
+    }
+
+    /// Whether a record can be keyed on these columns.
+    public var hasKey: Bool { barcode != nil || releaseID != nil }
+
+    /// "Date Added" → "dateadded", "release_id" → "releaseid", "UPC/EAN" → "upcean".
+    static func normalise(_ name: String) -> String {
+        String(name.lowercased().unicodeScalars.filter { scalar in
+            !(scalar == " " || scalar == "_" || scalar == "-" || scalar == "/" || scalar == "#" || scalar == "\t"
+                || scalar == "\u{FEFF}")
+        })
+    }
+
+    /// The columns when `line` is a CSV header; nil when it is not one (then the file is one
+    /// barcode per line). A line that has several fields, one with a letter, but none that
+    /// crates can key on, and no field that reads as a barcode, is a header crates cannot
+    /// use: an error, rather than every row refused one by one.
+    static func header(_ line: String, line number: Int) throws(ImportError) -> ImportColumns? {
+        var reader = CSVReader(Array(line.utf8))
+        guard let record = reader.next() else { return nil }
+        let columns = ImportColumns(names: record.fields.map { String($0.trimmingWhitespace()) })
+        if columns.hasKey { return columns }
+        let looksLikeHeader = record.fields.count > 1
+            && record.fields.contains { $0.contains { $0.isLetter } }
+            && !record.fields.contains { (try? GTIN.parse($0)) != nil }
+        if looksLikeHeader { throw .noKeyColumn(line: number, columns: columns.names) }
+        return nil
+    }
+}
+
+/// The CSV format, row by row, once the header is known.
+struct CSVFormat {
+    let columns: ImportColumns
+    var entries: [ImportEntry] = []
+    var refusals: [ImportRefusal] = []
+
+    init(columns: ImportColumns) {
+        self.columns = columns
+    }
+
+    mutating func read(_ reader: CSVReader) {
+        for record in reader { read(record) }
+    }
+
+    private func field(_ index: Int?, of record: CSVReader.Record) -> String? {
+        guard let index, index < record.fields.count else { return nil }
+        return record.fields[index]
+    }
+
+    mutating func read(_ record: CSVReader.Record) {
+        let line = record.line
+        if let lastLine = record.unterminatedQuoteEndLine {
+            refusals.append(ImportRefusal(line: line, input: "", reason: .unterminatedQuote(lastLine: lastLine)))
+            return
+        }
+        if record.isBlank { return }
+        // A `#` comment row, when the key is the first column (no barcode or release number
+        // starts with #; Discogs' first column, Catalog#, may).
+        if columns.barcode == 0 || columns.releaseID == 0,
+           record.fields[0].trimmingWhitespace().hasPrefix("#")
+        {
+            return
+        }
+        var releaseID: Int?
+        if let text = field(columns.releaseID, of: record)?.trimmingWhitespace(), !text.isEmpty {
+            guard let id = ImportValidation.releaseID(text) else {
+                refusals.append(ImportRefusal(line: line, input: String(text), reason: .releaseID(String(text))))
+                return
+            }
+            releaseID = id
+        }
+        var gtin: GTIN?
+        if let text = field(columns.barcode, of: record), !text.trimmingWhitespace().isEmpty {
+            switch ImportValidation.barcode(text) {
+            case .success(let value):
+                gtin = value
+            case .failure(let reason):
+                refusals.append(ImportRefusal(line: line, input: String(text.trimmingWhitespace()), reason: reason))
+                return
+            }
+        }
+        var addedAt: Date?
+        if let text = field(columns.date, of: record)?.trimmingWhitespace(), !text.isEmpty {
+            guard let date = ImportDate.parse(String(text)) else {
+                refusals.append(ImportRefusal(line: line, input: String(text), reason: .date(String(text))))
+                return
+            }
+            addedAt = date
+        }
+        let note = field(columns.note, of: record).flatMap(ImportValidation.note)
+        // Discogs files every copy in a folder; "Uncategorized" is its default, not a place.
+        let location = field(columns.location, of: record).flatMap(ImportValidation.note)
+            .flatMap { $0.lowercased() == "uncategorized" ? nil : $0 }
+        guard let entry = ImportEntry(
+            line: line, gtin: gtin, releaseID: releaseID, note: note, addedAt: addedAt, location: location)
+        else {
+            refusals.append(ImportRefusal(line: line, input: "", reason: .noBarcode))
+            return
+        }
+        entries.append(entry)
+    }
+}

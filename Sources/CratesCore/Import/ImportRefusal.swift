@@ -1,0 +1,68 @@
+/// A line of an import file that is not imported, and why. Reported as
+/// `gtins.txt:17: 5099750442228: check digit should be 7, got 8: …`.
+public struct ImportRefusal: Hashable, Sendable, CustomStringConvertible {
+    /// Why a line is refused.
+    public enum Reason: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The barcode does not read (the parser says exactly why).
+        case barcode(GTINError)
+        /// A valid GTIN that is not a record's barcode: an ISBN, an ISSN, a coupon, a shop's
+        /// price label (GS1 prefix classification).
+        case notARecord(GTIN, reason: String)
+        /// The `release_id` column holds something else than a Discogs release number.
+        case releaseID(String)
+        /// The date column holds something that is not a date.
+        case date(String)
+        /// A CSV row with neither a barcode nor a release id.
+        case noBarcode
+        /// A quoted CSV field opened on this line is never closed: the rest of the file, up
+        /// to `lastLine`, was read as that one field.
+        case unterminatedQuote(lastLine: Int)
+
+        public var description: String {
+            switch self {
+            case .barcode(let error):
+                error.description
+            case .notARecord(_, let reason):
+                reason
+            case .releaseID(let text):
+                "release_id \"\(GTIN.displayForm(of: text, limit: 24))\" is not a Discogs release number (digits, like 249504)"
+            case .date(let text):
+                "date \"\(GTIN.displayForm(of: text, limit: 32))\" is not a date: write it as 2024-05-01 or 2024-05-01 12:34:56"
+            case .noBarcode:
+                "the row has neither a barcode nor a release_id"
+            case .unterminatedQuote(let lastLine):
+                "a quoted field opened here is never closed: the rest of the file (to line \(lastLine)) "
+                    + "was read as one field; close the quote (\") or double the quotes inside it"
+            }
+        }
+
+        /// Whether the line holds a valid barcode that is simply not a record's.
+        public var isNotARecord: Bool {
+            if case .notARecord = self { return true }
+            return false
+        }
+    }
+
+    /// The 1-based line the refused line (or CSV row) starts on.
+    public var line: Int
+    /// The offending text, made safe for a terminal (escapes, at most 64 characters); empty
+    /// when there is nothing to show.
+    public var input: String
+    public var reason: Reason
+
+    public init(line: Int, input: String, reason: Reason) {
+        self.line = line
+        self.input = GTIN.displayForm(of: input)
+        self.reason = reason
+    }
+
+    /// `17: 5099750442228: check digit should be 7, …` (the file's name goes in front).
+    public var description: String {
+        input.isEmpty ? "\(line): \(reason)" : "\(line): \(input): \(reason)"
+    }
+
+    /// The line as a compiler-style message: `gtins.txt:17: 5099750442228: …`.
+    public func message(file: String) -> String {
+        "\(file):\(description)"
+    }
+}

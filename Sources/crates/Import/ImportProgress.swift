@@ -1,0 +1,88 @@
+import Foundation
+import Synchronization
+
+/// The progress of an import on standard error: a bar redrawn in place when stderr is a
+/// terminal, plain lines every `plainInterval` seconds (and at the end of each phase) when
+/// it is a file or a pipe.
+final class ImportProgress: Sendable {
+    /// The lookups so far.
+    struct Lookups: Hashable, Sendable {
+        var done = 0
+        var total = 0
+        var matched = 0
+        var ambiguous = 0
+        var notFound = 0
+        var skipped = 0
+        var failed = 0
+        /// Seconds left at Discogs' rate, if it can be told.
+        var secondsLeft: Double?
+    }
+
+    let terminal: Bool
+    let plainInterval: Double
+    private let state = Mutex<(lastPlain: Date?, barShown: Bool)>((nil, false))
+
+    init(terminal: Bool = ImportOutput.errorIsTerminal, plainInterval: Double = 10) {
+        self.terminal = terminal
+        self.plainInterval = plainInterval
+    }
+
+    /// Records added so far (shown on a terminal only: adding takes a second or two).
+    func adding(_ done: Int, of total: Int) {
+        guard terminal, total > 0 else { return }
+        draw("Adding \(Self.bar(done, total, width: 20)) \(done)/\(total)")
+    }
+
+    /// The lookups so far; `final` forces a plain line (the end of the phase).
+    func lookups(_ value: Lookups, final: Bool = false) {
+        let counts = "matched \(value.matched) · ambiguous \(value.ambiguous) · not found \(value.notFound)"
+            + (value.skipped > 0 ? " · skipped \(value.skipped)" : "") + " · failed \(value.failed)"
+        let left = value.secondsLeft.map { " · " + Self.duration($0) + " left" } ?? ""
+        if terminal {
+            draw("Looking up \(Self.bar(value.done, value.total, width: 16)) \(value.done)/\(value.total) · \(counts)\(left)")
+            return
+        }
+        let now = Date()
+        let due = state.withLock { state -> Bool in
+            guard final || state.lastPlain.map({ now.timeIntervalSince($0) >= plainInterval }) ?? true else { return false }
+            state.lastPlain = now
+            return true
+        }
+        guard due else { return }
+        let plainCounts = counts.replacingOccurrences(of: " · ", with: ", ")
+        let plainLeft = value.secondsLeft.map { ", about " + Self.duration($0) + " left" } ?? ""
+        ImportOutput.error("lookups: \(value.done)/\(value.total) done, \(plainCounts)\(final ? "" : plainLeft)")
+    }
+
+    /// Ends the bar's line, so what follows starts on a fresh one.
+    func finish() {
+        let shown = state.withLock { state -> Bool in
+            defer { state.barShown = false }
+            return state.barShown
+        }
+        if shown { try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K".utf8)) }
+    }
+
+    private func draw(_ text: String) {
+        state.withLock { $0.barShown = true }
+        // Cut to the terminal's width, so the line never wraps (a wrapped line cannot be
+        // redrawn in place).
+        let width = max(10, ImportOutput.terminalWidth - 1)
+        let line = text.count > width ? String(text.prefix(width - 1)) + "…" : text
+        try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K\(line)".utf8))
+    }
+
+    static func bar(_ done: Int, _ total: Int, width: Int) -> String {
+        let filled = total > 0 ? min(width, done * width / total) : 0
+        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
+    }
+
+    /// "45 s", "12 min", "3 h 20 min".
+    static func duration(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded(.up))
+        if s < 60 { return "\(s) s" }
+        let minutes = (s + 59) / 60
+        if minutes < 60 { return "\(minutes) min" }
+        return "\(minutes / 60) h \(minutes % 60) min"
+    }
+}
