@@ -65,14 +65,18 @@ enum ImportValidation {
         return id
     }
 
-    /// A note as kept: surrounding whitespace trimmed, control characters other than line
-    /// breaks and tabs removed (a file is untrusted text that may reach a terminal), nil
-    /// when empty.
+    /// A note as kept: line breaks as LF (a CRLF or a lone CR from a spreadsheet becomes
+    /// one), other control characters but tabs removed (a file is untrusted text that may
+    /// reach a terminal), surrounding whitespace trimmed; nil when empty.
     static func note(_ text: String) -> String? {
         var kept = String.UnicodeScalarView()
+        var previousCR = false
         for scalar in text.unicodeScalars {
             let v = scalar.value
-            if v == 0x0A || v == 0x09 { kept.append(scalar); continue }
+            defer { previousCR = v == 0x0D }
+            if v == 0x0D { kept.append("\n"); continue }
+            if v == 0x0A { if !previousCR { kept.append(scalar) }; continue }
+            if v == 0x09 { kept.append(scalar); continue }
             if v < 0x20 || (0x7F...0x9F).contains(v) { continue }
             kept.append(scalar)
         }
