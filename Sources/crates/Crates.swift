@@ -1,5 +1,7 @@
 import ArgumentParser
 import CratesCore
+import CratesNet
+import Foundation
 
 /// The `crates` command: the TUI by default, subcommands for scripting.
 @main
@@ -33,12 +35,31 @@ struct Crates: ParsableCommand {
     @Flag(help: "Do not look records up on Discogs in this session (they wait in the queue).")
     var noLookup = false
 
+    @Option(
+        name: .customLong("scanner"),
+        help: ArgumentHelp(
+            "The camera daemon's socket (default: $XDG_RUNTIME_DIR/crates/scan.sock, as `crates scand`).",
+            valueName: "path"))
+    var scannerSocket: String?
+
+    @Flag(help: "Do not connect to the camera daemon (`crates scand`).")
+    var noScanner = false
+
+    func validate() throws {
+        if noScanner, scannerSocket != nil {
+            throw ValidationError("--scanner and --no-scanner contradict each other: give one")
+        }
+    }
+
     /// The collection UI. Runs on the main thread, synchronously: under an async command it
     /// would run on a worker thread and miss SIGWINCH until the next key.
     mutating func run() throws {
         let store = try self.store.open()
         let discogs = try? DiscogsAccess.make()
-        if let signal = TUISession(store: store, discogs: discogs, lookups: !noLookup).run() {
+        let scanner = noScanner
+            ? nil : ScanSocketPath.resolve(option: scannerSocket, environment: ProcessInfo.processInfo.environment)
+        let session = TUISession(store: store, discogs: discogs, lookups: !noLookup, scanner: scanner)
+        if let signal = session.run() {
             // As a shell reports a process killed by a signal.
             throw ExitCode(128 + signal)
         }

@@ -215,6 +215,27 @@ import Testing
         #expect(h.state.message?.isError == true)
     }
 
+    @Test func cameraScansAddBarcodesAndReleaseURLsAndShowTheRest() {
+        var h = Harness()
+        let at = Date(timeIntervalSince1970: 0)
+        #expect(h.send(.cameraScan(ScanEvent(symbology: .ean13, data: "5029141777638", at: at)))
+            == [.add(Self.gtin("5029141777638"), method: .camera)])
+        #expect(h.send(.cameraScan(ScanEvent(symbology: .qrCode, data: "https://www.discogs.com/release/249504-x", at: at)))
+            == [.addRelease(id: 249504, method: .camera)])
+        // Digits in a QR code or a CODE-128 label are not a record's barcode.
+        #expect(h.send(.cameraScan(ScanEvent(symbology: .qrCode, data: "5029141777638", at: at))).isEmpty)
+        #expect(h.state.message?.text == "ignored QR-Code: 5029141777638")
+        #expect(h.send(.cameraScan(ScanEvent(symbology: .code128, data: "https://example.com/\u{1B}[2J", at: at))).isEmpty)
+        #expect(h.state.message?.text.contains("\u{1B}") == false)
+        // While a dialog is open, camera scans wait and are applied in order afterwards.
+        h.type([.character("d")])
+        #expect(h.send(.cameraScan(ScanEvent(symbology: .upcA, data: "727361626525", at: at))).isEmpty)
+        #expect(h.send(.cameraScan(ScanEvent(symbology: .ean8, data: "96385074", at: at))).isEmpty)
+        #expect(h.type([.character("n")]) == [
+            .add(Self.gtin("727361626525"), method: .camera), .add(Self.gtin("96385074"), method: .camera),
+        ])
+    }
+
     @Test func releaseURLsAndIDsAreAccepted() {
         var h = Harness()
         #expect(h.type([.character("a")] + "https://www.discogs.com/release/249504-Rick-Astley".map { Key.character($0) } + [.enter])

@@ -23,6 +23,9 @@ public enum AppEvent: Sendable {
     case message(String, isError: Bool)
     /// A barcode from the camera daemon (or any source other than the keyboard).
     case scan(String, method: AddMethod)
+    /// A code the camera daemon read: a barcode or a QR code holding a Discogs release URL is
+    /// added as `scan` would add it; any other code is shown and not added (`ScanIntent`).
+    case cameraScan(ScanEvent)
 }
 
 /// What the UI asks the workers to do. None of these run on the UI thread.

@@ -66,6 +66,14 @@ extension AppState {
                 return []
             }
             return submit(code, method: method)
+        case .cameraScan(let scan):
+            if let ignored = scan.intent.ignoredMessage {
+                say(ignored)
+                return []
+            }
+            // A release URL goes through the prompt's parser too (`Entry`), so both intents
+            // are the scan's text; queued behind an open dialog like any camera scan.
+            return handle(.scan(scan.data, method: .camera))
         }
     }
 

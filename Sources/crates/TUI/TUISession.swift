@@ -15,6 +15,9 @@ final class TUISession: Sendable {
     private let discogsSetup: Mutex<DiscogsAccess?>
     private var discogs: DiscogsAccess? { discogsSetup.withLock { $0 } }
     private let lookups: Bool
+    /// The camera daemon's socket; nil with `--no-scanner`.
+    private let scanner: ScanSocketPath?
+    private let follower = Mutex<ScanFollower?>(nil)
     /// Deleted rows by undo token, kept for `u`.
     private let undoBatches = Mutex<(next: Int, batches: [Int: [DeletedRecord]])>((1, [:]))
     private let worker = Mutex<(worker: LookupWorker?, task: Task<Void, Never>?)>((nil, nil))
@@ -22,10 +25,11 @@ final class TUISession: Sendable {
     private let commands: AsyncStream<AppCommand>
     private let commandSink: AsyncStream<AppCommand>.Continuation
 
-    init(store: CatalogueStore, discogs: DiscogsAccess?, lookups: Bool) {
+    init(store: CatalogueStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?) {
         self.store = store
         discogsSetup = Mutex(discogs)
         self.lookups = lookups
+        self.scanner = scanner
         (commands, commandSink) = AsyncStream.makeStream(of: AppCommand.self)
     }
 
@@ -52,6 +56,7 @@ final class TUISession: Sendable {
             for await command in commands { await self.execute(command) }
         }
         startWorker()
+        startScanner()
 
         let runner = AppRunner(
             inbox: inbox,
@@ -60,6 +65,7 @@ final class TUISession: Sendable {
         let signal = runner.run()
 
         observation.withLock { $0?.cancel() }
+        follower.withLock { $0?.stop() }
         commandSink.finish()
         stopWorker()
         executor.cancel()
@@ -193,6 +199,32 @@ final class TUISession: Sendable {
         Task {
             if let waiting = try? await store.waitingCount() { inbox.post(.waiting(waiting)) }
         }
+    }
+
+    // MARK: The camera daemon
+
+    /// Follows the daemon's socket on a thread of its own: connects when the daemon is
+    /// there, reconnects after it restarts, and turns what it reads into events. Keys and
+    /// wedge scans never wait on it.
+    private func startScanner() {
+        guard let scanner else { return }
+        let inbox = self.inbox
+        let follower = ScanFollower(path: scanner.path) { message in
+            switch message {
+            case .connected:
+                inbox.post(.camera(.connected))
+            case .event(let event):
+                inbox.post(.cameraScan(event))
+            case .dropped(let error):
+                // Never fatal: a daemon speaking a newer dialect, or garbage on the socket.
+                SessionLog.warning("camera: dropped a line from \(scanner.path): \(error)")
+                inbox.post(.message("camera: dropped a malformed line (\(error))", isError: true))
+            case .disconnected:
+                inbox.post(.camera(.noDaemon))
+            }
+        }
+        self.follower.withLock { $0 = follower }
+        follower.start()
     }
 
     // MARK: The lookup worker
