@@ -60,7 +60,16 @@ extension ScanServer {
                 while scratch.withUnsafeMutableBytes({ read(wakeReadFD, $0.baseAddress, $0.count) }) > 0 {}
             }
             let (lines, stopping) = takeOutgoing()
-            if stopping { break }
+            if stopping {
+                // Lines queued before stop() are still offered, without waiting for anyone.
+                for line in lines {
+                    for index in clients.indices {
+                        clients[index].pending.append(contentsOf: line)
+                        _ = clients[index].flush()
+                    }
+                }
+                break
+            }
 
             var gone = Set<Int32>()
             for index in clients.indices {
