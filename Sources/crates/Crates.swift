@@ -26,7 +26,7 @@ struct Crates: ParsableCommand {
         version: version,
         subcommands: [
             AuthCommand.self, BarcodeCommand.self, AddCommand.self, ListCommand.self, ExportCommand.self,
-            LookupCommand.self, ImportCommand.self,
+            LookupCommand.self, ImportCommand.self, ScandCommand.self, ScanCommand.self,
         ],
     )
 

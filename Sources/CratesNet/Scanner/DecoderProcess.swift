@@ -1,0 +1,86 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One run of the decoder: a child process in a process group of its own, its standard
+/// output and standard error on pipes, standard input on /dev/null.
+struct DecoderProcess {
+    let pid: pid_t
+    let stdout: Int32
+    let stderr: Int32
+
+    /// Starts `command`. The child gets an empty signal mask and default dispositions for
+    /// the signals a parent may block or ignore (the mask and ignored signals survive exec),
+    /// so SIGTERM stops it and SIGPIPE ends it like any shell command.
+    static func spawn(_ command: DecoderCommand) -> Result<DecoderProcess, Errno> {
+        let out: (read: Int32, write: Int32)
+        let err: (read: Int32, write: Int32)
+        do {
+            out = try UnixSocket.closeOnExecPipe()
+            err = try UnixSocket.closeOnExecPipe()
+        } catch {
+            if case .system(_, _, let code) = error { return .failure(Errno(code)) }
+            return .failure(Errno(EMFILE))
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, out.write, 1)
+        posix_spawn_file_actions_adddup2(&actions, err.write, 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for sig in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD, SIGQUIT] { sigaddset(&defaults, sig) }
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        // Its own process group, so that stopping it also stops what a shell command started
+        // (a `while` loop running zbarimg).
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+
+        var argv: [UnsafeMutablePointer<CChar>?] = command.arguments.map { strdup($0) } + [nil]
+        defer { for arg in argv { free(arg) } }
+        var pid: pid_t = 0
+        let status: Int32 = UnixSocket.descriptorLock.withLock { _ in
+            // A bare name (zbarcam not found at start) is looked for again at each run: it may
+            // have been installed since.
+            guard let name = command.arguments.first,
+                  let program = name.hasPrefix("/") ? name : DecoderCommand.findExecutable(name, path: ProcessInfo.processInfo.environment["PATH"])
+            else { return ENOENT }
+            return posix_spawn(&pid, program, &actions, &attributes, &argv, environ)
+        }
+        close(out.write)
+        close(err.write)
+        guard status == 0 else {
+            close(out.read)
+            close(err.read)
+            return .failure(Errno(status))
+        }
+        UnixSocket.setNonBlocking(out.read)
+        UnixSocket.setNonBlocking(err.read)
+        return .success(DecoderProcess(pid: pid, stdout: out.read, stderr: err.read))
+    }
+
+    /// Signals the whole process group.
+    func signal(_ number: Int32) {
+        _ = kill(-pid, number)
+    }
+
+    /// The exit, if the child has exited (reaping it); nil while it runs.
+    func reap() -> DecoderExit? {
+        var status: Int32 = 0
+        let waited = waitpid(pid, &status, WNOHANG)
+        if waited == 0 { return nil }
+        if waited < 0 { return errno == EINTR ? nil : .unknown }  // ECHILD: reaped elsewhere
+        if status & 0x7F == 0 { return .exited(status: (status >> 8) & 0xFF) }
+        return .signalled(status & 0x7F)
+    }
+}

@@ -1,0 +1,107 @@
+import ArgumentParser
+import CratesCore
+import CratesNet
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `crates scan`: a small client of the camera daemon that prints its scans, for scripts and
+/// for checking a camera set-up.
+struct ScanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan",
+        abstract: "Print the camera daemon's scans as they come, one per line.",
+        discussion: """
+            Connects to `crates scand` and prints each scan on standard output as it arrives, \
+            with tab-separated columns:
+              symbology  data  time  what-crates-does
+            where the last column is "adds barcode", "adds release ID" or "ignored" (only \
+            EAN/UPC/ISBN codes and QR codes holding a Discogs release URL add records). \
+            Control characters in the data are shown as escapes (\\u{1B}).
+
+            With --json, each scan is printed as the daemon's JSON line instead.
+
+            Lines from the daemon that are not scans are dropped with a warning on standard \
+            error. Without a daemon, or when it goes away, crates scan says so and exits 1; \
+            with --follow it waits for one instead and reconnects after a daemon restart, \
+            until interrupted.
+
+            Examples:
+              crates scan
+              crates scan --json | jq -r .data
+              crates scan --follow --socket /tmp/scan.sock
+            """)
+
+    @Option(help: ArgumentHelp("The daemon's socket (default: $XDG_RUNTIME_DIR/crates/scan.sock).", valueName: "path"))
+    var socket: String?
+
+    @Flag(help: "Print each scan as the daemon's JSON line.")
+    var json = false
+
+    @Flag(help: "Wait for a daemon and reconnect after it restarts, instead of exiting.")
+    var follow = false
+
+    func run() throws {
+        let path = ScanSocketPath.resolve(option: socket, environment: ProcessInfo.processInfo.environment).path
+        let json = self.json
+        if follow { return Self.follow(path: path, json: json) }
+        let connection: ScanConnection
+        do {
+            connection = try ScanConnection(path: path)
+        } catch {
+            StandardStreams.err("crates scan: \(error.description)\n")
+            throw ExitCode(1)
+        }
+        StandardStreams.err("crates scan: connected to \(path)\n")
+        var ended: ScannerError?
+        connection.run { message in
+            if case .disconnected(let error) = message { ended = error } else { Self.show(message, json: json) }
+        }
+        StandardStreams.err("crates scan: \(ended?.description ?? "disconnected")\n")
+        throw ExitCode(1)
+    }
+
+    /// Follows the daemon on a thread of its own until SIGINT or SIGTERM, then exits 0.
+    private static func follow(path: String, json: Bool) {
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        for sig in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopSignals, sig) }
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        let follower = ScanFollower(path: path) { message in show(message, json: json) }
+        follower.start()
+        var received: Int32 = 0
+        while sigwait(&stopSignals, &received) != 0 {}
+        follower.stop()
+    }
+
+    private static func show(_ message: ScanMessage, json: Bool) {
+        switch message {
+        case .connected(let path):
+            StandardStreams.err("crates scan: connected to \(path)\n")
+        case .event(let event):
+            // One write per line, at once: a script reading the pipe sees each scan as it comes.
+            try? StandardStreams.out((json ? event.jsonLine : line(for: event)) + "\n")
+        case .dropped(let error):
+            StandardStreams.err("crates scan: dropped a line from the daemon: \(error.description)\n")
+        case .disconnected(let error):
+            StandardStreams.err("crates scan: \(error.description); waiting for the daemon\n")
+        }
+    }
+
+    /// `symbology  data  time  what-crates-does`, tab-separated.
+    static func line(for event: ScanEvent) -> String {
+        let action = switch event.intent {
+        case .barcode: "adds barcode"
+        case .release(let id): "adds release \(id)"
+        case .ignored: "ignored"
+        }
+        return [
+            GTIN.displayForm(of: event.symbology.rawValue, limit: 32),
+            GTIN.displayForm(of: event.data, limit: ScanEvent.maximumLineLength),
+            event.at.formatted(Date.ISO8601FormatStyle()),
+            action,
+        ].joined(separator: "\t")
+    }
+}
