@@ -137,6 +137,12 @@ final class ExportFile: Sendable {
 
     private static func installHandlers() {
         guard !handlersInstalled.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        // A process started by Foundation's `Process` inherits its spawning thread's mask,
+        // which may block these: unblock them here, or the handlers never run.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, signalNumber) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
             _ = signal(signalNumber) { received in
                 let address = interruptedPath.load(ordering: .sequentiallyConsistent)

@@ -1,0 +1,155 @@
+import CratesCore
+import CratesStore
+import Foundation
+import Testing
+
+/// `crates export`: Discogs' CSV columns plus Barcode, JSON, written atomically.
+@Suite("crates export (process)")
+struct ExportCommandTests {
+    /// A release whose texts hold commas, double quotes and a line break; two copies of it (one
+    /// with a note and a location), and a copy not matched.
+    static func seedAwkward(_ store: CatalogueStore) async throws {
+        let release = Seed.release(
+            249_504, artist: "Crosby, Stills & Nash", title: "\"Déjà\" Vu,\nLive", genre: "Folk, World, & Country",
+            labels: [.init(name: "Atlantic", catno: "SD 7200"), .init(name: "Rhino, Inc.", catno: "R2 1")],
+            formats: ["Vinyl, LP, Album", "CD, Album"], year: 1970)
+        _ = try await store.add(NewRecord(
+            gtin: Seed.gtin(1), addedAt: Seed.addedAt, addMethod: .wedge, note: "signed, \"mint\"\nsleeve worn",
+            location: "Crate 3", release: release))
+        _ = try await store.add(NewRecord(gtin: Seed.gtin(1), addedAt: Seed.addedAt.addingTimeInterval(1), addMethod: .typed, release: release))
+        _ = try await store.add(NewRecord(gtin: Seed.gtin(2), addedAt: Seed.addedAt.addingTimeInterval(2), addMethod: .typed))
+    }
+
+    static let header = "Catalog#,Artist,Title,Label,Format,Rating,Released,release_id,CollectionFolder,Date Added,"
+        + "Collection Media Condition,Collection Sleeve Condition,Collection Notes,Barcode"
+
+    static var awkwardCSV: String {
+        let release = #""SD 7200, R2 1","Crosby, Stills & Nash","""Déjà"" Vu,"# + "\n" + #"Live","Atlantic, Rhino, Inc.","#
+            + #""Vinyl, LP, Album + CD, Album",,1970,249504,"#
+        return header + "\n"
+            + release + #"Crate 3,2024-01-31 12:34:56,,,"signed, ""mint"""# + "\n" + #"sleeve worn",\#(Seed.gtin(1).canonical)"# + "\n"
+            + release + #",2024-01-31 12:34:57,,,,\#(Seed.gtin(1).canonical)"# + "\n"
+            + ",,,,,,,,,2024-01-31 12:34:58,,,,\(Seed.gtin(2).canonical)\n"
+    }
+
+    @Test("CSV: Discogs' columns plus Barcode, one row per copy, RFC 4180 quoting, LF rows")
+    func csv() async throws {
+        let sandbox = try CommandSandbox()
+        try await Self.seedAwkward(try sandbox.openStore())
+        let file = sandbox.directory.appendingPathComponent("collection.csv").path
+        let result = try await sandbox.crates(["export", "--csv", file])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")
+        let written = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(written == Self.awkwardCSV)
+        // Nothing left beside it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path).filter { $0.contains("partial") } == [])
+    }
+
+    @Test("CSV to standard output with -, and CRLF rows with --crlf")
+    func csvStdoutCRLF() async throws {
+        let sandbox = try CommandSandbox()
+        try await Self.seedAwkward(try sandbox.openStore())
+        let lf = try await sandbox.crates(["export", "--csv", "-"])
+        #expect(lf.status == 0, "\(lf)")
+        #expect(lf.stdout == Self.awkwardCSV)
+        let crlf = try await sandbox.crates(["export", "--csv", "-", "--crlf"])
+        #expect(crlf.status == 0, "\(crlf)")
+        // Rows end CRLF; the line breaks inside quoted fields stay as they are in the text.
+        #expect(crlf.stdout.hasPrefix(Self.header + "\r\n"))
+        #expect(crlf.stdout.hasSuffix(",,,,\(Seed.gtin(2).canonical)\r\n"))
+        #expect(crlf.stdout.contains(#"Vu,"# + "\n" + "Live"))
+    }
+
+    @Test("an empty collection: the header alone; JSON: an empty array")
+    func empty() async throws {
+        let sandbox = try CommandSandbox()
+        #expect(try await sandbox.crates(["export", "--csv", "-"]).stdout == Self.header + "\n")
+        #expect(try await sandbox.crates(["export", "--json", "-"]).stdout == "[]\n")
+    }
+
+    @Test("--genre and --state select the rows")
+    func filtered() async throws {
+        let sandbox = try CommandSandbox()
+        try await Self.seedAwkward(try sandbox.openStore())
+        let unknown = try await sandbox.crates(["export", "--csv", "-", "--state", "pending"])
+        #expect(unknown.stdout == Self.header + "\n,,,,,,,,,2024-01-31 12:34:58,,,,\(Seed.gtin(2).canonical)\n", "\(unknown)")
+        let folk = try await sandbox.crates(["export", "--csv", "-", "--genre", "folk, world, & country"])
+        #expect(folk.stdout.components(separatedBy: "249504").count == 3, "\(folk)")
+    }
+
+    @Test("JSON: an array, one object per copy and line, with the release, Discogs' JSON and the history")
+    func json() async throws {
+        let sandbox = try CommandSandbox()
+        let store = try sandbox.openStore()
+        try await Self.seedAwkward(store)
+        try await store.retry([3])  // one history entry for the unmatched copy
+        let file = sandbox.directory.appendingPathComponent("collection.json").path
+        let result = try await sandbox.crates(["export", "--json", file])
+        #expect(result.status == 0, "\(result)")
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.hasPrefix("[\n{") && text.hasSuffix("}\n]\n"))
+        #expect(text.split(separator: "\n").count == 5)  // [, three records, ]
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+        #expect(array.compactMap { ($0["id"] as? NSNumber)?.intValue } == [1, 2, 3])
+        let first = try #require(array.first)
+        #expect(first["note"] as? String == "signed, \"mint\"\nsleeve worn")
+        #expect(first["location"] as? String == "Crate 3")
+        #expect(first["addMethod"] as? String == "wedge")
+        #expect(first["addedAt"] as? String == "2024-01-31T12:34:56Z")
+        let release = try #require(first["release"] as? [String: Any])
+        #expect(release["title"] as? String == "\"Déjà\" Vu,\nLive")
+        #expect(release["formats"] as? [String] == ["Vinyl, LP, Album", "CD, Album"])
+        #expect((release["discogs"] as? [String: Any])?["title"] as? String == "raw 249504")
+        #expect(first["history"] as? [Any] != nil)
+        let last = try #require(array.last)
+        #expect(last["release"] is NSNull)
+        #expect(last["state"] as? String == "pending")
+        #expect((last["history"] as? [[String: Any]])?.map { $0["kind"] as? String } == ["retryRequested"])
+    }
+
+    @Test("a file that cannot be written: exit 1 with the reason, nothing created")
+    func unwritable() async throws {
+        let sandbox = try CommandSandbox()
+        let missing = sandbox.directory.appendingPathComponent("no/such/dir/out.csv").path
+        let result = try await sandbox.crates(["export", "--csv", missing])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("cannot write \(missing): No such file or directory"), "\(result)")
+        let directory = try await sandbox.crates(["export", "--json", sandbox.directory.path])
+        #expect(directory.status == 1, "\(directory)")
+        #expect(directory.stderr.contains("it is a directory"), "\(directory)")
+    }
+
+    @Test("usage: exactly one of --csv and --json")
+    func usage() async throws {
+        let sandbox = try CommandSandbox()
+        for arguments in [["export"], ["export", "--csv", "-", "--json", "-"], ["export", "--json", "-", "--crlf"]] {
+            let result = try await sandbox.crates(arguments)
+            #expect(result.status == 64, "\(result)")
+        }
+    }
+
+    @Test("an export stopped half-way leaves the previous file whole and no temporary file behind")
+    func interrupted() async throws {
+        let sandbox = try CommandSandbox()
+        let store = try sandbox.openStore()
+        let release = Seed.release(7, artist: "A", title: "T", genre: "Rock")
+        _ = try await store.addAll((0..<40_000).map {
+            NewRecord(gtin: Seed.gtin(1_000 + $0), addedAt: Seed.addedAt, addMethod: .import, release: $0 % 2 == 0 ? release : nil)
+        })
+        let file = sandbox.directory.appendingPathComponent("big.json").path
+        let previous = "the previous export\n"
+        try previous.write(toFile: file, atomically: true, encoding: .utf8)
+        // SIGTERM at the deadline (then SIGKILL a second later if it were still running).
+        let result = try await sandbox.crates(["export", "--json", file], deadline: .milliseconds(400))
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        if result.timedOut {
+            #expect(text == previous)
+        } else {
+            // Finished first (a fast machine): then the file must be the whole export.
+            #expect(result.status == 0, "\(result)")
+            #expect(text.hasSuffix("}\n]\n"))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path).filter { $0.contains("partial") } == [])
+    }
+}

@@ -1,0 +1,128 @@
+import CratesCore
+import CratesStore
+import Foundation
+import Testing
+
+/// `crates list`: the collection in the TUI's order, filtered, as tab-separated lines or JSON.
+@Suite("crates list (process)")
+struct ListCommandTests {
+    /// Electronic (two titles), Rock (two titles, one copy twice), and three unmatched.
+    /// Returns the record ids in the order the list must show them.
+    static func seedSections(_ store: CatalogueStore) async throws -> [Int64] {
+        let zebra = Seed.release(10, artist: "Zed", title: "Zebra", genre: "Rock")
+        let apple = Seed.release(11, artist: "Ann", title: "apple", genre: "Rock")
+        let techno = Seed.release(12, artist: "Tess", title: "Techno", genre: "Electronic")
+        let ambient = Seed.release(13, artist: "Ada", title: "Ambient", genre: "Electronic")
+        let unmatchedA = try await store.add(NewRecord(gtin: Seed.gtin(1), addedAt: Seed.addedAt, addMethod: .typed))
+        let rockZ = try await store.add(NewRecord(gtin: Seed.gtin(2), addedAt: Seed.addedAt, addMethod: .typed, release: zebra))
+        let rockA = try await store.add(NewRecord(gtin: Seed.gtin(3), addedAt: Seed.addedAt, addMethod: .typed, release: apple))
+        let unmatchedB = try await store.add(NewRecord(gtin: Seed.gtin(4), addedAt: Seed.addedAt, addMethod: .wedge))
+        let elecT = try await store.add(NewRecord(gtin: Seed.gtin(5), addedAt: Seed.addedAt, addMethod: .typed, release: techno))
+        let rockA2 = try await store.add(NewRecord(gtin: Seed.gtin(3), addedAt: Seed.addedAt, addMethod: .typed, release: apple))
+        let elecA = try await store.add(NewRecord(gtin: Seed.gtin(6), addedAt: Seed.addedAt, addMethod: .typed, release: ambient))
+        let unmatchedC = try await store.add(NewRecord(gtin: Seed.gtin(7), addedAt: Seed.addedAt, addMethod: .typed))
+        return [elecA, elecT, rockA, rockA2, rockZ, unmatchedA, unmatchedB, unmatchedC].map(\.id)
+    }
+
+    @Test("every record, one line each, in the TUI's order: sections by name, Unknown last in added order")
+    func order() async throws {
+        let sandbox = try CommandSandbox()
+        let store = try sandbox.openStore()
+        let expected = try await Self.seedSections(store)
+        // The TUI's list reads the store's sections: the same order.
+        #expect(try await store.sections().flatMap { $0.rows.map(\.recordID) } == expected)
+        let result = try await sandbox.crates(["list"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.isEmpty)
+        let lines = result.stdoutLines.map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        #expect(lines.map { Int64($0[0]) } == expected)
+        #expect(lines.allSatisfy { $0.count == 12 })
+        #expect(lines.first == [
+            String(expected[0]), Seed.gtin(6).canonical, "matched", "Electronic", "Ada", "Ambient", "CD, Album", "1997",
+            "", "", "13", "2024-01-31T12:34:56Z",
+        ])
+        #expect(lines.last == [String(expected[7]), Seed.gtin(7).canonical, "pending", "Unknown", "", "", "", "", "", "", "", "2024-01-31T12:34:56Z"])
+    }
+
+    @Test("--genre (any case, the exact section name) and --state narrow the list")
+    func filters() async throws {
+        let sandbox = try CommandSandbox()
+        let expected = try await Self.seedSections(try sandbox.openStore())
+        let rock = try await sandbox.crates(["list", "--genre", "rOCK"])
+        #expect(rock.status == 0, "\(rock)")
+        #expect(rock.stdoutLines.compactMap { Int64($0.prefix { $0 != "\t" }) } == Array(expected[2...4]))
+        let two = try await sandbox.crates(["list", "--genre", "electronic", "--genre", "unknown"])
+        #expect(two.stdoutLines.compactMap { Int64($0.prefix { $0 != "\t" }) } == Array(expected[0...1]) + Array(expected[5...7]))
+        let pending = try await sandbox.crates(["list", "--state", "pending"])
+        #expect(pending.stdoutLines.compactMap { Int64($0.prefix { $0 != "\t" }) } == Array(expected[5...7]))
+        let both = try await sandbox.crates(["list", "--state", "MATCHED,pending", "--genre", "Rock"])
+        #expect(both.stdoutLines.count == 3)
+        // Not a prefix match, and a section nobody has is said on stderr, exit 0.
+        let typo = try await sandbox.crates(["list", "--genre", "Roc"])
+        #expect(typo.status == 0, "\(typo)")
+        #expect(typo.stdout.isEmpty)
+        #expect(typo.stderr.contains("no section is named \"Roc\" (sections: Electronic, Rock, Unknown)"), "\(typo)")
+    }
+
+    @Test("a bad --state names the valid ones (usage error)")
+    func badState() async throws {
+        let result = try await CommandSandbox().crates(["list", "--state", "done"])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains(
+            "unknown state \"done\": use one of pending, lookingUp, matched, ambiguous, notFound, failed, skipped"), "\(result)")
+    }
+
+    @Test("--json: one object per line, same order, with the release when matched")
+    func json() async throws {
+        let sandbox = try CommandSandbox()
+        let expected = try await Self.seedSections(try sandbox.openStore())
+        let result = try await sandbox.crates(["list", "--json"])
+        #expect(result.status == 0, "\(result)")
+        let objects = try result.stdoutLines.map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        #expect(objects.compactMap { ($0["id"] as? NSNumber)?.int64Value } == expected)
+        let first = try #require(objects.first)
+        #expect(first["section"] as? String == "Electronic")
+        #expect((first["release"] as? [String: Any])?["title"] as? String == "Ambient")
+        #expect((first["release"] as? [String: Any])?["discogs"] == nil)
+        #expect(objects.last?["release"] is NSNull)
+        #expect(objects.last?["addMethod"] as? String == "typed")
+    }
+
+    @Test("an empty collection prints nothing and exits 0")
+    func empty() async throws {
+        let sandbox = try CommandSandbox()
+        for arguments in [["list"], ["list", "--json"]] {
+            let result = try await sandbox.crates(arguments)
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")
+        }
+    }
+
+    @Test("more records than a page: each exactly once, in order")
+    func manyPages() async throws {
+        let sandbox = try CommandSandbox()
+        let store = try sandbox.openStore()
+        let genres = ["Rock", "Jazz", "Electronic"]
+        var records: [NewRecord] = []
+        for n in 0..<1_234 {
+            let release = n % 4 == 0 ? nil : Seed.release(
+                1_000 + n % 50, artist: "Artist \(n % 50)", title: "Title \(n % 50)", genre: genres[n % 50 % 3])
+            records.append(NewRecord(gtin: Seed.gtin(100 + n), addedAt: Seed.addedAt, addMethod: .import, release: release))
+        }
+        _ = try await store.addAll(records)
+        let expected = try await store.sections().flatMap { $0.rows.map(\.recordID) }
+        // Into a file through the shell: the check is on what crates writes, not on how
+        // quickly a loaded test process drains 100 KB from a pipe.
+        let output = sandbox.directory.appendingPathComponent("list.tsv").path
+        let result = try await ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            arguments: ["-c", "exec \"$0\" list > \"$1\"", try ProcessRunner.cratesBinary().path, output],
+            environment: sandbox.environment)
+        #expect(result.status == 0, "\(result)")
+        let ids = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").compactMap { Int64($0.prefix { $0 != "\t" }) }
+        #expect(ids.count == 1_234)
+        #expect(ids == expected)
+    }
+}
