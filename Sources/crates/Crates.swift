@@ -32,8 +32,8 @@ struct Crates: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Flag(help: "Do not look records up on Discogs in this session (they wait in the queue).")
-    var noLookup = false
+    /// `--no-lookup`: a group shared with `crates import` (see `LookupOptions`).
+    @OptionGroup var lookup: LookupOptions
 
     @Option(
         name: .customLong("scanner"),
@@ -58,7 +58,7 @@ struct Crates: ParsableCommand {
         let discogs = try? DiscogsAccess.make()
         let scanner = noScanner
             ? nil : ScanSocketPath.resolve(option: scannerSocket, environment: ProcessInfo.processInfo.environment)
-        let session = TUISession(store: store, discogs: discogs, lookups: !noLookup, scanner: scanner)
+        let session = TUISession(store: store, discogs: discogs, lookups: !lookup.noLookup, scanner: scanner)
         if let signal = session.run() {
             // As a shell reports a process killed by a signal.
             throw ExitCode(128 + signal)

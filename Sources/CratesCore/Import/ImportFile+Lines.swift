@@ -19,6 +19,24 @@ struct LineFormat {
         return text[..<end].trimmingWhitespace()
     }
 
+    /// A line as bytes: a plain 12 to 14-digit barcode (most lines of a scanned file) is
+    /// read at once; anything else as text.
+    mutating func read(line: Int, bytes: ArraySlice<UInt8>) {
+        var trimmed = bytes
+        while let first = trimmed.first, first == 0x20 || first == 0x09 { trimmed = trimmed.dropFirst() }
+        while let last = trimmed.last, last == 0x20 || last == 0x09 { trimmed = trimmed.dropLast() }
+        if let gtin = ImportValidation.plainGTIN(trimmed) {
+            switch ImportValidation.record(gtin) {
+            case .success(let gtin):
+                if let entry = ImportEntry(line: line, gtin: gtin) { entries.append(entry) }
+            case .failure(let reason):
+                refusals.append(ImportRefusal(line: line, input: String(decoding: trimmed, as: UTF8.self), reason: reason))
+            }
+            return
+        }
+        read(line: line, text: String(decoding: bytes, as: UTF8.self))
+    }
+
     mutating func read(line: Int, text: String) {
         let content = Self.stripComment(text)
         guard !content.isEmpty else { return }
@@ -48,13 +66,29 @@ struct LineFormat {
 enum ImportValidation {
     /// The GTIN of a barcode text, or why it cannot be imported: unreadable, or not a record.
     static func barcode(_ text: String) -> Result<GTIN, ImportRefusal.Reason> {
+        if let gtin = plainGTIN(text.utf8) { return record(gtin) }
         do {
-            let gtin = try GTIN.parse(text).gtin
-            if let reason = gtin.notARecordReason { return .failure(.notARecord(gtin, reason: reason)) }
-            return .success(gtin)
+            return record(try GTIN.parse(text).gtin)
         } catch {
             return .failure(.barcode(error))
         }
+    }
+
+    /// The GTIN of 12, 13 or 14 ASCII digits with a valid check digit, already canonical
+    /// (a UPC-A with its leading 0): what nearly every line of a scanned file is, read without
+    /// the full parser. Anything else is nil and goes through `GTIN.parse`, which reads it the
+    /// same way when it is valid and says why when it is not.
+    static func plainGTIN(_ bytes: some Collection<UInt8>) -> GTIN? {
+        let count = bytes.count
+        guard count == 12 || count == 13 || count == 14, bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        let digits = String(decoding: bytes, as: UTF8.self)
+        return GTIN(canonical: count == 12 ? "0" + digits : digits)
+    }
+
+    /// The GTIN, unless its GS1 prefix says it is not a record's barcode.
+    static func record(_ gtin: GTIN) -> Result<GTIN, ImportRefusal.Reason> {
+        if let reason = gtin.notARecordReason { return .failure(.notARecord(gtin, reason: reason)) }
+        return .success(gtin)
     }
 
     /// A Discogs release number: 1 to 12 ASCII digits, not zero.

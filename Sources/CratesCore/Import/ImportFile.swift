@@ -60,9 +60,7 @@ public struct ImportFile: Hashable, Sendable {
             }
             var plain = LineFormat()
             plain.read(line: line.number, text: text)
-            while let line = lines.next() {
-                plain.read(line: line.number, text: String(decoding: input[line.range], as: UTF8.self))
-            }
+            while let line = lines.next() { plain.read(line: line.number, bytes: input[line.range]) }
             return ImportFile(format: .lines, entries: plain.entries, refusals: plain.refusals, lineCount: lineCount)
         }
         return ImportFile(format: .lines, entries: [], refusals: [], lineCount: lineCount)

@@ -78,8 +78,7 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Print what would happen to each line, and write nothing (not even a new database file).")
     var dryRun = false
 
-    @Flag(help: "Only queue the lookups: do not contact Discogs now.")
-    var noLookup = false
+    @OptionGroup var lookup: LookupOptions
 
     @Option(help: ArgumentHelp(
         "Write what needs a person (ambiguous, not found, not added, refused lines) to this file, tab-separated.",
@@ -123,14 +122,14 @@ struct ImportCommand: ParsableCommand {
                 progress: { done in progress.adding(done, of: newEntries.count) })
         }
         progress.finish()
-        var summary = ["\(name): \(Self.lineSummary(plan, added: ids.count))"]
+        var summary: [String] = []
 
         var unresolved: [ImportUnresolved] = []
         var lookups: ImportLookups.Outcome?
         let releaseRows = plan.needsDiscogs
         if interrupt.isRequested {
             unresolved = releaseRows.map { ImportUnresolved(entry: $0, reason: .stopped(.interrupted)) }
-        } else if noLookup {
+        } else if lookup.noLookup {
             unresolved = releaseRows.map { ImportUnresolved(entry: $0, reason: .lookupsOff) }
         } else if let access = try? DiscogsAccess.make(), access.signedIn {
             let session = ImportLookups(store: store, client: access.client, progress: progress, interrupt: interrupt)
@@ -143,6 +142,8 @@ struct ImportCommand: ParsableCommand {
             summary.append("Not signed in to Discogs: run `crates auth`, then `crates` (or this import again) to look the records up.")
         }
 
+        let added = ids.count + (lookups?.addedGTINs.count ?? 0)
+        summary.insert("\(name): \(Self.lineSummary(plan, added: added, unresolved: unresolved.count))", at: 0)
         var gtins = Set(parsed.entries.compactMap(\.gtin))
         gtins.formUnion(lookups?.addedGTINs ?? [])
         let importedGTINs = gtins
@@ -214,11 +215,13 @@ struct ImportCommand: ParsableCommand {
         }
     }
 
-    static func lineSummary(_ plan: ImportPlan, added: Int) -> String {
+    /// `120 added, 12 already in the collection, 2 not added (known by release id only),
+    /// 3 refused (2 invalid, 1 not a record).`
+    static func lineSummary(_ plan: ImportPlan, added: Int, unresolved: Int) -> String {
         var parts = ["\(added) added", "\(plan.presentCount) already in the collection"]
-        let notAdded = plan.newCount - added
-        if notAdded > 0 { parts.append("\(notAdded) not added (interrupted)") }
-        if plan.needsDiscogsCount > 0 { parts.append("\(plan.needsDiscogsCount) known by release id only") }
+        let interrupted = plan.newCount + plan.needsDiscogsCount - added - unresolved
+        if interrupted > 0 { parts.append("\(interrupted) not added (interrupted)") }
+        if unresolved > 0 { parts.append("\(unresolved) not added (known by release id only)") }
         if !plan.refusals.isEmpty {
             var refused = "\(plan.refusals.count) refused"
             if plan.notARecordCount > 0 { refused += " (\(plan.invalidCount) invalid, \(plan.notARecordCount) not a record)" }

@@ -40,8 +40,8 @@ struct ImportReport {
                 line: lines[record.gtin] ?? 0, kind: ambiguous ? "ambiguous" : "not-found",
                 barcode: record.gtin.canonical, releaseID: "",
                 detail: ambiguous
-                    ? "\(record.candidateCount) pressings share this barcode: choose one in crates (Enter on the record)"
-                    : "Discogs knows no release with this barcode: check it, or look it up again later (r in crates)"))
+                    ? "\(record.candidateCount) pressings share this barcode: choose one in the collection UI (Enter on the record)"
+                    : "Discogs knows no release with this barcode: check it, or look it up again later (r in the collection UI)"))
         }
         items.sort { ($0.line, $0.kind) < ($1.line, $1.kind) }
     }

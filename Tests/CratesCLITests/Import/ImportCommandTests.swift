@@ -1,0 +1,199 @@
+import CratesCore
+import CratesStore
+import Foundation
+import Testing
+
+/// `crates import` run as a process, without Discogs (`--no-lookup`, or not signed in): what
+/// it reads, what it refuses and how it says so, what it writes, and its exit codes.
+@Suite("crates import (process)")
+struct ImportCommandTests {
+    /// A file as people and scanners make them: a byte order mark, CRLF, comments, blank and
+    /// space-only lines, spaced groups, dashes, UPC-E, a GS1 element string, trailing spaces,
+    /// a wrong check digit, letters, an ISBN, a 10,000-character line, and a repeat.
+    static var messy: Data {
+        let lines = [
+            "# shelf 3, scanned 2024-05-01",  // 1
+            "5099750442227",  // 2
+            "",  // 3
+            "7 27361 62652 5   ",  // 4: spaced, trailing spaces
+            "0-77774-62002-4 # with a comment",  // 5
+            "5099750442228",  // 6: check digit
+            "5O99750442227",  // 7: a letter O
+            "04252614",  // 8: UPC-E
+            "9781617292156",  // 9: an ISBN
+            String(repeating: "7", count: 10_000),  // 10
+            "   ",  // 11
+            "(01)05012345678900",  // 12
+            "5099750442227",  // 13: a second copy
+        ]
+        return Data([0xEF, 0xBB, 0xBF]) + Data(lines.joined(separator: "\r\n").utf8) + Data("\r\n".utf8)
+    }
+
+    static let messyRefusals = [
+        "messy.txt:6: 5099750442228: check digit should be 7, got 8: a misread or a typo (read as EAN-13)",
+        "messy.txt:7: 5O99750442227: \"O\" at position 2 is not a digit: a barcode holds only digits, with spaces or dashes between groups",
+        "messy.txt:9: 9781617292156: an ISBN: a book, not a record",
+        "messy.txt:10: \(String(repeating: "7", count: 64))…: 10000 digits is too long: a barcode has 8 (EAN-8, UPC-E), "
+            + "12 (UPC-A), 13 (EAN-13) or 14 (GTIN-14) digits, 6 or 7 for a UPC-E sent short, plus 2 or 5 for an add-on",
+    ]
+
+    static let messyGTINs = ["0042100005264", "0077774620024", "0727361626525", "5012345678900", "5099750442227", "5099750442227"]
+
+    private func write(_ data: Data, _ name: String, in sandbox: CommandSandbox) throws -> String {
+        let path = sandbox.directory.appendingPathComponent(name).path
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Every record's GTIN, sorted (a GTIN twice for two copies).
+    static func gtins(_ store: CatalogueStore) async throws -> [String] {
+        try await store.sections().flatMap(\.rows).map(\.gtin).sorted()
+    }
+
+    @Test("a messy file: the valid lines added, each bad one reported as FILE:LINE: TEXT: REASON, exit 2")
+    func messyFile() async throws {
+        let sandbox = try CommandSandbox()
+        let path = try write(Self.messy, "messy.txt", in: sandbox)
+        // Run from the sandbox so the file is named as the user typed it.
+        let result = try await ProcessRunner.run(
+            try ProcessRunner.cratesBinary(), arguments: ["import", "--no-lookup", "messy.txt"],
+            environment: sandbox.environment, directory: sandbox.directory)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderrLines == Self.messyRefusals, "\(result)")
+        #expect(result.stdoutLines.first == "messy.txt: 6 added, 0 already in the collection, 4 refused (3 invalid, 1 not a record).")
+        #expect(result.stdout.contains("6 lookups wait in the queue"), "\(result)")
+        let store = try sandbox.openStore()
+        #expect(try await Self.gtins(store) == Self.messyGTINs)
+        #expect(try await store.record(1)?.addMethod == .import)
+        _ = path
+    }
+
+    @Test("the same import twice adds nothing the second time; --copies adds every line again")
+    func reimport() async throws {
+        let sandbox = try CommandSandbox()
+        let path = try write(Self.messy, "messy.txt", in: sandbox)
+        #expect(try await sandbox.crates(["import", "--no-lookup", path]).status == 2)
+        let again = try await sandbox.crates(["import", "--no-lookup", path])
+        #expect(again.status == 2, "\(again)")
+        #expect(again.stdoutLines.first?.hasSuffix(": 0 added, 6 already in the collection, 4 refused (3 invalid, 1 not a record).") == true, "\(again)")
+        let store = try sandbox.openStore()
+        #expect(try await Self.gtins(store) == Self.messyGTINs)
+
+        // One more copy of a record in the file: the file's two copies are there already.
+        _ = try await store.add(NewRecord(gtin: try GTIN(parsing: "5099750442227"), addMethod: .typed))
+        #expect(try await sandbox.crates(["import", "--no-lookup", path]).stdout.contains(": 0 added, 6 already"))
+
+        let copies = try await sandbox.crates(["import", "--no-lookup", "--copies", path])
+        #expect(copies.status == 2, "\(copies)")
+        #expect(copies.stdoutLines.first?.contains(": 6 added, 0 already in the collection") == true, "\(copies)")
+        #expect(try await Self.gtins(store).count == 13)
+    }
+
+    @Test("--dry-run lists each line's fate and writes nothing, not even a new database file")
+    func dryRun() async throws {
+        let sandbox = try CommandSandbox()
+        let path = try write(Self.messy, "messy.txt", in: sandbox)
+        let before = try FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path).sorted()
+        let result = try await sandbox.crates(["import", "--dry-run", path])
+        #expect(result.status == 2, "\(result)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path).sorted() == before)
+        #expect(!FileManager.default.fileExists(atPath: sandbox.database))
+        let listing = result.stdoutLines.map { $0.split(separator: "\t", omittingEmptySubsequences: false).prefix(3).joined(separator: " ") }
+        #expect(listing == [
+            "2 new 5099750442227", "4 new 0727361626525", "5 new 0077774620024", "6 invalid 5099750442228",
+            "7 invalid 5O99750442227", "8 new 0042100005264", "9 not-a-record 9781617292156",
+            "10 invalid \(String(repeating: "7", count: 64))…", "12 new 5012345678900", "13 new 5099750442227",
+        ], "\(result)")
+        #expect(result.stderr.contains("would add 6 records; 0 already in the collection; 4 lines refused"), "\(result)")
+
+        // Against a collection that has some of them: "present", and still nothing written.
+        #expect(try await sandbox.crates(["add", "5099750442227", "5012345678900"]).status == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path).sorted()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: sandbox.database))
+        let second = try await sandbox.crates(["import", "--dry-run", path])
+        #expect(second.stdoutLines.filter { $0.contains("\tpresent\t") }.map { $0.split(separator: "\t").first ?? "" } == ["2", "12"], "\(second)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path).sorted() == files)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.database)) == bytes)
+        #expect(try await sandbox.openStore().waitingCount() == 2)
+    }
+
+    @Test("--strict: one bad line and nothing is imported (the database is not even created), exit 2")
+    func strict() async throws {
+        let sandbox = try CommandSandbox()
+        let path = try write(Self.messy, "messy.txt", in: sandbox)
+        let result = try await sandbox.crates(["import", "--strict", "--no-lookup", path])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderrLines.last == "\(path): 4 lines refused: nothing imported (--strict)", "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.database))
+        let clean = try write(Data("5099750442227\n5012345678900\n".utf8), "clean.txt", in: sandbox)
+        let ok = try await sandbox.crates(["import", "--strict", "--no-lookup", clean])
+        #expect(ok.status == 0, "\(ok)")
+        #expect(try await Self.gtins(sandbox.openStore()) == ["5012345678900", "5099750442227"])
+    }
+
+    @Test("standard input with -: lines named stdin:LINE")
+    func standardInput() async throws {
+        let sandbox = try CommandSandbox()
+        let result = try await sandbox.crates(["import", "--no-lookup", "-"], stdin: Data("5099750442227\nnot a barcode\n96385074\n".utf8))
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderrLines.first?.hasPrefix("stdin:2: not a barcode: \"n\" at position 1") == true, "\(result)")
+        #expect(try await Self.gtins(sandbox.openStore()) == ["5099750442227", "96385074"])
+    }
+
+    @Test("exit codes", arguments: [
+        // (file contents, extra arguments, expected status, text expected on stdout or stderr)
+        ("5099750442227\n", [], 0, "1 added"),
+        ("5099750442227\nbad\n", [], 2, "1 refused"),
+        ("release_id,Collection Notes\n5134861,mine\n", [], 3, "its barcode comes from Discogs: run `crates auth`"),
+        ("release_id\n5134861\n", ["--no-lookup"], 3, "import again without --no-lookup"),
+        ("Artist,Title\nPink Floyd,The Wall\n", [], 1, "has no barcode, gtin, upc, ean or release_id column"),
+        ("", [], 0, "0 added"),
+    ] as [(String, [String], Int32, String)])
+    func exitCodes(_ contents: String, _ arguments: [String], _ status: Int32, _ text: String) async throws {
+        let sandbox = try CommandSandbox()
+        let path = try write(Data(contents.utf8), "in.txt", in: sandbox)
+        let result = try await sandbox.crates(["import"] + arguments + [path])
+        #expect(result.status == status, "\(result)")
+        #expect((result.stdout + result.stderr).contains(text), "\(result)")
+    }
+
+    @Test("a file that cannot be read, and a wrong command line")
+    func unreadable() async throws {
+        let sandbox = try CommandSandbox()
+        let missing = try await sandbox.crates(["import", sandbox.directory.appendingPathComponent("nope.txt").path])
+        #expect(missing.status == 1 && missing.stderr.contains("nope.txt: no such file"), "\(missing)")
+        let directory = try await sandbox.crates(["import", sandbox.directory.path])
+        #expect(directory.status == 1 && directory.stderr.contains("is a directory"), "\(directory)")
+        let utf16 = try write(Data([0xFF, 0xFE, 0x35, 0x00, 0x0A, 0x00]), "utf16.txt", in: sandbox)
+        let wide = try await sandbox.crates(["import", utf16])
+        #expect(wide.status == 1 && wide.stderr.contains("UTF-16"), "\(wide)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.database))
+        #expect(try await sandbox.crates(["import"]).status == 64)
+        #expect(try await sandbox.crates(["import", "--dry-run", "--report", "r.tsv", "x"]).status == 64)
+    }
+
+    @Test("--report writes what needs a person, refused lines included, tab-separated in file order")
+    func report() async throws {
+        let sandbox = try CommandSandbox()
+        let path = try write(
+            Data("barcode,release_id,note\n5099750442227,,\nbad,,\n,249504,from Discogs\n".utf8), "in.csv", in: sandbox)
+        let reportPath = sandbox.directory.appendingPathComponent("todo.tsv").path
+        let result = try await sandbox.crates(["import", "--no-lookup", "--report", reportPath, path])
+        #expect(result.status == 2, "\(result)")
+        let report = try String(contentsOfFile: reportPath, encoding: .utf8)
+        #expect(report.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).prefix(4).joined(separator: "|") } == [
+            "line|kind|barcode|release_id", "3|invalid|bad|", "4|not-added||249504",
+        ], "\(report)")
+        #expect(result.stdout.contains("Needs a person (1):"), "\(result)")
+        #expect(result.stdout.contains("in.csv:4: release 249504: not-added: its barcode comes from Discogs"), "\(result)")
+    }
+
+    @Test("--help says what import does, with examples and the exit codes")
+    func help() async throws {
+        let result = try await ProcessRunner.crates(["import", "--help"])
+        #expect(result.status == 0, "\(result)")
+        for text in ["Examples:", "crates import gtins.txt", "Exit status:", "130", "--dry-run", "--strict", "--copies", "--report"] {
+            #expect(result.stdout.contains(text), "\(text)")
+        }
+    }
+}
