@@ -13,6 +13,8 @@ public struct DecoderCommand: Hashable, Sendable, CustomStringConvertible {
     public let device: String?
     /// True for the default zbarcam command.
     public let isZbarcam: Bool
+    /// The $PATH a bare program name is looked for in, at each start.
+    let searchPath: String?
 
     /// How the command is shown in the log.
     public var description: String {
@@ -23,18 +25,26 @@ public struct DecoderCommand: Hashable, Sendable, CustomStringConvertible {
     /// reading and flushes it at once; not `--raw`, which drops the symbology name.
     public static func zbarcam(device: String, environment: [String: String]) -> DecoderCommand {
         let program = findExecutable("zbarcam", path: environment["PATH"]) ?? "zbarcam"
-        return DecoderCommand(arguments: [program, "--nodisplay", device], device: device, isZbarcam: true)
+        return DecoderCommand(arguments: [program, "--nodisplay", device], device: device, isZbarcam: true, searchPath: environment["PATH"])
     }
 
     /// A shell command line, run as `/bin/sh -c COMMAND`.
     public static func shell(_ command: String) -> DecoderCommand {
-        DecoderCommand(arguments: ["/bin/sh", "-c", command], device: nil, isZbarcam: false)
+        DecoderCommand(arguments: ["/bin/sh", "-c", command], device: nil, isZbarcam: false, searchPath: nil)
     }
 
-    private init(arguments: [String], device: String?, isZbarcam: Bool) {
+    private init(arguments: [String], device: String?, isZbarcam: Bool, searchPath: String?) {
         self.arguments = arguments
         self.device = device
         self.isZbarcam = isZbarcam
+        self.searchPath = searchPath
+    }
+
+    /// The program to start now: `arguments[0]` if it is a path, else where it is on the
+    /// search path today (zbarcam may have been installed since the daemon started).
+    var program: String? {
+        guard let name = arguments.first else { return nil }
+        return name.hasPrefix("/") ? name : Self.findExecutable(name, path: searchPath)
     }
 
     /// The full path of `name` in `path` (a $PATH value), if it is there and executable.

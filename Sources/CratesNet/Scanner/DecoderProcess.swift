@@ -30,6 +30,14 @@ struct DecoderProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, out.write, 1)
         posix_spawn_file_actions_adddup2(&actions, err.write, 2)
+        // Nothing else crosses over: whatever this process inherited without close-on-exec
+        // (a parent's pipe, the descriptor Foundation's Process watches for our exit) would
+        // otherwise stay open in the decoder, which outlives us if we are killed, and keep
+        // the parent waiting for an exit it never sees. (addclosefrom_np does not import; a
+        // descriptor closed before the spawn is no error for glibc's close action.)
+        for fd in Self.openDescriptors() where fd > 2 {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -50,11 +58,7 @@ struct DecoderProcess {
         defer { for arg in argv { free(arg) } }
         var pid: pid_t = 0
         let status: Int32 = UnixSocket.descriptorLock.withLock { _ in
-            // A bare name (zbarcam not found at start) is looked for again at each run: it may
-            // have been installed since.
-            guard let name = command.arguments.first,
-                  let program = name.hasPrefix("/") ? name : DecoderCommand.findExecutable(name, path: ProcessInfo.processInfo.environment["PATH"])
-            else { return ENOENT }
+            guard let program = command.program else { return ENOENT }
             return posix_spawn(&pid, program, &actions, &attributes, &argv, environ)
         }
         close(out.write)
@@ -67,6 +71,12 @@ struct DecoderProcess {
         UnixSocket.setNonBlocking(out.read)
         UnixSocket.setNonBlocking(err.read)
         return .success(DecoderProcess(pid: pid, stdout: out.read, stderr: err.read))
+    }
+
+    /// The descriptors open in this process, from /proc/self/fd.
+    static func openDescriptors() -> [Int32] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return [] }
+        return names.compactMap { Int32($0) }
     }
 
     /// Signals the whole process group.
