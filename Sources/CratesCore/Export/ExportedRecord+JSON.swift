@@ -15,6 +15,9 @@ extension ExportedRecord {
     public struct JSONObject: Encodable {
         public var entry: ExportedRecord
         public var includeDiscogs: Bool
+        /// Set by `jsonLine`: Discogs' JSON is written as this string, which `jsonLine` then
+        /// replaces with the JSON text itself (see there).
+        var discogsPlaceholder: String?
 
         public init(_ entry: ExportedRecord, includeDiscogs: Bool) {
             self.entry = entry
@@ -43,7 +46,9 @@ extension ExportedRecord {
             try c.encode(record.skipReason, forKey: .skipReason)
             try c.encode(UTCTimestamp.format(record.updatedAt, .iso8601), forKey: .updatedAt)
             try c.encode(record.candidates.map(CandidateJSON.init), forKey: .candidates)
-            try c.encode(entry.release.map { ReleaseJSON(release: $0, includeDiscogs: includeDiscogs) }, forKey: .release)
+            try c.encode(
+                entry.release.map { ReleaseJSON(release: $0, includeDiscogs: includeDiscogs, placeholder: discogsPlaceholder) },
+                forKey: .release)
             if let history = entry.history {
                 try c.encode(history.map(EventJSON.init), forKey: .history)
             }
@@ -52,9 +57,25 @@ extension ExportedRecord {
 
     /// The record as one line of JSON (keys sorted, slashes unescaped), with `encoder`
     /// (reused across records: making one costs more than encoding a record).
+    ///
+    /// Discogs' JSON goes in as text: checked and compacted by `JSONText` (a byte scan),
+    /// then put where a placeholder string was encoded. Decoding it into values and encoding
+    /// them again gives the same JSON but took a thousand times longer (minutes for 100,000
+    /// records), and would round numbers through `Double`. JSON text that does not check
+    /// (a damaged database) is written as a string instead.
     public func jsonLine(includeDiscogs: Bool, encoder: JSONEncoder) throws -> String {
-        String(decoding: try encoder.encode(JSONObject(self, includeDiscogs: includeDiscogs)), as: UTF8.self)
+        var object = JSONObject(self, includeDiscogs: includeDiscogs)
+        let raw = includeDiscogs ? release.flatMap { JSONText.compacted($0.rawJSON) } : nil
+        if raw != nil { object.discogsPlaceholder = Self.discogsPlaceholder }
+        var line = String(decoding: try encoder.encode(object), as: UTF8.self)
+        if let raw, let range = line.range(of: "\"\(Self.discogsPlaceholder)\"") {
+            line.replaceSubrange(range, with: raw)
+        }
+        return line
     }
+
+    /// Random for each run, so that no text in a record can be mistaken for it.
+    static let discogsPlaceholder = "crates-discogs-json-\(UUID().uuidString)"
 
     /// The encoder `jsonLine` expects: sorted keys, one line, "/" not escaped.
     public static func makeJSONEncoder() -> JSONEncoder {
@@ -67,6 +88,7 @@ extension ExportedRecord {
 private struct ReleaseJSON: Encodable {
     let release: Release
     let includeDiscogs: Bool
+    let placeholder: String?
 
     enum Key: String, CodingKey {
         case id, artist, title, genres, styles, formats, year, country, labels, url, thumbURL, discogs
@@ -85,7 +107,9 @@ private struct ReleaseJSON: Encodable {
         try c.encode(release.labels.map(LabelJSON.init), forKey: .labels)
         try c.encode(release.url, forKey: .url)
         try c.encode(release.thumbURL, forKey: .thumbURL)
-        if includeDiscogs {
+        if includeDiscogs, let placeholder {
+            try c.encode(placeholder, forKey: .discogs)
+        } else if includeDiscogs {
             // Passed through as a JSON value when it parses (it always did once: it is the
             // body the release was decoded from); kept as text otherwise, never dropped.
             if let value = try? JSONDecoder().decode(JSONValue.self, from: Data(release.rawJSON.utf8)) {

@@ -58,14 +58,16 @@ struct AddCommand: ParsableCommand {
     @Flag(help: "Look the new records up on Discogs before exiting, and print their outcome.")
     var wait = false
 
-    @Option(help: ArgumentHelp("With --wait: give up waiting after this many seconds.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("With --wait: give up waiting after this many seconds (up to 86400).", valueName: "seconds"))
     var timeout: Double = 120
 
     @Argument(help: "Barcodes (as printed or scanned; quote codes with spaces) or Discogs releases (r249504, a release URL).")
     var codes: [String]
 
     func validate() throws {
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a number of seconds above 0") }
+        guard timeout > 0, timeout <= 86_400 else {
+            throw ValidationError("--timeout must be a number of seconds above 0 and at most 86400 (a day)")
+        }
     }
 
     func run() throws {

@@ -146,9 +146,9 @@ struct AddCommandTests {
         #expect(fields.last?.contains("Discogs is unreachable") == true, "\(result)")
     }
 
-    @Test("--timeout must be positive")
-    func badTimeout() async throws {
-        let result = try await CommandSandbox().crates(["add", "--wait", "--timeout", "0", "5099750442227"])
+    @Test("--timeout must be above 0 and at most a day", arguments: ["0", "-5", "1e300", "nan", "ten"])
+    func badTimeout(_ value: String) async throws {
+        let result = try await CommandSandbox().crates(["add", "--wait", "--timeout", value, "5099750442227"])
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains("--timeout"), "\(result)")
     }
