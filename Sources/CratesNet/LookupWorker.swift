@@ -157,24 +157,24 @@ public actor LookupWorker {
             case .skipped: statistics.skipped += 1
             case .failed: statistics.failed += 1
             }
-            try? await queue.complete(job, with: result.outcome)
+            await settle { [queue] in try await queue.complete(job, with: result.outcome) }
             if offlineStreak > 0 {
                 offlineStreak = 0
             }
             return nil
         } catch .unauthorized(let message) {
-            try? await queue.release(job)
+            await settle { [queue] in try await queue.release(job) }
             return .unauthorized(message: message)
         } catch {
             // Cancelled (Ctrl-C in `crates import`): not a failure of the record, which goes
             // back to the queue as it was.
             if Task.isCancelled {
-                try? await queue.release(job)
+                await settle { [queue] in try await queue.release(job) }
                 return nil
             }
             statistics.failed += 1
             let retryAt = now().addingTimeInterval(policy.retryDelay(attempts: job.attempts))
-            try? await queue.complete(job, with: .failed(message: error.description, retryAt: retryAt))
+            await settle { [queue] in try await queue.complete(job, with: .failed(message: error.description, retryAt: retryAt)) }
             if error.isOffline {
                 offlineStreak += 1
                 publish(.offline(waiting: await waiting()))
@@ -185,6 +185,14 @@ public actor LookupWorker {
             }
             return nil
         }
+    }
+
+    /// Records a job's outcome (or gives it back) even when this task is cancelled: the
+    /// store refuses work from a cancelled task, and a record must never stay claimed
+    /// because Ctrl-C came between its lookup and its outcome. A new task does not inherit
+    /// the cancellation.
+    private func settle(_ update: @escaping @Sendable () async throws -> Void) async {
+        await Task { try? await update() }.value
     }
 
     /// From the rate limiter: a long wait starts (seconds > 0) or ends (0).
