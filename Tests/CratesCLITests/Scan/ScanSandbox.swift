@@ -25,7 +25,22 @@ struct ScanSandbox {
 
     func path(_ name: String) -> String { directory + "/" + name }
 
-    func remove() { try? FileManager.default.removeItem(atPath: directory) }
+    /// Removes the directory, first stopping (SIGTERM) any daemon still serving a socket in
+    /// it: a test that failed half-way must not leave a daemon and its decoder running after
+    /// the test process exits. Only a process whose environment names this sandbox is
+    /// signalled, so a pid reused since is never hit.
+    func remove() {
+        let lockFiles = FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".lock") } ?? []
+        for lock in lockFiles {
+            guard let text = try? String(contentsOfFile: path(lock), encoding: .utf8),
+                  let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1,
+                  let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ"),
+                  String(decoding: environment, as: UTF8.self).contains(directory)
+            else { continue }
+            kill(pid, SIGTERM)
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
 
     /// Draws a barcode with zint (`symbology` is zint's -b name: EANX, UPCA, QRCODE…).
     func image(_ symbology: String, _ data: String, name: String) async throws -> String {
@@ -137,6 +152,14 @@ struct ScanSandbox {
             try? await Task.sleep(for: .milliseconds(20))
         }
         return condition()
+    }
+
+    /// Kills the process groups of the decoders a daemon's log names ("decoder started (pid
+    /// N)"): what a daemon killed with SIGKILL leaves running.
+    static func killDecoders(loggedIn log: String) {
+        for part in log.components(separatedBy: "decoder started (pid ").dropFirst() {
+            if let pid = pid_t(part.prefix { $0.isNumber }), pid > 1 { kill(-pid, SIGKILL) }
+        }
     }
 
     /// Whether something accepts connections on the Unix socket at `path` (connects, closes).

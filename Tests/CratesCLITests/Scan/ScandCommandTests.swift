@@ -172,6 +172,9 @@ struct ScandCommandTests {
 
         let crashed = try await first.stop(SIGKILL)
         #expect(crashed.signalled)
+        // A daemon killed with SIGKILL cannot stop its decoder: end it here (by the process
+        // group the daemon logged), as the test's own clean-up.
+        ScanSandbox.killDecoders(loggedIn: crashed.stderr)
         #expect(ScanSandbox.mode(sandbox.socket) != nil, "a killed daemon leaves its socket behind")
         let noDaemon = try await ProcessRunner.crates(["scan"], environment: sandbox.environment, deadline: .seconds(20))
         #expect(noDaemon.status == 1)
