@@ -48,6 +48,8 @@ struct ImportLookups: Sendable {
     /// Fetches each release; its barcode (`ReleaseBarcodes.gtin(in:)`, as the TUI's add by
     /// release id) makes the record, stored matched to the release.
     private func addReleases(_ rows: [ImportEntry], into outcome: inout Outcome) async {
+        // Fetched once per release, however many copies of it the file lists.
+        var fetched: [Int: Release] = [:]
         for (index, row) in rows.enumerated() {
             guard let id = row.releaseID else { continue }
             if let stop = outcome.stop ?? (interrupt.isRequested ? .interrupted : nil) {
@@ -59,7 +61,12 @@ struct ImportLookups: Sendable {
             outcome.counts.done += 1
             let release: Release
             do {
-                release = try await client.release(id: id)
+                if let known = fetched[id] {
+                    release = known
+                } else {
+                    release = try await client.release(id: id)
+                    fetched[id] = release
+                }
             } catch {
                 switch error {
                 case .notFound:

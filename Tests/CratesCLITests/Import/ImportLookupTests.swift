@@ -86,6 +86,32 @@ struct ImportLookupTests {
         #expect((try await control(server, "stats"))["releases"] as? [String] == ["1", "999"])
     }
 
+    @Test("Discogs unreachable, or refusing the credentials: the lookups stop at once, the records wait in the queue")
+    func stoppedLookups() async throws {
+        var (sandbox, server) = try await signedIn()
+        defer { _ = server }
+        let path = try write("727361626525\n5099750442227\n", "shelf.txt", in: sandbox)
+        // Nothing listens on port 9: every connection is refused.
+        sandbox.api = "http://127.0.0.1:9"
+        let offline = try await sandbox.crates(["import", path], deadline: .seconds(60))
+        #expect(offline.status == 0, "\(offline)")
+        #expect(offline.stdoutLines.first == "\(path): 2 added, 0 already in the collection.", "\(offline)")
+        #expect(offline.stdout.contains("Stopped: Discogs cannot be reached."), "\(offline)")
+        #expect(offline.stdout.contains("2 lookups wait in the queue"), "\(offline)")
+
+        // A server that no longer takes the saved token, as after revoking it on Discogs.
+        server = try TUILookupEndToEndTests.DiscogsServer(token: "another-token")
+        sandbox.api = "http://127.0.0.1:\(server.port)"
+        let refused = try await sandbox.crates(["import", path], deadline: .seconds(60))
+        #expect(refused.status == 0, "\(refused)")
+        #expect(refused.stdoutLines.first == "\(path): 0 added, 2 already in the collection.", "\(refused)")
+        #expect(refused.stdout.contains("Stopped: Discogs refused the credentials"), "\(refused)")
+        #expect(refused.stdout.contains("run `crates auth`"), "\(refused)")
+        let store = try sandbox.openStore()
+        #expect(try await store.waitingCount() == 2)
+        #expect(try await store.sections().flatMap(\.rows).allSatisfy { $0.lookupState != .lookingUp })
+    }
+
     /// Export then import into an empty database gives the same collection: GTINs, release
     /// ids, notes, dates and locations; matched rows come back by release id, not by search.
     @Test("CSV round trip through crates export --csv")
