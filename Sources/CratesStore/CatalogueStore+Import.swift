@@ -75,7 +75,9 @@ extension CatalogueStore {
         public struct Record: Hashable, Sendable {
             public var id: Int64
             public var gtin: GTIN
+            /// `ambiguous` or `notFound`.
             public var state: LookupState
+            /// The pressings to choose from, when ambiguous.
             public var candidateCount: Int
         }
 

@@ -46,6 +46,7 @@ public struct CSVReader: Sequence, IteratorProtocol {
     private static let cr = UInt8(ascii: "\r")
     private static let space = UInt8(ascii: " ")
 
+    /// The next record, nil at the end of the input.
     public mutating func next() -> Record? {
         guard index < bytes.count else { return nil }
         let startLine = line

@@ -5,10 +5,15 @@ import Foundation
 public struct ImportColumns: Hashable, Sendable {
     /// The header as written.
     public var names: [String]
+    /// The index of the barcode column (`barcode`, `gtin`, `upc`, `ean`…), if any.
     public var barcode: Int?
+    /// The index of Discogs' `release_id` column, if any.
     public var releaseID: Int?
+    /// The index of the note column (`note`, `notes`, else `Collection Notes`), if any.
     public var note: Int?
+    /// The index of the date-added column (`Date Added`, `added`…), if any.
     public var date: Int?
+    /// The index of the location column (`location`, or Discogs' `CollectionFolder`), if any.
     public var location: Int?
 
     /// Header names, normalised, in order of preference.
@@ -20,6 +25,7 @@ public struct ImportColumns: Hashable, Sendable {
     /// crates' export writes the location as Discogs' `CollectionFolder`.
     static let locationNames = ["location", "collectionfolder", "folder"]
 
+    /// The columns found in a header row's names.
     public init(names: [String]) {
         self.names = names
         let normalised = names.map(Self.normalise)

@@ -8,6 +8,8 @@ import Foundation
 /// `2024-05-01T12:34:56Z`, with fractional seconds and a `±HH:MM` offset, and a bare date
 /// `2024-05-01` (midnight UTC).
 public enum ImportDate {
+    /// The instant `text` names, or nil when it is none of the accepted forms (or names a
+    /// day that does not exist, such as 2023-02-29).
     public static func parse(_ text: String) -> Date? {
         let s = Array(text.trimmingCharacters(in: .whitespaces).utf8)
         var i = 0

@@ -33,6 +33,7 @@ public struct ImportEntry: Hashable, Sendable {
     public var location: String?
 
     /// Nil when the entry has neither a barcode nor a release id (never made by the parser).
+    /// An entry keyed on `releaseID` when given, else on `gtin`.
     public init?(
         line: Int, gtin: GTIN?, releaseID: Int? = nil, note: String? = nil, addedAt: Date? = nil,
         location: String? = nil

@@ -16,11 +16,13 @@
 /// Valid barcodes that are not records (an ISBN, an ISSN, a coupon, a shop's price label)
 /// are refused with the reason, as are unreadable ones.
 public struct ImportFile: Hashable, Sendable {
+    /// How the file was read: one barcode per line, or CSV with these columns.
     public enum Format: Hashable, Sendable {
         case lines
         case csv(ImportColumns)
     }
 
+    /// Decided by the first line that is not blank or a comment.
     public var format: Format
     /// The valid lines, in file order.
     public var entries: [ImportEntry]
@@ -29,6 +31,7 @@ public struct ImportFile: Hashable, Sendable {
     /// Physical lines in the file.
     public var lineCount: Int
 
+    /// A file already read (`parse(_:)` makes them from bytes).
     public init(format: Format, entries: [ImportEntry], refusals: [ImportRefusal], lineCount: Int) {
         self.format = format
         self.entries = entries

@@ -18,6 +18,7 @@ public struct ImportPlan: Sendable {
         case needsDiscogs
     }
 
+    /// A valid line and what happens to it.
     public struct Item: Hashable, Sendable {
         public var entry: ImportEntry
         public var verdict: Verdict

@@ -50,6 +50,7 @@ public struct ImportRefusal: Hashable, Sendable, CustomStringConvertible {
     public var input: String
     public var reason: Reason
 
+    /// `input` is made safe to show (see `GTIN.displayForm(of:)`).
     public init(line: Int, input: String, reason: Reason) {
         self.line = line
         self.input = GTIN.displayForm(of: input)

@@ -131,15 +131,24 @@ struct ImportCommand: ParsableCommand {
             unresolved = releaseRows.map { ImportUnresolved(entry: $0, reason: .stopped(.interrupted)) }
         } else if lookup.noLookup {
             unresolved = releaseRows.map { ImportUnresolved(entry: $0, reason: .lookupsOff) }
-        } else if let access = try? DiscogsAccess.make(), access.signedIn {
-            let session = ImportLookups(store: store, client: access.client, progress: progress, interrupt: interrupt)
-            let outcome = try blocking { await session.run(releaseRows: releaseRows) }
-            lookups = outcome
-            unresolved = outcome.unresolved
-            summary.append(Self.lookupSummary(outcome))
         } else {
-            unresolved = releaseRows.map { ImportUnresolved(entry: $0, reason: .notSignedIn) }
-            summary.append("Not signed in to Discogs: run `crates auth`, then `crates` (or this import again) to look the records up.")
+            switch Result(catching: { try DiscogsAccess.make() }) {
+            case .success(let access) where access.signedIn:
+                let session = ImportLookups(store: store, client: access.client, progress: progress, interrupt: interrupt)
+                let outcome = try blocking { await session.run(releaseRows: releaseRows) }
+                lookups = outcome
+                unresolved = outcome.unresolved
+                summary.append(Self.lookupSummary(outcome))
+            case .success:
+                unresolved = releaseRows.map { ImportUnresolved(entry: $0, reason: .notSignedIn) }
+                summary.append(
+                    "Not signed in to Discogs: run `crates auth`, then `crates` (or this import again) to look the records up.")
+            case .failure(let error):
+                // Unreadable credentials or a bad CRATES_DISCOGS_API: the import stands, the
+                // lookups wait, and the user learns why.
+                unresolved = releaseRows.map { ImportUnresolved(entry: $0, reason: .failed("\(error)")) }
+                summary.append("No lookups: \(error)")
+            }
         }
 
         let added = ids.count + (lookups?.addedGTINs.count ?? 0)
@@ -148,9 +157,10 @@ struct ImportCommand: ParsableCommand {
         gtins.formUnion(lookups?.addedGTINs ?? [])
         let importedGTINs = gtins
         let followUp = try blocking { try await store.importFollowUp(gtins: importedGTINs) }
-        if followUp.pending + followUp.failed > 0 {
+        let waiting = followUp.pending + followUp.failed
+        if waiting > 0 {
             summary.append(
-                "\(Self.count(followUp.pending + followUp.failed, "lookup")) wait in the queue"
+                "\(Self.count(waiting, "lookup")) \(waiting == 1 ? "waits" : "wait") in the queue"
                     + (followUp.failed > 0 ? " (\(followUp.failed) failed, to be retried)" : "")
                     + ": `crates`, or this import again, looks them up.")
         }
@@ -161,7 +171,7 @@ struct ImportCommand: ParsableCommand {
         if let path = self.report { try report.write(to: path) }
 
         if interrupt.isRequested {
-            ImportOutput.error("Interrupted: \(Self.count(ids.count, "record")) added and kept; run the same import again to finish.")
+            ImportOutput.error("Interrupted: \(Self.count(added, "record")) added and kept; run the same import again to finish.")
             throw ExitCode(interrupt.exitStatus)
         }
         if !parsed.refusals.isEmpty { throw ExitCode(2) }

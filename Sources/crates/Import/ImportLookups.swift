@@ -57,7 +57,7 @@ struct ImportLookups: Sendable {
                 outcome.unresolved += rows[index...].map { ImportUnresolved(entry: $0, reason: .stopped(stop)) }
                 return
             }
-            await render(outcome.counts)
+            render(outcome.counts)
             outcome.counts.done += 1
             let release: Release
             do {
@@ -122,7 +122,7 @@ struct ImportLookups: Sendable {
             outcome.counts.skipped = before.skipped + statistics.skipped
             outcome.counts.failed = before.failed + statistics.failed
             outcome.counts.secondsLeft = await secondsLeft(outcome.counts, statistics)
-            await render(outcome.counts)
+            render(outcome.counts)
             if interrupt.isRequested {
                 outcome.stop = .interrupted
                 break
@@ -170,7 +170,7 @@ struct ImportLookups: Sendable {
         return Double(remaining) * perLookup * configuration.window / Double(max(1, configuration.limit))
     }
 
-    private func render(_ counts: ImportProgress.Lookups) async {
+    private func render(_ counts: ImportProgress.Lookups) {
         progress.lookups(counts)
     }
 }
