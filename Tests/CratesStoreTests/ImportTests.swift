@@ -68,8 +68,8 @@ import Testing
     @Test func batchesCommitOneByOneAndStopWhenAsked() async throws {
         let store = try CatalogueStore.inMemory()
         let entries = try (0..<25).map { try #require(entry($0 + 1, $0)) }
-        let asked = Locked(0)
-        let progress = Locked<[Int]>([])
+        let asked = ImportTestLock(0)
+        let progress = ImportTestLock<[Int]>([])
         let ids = try await store.importEntries(
             entries, batchSize: 10,
             shouldContinue: { asked.withLock { $0 += 1; return $0 <= 2 } },
@@ -133,7 +133,7 @@ import Testing
 }
 
 /// A value shared with `@Sendable` closures in a test, under a lock.
-final class Locked<Value>: @unchecked Sendable {
+final class ImportTestLock<Value>: @unchecked Sendable {
     // `@unchecked Sendable`: `value` is only touched while holding `lock`.
     private let lock = NSLock()
     private var value: Value
