@@ -110,9 +110,11 @@ private struct ReleaseJSON: Encodable {
         if includeDiscogs, let placeholder {
             try c.encode(placeholder, forKey: .discogs)
         } else if includeDiscogs {
-            // Passed through as a JSON value when it parses (it always did once: it is the
-            // body the release was decoded from); kept as text otherwise, never dropped.
-            if let value = try? JSONDecoder().decode(JSONValue.self, from: Data(release.rawJSON.utf8)) {
+            // Passed through as a JSON value when it is JSON (it always was once: it is the
+            // body the release was decoded from); kept as text otherwise, never dropped. The
+            // same check as `jsonLine`'s (JSONDecoder alone lets a trailing comma through).
+            if JSONText.compacted(release.rawJSON) != nil,
+               let value = try? JSONDecoder().decode(JSONValue.self, from: Data(release.rawJSON.utf8)) {
                 try c.encode(value, forKey: .discogs)
             } else {
                 try c.encode(release.rawJSON, forKey: .discogs)

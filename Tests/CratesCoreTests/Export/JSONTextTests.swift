@@ -56,10 +56,15 @@ struct JSONTextTests {
         let a = try JSONSerialization.jsonObject(with: Data(fast.utf8)) as? NSDictionary
         let b = try JSONSerialization.jsonObject(with: slow) as? NSDictionary
         #expect(a != nil && a == b)
-        // Damaged JSON goes in as a string, never as broken output.
-        entry.release?.rawJSON = "{\"id\": 249504, oops"
-        let damaged = try entry.jsonLine(includeDiscogs: true, encoder: encoder)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(damaged.utf8)) as? [String: Any])
-        #expect((object["release"] as? [String: Any])?["discogs"] as? String == "{\"id\": 249504, oops")
+        // Damaged JSON goes in as a string, never as broken output, by either path (a
+        // trailing comma is not JSON, though Foundation's decoder lets it through).
+        for damaged in ["{\"id\": 249504, oops", "{\"tracklist\": [1, 2, ]}"] {
+            entry.release?.rawJSON = damaged
+            for data in [Data(try entry.jsonLine(includeDiscogs: true, encoder: encoder).utf8),
+                         try encoder.encode(ExportedRecord.JSONObject(entry, includeDiscogs: true))] {
+                let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+                #expect((object["release"] as? [String: Any])?["discogs"] as? String == damaged)
+            }
+        }
     }
 }
