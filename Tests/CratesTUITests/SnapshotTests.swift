@@ -44,6 +44,20 @@ import Testing
         #expect(screen[22] == " 0 records · Discogs: not signed in (A or `crates auth`)")
     }
 
+    @Test func cameraStatusShortensBeforeTheRest() {
+        var wide = Harness()
+        wide.send(.camera(.noDaemon))
+        #expect(wide.lines[22] == " 6 records · Discogs: not signed in (A or `crates auth`) · camera: no daemon")
+        wide.send(.camera(.connected))
+        #expect(wide.lines[22] == " 6 records · Discogs: not signed in (A or `crates auth`) · camera: connected")
+        var middle = Harness(width: 60, height: 24)
+        middle.send(.camera(.noDaemon))
+        #expect(middle.lines[22] == " 6 records · not signed in · no cam")
+        var narrow = Harness(width: 24, height: 12)
+        narrow.send(.camera(.connected))
+        #expect(narrow.lines[10] == " 6 rec · not signed in")
+    }
+
     @Test func narrowTerminalDegradesWithoutGarbling() {
         let screen = Harness(width: 40, height: 12).lines
         #expect(screen == [
@@ -57,7 +71,8 @@ import Testing
             "  0077774620024  looking up…",
             "  5012345678900  3 pressings: press Ent…",
             "  4006381333931  no match on Discogs",
-            " 6 rec · not signed in",
+            // The least important fact shortens first: the count keeps its long form.
+            " 6 records · not signed in",
             "",
         ])
         let render = Harness(width: 40, height: 12).screen

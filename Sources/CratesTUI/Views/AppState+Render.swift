@@ -94,18 +94,25 @@ extension AppState {
     func renderStatus(into screen: inout Screen) {
         let row = height - 2
         screen.fill(row: row, style: .status)
-        var parts = ["\(list.totalRecords.grouped) \(list.totalRecords == 1 ? "record" : "records")"]
-        if waiting > 0 { parts.append("\(waiting.grouped) waiting") }
-        parts.append(discogs.text)
-        if let camera = camera.text { parts.append(camera) }
-        var text = " " + parts.joined(separator: " · ")
-        if DisplayWidth.of(text) > width {
-            // Narrow terminal: the short forms, so every fact still fits.
-            parts = ["\(list.totalRecords.grouped) rec"]
-            if waiting > 0 { parts.append("\(waiting.grouped) wait") }
-            parts.append(discogs.shortText)
-            if let camera = camera.shortText { parts.append(camera) }
-            text = " " + parts.joined(separator: " · ")
+        // Each fact in a long and a short form, most important first.
+        var parts: [(long: String, short: String)] = [
+            ("\(list.totalRecords.grouped) \(list.totalRecords == 1 ? "record" : "records")", "\(list.totalRecords.grouped) rec")
+        ]
+        if waiting > 0 { parts.append(("\(waiting.grouped) waiting", "\(waiting.grouped) wait")) }
+        parts.append((discogs.text, discogs.shortText))
+        if let long = camera.text, let short = camera.shortText { parts.append((long, short)) }
+        // Too wide: the least important facts take their short forms first, so that on a
+        // narrow terminal every fact still fits and the count stays readable longest.
+        var forms = parts.map(\.long)
+        var text = " " + forms.joined(separator: " · ")
+        for index in parts.indices.reversed() where DisplayWidth.of(text) > width {
+            forms[index] = parts[index].short
+            text = " " + forms.joined(separator: " · ")
+        }
+        // Still too wide: the least important facts go, whole rather than cut mid-word.
+        while DisplayWidth.of(text) > width, forms.count > 1 {
+            forms.removeLast()
+            text = " " + forms.joined(separator: " · ")
         }
         screen.put(text, row: row, column: 0, style: .status)
     }

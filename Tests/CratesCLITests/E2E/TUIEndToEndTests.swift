@@ -16,6 +16,7 @@ struct TUIEndToEndTests {
                 "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path,
                 "XDG_DATA_HOME": directory.appendingPathComponent("data").path,
                 "XDG_RUNTIME_DIR": directory.path,
+                "XDG_STATE_HOME": directory.appendingPathComponent("state").path,
                 "CRATES_DISCOGS_API": "http://127.0.0.1:9",
             ]
         }
