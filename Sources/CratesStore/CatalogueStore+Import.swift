@@ -240,25 +240,9 @@ extension CatalogueStore {
         return ids
     }
 
-    /// A JSON string (RFC 8259 §7: quote, backslash and control characters escaped), or null.
+    /// A JSON string (RFC 8259 §7), or null.
     private static func jsonText(_ text: String?) -> String {
-        guard let text else { return "null" }
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        text.map(JSONStringLiteral.quoted) ?? "null"
     }
 
     private static func importPlaceholders(_ count: Int) -> String {

@@ -15,7 +15,7 @@ extension ScanEvent {
 
     /// The event as one line of JSON, without the newline: members in the documented order.
     public var jsonLine: String {
-        "{\"symbology\":\(Self.jsonString(symbology.rawValue)),\"data\":\(Self.jsonString(data)),"
+        "{\"symbology\":\(JSONStringLiteral.quoted(symbology.rawValue)),\"data\":\(JSONStringLiteral.quoted(data)),"
             + "\"at\":\"\(at.formatted(Date.ISO8601FormatStyle()))\"}"
     }
 
@@ -60,28 +60,5 @@ extension ScanEvent {
     static func parseTime(_ text: String) -> Date? {
         if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
         return try? Date.ISO8601FormatStyle().parse(text)
-    }
-
-    /// A JSON string literal (RFC 8259 §7): quote, backslash and control characters escaped,
-    /// everything else written as UTF-8.
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }
