@@ -57,27 +57,42 @@ extension CatalogueStore {
             arguments += StatementArguments(keys)
         }
         if !filter.states.isEmpty {
-            conditions.append("lookupState IN (\(placeholders(filter.states.count)))")
+            // `+lookupState`: kept off the record_queue index, so that SQLite walks
+            // record_order in the list's order instead of sorting every matching row again
+            // for each page (which made `list --state pending` quadratic).
+            conditions.append("+lookupState IN (\(placeholders(filter.states.count)))")
             arguments += StatementArguments(filter.states.map(\.rawValue))
         }
+        let columns = "SELECT \(StoredValues.recordColumns), sectionKey, rowKey FROM record"
+        func fetch(_ extra: [String], _ extraArguments: StatementArguments, order: String, limit: Int) throws -> [Row] {
+            let all = conditions + extra
+            let whereClause = all.isEmpty ? "" : "WHERE " + all.joined(separator: " AND ")
+            return try Row.fetchAll(
+                db, sql: "\(columns) \(whereClause) ORDER BY \(order) LIMIT ?",
+                arguments: arguments + extraArguments + StatementArguments([limit]))
+        }
+        let listOrder = "sectionKey, rowKey, id"
         var after: (section: String, row: String, id: Int64)?
         while true {
-            var pageConditions = conditions
-            var pageArguments = arguments
+            var rows: [Row]
             if let after {
-                // A row value comparison: SQLite walks record_order (sectionKey, rowKey, rowid)
-                // from just after the previous page's last row.
-                pageConditions.append("(sectionKey, rowKey, id) > (?, ?, ?)")
-                pageArguments += StatementArguments([after.section, after.row]) + StatementArguments([after.id])
+                // The page after a key, in two index seeks. SQLite uses only the first two
+                // terms of a row value `(sectionKey, rowKey, id) > (?, ?, ?)` on record_order,
+                // and many records share a key (every unmatched record is (Unknown, "")): it
+                // would scan the whole group again for each page. So: first the rest of the
+                // group (equal keys, rowid after the last), then what follows the group.
+                rows = try fetch(
+                    ["sectionKey = ?", "rowKey = ?", "id > ?"],
+                    StatementArguments([after.section, after.row]) + StatementArguments([after.id]),
+                    order: "id", limit: pageSize)
+                if rows.count < pageSize {
+                    rows += try fetch(
+                        ["(sectionKey, rowKey) > (?, ?)"], StatementArguments([after.section, after.row]),
+                        order: listOrder, limit: pageSize - rows.count)
+                }
+            } else {
+                rows = try fetch([], StatementArguments(), order: listOrder, limit: pageSize)
             }
-            let whereClause = pageConditions.isEmpty ? "" : "WHERE " + pageConditions.joined(separator: " AND ")
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(StoredValues.recordColumns), sectionKey, rowKey FROM record \(whereClause)
-                    ORDER BY sectionKey, rowKey, id LIMIT ?
-                    """,
-                arguments: pageArguments + StatementArguments([pageSize]))
             guard let last = rows.last else { return }
             var records: [(record: CatalogueRecord, sectionKey: String)] = []
             records.reserveCapacity(rows.count)

@@ -9,12 +9,22 @@ import Foundation
 ///                                               scripts/bench.sh)
 ///     crates-bench writer --db PATH [--batch N] adds batches of records forever, printing
 ///                                               the number committed after each commit
+///     crates-bench list [--records 100000,1000000] [--runs 3]
+///                                               list and export reads against sqlite3
 @main
 struct CratesBench {
     static func main() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
         do {
-            if arguments.first == "writer" {
+            if arguments.first == "list" {
+                arguments.removeFirst()
+                let options = try Options(arguments, known: ["--runs", "--records", "--dir"])
+                let sizes = try (options.values["--records"] ?? "100000,1000000").split(separator: ",").map { text in
+                    guard let size = Int(text), size > 0 else { throw Usage("--records needs sizes like 100000,1000000") }
+                    return size
+                }
+                try await ListBenchmark(sizes: sizes, runs: try options.int("--runs", default: 3), directory: options.values["--dir"]).run()
+            } else if arguments.first == "writer" {
                 arguments.removeFirst()
                 let options = try Options(arguments, known: ["--db", "--batch"])
                 guard let path = options.values["--db"] else { throw Usage("writer needs --db PATH") }
