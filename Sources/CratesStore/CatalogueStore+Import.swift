@@ -67,6 +67,133 @@ extension CatalogueStore {
         return ids
     }
 
+    /// What `importEntries(_:copies:)` did.
+    public struct ImportOutcome: Hashable, Sendable {
+        /// The records added, in file order.
+        public var addedIDs: [Int64] = []
+        /// Valid lines whose copy the collection already held when their batch was written.
+        public var present = 0
+        /// Lines known only by a Discogs release id: not written (their barcode must come
+        /// from Discogs first; see `importEntries(_:copies:)`).
+        public var needsDiscogs = 0
+        /// Valid lines dealt with so far (added, present or needing Discogs).
+        public var processed = 0
+        /// `shouldContinue` stopped the import before every batch was written.
+        public var stopped = false
+
+        public init() {}
+
+        /// How many records were added.
+        public var added: Int { addedIDs.count }
+    }
+
+    /// An import that failed part-way: what it had committed before (kept: every batch is
+    /// its own transaction) and why it stopped, said so that the user knows that re-running
+    /// the same import finishes the job (issue 12: "10,003 of 50,000 were added, then the disk
+    /// was full" must not read "nothing could be imported").
+    public struct ImportWriteError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// Why the batch in hand could not be written (nothing of it was).
+        public var error: StoreError
+        /// What the batches before it did.
+        public var outcome: ImportOutcome
+        /// The valid lines of the file.
+        public var total: Int
+
+        public init(error: StoreError, outcome: ImportOutcome, total: Int) {
+            self.error = error
+            self.outcome = outcome
+            self.total = total
+        }
+
+        public var description: String {
+            let cause = error == .diskFull ? "the disk is full" : error.description
+            guard outcome.processed > 0 else { return "\(cause): nothing was imported" }
+            let remedy = error == .diskFull ? "free some space, then run" : "run"
+            let added = outcome.added == 1 ? "1 record was" : "\(outcome.added) records were"
+            return "\(cause) after \(outcome.processed) of \(total) lines: \(added) added and kept; "
+                + "\(remedy) the same import again to add the rest"
+        }
+    }
+
+    /// Adds the copies of `entries` the collection does not hold yet (every one, with
+    /// `copies`), `batchSize` entries per IMMEDIATE write transaction, and says what it did.
+    ///
+    /// A key (barcode, or release id) listed n times wants n copies in all. Inside each
+    /// batch's transaction the collection's copies of the batch's keys are counted again,
+    /// and an entry is added only when it is a later copy than the collection holds now
+    /// (its occurrence in the file, `ImportEntries.occurrences()`, above the count). The
+    /// check and the insert share SQLite's write lock, so two or three imports of the same
+    /// list at once, or an import and a `crates add`, store each barcode the wanted number
+    /// of times (issue 12), and an import run again adds nothing twice.
+    ///
+    /// Entries known only by a release id are not written (`needsDiscogs`): once Discogs
+    /// names the barcode, add each with `addIfAbsent(_:copiesWanted:countedBy:)`, wanting its
+    /// occurrence, counted by `.release(id)`, which keeps that step idempotent too.
+    ///
+    /// Each batch is committed before the next begins, so a kill loses at most the batch in
+    /// hand; `shouldContinue` (asked before each batch) stops an interrupted import between
+    /// batches; `progress` is called after each commit with the records added and the lines
+    /// dealt with so far. A failure throws `ImportWriteError`, which carries what the earlier
+    /// batches added.
+    public func importEntries(
+        _ entries: ImportEntries, copies: Bool, now: Date = Date(), batchSize: Int = defaultBatchSize,
+        shouldContinue: @escaping @Sendable () -> Bool = { true },
+        progress: (@Sendable (_ added: Int, _ processed: Int) -> Void)? = nil
+    ) async throws(ImportWriteError) -> ImportOutcome {
+        let occurrences = copies ? [] : entries.occurrences()
+        var outcome = ImportOutcome()
+        outcome.addedIDs.reserveCapacity(entries.count)
+        let size = max(1, batchSize)
+        var start = 0
+        while start < entries.count {
+            guard shouldContinue() else {
+                outcome.stopped = true
+                break
+            }
+            let range = start..<min(start + size, entries.count)
+            do {
+                let batch = try await write { db in
+                    try Self.importBatch(db, entries, range, occurrences: occurrences, copies: copies, now: now)
+                }
+                outcome.addedIDs += batch.ids
+                outcome.present += batch.present
+                outcome.needsDiscogs += batch.needsDiscogs
+            } catch {
+                throw ImportWriteError(error: error, outcome: outcome, total: entries.count)
+            }
+            outcome.processed = range.upperBound
+            start = range.upperBound
+            progress?(outcome.added, outcome.processed)
+        }
+        return outcome
+    }
+
+    /// One batch of `importEntries(_:copies:)`, inside its write transaction.
+    private static func importBatch(
+        _ db: Database, _ entries: ImportEntries, _ range: Range<Int>, occurrences: [UInt32], copies: Bool, now: Date
+    ) throws -> (ids: [Int64], present: Int, needsDiscogs: Int) {
+        var batch: [(entry: ImportEntry, occurrence: Int)] = []
+        batch.reserveCapacity(range.count)
+        for index in range { batch.append((entries[index], copies ? 0 : Int(occurrences[index]))) }
+        let held = copies ? [:] : try Self.copies(db, of: Set(batch.lazy.filter { $0.entry.gtin != nil }.map(\.entry.key)))
+        var rows: [ImportEntry] = []
+        rows.reserveCapacity(batch.count)
+        var present = 0
+        var needsDiscogs = 0
+        for (entry, occurrence) in batch {
+            guard entry.gtin != nil else {
+                needsDiscogs += 1
+                continue
+            }
+            if copies || occurrence > held[entry.key] ?? 0 {
+                rows.append(entry)
+            } else {
+                present += 1
+            }
+        }
+        return (try insertImported(db, rows, now: now), present, needsDiscogs)
+    }
+
     /// What the records of an import need now: those waiting for a person, and how many
     /// lookups still wait in the queue.
     public struct ImportFollowUp: Hashable, Sendable {
@@ -122,8 +249,8 @@ extension CatalogueStore {
     }
 
     /// Records a lookup worker would claim now: pending, failed whose retry time has come,
-    /// and claims whose lease has run out (the rule of `claimNext`). An import drains the
-    /// queue until this is zero.
+    /// and claims whose lease has run out or whose claimer is gone (the rule of `claimNext`).
+    /// An import drains the queue until this is zero.
     public func dueLookups(now: Date = Date()) async throws(StoreError) -> Int {
         let seconds = StoredValues.seconds(now)
         return try await read { db in
@@ -133,7 +260,8 @@ extension CatalogueStore {
                     SELECT (SELECT COUNT(*) FROM record WHERE lookupState = 'pending')
                          + (SELECT COUNT(*) FROM record WHERE lookupState = 'failed' AND (retryAt IS NULL OR retryAt <= ?))
                          + (SELECT COUNT(*) FROM record
-                            WHERE lookupState = 'lookingUp' AND (claimedUntil IS NULL OR claimedUntil <= ?))
+                            WHERE lookupState = 'lookingUp'
+                              AND (claimedUntil IS NULL OR claimedUntil <= ? OR crates_claim_dead(claimOwner)))
                     """,
                 arguments: [seconds, seconds]) ?? 0
         }
@@ -141,45 +269,53 @@ extension CatalogueStore {
 
     // MARK: Implementation
 
-    /// Above this many barcodes, counting every GTIN in one scan of the `record_gtin` index
-    /// is cheaper than binding them all.
-    private static let gtinListLimit = 500
+    /// Keys bound per statement when counting copies (SQLite allows 32,766 parameters; a
+    /// few hundred keep each statement's plan a handful of index seeks).
+    private static let keysPerStatement = 500
 
+    /// How many copies of each key: index seeks only (`record_gtin`, `record_release`,
+    /// `record_pinned`), so the cost follows the number of keys, not of records, which
+    /// matters when it runs inside every batch of an import.
     static func copies(_ db: Database, of keys: Set<ImportKey>) throws -> [ImportKey: Int] {
-        var gtins: Set<String> = []
-        var releases: Set<Int> = []
+        var gtins: [String] = []
+        var releases: [Int] = []
         for key in keys {
             switch key {
-            case .gtin(let gtin): gtins.insert(gtin.canonical)
-            case .release(let id): releases.insert(id)
+            case .gtin(let gtin): gtins.append(gtin.canonical)
+            case .release(let id): releases.append(id)
             }
         }
         var counts: [ImportKey: Int] = [:]
-        if !gtins.isEmpty {
-            let sql: String
-            var arguments = StatementArguments()
-            if gtins.count <= gtinListLimit {
-                sql = "SELECT gtin, COUNT(*) FROM record WHERE gtin IN (\(importPlaceholders(gtins.count))) GROUP BY gtin"
-                arguments = StatementArguments(Array(gtins))
-            } else {
-                sql = "SELECT gtin, COUNT(*) FROM record GROUP BY gtin"
-            }
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        for chunk in stride(from: 0, to: gtins.count, by: keysPerStatement) {
+            let part = Array(gtins[chunk..<min(chunk + keysPerStatement, gtins.count)])
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT gtin, COUNT(*) FROM record WHERE gtin IN (\(importPlaceholders(part.count))) GROUP BY gtin",
+                arguments: StatementArguments(part))
             while let row = try rows.next() {
                 let text: String = row[0]
-                guard gtins.contains(text), let gtin = GTIN(canonical: text) else { continue }
-                counts[.gtin(gtin)] = row[1]
+                if let gtin = GTIN(canonical: text) { counts[.gtin(gtin)] = row[1] }
             }
         }
-        if !releases.isEmpty {
-            // Before migration v3 a database has no pinned releases.
-            let pinned = try db.columns(in: "record").contains { $0.name == "pinnedReleaseID" }
-            let release = pinned ? "COALESCE(releaseID, pinnedReleaseID)" : "releaseID"
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT \(release) AS r, COUNT(*) FROM record WHERE r IS NOT NULL GROUP BY r")
-            while let row = try rows.next() {
-                let id: Int = row[0]
-                if releases.contains(id) { counts[.release(id)] = row[1] }
+        guard !releases.isEmpty else { return counts }
+        // A release's copies: records matched to it, and records waiting with it pinned
+        // (COALESCE(releaseID, pinnedReleaseID), written as two indexed queries). Before
+        // migration v3 a database has no pinned releases.
+        let pinned = try db.columns(in: "record").contains { $0.name == "pinnedReleaseID" }
+        var queries = ["SELECT releaseID, COUNT(*) FROM record WHERE releaseID IN (%@) GROUP BY releaseID"]
+        if pinned {
+            queries.append(
+                "SELECT pinnedReleaseID, COUNT(*) FROM record WHERE pinnedReleaseID IN (%@) AND releaseID IS NULL GROUP BY pinnedReleaseID")
+        }
+        for chunk in stride(from: 0, to: releases.count, by: keysPerStatement) {
+            let part = Array(releases[chunk..<min(chunk + keysPerStatement, releases.count)])
+            for query in queries {
+                let rows = try Row.fetchCursor(
+                    db, sql: query.replacingOccurrences(of: "%@", with: importPlaceholders(part.count)),
+                    arguments: StatementArguments(part))
+                while let row = try rows.next() {
+                    let id: Int = row[0]
+                    counts[.release(id), default: 0] += row[1]
+                }
             }
         }
         return counts

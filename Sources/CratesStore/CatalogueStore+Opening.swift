@@ -81,7 +81,7 @@ extension CatalogueStore {
 
     /// Whether this SQLite reads `file:` URIs as filenames (compile option SQLITE_USE_URI;
     /// GRDB does not pass SQLITE_OPEN_URI).
-    private static let urisEnabled: Bool = {
+    static let urisEnabled: Bool = {
         let probe = try? DatabaseQueue().read { db in
             try Bool.fetchOne(db, sql: "SELECT sqlite_compileoption_used('USE_URI')")
         }

@@ -18,6 +18,33 @@ extension CatalogueStore {
         }
     }
 
+    /// What `addIfAbsent` did.
+    public enum AddOutcome: Hashable, Sendable {
+        /// The record was added, as stored.
+        case added(CatalogueRecord)
+        /// The collection already held the copies wanted: nothing was added.
+        case present(copies: Int)
+    }
+
+    /// Adds `new` unless the collection already holds `copiesWanted` copies of its key (by
+    /// default its barcode; an import row known by its Discogs release passes
+    /// `.release(id)`). "Is it there?" and the insert are one IMMEDIATE write transaction,
+    /// so SQLite's write lock serialises them across processes: four `crates add` of one
+    /// barcode at once store one copy (issue 12). Another copy on purpose (`--copy`, the
+    /// TUI's "add another") is `add(_:)`.
+    public func addIfAbsent(
+        _ new: NewRecord, copiesWanted: Int = 1, countedBy key: ImportKey? = nil
+    ) async throws(StoreError) -> AddOutcome {
+        let key = key ?? .gtin(new.gtin)
+        return try await write { db in
+            let copies = try Self.copies(db, of: [key])[key] ?? 0
+            if copies >= copiesWanted { return .present(copies: copies) }
+            let id = try Self.insert(db, [new], now: Date())[0]
+            guard let record = try StoredValues.fetchRecord(db, id: id) else { throw StoreError.recordNotFound(id) }
+            return .added(record)
+        }
+    }
+
     /// Adds many copies, `batchSize` per transaction, and returns their ids in order.
     ///
     /// Each batch is committed before the next begins: if the process dies, the committed
@@ -143,7 +170,7 @@ extension CatalogueStore {
                 try db.execute(
                     sql: """
                         UPDATE record SET lookupState = 'pending', lookupError = NULL, lookupAttempts = 0,
-                            retryAt = NULL, skipReason = NULL, claimedUntil = NULL, updatedAt = ?
+                            retryAt = NULL, skipReason = NULL, claimedUntil = NULL, claimOwner = NULL, updatedAt = ?
                         WHERE id = ?
                         """,
                     arguments: [StoredValues.seconds(now), id])
@@ -160,7 +187,7 @@ extension CatalogueStore {
         try db.execute(
             sql: """
                 UPDATE record SET releaseID = ?, lookupState = 'matched', lookupError = NULL,
-                    retryAt = NULL, skipReason = NULL, claimedUntil = NULL, candidatesJSON = NULL,
+                    retryAt = NULL, skipReason = NULL, claimedUntil = NULL, claimOwner = NULL, candidatesJSON = NULL,
                     candidateCount = 0, sectionKey = ?, rowKey = ? || gtin, updatedAt = ?
                 WHERE id = ?
                 """,

@@ -22,6 +22,7 @@ enum Schema {
         migrator.registerMigration("v1", migrate: createV1)
         migrator.registerMigration("v2 search text", migrate: addSearchText)
         migrator.registerMigration("v3 pinned release", migrate: addPinnedRelease)
+        migrator.registerMigration("v4 claim owner", migrate: addClaimOwner)
         return migrator
     }
 
@@ -123,6 +124,14 @@ enum Schema {
             ALTER TABLE record ADD COLUMN pinnedReleaseID INTEGER;
             CREATE INDEX record_pinned ON record(pinnedReleaseID) WHERE pinnedReleaseID IS NOT NULL;
             """)
+    }
+
+    /// Which process holds a `lookingUp` claim (see `ClaimOwner`), so that the next claimer
+    /// can free at once a claim whose process is gone (a kill -9, a closed terminal) instead
+    /// of waiting out the 15-minute lease (issue 12). NULL when the record is not claimed, and
+    /// for claims made before this migration (those wait for their lease, as before).
+    private static func addClaimOwner(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE record ADD COLUMN claimOwner TEXT")
     }
 
     /// The list's filter searches artist, title, labels and catalogue numbers: folded once

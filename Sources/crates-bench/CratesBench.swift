@@ -11,12 +11,21 @@ import Foundation
 ///                                               the number committed after each commit
 ///     crates-bench list [--records 100000,1000000] [--runs 3]
 ///                                               list and export reads against sqlite3
+///     crates-bench import|add|claim|read --db PATH …
+///                                               the store tests' driver processes (Drivers)
 @main
 struct CratesBench {
     static func main() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
         do {
-            if arguments.first == "list" {
+            let drivers: [String: (Options) async throws -> Void] = [
+                "import": Drivers.importFile, "add": Drivers.add, "claim": Drivers.claim, "read": Drivers.read,
+            ]
+            if let name = arguments.first, let driver = drivers[name] {
+                arguments.removeFirst()
+                try await driver(try Options(
+                    arguments, known: ["--db", "--file", "--gtin", "--copies", "--wait", "--racy"]))
+            } else if arguments.first == "list" {
                 arguments.removeFirst()
                 let options = try Options(arguments, known: ["--runs", "--records", "--dir"])
                 let sizes = try (options.values["--records"] ?? "100000,1000000").split(separator: ",").map { text in

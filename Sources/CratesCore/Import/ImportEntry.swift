@@ -47,6 +47,16 @@ public struct ImportEntry: Hashable, Sendable {
         self.location = location
     }
 
+    /// An entry read back from `ImportEntries`, which stores only valid ones.
+    init(stored line: Int, gtin: GTIN?, releaseID: Int?, note: String?, addedAt: Date?, location: String?) {
+        self.line = line
+        self.gtin = gtin
+        self.releaseID = releaseID
+        self.note = note
+        self.addedAt = addedAt
+        self.location = location
+    }
+
     /// The release id when there is one (it names the pressing), else the barcode.
     public var key: ImportKey {
         if let releaseID { return .release(releaseID) }

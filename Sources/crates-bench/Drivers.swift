@@ -1,0 +1,108 @@
+import CratesCore
+import CratesStore
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Small processes the store's tests run against one database file, several at once (issue
+/// 12): each does one thing the commands will do through the store's API, and says so on
+/// standard output, one line per fact.
+///
+/// With `--wait 1` a driver opens the store (and reads its file), prints `ready`, and waits
+/// for a line on standard input before it writes: the test starts them all, waits for every
+/// `ready`, then lets them go together, so the writes really overlap.
+enum Drivers {
+    /// `import --db PATH --file FILE [--copies 1] [--wait 1] [--racy 1]`: reads FILE as
+    /// `crates import` does and adds what the collection lacks; prints `added N present M`.
+    /// `--racy 1` does it the way crates did before issue 12 (count the copies, then add the
+    /// new entries in separate transactions), to show the race the store's API closes.
+    static func importFile(_ options: Options) async throws {
+        let store = try CatalogueStore(path: try options.required("--db"))
+        let file: ImportFile
+        switch try ImportInput.read(path: try options.required("--file")) {
+        case .complete(let read): file = read
+        case .stopped: throw Usage("stopped")
+        }
+        let copies = options.flag("--copies")
+        try waitIfAsked(options)
+        if options.flag("--racy") {
+            let present = try await store.copies(of: Set(file.entries.map(\.key)))
+            let plan = ImportPlan(file: file, present: present, copies: copies)
+            let ids = try await store.importEntries(plan.newEntries)
+            say("added \(ids.count) present \(plan.presentCount)")
+        } else {
+            let outcome = try await store.importEntries(file.entries, copies: copies)
+            say("added \(outcome.added) present \(outcome.present)")
+        }
+    }
+
+    /// `add --db PATH --gtin DIGITS [--wait 1] [--racy 1]`: `crates add` of one barcode;
+    /// prints `added ID` or `present N`.
+    static func add(_ options: Options) async throws {
+        let store = try CatalogueStore(path: try options.required("--db"))
+        guard let gtin = GTIN(canonical: try options.required("--gtin")) else { throw Usage("--gtin needs a canonical GTIN") }
+        try waitIfAsked(options)
+        let new = NewRecord(gtin: gtin, addMethod: .typed)
+        if options.flag("--racy") {
+            let copies = try await store.copies(of: gtin)
+            if copies > 0 { return say("present \(copies)") }
+            say("added \(try await store.add(new).id)")
+            return
+        }
+        switch try await store.addIfAbsent(new) {
+        case .added(let record): say("added \(record.id)")
+        case .present(let copies): say("present \(copies)")
+        }
+    }
+
+    /// `claim --db PATH`: claims the next lookup as a worker does, prints `claimed ID` (or
+    /// `nothing`), then holds the claim until standard input closes or the process is killed.
+    static func claim(_ options: Options) async throws {
+        let store = try CatalogueStore(path: try options.required("--db"))
+        guard let job = try await store.claimNext(now: Date(), lease: 900) else { return say("nothing") }
+        say("claimed \(job.recordID)")
+        while readLine() != nil {}
+    }
+
+    /// `read --db PATH`: opens the collection read-only, as `crates list` will, and prints
+    /// `records N`.
+    static func read(_ options: Options) async throws {
+        let store = try CatalogueStore(readingAt: try options.required("--db"))
+        let count = Count()
+        try await store.forEachPage(detail: .listing) { page in count.add(page.count) }
+        say("records \(count.value)")
+    }
+
+    private static func waitIfAsked(_ options: Options) throws {
+        guard options.flag("--wait") else { return }
+        say("ready")
+        guard readLine() != nil else { throw Usage("standard input closed before the go") }
+    }
+
+    /// One line on standard output, unbuffered, so the test sees it at once.
+    static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}
+
+/// Records counted on the store's reader thread.
+final class Count: Sendable {
+    private let total = Mutex(0)
+    func add(_ n: Int) { total.withLock { $0 += n } }
+    var value: Int { total.withLock { $0 } }
+}
+
+extension Options {
+    func required(_ name: String) throws -> String {
+        guard let value = values[name] else { throw Usage("\(name) is needed") }
+        return value
+    }
+
+    /// `--name 1` (or any value but 0).
+    func flag(_ name: String) -> Bool {
+        values[name].map { $0 != "0" } ?? false
+    }
+}
