@@ -50,7 +50,14 @@ let package = Package(
         .executableTarget(name: "crates-tui-bench", dependencies: ["CratesCore", "CratesStore", "CratesTUI"], swiftSettings: strict),
 
         .testTarget(name: "CratesCoreTests", dependencies: ["CratesCore"], swiftSettings: strict),
-        .testTarget(name: "CratesStoreTests", dependencies: ["CratesStore", "crates-bench"], swiftSettings: strict),
+        // GRDB and its SQLite module directly: the paging test counts SQLite's VM steps.
+        .testTarget(
+            name: "CratesStoreTests",
+            dependencies: [
+                "CratesStore", "crates-bench", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict),
         .testTarget(name: "CratesNetTests", dependencies: ["CratesNet"], swiftSettings: strict),
         .testTarget(name: "CratesTUITests", dependencies: ["CratesTUI"], swiftSettings: strict),
         // Runs the built `crates` binary as a process (and under tmux for end-to-end tests).
