@@ -58,7 +58,8 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
-        .testTarget(name: "CratesNetTests", dependencies: ["CratesNet"], swiftSettings: strict),
+        // CratesStore too: the worker's tests against a real store file, locked by another process.
+        .testTarget(name: "CratesNetTests", dependencies: ["CratesNet", "CratesStore"], swiftSettings: strict),
         .testTarget(name: "CratesTUITests", dependencies: ["CratesTUI"], swiftSettings: strict),
         // Runs the built `crates` binary as a process (and under tmux for end-to-end tests).
         .testTarget(name: "CratesCLITests", dependencies: ["CratesCore", "CratesStore"], swiftSettings: strict),

@@ -55,6 +55,9 @@ public actor LookupWorker {
         public var offlineBase: Double = 5
         /// …up to this.
         public var offlineMaximum: Double = 300
+        /// The longest pause between two attempts to write an outcome the store refused
+        /// (locked by another process); the store's busy timeout comes on top of it.
+        public var writeRetryMaximum: Double = 2
 
         public init() {}
 
@@ -64,8 +67,11 @@ public actor LookupWorker {
         }
     }
 
-    /// Counters, for `crates import` summaries and the benchmark.
+    /// Counters, for `crates import` summaries and the benchmark. An outcome is counted
+    /// once it is written to the queue, never before (issue 12: "60 matched" while one of
+    /// them was never written).
     public struct Statistics: Sendable, Hashable {
+        /// Lookups whose outcome is written (each also counted in one of the five below).
         public var lookups = 0
         public var requests = 0
         public var matched = 0
@@ -73,6 +79,13 @@ public actor LookupWorker {
         public var notFound = 0
         public var skipped = 0
         public var failed = 0
+        /// Times writing an outcome (or giving a job back) failed and was tried again: the
+        /// store was locked by another process for longer than its busy timeout.
+        public var writeRetries = 0
+        /// Outcomes found (or jobs given back) but never written, because the worker was
+        /// cancelled while the store still refused them. Their records stay claimed by this process, so they are free
+        /// for the next claimer as soon as it exits, and looked up again then.
+        public var unwritten = 0
     }
 
     public nonisolated let statusUpdates: AsyncStream<Status>
@@ -142,7 +155,6 @@ public actor LookupWorker {
     /// must stop.
     private func process(_ job: LookupJob) async -> Status? {
         let query = DiscogsBarcodeQuery(gtin: job.gtin)
-        statistics.lookups += 1
         do {
             let result = if let releaseID = job.releaseID {
                 try await lookup.lookUp(releaseID: releaseID, otherwise: query)
@@ -150,14 +162,16 @@ public actor LookupWorker {
                 try await lookup.lookUp(query)
             }
             statistics.requests += result.requests
-            switch result.outcome {
-            case .matched: statistics.matched += 1
-            case .ambiguous: statistics.ambiguous += 1
-            case .notFound: statistics.notFound += 1
-            case .skipped: statistics.skipped += 1
-            case .failed: statistics.failed += 1
+            if await settle({ [queue] in try await queue.complete(job, with: result.outcome) }) {
+                statistics.lookups += 1
+                switch result.outcome {
+                case .matched: statistics.matched += 1
+                case .ambiguous: statistics.ambiguous += 1
+                case .notFound: statistics.notFound += 1
+                case .skipped: statistics.skipped += 1
+                case .failed: statistics.failed += 1
+                }
             }
-            await settle { [queue] in try await queue.complete(job, with: result.outcome) }
             if offlineStreak > 0 {
                 offlineStreak = 0
             }
@@ -172,9 +186,13 @@ public actor LookupWorker {
                 await settle { [queue] in try await queue.release(job) }
                 return nil
             }
-            statistics.failed += 1
             let retryAt = now().addingTimeInterval(policy.retryDelay(attempts: job.attempts))
-            await settle { [queue] in try await queue.complete(job, with: .failed(message: error.description, retryAt: retryAt)) }
+            if await settle({ [queue] in
+                try await queue.complete(job, with: .failed(message: error.description, retryAt: retryAt))
+            }) {
+                statistics.lookups += 1
+                statistics.failed += 1
+            }
             if error.isOffline {
                 offlineStreak += 1
                 publish(.offline(waiting: await waiting()))
@@ -187,12 +205,39 @@ public actor LookupWorker {
         }
     }
 
-    /// Records a job's outcome (or gives it back) even when this task is cancelled: the
-    /// store refuses work from a cancelled task, and a record must never stay claimed
-    /// because Ctrl-C came between its lookup and its outcome. A new task does not inherit
-    /// the cancellation.
-    private func settle(_ update: @escaping @Sendable () async throws -> Void) async {
-        await Task { try? await update() }.value
+    /// Records a job's outcome (or gives it back), retrying until the queue has taken it:
+    /// a store locked by another process for longer than its busy timeout (a `sqlite3`
+    /// holding `BEGIN EXCLUSIVE`, a long import) must not lose a lookup's result (issue 12).
+    /// Pauses between attempts grow from 0.1 s to `Policy.writeRetryMaximum`.
+    ///
+    /// Each attempt runs in a new task, which does not inherit this one's cancellation: the
+    /// store refuses work from a cancelled task, and a record must never stay claimed because
+    /// Ctrl-C came between its lookup and its outcome. Only when this task is cancelled and
+    /// an attempt has failed does it give up (`Statistics.unwritten`): the record keeps this
+    /// process's claim, which is free for the next claimer once the process has exited.
+    /// `stop()` does not end the retries: it finishes the lookup in hand, writing included.
+    /// Returns whether the update was written.
+    @discardableResult
+    private func settle(_ update: @escaping @Sendable () async throws -> Void) async -> Bool {
+        var pause = 0.1
+        while true {
+            let written = await Task { () async -> Bool in
+                do {
+                    try await update()
+                    return true
+                } catch {
+                    return false
+                }
+            }.value
+            if written { return true }
+            if Task.isCancelled {
+                statistics.unwritten += 1
+                return false
+            }
+            statistics.writeRetries += 1
+            try? await Task.sleep(for: .seconds(pause))
+            pause = min(policy.writeRetryMaximum, pause * 2)
+        }
     }
 
     /// From the rate limiter: a long wait starts (seconds > 0) or ends (0).
