@@ -42,7 +42,8 @@ let package = Package(
             swiftSettings: strict),
         // The store benchmark (scripts/bench.sh), also the writer process of the store's
         // kill -9 test: kept out of the shipping `crates` binary.
-        .executableTarget(name: "crates-bench", dependencies: ["CratesCore", "CratesStore"], swiftSettings: strict),
+        // Also the driver processes of the store's and the scanner's process tests (Drivers).
+        .executableTarget(name: "crates-bench", dependencies: ["CratesCore", "CratesStore", "CratesNet"], swiftSettings: strict),
         // The Discogs lookup benchmark (scripts/bench-lookup.sh): worker, limiter and libcurl against the loopback server.
         .executableTarget(name: "crates-lookup-bench", dependencies: ["CratesCore", "CratesNet", "CratesStore"], swiftSettings: strict),
 
@@ -59,7 +60,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         // CratesStore too: the worker's tests against a real store file, locked by another process.
-        .testTarget(name: "CratesNetTests", dependencies: ["CratesNet", "CratesStore"], swiftSettings: strict),
+        .testTarget(name: "CratesNetTests", dependencies: ["CratesNet", "CratesStore", "crates-bench"], swiftSettings: strict),
         .testTarget(name: "CratesTUITests", dependencies: ["CratesTUI"], swiftSettings: strict),
         // Runs the built `crates` binary as a process (and under tmux for end-to-end tests).
         .testTarget(name: "CratesCLITests", dependencies: ["CratesCore", "CratesStore"], swiftSettings: strict),

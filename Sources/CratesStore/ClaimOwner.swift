@@ -1,3 +1,4 @@
+import CratesCore
 import Foundation
 import GRDB
 
@@ -40,25 +41,16 @@ enum ClaimOwner {
               parts[0] == boot, parts[1] == namespace
         else { return false }
         guard let stat = processStat(pid) else { return true }
-        return stat.state == "Z" || stat.state == "X" || stat.start != start
+        return stat.isGone || stat.startTime != start
     }
 
     /// The start time of process `pid`, nil when there is no such process.
     static func startTime(of pid: pid_t) -> UInt64? {
-        processStat(pid)?.start
+        processStat(pid)?.startTime
     }
 
-    /// State (field 3) and start time (field 22) from `/proc/PID/stat`. The command name
-    /// (field 2) is in parentheses and may hold spaces and parentheses itself, so the fields
-    /// are counted from the last ")".
-    private static func processStat(_ pid: pid_t) -> (state: Character, start: UInt64)? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")")
-        else { return nil }
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        // fields[0] is field 3 (state); field 22 is fields[19].
-        guard fields.count > 19, let state = fields[0].first, let start = UInt64(fields[19]) else { return nil }
-        return (state, start)
+    private static func processStat(_ pid: pid_t) -> ProcessStat? {
+        (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)).flatMap(ProcessStat.init)
     }
 
     /// `crates_claim_dead(claimOwner)`: 1 when the claim's process is known to be gone, for

@@ -1,4 +1,5 @@
 import CratesCore
+import CratesNet
 import CratesStore
 import Foundation
 
@@ -12,19 +13,33 @@ import Foundation
 ///     crates-bench list [--records 100000,1000000] [--runs 3]
 ///                                               list and export reads against sqlite3
 ///     crates-bench import|add|claim|read --db PATH …
-///                                               the store tests' driver processes (Drivers)
+///     crates-bench descriptors|scand …           the tests' driver processes (Drivers, NetDrivers)
 @main
 struct CratesBench {
-    static func main() async {
+    /// Synchronous, so that descriptors 0–2 are filled before anything opens one, as `crates`
+    /// must do (an `async` main has the concurrency runtime open its own descriptors first,
+    /// which would take the free numbers 0–2).
+    static func main() {
+        StandardDescriptors.occupy()
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            await run()
+            done.signal()
+        }
+        done.wait()
+    }
+
+    static func run() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
         do {
             let drivers: [String: (Options) async throws -> Void] = [
                 "import": Drivers.importFile, "add": Drivers.add, "claim": Drivers.claim, "read": Drivers.read,
+                "descriptors": NetDrivers.descriptors, "scand": NetDrivers.scand,
             ]
             if let name = arguments.first, let driver = drivers[name] {
                 arguments.removeFirst()
                 try await driver(try Options(
-                    arguments, known: ["--db", "--file", "--gtin", "--copies", "--wait", "--racy"]))
+                    arguments, known: ["--db", "--file", "--gtin", "--copies", "--wait", "--racy", "--socket", "--decoder"]))
             } else if arguments.first == "list" {
                 arguments.removeFirst()
                 let options = try Options(arguments, known: ["--runs", "--records", "--dir"])
