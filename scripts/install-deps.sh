@@ -13,6 +13,8 @@ packages=(
   zint                  # barcode images for the camera tests
   socat                 # socket tests
   python3               # the loopback Discogs test server
+  sqlite3               # the sqlite3 shell: list/export benchmark baseline, lock-holding tests
+  util-linux            # setpriv: the decoder's death signal, privilege-dropping tests
   ca-certificates       # HTTPS certificate verification
 )
 
