@@ -72,7 +72,7 @@ public enum ImportInput {
         var parser = ImportParser(limits: limits, strict: strict)
         var buffer = [UInt8](repeating: 0, count: chunkSize)
         while true {
-            guard shouldContinue() else { return .stopped(bytesRead: parser.bytesRead) }
+            guard shouldContinue() else { return .stopped(bytesRead: parser.bytesConsumed) }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, pollInterval)
             if ready < 0, errno != EINTR { throw .readFailed(name: name, reason: text(errno)) }

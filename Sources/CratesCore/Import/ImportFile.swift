@@ -98,8 +98,11 @@ public struct ImportParser: Sendable {
     public let limits: Limits
     /// With `strict`, a row that would be a warning is refused instead.
     public let strict: Bool
+    /// Bytes looked at so far (those of the first 64 wait until there are 64, or the end).
+    private var bytesRead = 0
+
     /// Bytes consumed so far.
-    public private(set) var bytesRead = 0
+    public var bytesConsumed: Int { bytesRead + head.count }
 
     private enum State: Sendable {
         /// Before the first bytes are known (a byte order mark, UTF-16).
