@@ -14,6 +14,8 @@ import Foundation
 ///                                               list and export reads against sqlite3
 ///     crates-bench import|add|claim|read --db PATH …
 ///     crates-bench descriptors|scand …           the tests' driver processes (Drivers, NetDrivers)
+///     crates-bench import-memory --file F [--db PATH]
+///                                               an import's peak memory (scripts/bench-reliability.sh)
 @main
 struct CratesBench {
     /// Synchronous, so that descriptors 0–2 are filled before anything opens one, as `crates`
@@ -34,12 +36,13 @@ struct CratesBench {
         do {
             let drivers: [String: (Options) async throws -> Void] = [
                 "import": Drivers.importFile, "add": Drivers.add, "claim": Drivers.claim, "read": Drivers.read,
-                "descriptors": NetDrivers.descriptors, "scand": NetDrivers.scand,
+                "descriptors": NetDrivers.descriptors, "scand": NetDrivers.scand, "import-memory": Drivers.importMemory,
+                "write-gtins": Drivers.writeGTINs,
             ]
             if let name = arguments.first, let driver = drivers[name] {
                 arguments.removeFirst()
                 try await driver(try Options(
-                    arguments, known: ["--db", "--file", "--gtin", "--copies", "--wait", "--racy", "--socket", "--decoder"]))
+                    arguments, known: ["--db", "--file", "--gtin", "--copies", "--wait", "--racy", "--socket", "--decoder", "--count"]))
             } else if arguments.first == "list" {
                 arguments.removeFirst()
                 let options = try Options(arguments, known: ["--runs", "--records", "--dir"])

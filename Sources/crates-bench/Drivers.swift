@@ -76,6 +76,55 @@ enum Drivers {
         say("records \(count.value)")
     }
 
+    /// `import-memory --file FILE [--db PATH]`: what `crates import --no-lookup` will do with
+    /// FILE through the library (stream it into the parser, then, with `--db`, add what the
+    /// collection lacks, batch by batch), printing what it read and its peak memory; run under
+    /// `/usr/bin/time -v` and `prlimit --as` by scripts/bench-reliability.sh (issue 12, item 7).
+    static func importMemory(_ options: Options) async throws {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let file: ImportFile
+        switch try ImportInput.read(path: try options.required("--file")) {
+        case .complete(let read): file = read
+        case .stopped: throw Usage("stopped")
+        }
+        var line = "lines \(file.lineCount) entries \(file.entries.count) refused \(file.refusalCount)"
+        if let path = options.values["--db"] {
+            let store = try CatalogueStore(path: path)
+            let outcome = try await store.importEntries(file.entries, copies: false)
+            line += " added \(outcome.added) present \(outcome.present)"
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        say(line + String(format: " seconds %.2f peak-rss-mb %.1f", seconds, peakMemoryMB()))
+    }
+
+    /// `write-gtins --file FILE --count N`: N distinct valid barcodes, one per line (the
+    /// benchmark's 1,000,000-line import file).
+    static func writeGTINs(_ options: Options) async throws {
+        let count = try options.int("--count", default: 1_000_000)
+        let path = try options.required("--file")
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw Usage("cannot write \(path)")
+        }
+        defer { try? handle.close() }
+        var generator = SyntheticCollection(seed: 5)
+        var text = ""
+        for index in 0..<count {
+            text += generator.gtin().canonical + "\n"
+            if index % 10_000 == 9_999 || index == count - 1 {
+                try handle.write(contentsOf: Data(text.utf8))
+                text = ""
+            }
+        }
+    }
+
+    /// The largest resident set this process has had, in MB (getrusage's ru_maxrss is in KB
+    /// on Linux).
+    static func peakMemoryMB() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return Double(usage.ru_maxrss) / 1024
+    }
+
     private static func waitIfAsked(_ options: Options) throws {
         guard options.flag("--wait") else { return }
         say("ready")
