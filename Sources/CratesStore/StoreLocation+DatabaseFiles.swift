@@ -53,6 +53,54 @@ extension StoreLocation {
         return nil
     }
 
+    /// Why an output path (`export` to a file, `import --report`) cannot be written, found
+    /// before anything is written or added (issue 12: `--report /nonexistent/r.tsv` added the
+    /// records, then failed).
+    public enum OutputProblem: Error, Hashable, Sendable, CustomStringConvertible {
+        /// Writing there would destroy the collection.
+        case isTheDatabase(path: String, DatabaseFile)
+        /// The path is a directory.
+        case isADirectory(path: String)
+        /// The directory that would hold it does not exist (or is not a directory).
+        case noDirectory(path: String, directory: String)
+        /// The file, or its directory (for a new file), may not be written by this user.
+        case notWritable(path: String)
+
+        public var description: String {
+            switch self {
+            case let .isTheDatabase(path, file):
+                "\(path) is \(file): writing there would destroy the collection; choose another file"
+            case let .isADirectory(path):
+                "\(path) is a directory: name a file"
+            case let .noDirectory(path, directory):
+                "cannot write \(path): there is no directory \(directory)"
+            case let .notWritable(path):
+                "cannot write \(path): permission denied"
+            }
+        }
+    }
+
+    /// Checks, without writing anything, that `path` can be written as an output file and is
+    /// none of the files of the database at `database`. Call it for every output path before
+    /// the command does any work.
+    public static func checkOutput(_ path: String, database: String) throws(OutputProblem) {
+        if let file = databaseFile(at: path, database: database) { throw .isTheDatabase(path: path, file) }
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if info.st_mode & S_IFMT == S_IFDIR { throw .isADirectory(path: path) }
+            // A file that exists (or /dev/stdout, a pipe): it must be writable itself.
+            if access(path, W_OK) != 0 { throw .notWritable(path: path) }
+            return
+        }
+        let parent = (Place.resolvingLinks(path) ?? path) as NSString
+        let directory = parent.deletingLastPathComponent.isEmpty ? "." : parent.deletingLastPathComponent
+        var directoryInfo = stat()
+        guard stat(directory, &directoryInfo) == 0, directoryInfo.st_mode & S_IFMT == S_IFDIR else {
+            throw .noDirectory(path: path, directory: directory)
+        }
+        if access(directory, W_OK | X_OK) != 0 { throw .notWritable(path: path) }
+    }
+
     /// A file by identity: its inode when it exists, and where it is (or would be created).
     struct Place {
         /// Device and inode of the file, when it exists (links followed).

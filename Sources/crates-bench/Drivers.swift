@@ -94,7 +94,7 @@ enum Drivers {
             line += " added \(outcome.added) present \(outcome.present)"
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        say(line + String(format: " seconds %.2f peak-rss-mb %.1f", seconds, peakMemoryMB()))
+        say(line + String(format: " seconds %.2f cpu %.2f peak-rss-mb %.1f", seconds, cpuSeconds(RUSAGE_SELF), peakMemoryMB()))
     }
 
     /// `write-gtins --file FILE --count N`: N distinct valid barcodes, one per line (the
@@ -115,6 +115,16 @@ enum Drivers {
                 text = ""
             }
         }
+    }
+
+    /// CPU time (user and system) of this process (`RUSAGE_SELF`, every thread) or of its
+    /// waited-for children (`RUSAGE_CHILDREN`): on a machine shared with other work, the
+    /// figure that does not depend on how many others run.
+    static func cpuSeconds(_ who: __rusage_who) -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(who.rawValue), &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     /// The largest resident set this process has had, in MB (getrusage's ru_maxrss is in KB
