@@ -58,6 +58,10 @@ public actor LookupWorker {
         /// The longest pause between two attempts to write an outcome the store refused
         /// (locked by another process); the store's busy timeout comes on top of it.
         public var writeRetryMaximum: Double = 2
+        /// After `stop()`, how long the lookup in hand may still wait for the store to take its
+        /// outcome before the worker gives up on it (a store that refuses every write, a disk
+        /// that stays full, must not keep a quitting program waiting forever).
+        public var writeGraceAfterStop: Double = 60
 
         public init() {}
 
@@ -99,6 +103,8 @@ public actor LookupWorker {
     private let statusContinuation: AsyncStream<Status>.Continuation
     private let wake = WakeSignal()
     private var stopping = false
+    /// When `stop()` was asked for.
+    private var stopRequested: ContinuousClock.Instant?
     private var offlineStreak = 0
 
     public init(queue: any LookupQueue, lookup: DiscogsBarcodeLookup, policy: Policy = Policy(), now: @escaping @Sendable () -> Date = { Date() }) {
@@ -117,6 +123,7 @@ public actor LookupWorker {
     /// Asks the worker to finish the lookup in hand and return from `run()`.
     public func stop() async {
         stopping = true
+        if stopRequested == nil { stopRequested = .now }
         await wake.signal()
     }
 
@@ -212,11 +219,12 @@ public actor LookupWorker {
     ///
     /// Each attempt runs in a new task, which does not inherit this one's cancellation: the
     /// store refuses work from a cancelled task, and a record must never stay claimed because
-    /// Ctrl-C came between its lookup and its outcome. Only when this task is cancelled and
-    /// an attempt has failed does it give up (`Statistics.unwritten`): the record keeps this
-    /// process's claim, which is free for the next claimer once the process has exited.
-    /// `stop()` does not end the retries: it finishes the lookup in hand, writing included.
-    /// Returns whether the update was written.
+    /// Ctrl-C came between its lookup and its outcome. It gives up (`Statistics.unwritten`)
+    /// only when this task is cancelled and an attempt has failed, or when `stop()` was asked
+    /// for more than `Policy.writeGraceAfterStop` ago: the record then keeps this process's
+    /// claim, which is free for the next claimer once the process has exited. Otherwise
+    /// `stop()` lets the lookup in hand finish, writing included. Returns whether the update
+    /// was written.
     @discardableResult
     private func settle(_ update: @escaping @Sendable () async throws -> Void) async -> Bool {
         var pause = 0.1
@@ -230,7 +238,8 @@ public actor LookupWorker {
                 }
             }.value
             if written { return true }
-            if Task.isCancelled {
+            let graceOver = stopRequested.map { .now - $0 > .seconds(policy.writeGraceAfterStop) } ?? false
+            if Task.isCancelled || graceOver {
                 statistics.unwritten += 1
                 return false
             }
