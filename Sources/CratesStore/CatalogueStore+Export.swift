@@ -161,7 +161,8 @@ extension CatalogueStore {
         return histories
     }
 
-    private static func placeholders(_ count: Int) -> String {
+    /// `?, ?, ?` for an `IN (…)` list of `count` values.
+    static func placeholders(_ count: Int) -> String {
         Array(repeating: "?", count: count).joined(separator: ", ")
     }
 }

@@ -23,7 +23,7 @@ extension CatalogueStore {
         do {
             // Opened as immutable when no process has it open (no -wal file): a read-only
             // connection to a WAL database would otherwise create -wal and -shm beside it.
-            if !FileManager.default.fileExists(atPath: path + "-wal"), uriFilenames,
+            if !FileManager.default.fileExists(atPath: path + "-wal"), urisEnabled,
                let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed),
                let counts = try? DatabaseQueue(path: "file:\(encoded)?immutable=1", configuration: configuration)
                 .read({ db in try Self.copies(db, of: keys) })
@@ -289,7 +289,7 @@ extension CatalogueStore {
         for chunk in stride(from: 0, to: gtins.count, by: keysPerStatement) {
             let part = Array(gtins[chunk..<min(chunk + keysPerStatement, gtins.count)])
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT gtin, COUNT(*) FROM record WHERE gtin IN (\(importPlaceholders(part.count))) GROUP BY gtin",
+                db, sql: "SELECT gtin, COUNT(*) FROM record WHERE gtin IN (\(placeholders(part.count))) GROUP BY gtin",
                 arguments: StatementArguments(part))
             while let row = try rows.next() {
                 let text: String = row[0]
@@ -310,7 +310,7 @@ extension CatalogueStore {
             let part = Array(releases[chunk..<min(chunk + keysPerStatement, releases.count)])
             for query in queries {
                 let rows = try Row.fetchCursor(
-                    db, sql: query.replacingOccurrences(of: "%@", with: importPlaceholders(part.count)),
+                    db, sql: query.replacingOccurrences(of: "%@", with: placeholders(part.count)),
                     arguments: StatementArguments(part))
                 while let row = try rows.next() {
                     let id: Int = row[0]
@@ -380,17 +380,4 @@ extension CatalogueStore {
     private static func jsonText(_ text: String?) -> String {
         text.map(JSONStringLiteral.quoted) ?? "null"
     }
-
-    private static func importPlaceholders(_ count: Int) -> String {
-        Array(repeating: "?", count: count).joined(separator: ", ")
-    }
-
-    /// Whether this SQLite reads `file:` URIs as filenames (compile option SQLITE_USE_URI;
-    /// GRDB does not pass SQLITE_OPEN_URI).
-    private static let uriFilenames: Bool = {
-        let probe = try? DatabaseQueue().read { db in
-            try Bool.fetchOne(db, sql: "SELECT sqlite_compileoption_used('USE_URI')")
-        }
-        return probe == true
-    }()
 }

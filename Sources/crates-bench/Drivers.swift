@@ -127,9 +127,17 @@ enum Drivers {
             + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
-    /// The largest resident set this process has had, in MB (getrusage's ru_maxrss is in KB
-    /// on Linux).
+    /// The largest resident set this program has had, in MB: `VmHWM` of /proc/self/status,
+    /// which starts afresh at exec. (getrusage's ru_maxrss does not: it keeps the peak of the
+    /// process before exec, which for a child forked from a big test runner is the runner's.)
     static func peakMemoryMB() -> Double {
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+           let kilobytes = Double(line.dropFirst("VmHWM:".count).trimmingCharacters(in: .whitespaces).dropLast(3)
+               .trimmingCharacters(in: .whitespaces))
+        {
+            return kilobytes / 1024
+        }
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         return Double(usage.ru_maxrss) / 1024

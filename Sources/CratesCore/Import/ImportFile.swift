@@ -243,8 +243,10 @@ public struct ImportParser: Sendable {
     private mutating func refuseLong(_ piece: ImportLineSplitter.Piece) {
         switch piece {
         case .line(let number, let bytes):
+            // Its start is at hand (a line up to the splitter's 64 KB): shown, shortened.
             collector.refuse(ImportRefusal(
-                line: number, input: "", reason: .tooLong(length: bytes.count, limit: limits.maximumLineLength)))
+                line: number, input: String(decoding: bytes.prefix(256), as: UTF8.self),
+                reason: .tooLong(length: bytes.count, limit: limits.maximumLineLength)))
         case .tooLong(let number, let length):
             collector.refuse(ImportRefusal(
                 line: number, input: "", reason: .tooLong(length: length, limit: limits.maximumLineLength)))
