@@ -64,54 +64,53 @@ extension CatalogueStore {
             arguments += StatementArguments(filter.states.map(\.rawValue))
         }
         let columns = "SELECT \(StoredValues.recordColumns), sectionKey, rowKey FROM record"
-        func fetch(_ extra: [String], _ extraArguments: StatementArguments, order: String, limit: Int) throws -> [Row] {
+        typealias Item = (record: CatalogueRecord, sectionKey: String, rowKey: String)
+        // Read through a cursor, each row decoded where it lies (no copy of every row first).
+        func fetch(_ extra: [String], _ extraArguments: StatementArguments, order: String, limit: Int, into items: inout [Item]) throws {
             let all = conditions + extra
             let whereClause = all.isEmpty ? "" : "WHERE " + all.joined(separator: " AND ")
-            return try Row.fetchAll(
+            let rows = try Row.fetchCursor(
                 db, sql: "\(columns) \(whereClause) ORDER BY \(order) LIMIT ?",
                 arguments: arguments + extraArguments + StatementArguments([limit]))
+            while let row = try rows.next() {
+                items.append((try StoredValues.record(from: row), try row.decode(String.self, atIndex: 15),
+                              try row.decode(String.self, atIndex: 16)))
+            }
         }
         let listOrder = "sectionKey, rowKey, id"
         var after: (section: String, row: String, id: Int64)?
         while true {
-            var rows: [Row]
+            var items: [Item] = []
+            items.reserveCapacity(pageSize)
             if let after {
                 // The page after a key, in two index seeks. SQLite uses only the first two
                 // terms of a row value `(sectionKey, rowKey, id) > (?, ?, ?)` on record_order,
                 // and many records share a key (every unmatched record is (Unknown, "")): it
                 // would scan the whole group again for each page. So: first the rest of the
                 // group (equal keys, rowid after the last), then what follows the group.
-                rows = try fetch(
+                try fetch(
                     ["sectionKey = ?", "rowKey = ?", "id > ?"],
                     StatementArguments([after.section, after.row]) + StatementArguments([after.id]),
-                    order: "id", limit: pageSize)
-                if rows.count < pageSize {
-                    rows += try fetch(
+                    order: "id", limit: pageSize, into: &items)
+                if items.count < pageSize {
+                    try fetch(
                         ["(sectionKey, rowKey) > (?, ?)"], StatementArguments([after.section, after.row]),
-                        order: listOrder, limit: pageSize - rows.count)
+                        order: listOrder, limit: pageSize - items.count, into: &items)
                 }
             } else {
-                rows = try fetch([], StatementArguments(), order: listOrder, limit: pageSize)
+                try fetch([], StatementArguments(), order: listOrder, limit: pageSize, into: &items)
             }
-            guard let last = rows.last else { return }
-            var records: [(record: CatalogueRecord, sectionKey: String)] = []
-            records.reserveCapacity(rows.count)
-            for row in rows {
-                records.append((try StoredValues.record(from: row), try row.decode(String.self, atIndex: 15)))
-            }
-            let releases = try fetchReleases(db, ids: Set(records.compactMap(\.record.releaseID)), detail: detail)
-            let histories = detail == .full ? try fetchHistories(db, recordIDs: records.map(\.record.id)) : [:]
-            try body(records.map { item in
+            guard let last = items.last else { return }
+            let releases = try fetchReleases(db, ids: Set(items.compactMap(\.record.releaseID)), detail: detail)
+            let histories = detail == .full ? try fetchHistories(db, recordIDs: items.map(\.record.id)) : [:]
+            try body(items.map { item in
                 ExportedRecord(
                     record: item.record, release: item.record.releaseID.flatMap { releases[$0] },
                     section: SortKey.sectionName(fromKey: item.sectionKey),
                     history: detail == .full ? histories[item.record.id] ?? [] : nil)
             })
-            after = (
-                try last.decode(String.self, atIndex: 15), try last.decode(String.self, atIndex: 16),
-                try last.decode(Int64.self, atIndex: 0)
-            )
-            if rows.count < pageSize { return }
+            after = (last.sectionKey, last.rowKey, last.record.id)
+            if items.count < pageSize { return }
         }
     }
 

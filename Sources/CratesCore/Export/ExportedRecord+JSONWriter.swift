@@ -1,139 +1,174 @@
 /// The record's JSON line written by hand: byte for byte what `JSONObject` encodes with
 /// `makeJSONEncoder()` (keys sorted by their UTF-8 bytes, "/" not escaped, Foundation's
 /// string escapes), at a fraction of the cost: `export --json` of 1,000,000 records spent
-/// three quarters of its time in JSONEncoder (issue 12, item 8). `JSONObject` stays the
-/// reference the tests hold this to.
+/// most of its time in JSONEncoder (issue 12, item 8). The members are written straight
+/// into one string, in the order `.sortedKeys` gives them (fixed keys, so a fixed order);
+/// `JSONObject` stays the reference the tests hold this to, byte for byte.
 extension ExportedRecord {
     func handWrittenJSONLine(includeDiscogs: Bool) -> String {
         let record = record
-        var object = JSONObjectText()
-        object.add("id", String(record.id))
-        object.add("gtin", JSONObjectText.string(record.gtin.canonical))
-        object.add("state", JSONObjectText.string(record.lookupState.rawValue))
-        object.add("section", JSONObjectText.string(section))
-        object.add("addedAt", JSONObjectText.string(UTCTimestamp.format(record.addedAt, .iso8601)))
-        object.add("addMethod", JSONObjectText.string(record.addMethod.rawValue))
-        object.add("note", JSONObjectText.string(record.note))
-        object.add("location", JSONObjectText.string(record.location))
-        object.add("lookupAttempts", String(record.lookupAttempts))
-        object.add("lookupError", JSONObjectText.string(record.lookupError))
-        object.add("retryAt", JSONObjectText.string(record.retryAt.map { UTCTimestamp.format($0, .iso8601) }))
-        object.add("skipReason", JSONObjectText.string(record.skipReason))
-        object.add("updatedAt", JSONObjectText.string(UTCTimestamp.format(record.updatedAt, .iso8601)))
-        object.add("candidates", JSONObjectText.array(record.candidates.map { candidate in
-            var c = JSONObjectText()
-            c.add("id", String(candidate.releaseID))
-            c.add("artist", JSONObjectText.string(candidate.artist))
-            c.add("title", JSONObjectText.string(candidate.title))
-            c.add("label", JSONObjectText.string(candidate.label))
-            c.add("catno", JSONObjectText.string(candidate.catno))
-            c.add("formats", JSONObjectText.array(candidate.formats.map { JSONObjectText.string($0) }))
-            c.add("year", candidate.year.map { String($0) } ?? "null")
-            c.add("country", JSONObjectText.string(candidate.country))
-            c.add("thumbURL", JSONObjectText.string(candidate.thumbURL))
-            return c.text
-        }))
-        object.add("release", release.map { release in
-            var r = JSONObjectText()
-            r.add("id", String(release.id))
-            r.add("artist", JSONObjectText.string(release.artist))
-            r.add("title", JSONObjectText.string(release.title))
-            r.add("genres", JSONObjectText.array(release.genres.map { JSONObjectText.string($0) }))
-            r.add("styles", JSONObjectText.array(release.styles.map { JSONObjectText.string($0) }))
-            r.add("formats", JSONObjectText.array(release.formats.map { JSONObjectText.string($0) }))
-            r.add("year", release.year.map { String($0) } ?? "null")
-            r.add("country", JSONObjectText.string(release.country))
-            r.add("labels", JSONObjectText.array(release.labels.map { label in
-                var l = JSONObjectText()
-                l.add("name", JSONObjectText.string(label.name))
-                l.add("catno", JSONObjectText.string(label.catno))
-                return l.text
-            }))
-            r.add("url", JSONObjectText.string(release.url))
-            r.add("thumbURL", JSONObjectText.string(release.thumbURL))
-            if includeDiscogs {
-                // As `jsonLine` does: checked and compacted text, else the text as a string.
-                r.add("discogs", JSONText.compacted(release.rawJSON) ?? JSONObjectText.string(release.rawJSON))
+        var out = JSONLineBuilder()
+        out.open()
+        out.member("addMethod") { $0.string(record.addMethod.rawValue) }
+        out.member("addedAt") { $0.string(UTCTimestamp.format(record.addedAt, .iso8601)) }
+        out.member("candidates") { out in
+            out.array(record.candidates) { out, candidate in
+                out.open()
+                out.member("artist") { $0.string(candidate.artist) }
+                out.member("catno") { $0.string(candidate.catno) }
+                out.member("country") { $0.string(candidate.country) }
+                out.member("formats") { out in out.array(candidate.formats) { $0.string($1) } }
+                out.member("id") { $0.raw(String(candidate.releaseID)) }
+                out.member("label") { $0.string(candidate.label) }
+                out.member("thumbURL") { $0.string(candidate.thumbURL) }
+                out.member("title") { $0.string(candidate.title) }
+                out.member("year") { $0.raw(candidate.year.map { String($0) } ?? "null") }
+                out.close()
             }
-            return r.text
-        } ?? "null")
-        if let history {
-            object.add("history", JSONObjectText.array(history.map { event in
-                var e = JSONObjectText()
-                e.add("at", JSONObjectText.string(UTCTimestamp.format(event.at, .iso8601)))
-                e.add("kind", JSONObjectText.string(event.kind.rawValue))
-                e.add("message", JSONObjectText.string(event.message))
-                return e.text
-            }))
         }
-        return object.text
+        out.member("gtin") { $0.string(record.gtin.canonical) }
+        if let history {
+            out.member("history") { out in
+                out.array(history) { out, event in
+                    out.open()
+                    out.member("at") { $0.string(UTCTimestamp.format(event.at, .iso8601)) }
+                    out.member("kind") { $0.string(event.kind.rawValue) }
+                    out.member("message") { $0.string(event.message) }
+                    out.close()
+                }
+            }
+        }
+        out.member("id") { $0.raw(String(record.id)) }
+        out.member("location") { $0.string(record.location) }
+        out.member("lookupAttempts") { $0.raw(String(record.lookupAttempts)) }
+        out.member("lookupError") { $0.string(record.lookupError) }
+        out.member("note") { $0.string(record.note) }
+        out.member("release") { out in
+            guard let release else { return out.raw("null") }
+            out.open()
+            out.member("artist") { $0.string(release.artist) }
+            out.member("country") { $0.string(release.country) }
+            if includeDiscogs {
+                // As `encodedJSONLine`: checked and compacted text, else the text as a string.
+                out.member("discogs") { out in
+                    if let compact = JSONText.compacted(release.rawJSON) { out.raw(compact) } else { out.string(release.rawJSON) }
+                }
+            }
+            out.member("formats") { out in out.array(release.formats) { $0.string($1) } }
+            out.member("genres") { out in out.array(release.genres) { $0.string($1) } }
+            out.member("id") { $0.raw(String(release.id)) }
+            out.member("labels") { out in
+                out.array(release.labels) { out, label in
+                    out.open()
+                    out.member("catno") { $0.string(label.catno) }
+                    out.member("name") { $0.string(label.name) }
+                    out.close()
+                }
+            }
+            out.member("styles") { out in out.array(release.styles) { $0.string($1) } }
+            out.member("thumbURL") { $0.string(release.thumbURL) }
+            out.member("title") { $0.string(release.title) }
+            out.member("url") { $0.string(release.url) }
+            out.member("year") { $0.raw(release.year.map { String($0) } ?? "null") }
+            out.close()
+        }
+        out.member("retryAt") { $0.string(record.retryAt.map { UTCTimestamp.format($0, .iso8601) }) }
+        out.member("section") { $0.string(section) }
+        out.member("skipReason") { $0.string(record.skipReason) }
+        out.member("state") { $0.string(record.lookupState.rawValue) }
+        out.member("updatedAt") { $0.string(UTCTimestamp.format(record.updatedAt, .iso8601)) }
+        out.close()
+        return out.text
     }
 }
 
-/// One JSON object's members as text, written with sorted keys.
-struct JSONObjectText {
-    private var members: [(key: String, value: String)] = []
+/// JSON text appended into one string. Members must come in their sorted order (the caller
+/// knows its keys).
+struct JSONLineBuilder {
+    private(set) var text = ""
+    /// Whether the object or array being written has had a value yet (for the commas).
+    private var started: [Bool] = []
 
-    /// A member whose value is already JSON text.
-    mutating func add(_ key: String, _ value: String) {
-        members.append((key, value))
+    init() {
+        text.reserveCapacity(512)
     }
 
-    /// `{"a":…,"b":…}`, keys in the order of their UTF-8 bytes, as JSONEncoder's
-    /// `.sortedKeys` writes them.
-    var text: String {
-        let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        var out = "{"
-        for (index, member) in sorted.enumerated() {
-            if index > 0 { out += "," }
-            out += Self.string(member.key)
-            out += ":"
-            out += member.value
+    mutating func open() {
+        text += "{"
+        started.append(false)
+    }
+
+    mutating func close() {
+        text += "}"
+        started.removeLast()
+    }
+
+    /// `"key":` and the value `value` writes.
+    mutating func member(_ key: StaticString, _ value: (inout JSONLineBuilder) -> Void) {
+        separate()
+        text += "\""
+        text += key.description
+        text += "\":"
+        value(&self)
+    }
+
+    mutating func array<Element>(_ elements: [Element], _ write: (inout JSONLineBuilder, Element) -> Void) {
+        text += "["
+        started.append(false)
+        for element in elements {
+            separate()
+            write(&self, element)
         }
-        return out + "}"
+        text += "]"
+        started.removeLast()
     }
 
-    static func array(_ values: [String]) -> String {
-        "[" + values.joined(separator: ",") + "]"
+    /// Text that is JSON already (a number, `null`, compacted JSON).
+    mutating func raw(_ json: String) {
+        text += json
     }
 
-    static func string(_ text: String?) -> String {
-        text.map(string) ?? "null"
+    mutating func string(_ value: String?) {
+        guard let value else { return text += "null" }
+        string(value)
     }
 
     /// A string as Foundation's JSONEncoder writes it with `.withoutEscapingSlashes`: quote
     /// and backslash escaped, \b \f \n \r \t by name, other control characters below U+0020
     /// as \u00XX (lowercase hex), everything else (DEL and non-ASCII included) as UTF-8.
-    static func string(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        var plainStart = text.utf8.startIndex
-        let utf8 = text.utf8
+    mutating func string(_ value: String) {
+        text += "\""
+        let utf8 = value.utf8
+        var plainStart = utf8.startIndex
         var index = utf8.startIndex
         while index < utf8.endIndex {
             let byte = utf8[index]
-            let escape: String?
-            switch byte {
-            case 0x22: escape = "\\\""
-            case 0x5C: escape = "\\\\"
-            case 0x08: escape = "\\b"
-            case 0x0C: escape = "\\f"
-            case 0x0A: escape = "\\n"
-            case 0x0D: escape = "\\r"
-            case 0x09: escape = "\\t"
-            case 0x00..<0x20:
-                let hex = String(byte, radix: 16)
-                escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: escape = nil
+            if byte >= 0x20, byte != 0x22, byte != 0x5C {
+                index = utf8.index(after: index)
+                continue
             }
-            if let escape {
-                out += text[plainStart..<index]
-                out += escape
-                plainStart = utf8.index(after: index)
+            text += value[plainStart..<index]
+            switch byte {
+            case 0x22: text += "\\\""
+            case 0x5C: text += "\\\\"
+            case 0x08: text += "\\b"
+            case 0x0C: text += "\\f"
+            case 0x0A: text += "\\n"
+            case 0x0D: text += "\\r"
+            case 0x09: text += "\\t"
+            default:
+                let hex = String(byte, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             }
             index = utf8.index(after: index)
+            plainStart = index
         }
-        out += text[plainStart..<utf8.endIndex]
-        return out + "\""
+        text += value[plainStart..<utf8.endIndex]
+        text += "\""
+    }
+
+    private mutating func separate() {
+        guard let last = started.indices.last else { return }
+        if started[last] { text += "," } else { started[last] = true }
     }
 }
