@@ -33,10 +33,14 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "CratesNet", dependencies: ["CratesCore", "CCurl", "CCrypto"], swiftSettings: strict),
         .target(name: "CratesTUI", dependencies: ["CratesCore", "CNcursesW"], swiftSettings: strict),
+        // The use cases (add, import, look up, sign in, the TUI session…), shared by the
+        // commands and the collection UI. Knows nothing of the terminal UI.
+        .target(name: "CratesApp", dependencies: ["CratesCore", "CratesStore", "CratesNet"], swiftSettings: strict),
+        // Argument parsing, one call into CratesApp, printing; and the TUI's wiring.
         .executableTarget(
             name: "crates",
             dependencies: [
-                "CratesCore", "CratesStore", "CratesNet", "CratesTUI",
+                "CratesCore", "CratesStore", "CratesNet", "CratesTUI", "CratesApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),

@@ -95,14 +95,14 @@ public struct DiscogsClient: Sendable {
     static func check(_ response: HTTPResponse, expectedHost: String, accept: Expected) throws(DiscogsError) {
         let actualHost = URLComponents(string: response.effectiveURL)?.host?.lowercased() ?? ""
         guard actualHost == expectedHost else {
-            throw .wrongHost(expected: expectedHost, actual: DiscogsTextSafe.clip(actualHost.isEmpty ? response.effectiveURL : actualHost))
+            throw .wrongHost(expected: expectedHost, actual: ControlCharacters.clipped(actualHost.isEmpty ? response.effectiveURL : actualHost))
         }
         switch response.status {
         case 200..<300:
             break
         case 300..<400:
             let location = response.headers["Location"].map { URLComponents(string: $0)?.host ?? $0 } ?? "nowhere"
-            throw .redirected(status: response.status, location: DiscogsTextSafe.clip(location))
+            throw .redirected(status: response.status, location: ControlCharacters.clipped(location))
         default:
             let message = Self.message(in: response)
             switch response.status {
@@ -117,13 +117,13 @@ public struct DiscogsClient: Sendable {
         switch accept {
         case .json:
             guard type == "application/json" || type.hasSuffix("+json") else {
-                throw .unexpectedContentType(type.isEmpty ? "no content type" : DiscogsTextSafe.clip(type), preview: DiscogsText.preview(response.body))
+                throw .unexpectedContentType(type.isEmpty ? "no content type" : ControlCharacters.clipped(type), preview: DiscogsText.preview(response.body))
             }
         case .form:
             // Discogs documents the token answers as form-encoded; accept text/plain too,
             // which some OAuth servers send, and let the parser judge the content.
             guard type.isEmpty || type == "application/x-www-form-urlencoded" || type == "text/plain" else {
-                throw .unexpectedContentType(DiscogsTextSafe.clip(type), preview: DiscogsText.preview(response.body))
+                throw .unexpectedContentType(ControlCharacters.clipped(type), preview: DiscogsText.preview(response.body))
             }
         }
     }
@@ -131,7 +131,7 @@ public struct DiscogsClient: Sendable {
     /// Discogs' `{"message": …}`, or the first bytes of whatever came instead.
     static func message(in response: HTTPResponse) -> String {
         if let body = try? JSONDecoder().decode(DiscogsMessage.self, from: response.body) {
-            return DiscogsText.clean(body.message)
+            return ControlCharacters.cleaned(body.message)
         }
         let preview = DiscogsText.preview(response.body)
         return preview.isEmpty ? "no message" : "\"\(preview)\""

@@ -14,29 +14,12 @@ import Foundation
 /// - Several processes on one database never look the same record up twice: the queue's
 ///   claim holds a lease.
 public actor LookupWorker {
-    /// What the status line shows.
-    public enum Status: Sendable, Hashable, CustomStringConvertible {
-        case idle
-        /// Looking a record up; `waiting` more wait after it.
-        case working(waiting: Int)
-        /// Discogs cannot be reached; the records wait for the network.
-        case offline(waiting: Int)
-        /// Holding back for the rate limit for about this many seconds.
-        case rateLimited(seconds: Int)
-        /// The credentials were refused: the worker has stopped.
-        case unauthorized(message: String)
-        case stopped
-
-        public var description: String {
-            switch self {
-            case .idle: "Discogs: up to date"
-            case .working(let n): n > 0 ? "Discogs: looking up, \(n) waiting" : "Discogs: looking up"
-            case .offline(let n): "offline, \(n) lookup\(n == 1 ? "" : "s") waiting"
-            case .rateLimited(let s): "Discogs rate limit: resuming in \(s) s"
-            case .unauthorized: "Discogs refused the credentials: run `crates auth`"
-            case .stopped: "Discogs lookups stopped"
-            }
-        }
+    /// What the worker reports, in order, on `events`.
+    public enum Event: Sendable, Hashable {
+        /// The status changed (see `LookupStatus`).
+        case status(LookupStatus)
+        /// A lookup ended and its outcome is stored: `requests` is what it cost.
+        case settled(recordID: Int64, outcome: LookupOutcome.Kind, requests: Int)
     }
 
     /// Timings, all in seconds.
@@ -75,15 +58,18 @@ public actor LookupWorker {
         public var failed = 0
     }
 
-    public nonisolated let statusUpdates: AsyncStream<Status>
-    public private(set) var status: Status = .idle
+    /// Every status change and every settled lookup, for one consumer (the TUI's status
+    /// line, an import's progress, `crates add --wait`). Unbounded: no settled lookup is
+    /// dropped for a slow reader; it ends when `run()` returns.
+    public nonisolated let events: AsyncStream<Event>
+    public private(set) var status: LookupStatus = .starting
     public private(set) var statistics = Statistics()
 
     private let queue: any LookupQueue
     private let lookup: DiscogsBarcodeLookup
     private let policy: Policy
     private let now: @Sendable () -> Date
-    private let statusContinuation: AsyncStream<Status>.Continuation
+    private let eventSink: AsyncStream<Event>.Continuation
     private let wake = WakeSignal()
     private var stopping = false
     private var offlineStreak = 0
@@ -93,7 +79,7 @@ public actor LookupWorker {
         self.lookup = lookup
         self.policy = policy
         self.now = now
-        (statusUpdates, statusContinuation) = AsyncStream.makeStream(of: Status.self, bufferingPolicy: .bufferingNewest(16))
+        (events, eventSink) = AsyncStream.makeStream(of: Event.self)
     }
 
     /// Tells an idle or offline worker that there is new work (a scan, an import).
@@ -109,11 +95,11 @@ public actor LookupWorker {
 
     /// Runs until `stop()`, cancellation, or refused credentials. Returns the final status.
     @discardableResult
-    public func run() async -> Status {
+    public func run() async -> LookupStatus {
         await lookup.client.rateLimiter.setObserver { [weak self] seconds in
             Task { await self?.rateLimitChanged(seconds) }
         }
-        defer { statusContinuation.finish() }
+        defer { eventSink.finish() }
         while !stopping, !Task.isCancelled {
             let job: LookupJob?
             do {
@@ -140,7 +126,7 @@ public actor LookupWorker {
 
     /// Looks one job up and records its outcome. Returns a final status when the worker
     /// must stop.
-    private func process(_ job: LookupJob) async -> Status? {
+    private func process(_ job: LookupJob) async -> LookupStatus? {
         let query = DiscogsBarcodeQuery(gtin: job.gtin)
         statistics.lookups += 1
         do {
@@ -158,6 +144,7 @@ public actor LookupWorker {
             case .failed: statistics.failed += 1
             }
             await settle { [queue] in try await queue.complete(job, with: result.outcome) }
+            eventSink.yield(.settled(recordID: job.recordID, outcome: result.outcome.kind, requests: result.requests))
             if offlineStreak > 0 {
                 offlineStreak = 0
             }
@@ -175,6 +162,7 @@ public actor LookupWorker {
             statistics.failed += 1
             let retryAt = now().addingTimeInterval(policy.retryDelay(attempts: job.attempts))
             await settle { [queue] in try await queue.complete(job, with: .failed(message: error.description, retryAt: retryAt)) }
+            eventSink.yield(.settled(recordID: job.recordID, outcome: .failed, requests: 1))
             if error.isOffline {
                 offlineStreak += 1
                 publish(.offline(waiting: await waiting()))
@@ -208,9 +196,9 @@ public actor LookupWorker {
         (try? await queue.waitingCount()) ?? 0
     }
 
-    private func publish(_ new: Status) {
+    private func publish(_ new: LookupStatus) {
         guard new != status else { return }
         status = new
-        statusContinuation.yield(new)
+        eventSink.yield(.status(new))
     }
 }

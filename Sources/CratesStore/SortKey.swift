@@ -56,7 +56,7 @@ enum SortKey {
         }
         let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         var scalars = String.UnicodeScalarView()
-        for scalar in folded.unicodeScalars where !(scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)) {
+        for scalar in folded.unicodeScalars where !ControlCharacters.isControl(scalar) {
             scalars.append(scalar)
         }
         return String(scalars)

@@ -64,18 +64,18 @@ import Testing
         var state = AppState(width: 80, height: 24)
         let store = Sample.large(10_000, perSection: 10_000)
         var commands = state.handle(.resize(width: 80, height: 24))
-        guard case .query(let first) = commands.first else {
+        guard let first = commands.first?.query else {
             Issue.record("the first thing asked is the list: \(commands)")
             return
         }
-        _ = state.handle(.list(store.answer(first)))
+        _ = state.handle(.session(.window(store.answer(first))))
         commands = state.handle(.key(.character("G"), at: 1))
-        let queries = commands.filter { if case .query = $0 { return true } else { return false } }
+        let queries = commands.filter { $0.query != nil }
         #expect(queries.count == 1)
         #expect(state.render().line(21).hasPrefix("  …"))
         // More keys before the answer do not ask again.
         commands = state.handle(.key(.up, at: 2))
-        #expect(!commands.contains { if case .query = $0 { return true } else { return false } })
+        #expect(!commands.contains { $0.query != nil })
     }
 
     @Test func aWedgeBurstOfTwentyBarcodesAddsAllTwenty() {
@@ -90,8 +90,7 @@ import Testing
             t += 0.008
         }
         let added = h.commands.compactMap { command -> (String, AddMethod)? in
-            if case .add(let gtin, let method) = command { return (gtin.canonical, method) }
-            return nil
+            command.addedBarcode.map { ($0.0.canonical, $0.1) }
         }
         #expect(added.map(\.0) == Self.burst)
         #expect(added.allSatisfy { $0.1 == .wedge })
@@ -129,7 +128,7 @@ import Testing
         let commands = h.type("5029141777638".map { Key.character($0) } + [.enter], from: 200, interval: 0.01)
         #expect(commands == [.add(Self.gtin("5029141777638"), method: .wedge)])
         #expect(h.type([.character("y")], from: 300) == [.addCopy(Self.gtin("5099750442227"), method: .wedge)])
-        #expect(h.state.duplicates.isEmpty)
+        #expect(h.state.questions.isEmpty)
         h.send(.duplicate(Self.gtin("5099750442227"), method: .wedge, copies: 2))
         #expect(h.type([.character("n")], from: 400).isEmpty)
         #expect(h.lines[23] == "Not added: 5099750442227")

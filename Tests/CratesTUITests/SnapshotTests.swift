@@ -172,7 +172,7 @@ import Testing
         #expect(render.line(2).hasPrefix("  Evil]0;pwned — Title[2J1m"))
         for row in 0..<render.height {
             for column in 0..<render.width {
-                #expect(!render[row, column].character.unicodeScalars.contains { TerminalText.isControl($0) })
+                #expect(!render[row, column].character.unicodeScalars.contains { ControlCharacters.isControl($0) })
             }
         }
     }

@@ -81,12 +81,25 @@ public struct CollectionOutline: Hashable, Sendable {
     /// The index in `sections` of the section holding row `row`, nil when out of range.
     public func sectionIndex(forRow row: Int) -> Int? {
         guard row >= 0, row < rowCount else { return nil }
-        // Binary search: the last section whose firstRow <= row.
+        return lastSection { section, _ in section.firstRow <= row }
+    }
+
+    /// For a list that shows a header line above each section's rows: the index of the
+    /// section whose header or rows are on line `line`, nil when out of range.
+    public func sectionIndex(forLine line: Int) -> Int? {
+        guard line >= 0, line < rowCount + sections.count else { return nil }
+        // Section i's header is on line firstRow + i.
+        return lastSection { section, index in section.firstRow + index <= line }
+    }
+
+    /// Binary search: the last section for which `isAtOrBefore` holds, given that it holds
+    /// for a non-empty prefix of the sections.
+    private func lastSection(_ isAtOrBefore: (SectionSummary, Int) -> Bool) -> Int {
         var low = 0
         var high = sections.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
-            if sections[mid].firstRow <= row { low = mid } else { high = mid - 1 }
+            if isAtOrBefore(sections[mid], mid) { low = mid } else { high = mid - 1 }
         }
         return low
     }

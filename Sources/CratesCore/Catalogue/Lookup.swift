@@ -36,8 +36,23 @@ public enum LookupOutcome: Hashable, Sendable {
     case notFound
     /// A failure worth retrying later (network, 5xx, 404 on a release, rate limit).
     case failed(message: String, retryAt: Date)
-    /// Not worth a request: e.g. "an ISBN: a book, not a record".
+    /// Not worth a request: e.g. a shop's price label.
     case skipped(reason: String)
+
+    /// The outcome without its data, for counting.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        case matched, ambiguous, notFound, failed, skipped
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .matched: .matched
+        case .ambiguous: .ambiguous
+        case .notFound: .notFound
+        case .failed: .failed
+        case .skipped: .skipped
+        }
+    }
 }
 
 /// The durable lookup queue, as the lookup worker sees it. The store implements it; the

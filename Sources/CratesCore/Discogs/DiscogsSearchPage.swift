@@ -84,9 +84,9 @@ public struct DiscogsSearchPage: Decodable, Hashable, Sendable {
 
         /// This hit as a candidate the user can choose from.
         public var candidate: ReleaseCandidate {
-            let (artist, title) = DiscogsName.splitArtistTitle(DiscogsText.clean(self.title))
+            let (artist, title) = DiscogsName.splitArtistTitle(ControlCharacters.cleaned(self.title))
             let formatTexts = formats.isEmpty
-                ? (format.isEmpty ? [] : [format.map(DiscogsText.clean).joined(separator: ", ")])
+                ? (format.isEmpty ? [] : [format.map(ControlCharacters.cleaned).joined(separator: ", ")])
                 : formats.map(\.summary)
             return ReleaseCandidate(
                 releaseID: id, artist: artist, title: title,

@@ -71,11 +71,14 @@ public struct ImportColumns: Hashable, Sendable {
 /// The CSV format, row by row, once the header is known.
 struct CSVFormat {
     let columns: ImportColumns
+    /// Whether barcodes that are not a record's (an ISBN…) are taken (`--force`).
+    let force: Bool
     var entries: [ImportEntry] = []
     var refusals: [ImportRefusal] = []
 
-    init(columns: ImportColumns) {
+    init(columns: ImportColumns, force: Bool) {
         self.columns = columns
+        self.force = force
     }
 
     mutating func read(_ reader: CSVReader) {
@@ -111,7 +114,7 @@ struct CSVFormat {
         }
         var gtin: GTIN?
         if let text = field(columns.barcode, of: record), !text.trimmingWhitespace().isEmpty {
-            switch ImportValidation.barcode(text) {
+            switch ImportValidation.barcode(text, force: force) {
             case .success(let value):
                 gtin = value
             case .failure(let reason):

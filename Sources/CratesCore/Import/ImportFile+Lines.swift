@@ -1,5 +1,7 @@
 /// The one-barcode-per-line format.
 struct LineFormat {
+    /// Whether barcodes that are not a record's (an ISBN…) are taken (`--force`).
+    var force = false
     var entries: [ImportEntry] = []
     var refusals: [ImportRefusal] = []
 
@@ -26,7 +28,7 @@ struct LineFormat {
         while let first = trimmed.first, first == 0x20 || first == 0x09 { trimmed = trimmed.dropFirst() }
         while let last = trimmed.last, last == 0x20 || last == 0x09 { trimmed = trimmed.dropLast() }
         if let gtin = ImportValidation.plainGTIN(trimmed) {
-            switch ImportValidation.record(gtin) {
+            switch ImportValidation.record(gtin, force: force) {
             case .success(let gtin):
                 if let entry = ImportEntry(line: line, gtin: gtin) { entries.append(entry) }
             case .failure(let reason):
@@ -44,7 +46,7 @@ struct LineFormat {
             if let entry = ImportEntry(line: line, gtin: nil, releaseID: releaseID) { entries.append(entry) }
             return
         }
-        switch ImportValidation.barcode(String(content)) {
+        switch ImportValidation.barcode(String(content), force: force) {
         case .success(let gtin):
             if let entry = ImportEntry(line: line, gtin: gtin) { entries.append(entry) }
         case .failure(let reason):
@@ -65,10 +67,10 @@ struct LineFormat {
 /// Checks shared by both formats.
 enum ImportValidation {
     /// The GTIN of a barcode text, or why it cannot be imported: unreadable, or not a record.
-    static func barcode(_ text: String) -> Result<GTIN, ImportRefusal.Reason> {
-        if let gtin = plainGTIN(text.utf8) { return record(gtin) }
+    static func barcode(_ text: String, force: Bool) -> Result<GTIN, ImportRefusal.Reason> {
+        if let gtin = plainGTIN(text.utf8) { return record(gtin, force: force) }
         do {
-            return record(try GTIN.parse(text).gtin)
+            return record(try GTIN.parse(text).gtin, force: force)
         } catch {
             return .failure(.barcode(error))
         }
@@ -85,9 +87,10 @@ enum ImportValidation {
         return GTIN(canonical: count == 12 ? "0" + digits : digits)
     }
 
-    /// The GTIN, unless its GS1 prefix says it is not a record's barcode.
-    static func record(_ gtin: GTIN) -> Result<GTIN, ImportRefusal.Reason> {
-        if let reason = gtin.notARecordReason { return .failure(.notARecord(gtin, reason: reason)) }
+    /// The GTIN, unless it is not a record's barcode (`BarcodeAdmission`; `force` takes what
+    /// a person may confirm, never a shop's price label).
+    static func record(_ gtin: GTIN, force: Bool) -> Result<GTIN, ImportRefusal.Reason> {
+        if let reason = gtin.admission.refusal(force: force) { return .failure(.notARecord(gtin, reason: reason)) }
         return .success(gtin)
     }
 

@@ -40,8 +40,9 @@ public struct ImportFile: Hashable, Sendable {
     }
 
     /// Reads the file's bytes. Throws only when the file as a whole cannot be read (UTF-16,
-    /// a CSV header without a key column); a bad line is a refusal.
-    public static func parse(_ input: [UInt8]) throws(ImportError) -> ImportFile {
+    /// a CSV header without a key column); a bad line is a refusal. With `force`, barcodes
+    /// that are not a record's (an ISBN…) are taken (`BarcodeAdmission`).
+    public static func parse(_ input: [UInt8], force: Bool = false) throws(ImportError) -> ImportFile {
         var start = 0
         if input.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
         if input.starts(with: [0xFF, 0xFE]) || input.starts(with: [0xFE, 0xFF])
@@ -57,11 +58,11 @@ public struct ImportFile: Hashable, Sendable {
             let content = LineFormat.stripComment(text)
             guard !content.isEmpty else { continue }
             if let columns = try ImportColumns.header(text, line: line.number) {
-                var csv = CSVFormat(columns: columns)
+                var csv = CSVFormat(columns: columns, force: force)
                 csv.read(CSVReader(input, from: line.nextStart, line: line.number + 1))
                 return ImportFile(format: .csv(columns), entries: csv.entries, refusals: csv.refusals, lineCount: lineCount)
             }
-            var plain = LineFormat()
+            var plain = LineFormat(force: force)
             plain.read(line: line.number, text: text)
             while let line = lines.next() { plain.read(line: line.number, bytes: input[line.range]) }
             return ImportFile(format: .lines, entries: plain.entries, refusals: plain.refusals, lineCount: lineCount)

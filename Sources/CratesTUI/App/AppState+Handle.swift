@@ -17,12 +17,17 @@ extension AppState {
             self.height = max(1, height)
             keepSelectionVisible()
             return []
-        case .list(let model):
-            apply(model)
-            return []
-        case .duplicate(let gtin, let method, let copies):
-            duplicates.append(DuplicateQuestion(gtin: gtin, method: method, copies: copies))
-            return []
+        case .session(let event):
+            return handleSession(event)
+        }
+    }
+
+    mutating func handleSession(_ event: SessionEvent) -> [AppCommand] {
+        switch event {
+        case .window(let window):
+            apply(window)
+        case .ask(let question):
+            questions.append(question)
         case .details(let details):
             if case .details(var state) = mode, state.recordID == details.record.id {
                 state.details = details
@@ -33,52 +38,43 @@ extension AppState {
                 picker.selected = min(picker.selected, max(0, details.record.candidates.count - 1))
                 mode = .picker(picker)
             }
-            return []
         case .added(let id):
             // Select it, and ask the store where it is (it is not in the window held yet).
             selectWhenSeen = id
             selectedRecord = id
             sentQuery = nil
             received = false
-            return []
         case .deleted(let count, let token):
             lastUndo = Undo(token: token, count: count)
             say(count == 1 ? "Deleted 1 record: u to undo" : "Deleted \(count) records: u to undo")
-            return []
         case .restored(let count):
             say(count == 1 ? "Restored 1 record" : "Restored \(count) records")
-            return []
         case .discogs(let status):
             discogs = status
-            return []
         case .camera(let status):
             camera = status
-            return []
         case .waiting(let count):
             waiting = count
-            return []
         case .message(let text, let isError):
             say(text, isError: isError)
-            return []
-        case .scan(let code, let method):
-            if dialogOpen {
-                queued.append(QueuedScan(code: code, method: method))
-                return []
-            }
-            return submit(code, method: method)
         case .cameraScan(let scan):
             if let ignored = scan.intent.ignoredMessage {
                 say(ignored)
                 return []
             }
-            // A release URL goes through the prompt's parser too (`Entry`), so both intents
-            // are the scan's text; queued behind an open dialog like any camera scan.
-            return handle(.scan(scan.data, method: .camera))
+            // A release URL goes through the prompt's parser too (`CodeEntry`), so both
+            // intents are the scan's text; queued behind an open dialog like any camera scan.
+            if dialogOpen {
+                queued.append(QueuedScan(code: scan.data, method: .camera))
+                return []
+            }
+            return submit(scan.data, method: .camera)
         }
+        return []
     }
 
     mutating func say(_ text: String, isError: Bool = false) {
-        message = Message(text: TerminalText.sanitised(text), isError: isError)
+        message = Message(text: ControlCharacters.cleaned(text), isError: isError)
     }
 
     // MARK: Keys
@@ -104,19 +100,19 @@ extension AppState {
             confirmDelete = nil
             if key == .character("y") || key == .character("Y") {
                 if case .details = mode { mode = .list }
-                return [.delete(confirm.ids)] + drainQueuedScans()
+                return [.session(.delete(confirm.ids))] + drainQueuedScans()
             }
             say("Not deleted")
             return drainQueuedScans()
         }
 
-        if let question = duplicates.first, case .list = mode {
+        if let question = questions.first, case .list = mode {
             switch key {
             case .character("y"), .character("Y"):
-                duplicates.removeFirst()
-                return [.addCopy(question.gtin, method: question.method)] + drainQueuedScans()
+                questions.removeFirst()
+                return [.session(question.yes)] + drainQueuedScans()
             case .character("n"), .character("N"), .escape, .enter:
-                duplicates.removeFirst()
+                questions.removeFirst()
                 say("Not added: \(question.gtin.canonical)")
                 return drainQueuedScans()
             default:
@@ -164,23 +160,23 @@ extension AppState {
                 return []
             }
             lastUndo = nil
-            return [.undo(undo.token)]
+            return [.session(.undo(undo.token))]
         case .open:
             guard let item = selectedItem else { return [] }
-            if item.state == .ambiguous {
+            if item.lookupState == .ambiguous {
                 mode = .picker(PickerState(recordID: item.recordID, gtin: item.gtin, candidates: [], selected: 0, scroll: 0, loading: true))
             } else {
                 mode = .details(DetailsState(recordID: item.recordID, details: nil, scroll: 0))
             }
-            return [.loadDetails(item.recordID)]
+            return [.session(.loadDetails(item.recordID))]
         case .openInBrowser:
             guard let item = selectedItem else { return [] }
             mode = .details(DetailsState(recordID: item.recordID, details: nil, scroll: 0))
-            return [.loadDetails(item.recordID)]
+            return [.session(.loadDetails(item.recordID))]
         case .retry:
             guard let item = selectedItem else { return [] }
             say("Looking up \(item.gtin) again")
-            return [.retry(item.recordID)]
+            return [.session(.retry(item.recordID))]
         case .authenticate: return [.authenticate]
         case .help: mode = .help(scroll: 0)
         case .back:
@@ -206,7 +202,7 @@ extension AppState {
             mode = .list
             return drainQueuedScans()
         case .delete:
-            let label = state.details.map { $0.release?.title ?? $0.record.gtin.canonical } ?? "this record"
+            let label = state.details.map { $0.release?.displayTitle ?? $0.record.gtin.canonical } ?? "this record"
             confirmDelete = ConfirmDelete(ids: [state.recordID], label: label)
             return []
         case .openInBrowser:
@@ -214,10 +210,10 @@ extension AppState {
                 say("No Discogs page yet: the record is not matched", isError: true)
                 return []
             }
-            return [.openURL(url)]
+            return [.session(.openURL(url))]
         case .retry:
             say("Looking up again")
-            return [.retry(state.recordID), .loadDetails(state.recordID)]
+            return [.session(.retry(state.recordID)), .session(.loadDetails(state.recordID))]
         case .open:
             if let details = state.details, details.record.lookupState == .ambiguous {
                 mode = .picker(PickerState(recordID: details.record.id, gtin: details.record.gtin.canonical, candidates: details.record.candidates, selected: 0, scroll: 0, loading: false))
@@ -247,11 +243,11 @@ extension AppState {
             guard state.candidates.indices.contains(state.selected) else { return [] }
             let chosen = state.candidates[state.selected]
             mode = .list
-            say("Matched \(state.gtin) to \(chosen.artist) — \(chosen.title)")
-            return [.choose(recordID: state.recordID, releaseID: chosen.releaseID)] + drainQueuedScans()
+            say("Matched \(state.gtin) to \(chosen.displayTitle)")
+            return [.session(.choose(recordID: state.recordID, releaseID: chosen.releaseID))] + drainQueuedScans()
         case .openInBrowser:
             guard state.candidates.indices.contains(state.selected) else { return [] }
-            return [.openURL("https://www.discogs.com/release/\(state.candidates[state.selected].releaseID)")]
+            return [.session(.openURL("https://www.discogs.com/release/\(state.candidates[state.selected].releaseID)"))]
         case .back, .quit:
             mode = .list
             return drainQueuedScans()
@@ -357,24 +353,41 @@ extension AppState {
     // MARK: Adding
 
     /// Handles a submitted code from the prompt or a scan source. Refused input keeps the
-    /// prompt open with the parser's message (for keyboard entry), or says so (for the camera).
+    /// prompt open with the reason (for keyboard entry), or says so (for the camera). What
+    /// the application holds back (a duplicate, an ISBN) comes back as a question.
     mutating func submit(_ text: String, method: AddMethod) -> [AppCommand] {
-        switch Entry.parse(text) {
-        case .failure(let error):
-            if method == .camera {
-                say("Ignored scan \(TerminalText.truncated(TerminalText.sanitised(text), to: 30)): \(error.message)", isError: true)
-            } else {
-                prompt = Prompt(text: TerminalText.sanitised(text), error: error.message, firstKeyAt: 0, lastKeyAt: 0, allFast: false)
-            }
+        let entry: CodeEntry
+        do {
+            entry = try CodeEntry.parse(text)
+        } catch {
+            refuse(text, "\(error)", method: method)
             return []
-        case .success(.release(let id)):
+        }
+        switch entry {
+        case .release(let id):
             say("Adding Discogs release \(id)")
-            return [.addRelease(id: id, method: method == .camera ? .camera : .releaseID)]
-        case .success(.gtin(let gtin)):
-            // The store says whether it is a duplicate (another process may have added it):
-            // a `.duplicate` event comes back then, and the question waits in line.
-            say("Added \(gtin.canonical)")
-            return [.add(gtin, method: method)]
+            return [.session(.add(entry, method: method == .camera ? .camera : .releaseID))]
+        case .barcode(let gtin):
+            // Said here, before a round trip: a shop's price label is never a record, and a
+            // record's barcode shows as added at once (a duplicate is asked about after).
+            switch gtin.admission {
+            case .reserved(let reason):
+                refuse(text, reason, method: method)
+                return []
+            case .record:
+                say("Added \(gtin.canonical)")
+            case .confirm:
+                break  // the application asks
+            }
+            return [.session(.add(entry, method: method))]
+        }
+    }
+
+    private mutating func refuse(_ text: String, _ reason: String, method: AddMethod) {
+        if method == .camera {
+            say("Ignored scan \(TerminalText.truncated(ControlCharacters.cleaned(text), to: 30)): \(reason)", isError: true)
+        } else {
+            prompt = Prompt(text: ControlCharacters.cleaned(text), error: reason, firstKeyAt: 0, lastKeyAt: 0, allFast: false)
         }
     }
 

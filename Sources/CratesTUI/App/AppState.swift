@@ -37,21 +37,14 @@ public struct AppState: Sendable {
         public var allFast: Bool
     }
 
-    /// A scan of a GTIN the collection already has, waiting for "add another? (y/N)".
-    public struct DuplicateQuestion: Equatable, Sendable {
-        public var gtin: GTIN
-        public var method: AddMethod
-        public var copies: Int
-    }
-
     /// How many rows to ask for around the screen: the screen plus a screen each side, so that
     /// scrolling rarely waits for the store.
     var windowMargin: Int { listHeight }
 
     public internal(set) var mode: Mode = .list
-    public internal(set) var list: ListModel = .empty
+    public internal(set) var list: CollectionWindow = .empty
     /// The last query and focus sent, so that each is sent once.
-    var sentQuery: ListQuery?
+    var sentQuery: CollectionQuery?
     var sentFocus: Int64??
     /// Whether the store has answered at all (an empty collection is an answer).
     var received = false
@@ -67,7 +60,8 @@ public struct AppState: Sendable {
     public internal(set) var prompt: Prompt?
     /// "delete …? (y/N)" waiting in the status line.
     public internal(set) var confirmDelete: ConfirmDelete?
-    public internal(set) var duplicates: [DuplicateQuestion] = []
+    /// Adds waiting for y/N, oldest first; the scans after them go on meanwhile.
+    public internal(set) var questions: [AddQuestion] = []
     /// Camera scans that arrived while a dialog was open, applied in order once it closes.
     public internal(set) var queued: [QueuedScan] = []
     /// The last delete, for `u`.
@@ -115,6 +109,6 @@ public struct AppState: Sendable {
     /// Whether a dialog holds the user's attention, so camera scans wait.
     var dialogOpen: Bool {
         if case .picker = mode { return true }
-        return confirmDelete != nil || !duplicates.isEmpty || prompt != nil
+        return confirmDelete != nil || !questions.isEmpty || prompt != nil
     }
 }

@@ -82,7 +82,7 @@ extension AppState {
                 }
                 if showColumns {
                     let x = width - formatWidth - yearWidth - 2
-                    screen.put(TerminalText.fitted(item.format, to: formatWidth), row: y, column: x, style: selected ? .selected : .dim)
+                    screen.put(TerminalText.fitted(item.formats ?? "", to: formatWidth), row: y, column: x, style: selected ? .selected : .dim)
                     screen.put(item.year.map(String.init) ?? "", row: y, column: x + formatWidth + 1, style: selected ? .selected : .dim)
                 }
             }
@@ -139,10 +139,9 @@ extension AppState {
             screen.put("Delete \(confirm.label)? (y/N)", row: row, column: 0, style: .prompt)
             return
         }
-        if let question = duplicates.first, case .list = mode {
-            let copies = question.copies == 1 ? "1 copy" : "\(question.copies) copies"
-            let more = duplicates.count > 1 ? "  (+\(duplicates.count - 1) more)" : ""
-            screen.put("\(question.gtin.canonical): already have \(copies): add another? (y/N)\(more)", row: row, column: 0, style: .prompt)
+        if let question = questions.first, case .list = mode {
+            let more = questions.count > 1 ? "  (+\(questions.count - 1) more)" : ""
+            screen.put("\(question.text) (y/N)\(more)", row: row, column: 0, style: .prompt)
             return
         }
         if let message {
@@ -151,22 +150,17 @@ extension AppState {
     }
 }
 
-extension ListItem {
-    /// The row's main text, and a note after it for records that are not matched.
+extension CollectionRow {
+    /// The row's main text, and a short note after it for records that are not matched
+    /// (the details view gives the whole story).
     var rowText: (String, String?, Style) {
-        switch state {
-        case .matched:
-            return (displayTitle, nil, .normal)
-        case .pending, .lookingUp:
-            return (gtin, "looking up…", .pending)
-        case .notFound:
-            return (gtin, "no match on Discogs", .dim)
-        case .ambiguous:
-            return (gtin, "\(candidates) pressings: press Enter to choose", .pending)
-        case .failed:
-            return (gtin, "lookup failed: will retry (Enter for details)", .error)
-        case .skipped:
-            return (gtin, "not looked up (Enter for why)", .dim)
+        switch lookupState {
+        case .matched: return (displayTitle, nil, .normal)
+        case .pending, .lookingUp: return (gtin, "looking up…", .pending)
+        case .notFound: return (gtin, "no match on Discogs", .dim)
+        case .ambiguous: return (gtin, "\(candidateCount) pressings: press Enter to choose", .pending)
+        case .failed: return (gtin, "lookup failed: will retry (Enter for details)", .error)
+        case .skipped: return (gtin, "not looked up (Enter for why)", .dim)
         }
     }
 }

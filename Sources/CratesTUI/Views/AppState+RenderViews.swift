@@ -43,8 +43,7 @@ extension AppState {
                 screen.fill(row: row, style: .selected)
                 screen.fill(row: row + 1, style: .selected)
             }
-            let name = candidate.artist.isEmpty ? candidate.title : "\(candidate.artist) — \(candidate.title)"
-            screen.put("\(index + 1). \(name)", row: row, column: 1, style: selected ? .selected : .normal)
+            screen.put("\(index + 1). \(candidate.displayTitle)", row: row, column: 1, style: selected ? .selected : .normal)
             let facts = [candidate.country, candidate.year.map(String.init), candidate.formats.joined(separator: ", "), candidate.label, candidate.catno]
                 .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
             screen.put("   " + facts, row: row + 1, column: 1, style: selected ? .selected : .dim)
@@ -94,7 +93,7 @@ extension RecordDetails {
     var lines: [Line] {
         var lines: [Line] = []
         let release = self.release
-        let heading = release.map { $0.artist.isEmpty ? $0.title : "\($0.artist) — \($0.title)" } ?? record.gtin.canonical
+        let heading = release?.displayTitle ?? record.gtin.canonical
         lines.append(Line(label: "", value: heading, style: .title))
         lines.append(Line(label: "", value: ""))
         func add(_ label: String, _ value: String?) {
@@ -131,7 +130,7 @@ extension RecordDetails {
             lines.append(Line(label: "", value: "Lookup history", style: .header))
             for event in history { lines.append(Line(label: "", value: "\(DateText.short(event.at))  \(event.message)")) }
         }
-        return lines.map { Line(label: TerminalText.sanitised($0.label), value: TerminalText.sanitised($0.value), style: $0.style) }
+        return lines.map { Line(label: ControlCharacters.cleaned($0.label), value: ControlCharacters.cleaned($0.value), style: $0.style) }
     }
 }
 

@@ -1,8 +1,8 @@
 import ArgumentParser
+import CratesApp
 import CratesCore
 import CratesStore
 import Foundation
-import Synchronization
 
 /// `crates export --csv FILE` / `--json FILE`: the collection in a file other programs read,
 /// written atomically.
@@ -71,61 +71,21 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let filter = ExportFilter(sections: genres, states: try LookupStateOption.parse(stateNames))
-        let store = try self.store.open()
-        let file = try ExportFile(path: csv ?? json ?? "-")
+        let export = CollectionExport(store: try store.open(), filter: ExportFilter(sections: genres, states: try LookupStateOption.parse(stateNames)))
+        let file: ExportFile
         do {
-            if csv != nil {
-                try writeCSV(store: store, filter: filter, to: file, writer: CSVWriter(lineEnding: crlf ? .crlf : .lf))
-            } else {
-                try writeJSON(store: store, filter: filter, to: file)
-            }
+            file = try ExportFile(path: csv ?? json ?? "-")
+        } catch {
+            throw CLIError(error.description)
+        }
+        let (asCSV, crlf) = (csv != nil, self.crlf)
+        do {
+            try blocking { try await asCSV ? export.writeCSV(to: file, crlf: crlf) : export.writeJSON(to: file) }
             try file.commit()
         } catch {
             file.abandon()
-            throw error
+            throw CLIError("\(error)")
         }
-        if !genres.isEmpty { try blocking { try await ListCommand.warnAboutUnknownGenres(filter, store: store) } }
+        for warning in try blocking({ try await export.unknownGenreWarnings() }) { StandardStreams.errLine(warning) }
     }
-
-    private func writeCSV(store: CatalogueStore, filter: ExportFilter, to file: ExportFile, writer: CSVWriter) throws {
-        try file.write(DiscogsCollectionCSV.header(writer))
-        try blocking {
-            try await store.forEachPage(filter, detail: .listing) { page in
-                var text = ""
-                for entry in page { text += DiscogsCollectionCSV.row(entry, writer) }
-                try file.write(text)
-            }
-        }
-    }
-
-    /// `[`, one object per line with a comma after all but the last, `]`: one JSON document
-    /// that is also easy to read line by line.
-    private func writeJSON(store: CatalogueStore, filter: ExportFilter, to file: ExportFile) throws {
-        try file.write("[")
-        let written = try blocking {
-            let count = Counter()
-            try await store.forEachPage(filter, detail: .full) { page in
-                let encoder = ExportedRecord.makeJSONEncoder()
-                var text = ""
-                for entry in page {
-                    text += (count.next() == 0 ? "\n" : ",\n")
-                    text += try entry.jsonLine(includeDiscogs: true, encoder: encoder)
-                }
-                try file.write(text)
-            }
-            return count.value
-        }
-        try file.write(written == 0 ? "]\n" : "\n]\n")
-    }
-}
-
-/// Records written so far, counted from the store's reader thread.
-private final class Counter: Sendable {
-    private let count = Mutex(0)
-
-    /// The count before this call, then one more.
-    func next() -> Int { count.withLock { value in defer { value += 1 }; return value } }
-
-    var value: Int { count.withLock { $0 } }
 }

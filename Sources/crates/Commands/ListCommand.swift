@@ -1,4 +1,5 @@
 import ArgumentParser
+import CratesApp
 import CratesCore
 import CratesStore
 import Foundation
@@ -59,32 +60,9 @@ struct ListCommand: ParsableCommand {
     }
 
     func run() throws {
-        let filter = ExportFilter(sections: genres, states: try LookupStateOption.parse(stateNames))
-        let store = try self.store.open()
+        let export = CollectionExport(store: try store.open(), filter: ExportFilter(sections: genres, states: try LookupStateOption.parse(stateNames)))
         let json = self.json
-        try blocking {
-            try await Self.warnAboutUnknownGenres(filter, store: store)
-            try await store.forEachPage(filter, detail: .listing) { page in
-                var text = ""
-                if json {
-                    let encoder = ExportedRecord.makeJSONEncoder()
-                    for entry in page { text += try entry.jsonLine(includeDiscogs: false, encoder: encoder) + "\n" }
-                } else {
-                    for entry in page { text += entry.listingLine + "\n" }
-                }
-                try StandardStreams.out(text)
-            }
-        }
-    }
-
-    /// A genre no section has is most likely a typo: said on stderr (the list is still empty,
-    /// and the exit status 0, as for any filter nothing passes).
-    static func warnAboutUnknownGenres(_ filter: ExportFilter, store: CatalogueStore) async throws {
-        guard !filter.sections.isEmpty else { return }
-        let names = try await store.sectionNames()
-        for genre in filter.sections where !names.contains(where: { $0.lowercased() == genre.lowercased() }) {
-            let known = names.isEmpty ? "the collection is empty" : "sections: " + names.joined(separator: ", ")
-            StandardStreams.err("crates: no section is named \"\(GTIN.displayForm(of: genre))\" (\(known))\n")
-        }
+        for warning in try blocking({ try await export.unknownGenreWarnings() }) { StandardStreams.errLine(warning) }
+        try blocking { try await export.list(json: json) { try StandardStreams.out($0) } }
     }
 }

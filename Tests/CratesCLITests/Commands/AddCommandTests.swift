@@ -28,7 +28,7 @@ struct AddCommandTests {
         #expect(result.stdoutLines == ["1\t5099750442227\tpending\t"])
         #expect(result.stderrLines == [
             "crates add: 5099750442224: check digit should be 7, got 4: a misread or a typo (read as EAN-13)",
-            "crates add: 9781617292156: an ISBN: a book, not a record; crates catalogues records only",
+            "crates add: 9781617292156: an ISBN: a book, not a record; add it anyway with --force",
             "crates add: 50997X0442227: \"X\" at position 6 is not a digit: a barcode holds only digits, "
                 + "with spaces or dashes between groups",
         ], "\(result)")

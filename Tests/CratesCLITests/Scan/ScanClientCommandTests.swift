@@ -41,7 +41,8 @@ struct ScanClientCommandTests {
         #expect(result.status == 1, "\(result)")
         #expect(!result.signalled)
         #expect(result.stdoutLines == [
-            "EAN-13\t5099750442227\\u{1B}[2J\t2026-11-22T10:00:00Z\tadds barcode",
+            "EAN-13\t5099750442227\\u{1B}[2J\t2026-11-22T10:00:00Z\trefused: control character \\u{1B} (ESC) at position 14: "
+                + "a barcode holds only digits (is a scanner or file sending binary data?)",
             "QR-Code\thttps://example.com/\t2026-11-22T09:00:01Z\tignored",
         ], "\(result)")
         let warnings = result.stderrLines.filter { $0.contains("dropped a line from the daemon") }

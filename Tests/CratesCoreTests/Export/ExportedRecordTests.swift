@@ -20,7 +20,7 @@ struct ExportedRecordTests {
     }
 
     @Test("tab-separated fields never carry control characters", arguments: [
-        ("a\tb", "a b"), ("a\r\nb", "a  b"), ("\u{1B}[2Jx", " [2Jx"), ("\u{85}next", " next"), ("plain 坂本", "plain 坂本"),
+        ("a\tb", "a b"), ("a\r\nb", "a  b"), ("\u{1B}[2Jx", "[2Jx"), ("\u{85}next", "next"), ("plain 坂本", "plain 坂本"),
     ])
     func tabSeparated(_ input: String, _ expected: String) {
         #expect(TabSeparatedText.field(input) == expected)

@@ -34,7 +34,7 @@ import Testing
         #expect(file.refusals[0].message(file: "gtins.txt").hasPrefix("gtins.txt:7: 5099750442228: check digit should be 7"))
         #expect(file.refusals[1].description.hasPrefix("8: ABC: \"A\" at position 1 is not a digit"))
         #expect(file.refusals[2].reason.isNotARecord)
-        #expect(file.refusals[2].description == "9: 9781617292156: an ISBN: a book, not a record")
+        #expect(file.refusals[2].description == "9: 9781617292156: an ISBN: a book, not a record; add it anyway with --force")
         // The 10,000-character line is named, shortened, with why.
         #expect(file.refusals[3].input.count == 65)
         #expect(file.refusals[3].reason == .barcode(.wrongLength(digits: 10_000)))

@@ -11,7 +11,7 @@ import Synchronization
 /// content goes to a temporary file beside it (`.NAME.partial-XXXXXX`, same directory, so
 /// same file system), which is synced and renamed over NAME only when complete (rename(2)
 /// replaces atomically): a killed or failed export leaves NAME as it was, never half written.
-final class ExportFile: Sendable {
+public final class ExportFile: Sendable {
     /// What is open, under the mutex (pages are written from the store's reader thread, the
     /// rest from the command).
     private struct State {
@@ -21,12 +21,12 @@ final class ExportFile: Sendable {
     }
 
     /// The path as given, or "-".
-    let path: String
+    public let path: String
     private let finalPath: String?
     private let state: Mutex<State>
 
     /// Opens standard output for "-", otherwise a new temporary file beside `path`.
-    init(path: String) throws(ExportError) {
+    public init(path: String) throws(ExportError) {
         self.path = path
         guard path != "-" else {
             finalPath = nil
@@ -55,7 +55,7 @@ final class ExportFile: Sendable {
     }
 
     /// Appends `text`.
-    func write(_ text: String) throws(ExportError) {
+    public func write(_ text: String) throws(ExportError) {
         let result: ExportError? = state.withLock { state in
             var bytes = Array(text.utf8)
             var offset = 0
@@ -77,7 +77,7 @@ final class ExportFile: Sendable {
 
     /// Makes the file whole: synced to disk, given the usual permissions (0666 less the
     /// umask, as a shell redirection would), then renamed over `path`.
-    func commit() throws(ExportError) {
+    public func commit() throws(ExportError) {
         let result: ExportError? = state.withLock { state in
             guard let temporary = state.temporaryPath, let finalPath, !state.finished else { return nil }
             state.finished = true
@@ -102,7 +102,7 @@ final class ExportFile: Sendable {
     }
 
     /// Gives up: the temporary file is removed and `path` left as it was.
-    func abandon() {
+    public func abandon() {
         state.withLock { state in
             guard let temporary = state.temporaryPath, !state.finished else { return }
             state.finished = true
@@ -164,10 +164,10 @@ private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?
 }
 
 /// Why an export could not be written.
-enum ExportError: Error, CustomStringConvertible {
+public enum ExportError: Error, CustomStringConvertible {
     case cannotWrite(path: String, reason: String)
 
-    var description: String {
+    public var description: String {
         switch self {
         case let .cannotWrite(path, reason):
             "cannot write \(path): \(reason) (nothing was changed at \(path))"

@@ -5,8 +5,8 @@ import Foundation
 /// `~/.local/state/crates/crates.log`, the XDG Base Directory Specification's place for
 /// logs), one timestamped line each. Logging never fails the caller: a log that cannot be
 /// written is skipped, since the status line shows the same warning.
-enum SessionLog {
-    static func warning(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+public enum SessionLog {
+    public static func warning(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let path = path(environment: environment) else { return }
         let directory = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(
@@ -21,7 +21,7 @@ enum SessionLog {
         _ = Array(line.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     }
 
-    static func path(environment: [String: String]) -> String? {
+    public static func path(environment: [String: String]) -> String? {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/crates/crates.log" }
         guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
         return home + "/.local/state/crates/crates.log"

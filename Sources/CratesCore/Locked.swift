@@ -4,13 +4,13 @@ import Foundation
 ///
 /// `@unchecked Sendable`: `value` is only read or written inside `withLock`, which holds
 /// `lock` (an NSLock; Synchronization's `Mutex` would need macOS 15).
-final class Locked<Value>: @unchecked Sendable {
+public final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) { self.value = value }
+    public init(_ value: Value) { self.value = value }
 
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+    public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

@@ -1,0 +1,92 @@
+import CratesCore
+import CratesNet
+import CratesStore
+import Foundation
+
+/// Adding one copy, by barcode or by Discogs release: the rules every entry point shares
+/// (the TUI's prompt and scans, `crates add`).
+///
+/// 1. A barcode must be a record's (`BarcodeAdmission`): a restricted-circulation number is
+///    refused; a book, magazine or coupon needs `allowing: .notARecord`.
+/// 2. A barcode the collection already has needs `allowing: .anotherCopy`. The check is made
+///    against the store, not a list in memory: another process may have added it.
+/// 3. A release is fetched from Discogs (anonymously if need be: a release page is public);
+///    its barcode makes the record, stored already matched to the release.
+public struct RecordAdder: Sendable {
+    public let store: CatalogueStore
+    /// Nil when Discogs is not set up (then a release cannot be added).
+    public let discogs: DiscogsAccess?
+
+    public init(store: CatalogueStore, discogs: DiscogsAccess?) {
+        self.store = store
+        self.discogs = discogs
+    }
+
+    public enum Outcome: Sendable {
+        case added(CatalogueRecord, release: Release?)
+        /// Held back by a rule: the person is asked (TUI) or told the flag (command line).
+        case held(AddQuestion)
+        case refused(String)
+    }
+
+    /// Adds what `entry` names.
+    public func add(
+        _ entry: CodeEntry, method: AddMethod, allowing: AddAllowance = []
+    ) async throws(StoreError) -> Outcome {
+        switch entry {
+        case .barcode(let gtin):
+            if let refusal = Self.check(gtin, entry: entry, method: method, allowing: allowing) { return refusal }
+            return try await add(NewRecord(gtin: gtin, addMethod: method), entry: entry, allowing: allowing)
+        case .release(let id):
+            let release: Release
+            switch await fetch(id) {
+            case .success(let found): release = found
+            case .failure(let refusal): return .refused(refusal.reason)
+            }
+            guard let gtin = ReleaseBarcodes.gtin(in: release) else {
+                return .refused(
+                    "Discogs release \(id) (\(release.displayTitle)) lists no barcode: add the record by the barcode printed on it")
+            }
+            // The person named this very release: whatever its barcode's kind, it is a record.
+            return try await add(NewRecord(gtin: gtin, addMethod: method, release: release), entry: entry, allowing: allowing)
+        }
+    }
+
+    /// The admission rule for a barcode entry, as an outcome when it holds the add back.
+    static func check(_ gtin: GTIN, entry: CodeEntry, method: AddMethod, allowing: AddAllowance) -> Outcome? {
+        switch gtin.admission {
+        case .record: return nil
+        case .reserved(let reason): return .refused(reason)
+        case .confirm(let code):
+            if allowing.contains(.notARecord) { return nil }
+            return .held(AddQuestion(entry: entry, gtin: gtin, method: method, kind: .notARecord(code), allowing: allowing))
+        }
+    }
+
+    /// The duplicate rule, then the insert.
+    private func add(_ new: NewRecord, entry: CodeEntry, allowing: AddAllowance) async throws(StoreError) -> Outcome {
+        if !allowing.contains(.anotherCopy) {
+            let copies = try await store.copies(of: new.gtin)
+            if copies > 0 {
+                return .held(AddQuestion(
+                    entry: entry, gtin: new.gtin, method: new.addMethod, kind: .anotherCopy(copies: copies), allowing: allowing))
+            }
+        }
+        return .added(try await store.add(new), release: new.release)
+    }
+
+    private struct Refusal: Error {
+        var reason: String
+    }
+
+    private func fetch(_ id: Int) async -> Result<Release, Refusal> {
+        guard let client = discogs?.client else { return .failure(Refusal(reason: "adding by release needs Discogs, which is not set up")) }
+        do {
+            return .success(try await client.release(id: id))
+        } catch .notFound {
+            return .failure(Refusal(reason: "Discogs has no release \(id)"))
+        } catch {
+            return .failure(Refusal(reason: error.description))
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import CratesCore
+
+/// Lookups done so far, by outcome: what a progress bar and a summary show.
+public struct LookupCounts: Hashable, Sendable {
+    public var matched = 0
+    public var ambiguous = 0
+    public var notFound = 0
+    public var skipped = 0
+    public var failed = 0
+    /// Requests those lookups cost.
+    public var requests = 0
+
+    public init() {}
+
+    /// Every lookup counted, whatever its outcome.
+    public var done: Int { matched + ambiguous + notFound + skipped + failed }
+
+    public mutating func count(_ outcome: LookupOutcome.Kind, requests: Int = 0) {
+        switch outcome {
+        case .matched: matched += 1
+        case .ambiguous: ambiguous += 1
+        case .notFound: notFound += 1
+        case .skipped: skipped += 1
+        case .failed: failed += 1
+        }
+        self.requests += requests
+    }
+
+    /// "58 matched, 1 ambiguous, 1 not found, 0 failed" (skipped only when some were):
+    /// parts that always add up to `done`.
+    public var breakdown: String {
+        var parts = ["\(matched) matched", "\(ambiguous) ambiguous", "\(notFound) not found"]
+        if skipped > 0 { parts.append("\(skipped) skipped") }
+        parts.append("\(failed) failed")
+        return parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,25 @@
+/// What a record's lookup came to, in the words every reader sees (the list's row notes,
+/// `crates add`'s detail column, an import's "needs a person" list). Each reader adds its own
+/// "what to do next".
+public enum RecordStatusText {
+    /// Nil for a matched record (its title says it all).
+    public static func of(
+        _ state: LookupState, candidateCount: Int, lookupError: String? = nil, skipReason: String? = nil
+    ) -> String? {
+        switch state {
+        case .matched: nil
+        case .pending, .lookingUp: "looking up…"
+        case .ambiguous: "\(candidateCount) pressings share this barcode"
+        case .notFound: "Discogs knows no release with this barcode"
+        case .failed: lookupError ?? "the lookup failed"
+        case .skipped: skipReason ?? "not looked up"
+        }
+    }
+}
+
+extension CatalogueRecord {
+    /// `RecordStatusText` for this record.
+    public var statusText: String? {
+        RecordStatusText.of(lookupState, candidateCount: candidates.count, lookupError: lookupError, skipReason: skipReason)
+    }
+}

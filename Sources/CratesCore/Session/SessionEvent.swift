@@ -1,0 +1,23 @@
+/// What the application reports to the collection UI, from any thread; the UI applies these
+/// on its own thread only.
+public enum SessionEvent: Sendable {
+    /// The store answered a `SessionRequest.query` (asked for, or re-run after a change by
+    /// any process).
+    case window(CollectionWindow)
+    /// An add held back by a rule: ask the person (another copy? a book?).
+    case ask(AddQuestion)
+    case details(RecordDetails)
+    /// A record was added: the selection moves to it once the collection shows it.
+    case added(recordID: Int64)
+    /// Records were deleted; `undo` names the batch for `SessionRequest.undo`.
+    case deleted(count: Int, undo: Int)
+    case restored(count: Int)
+    case discogs(DiscogsStatus)
+    case camera(CameraStatus)
+    /// Lookups waiting in the queue.
+    case waiting(Int)
+    case message(String, isError: Bool)
+    /// A code the camera daemon read: a barcode or a QR code holding a Discogs release URL is
+    /// added as a typed one would be; any other code is shown and not added (`ScanIntent`).
+    case cameraScan(ScanEvent)
+}
