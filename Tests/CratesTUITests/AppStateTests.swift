@@ -134,6 +134,38 @@ import Testing
         #expect(h.lines[23] == "Not added: 5099750442227")
     }
 
+    @Test("a book asks before it is added; yes sends it again allowed, and a duplicate book asks twice")
+    func aBookAsksFirst() {
+        var h = Harness()
+        let isbn = Self.gtin("9781617292156")
+        // Typed or scanned, the application decides: the UI sends it as any barcode.
+        #expect(h.type("9781617292156".map { Key.character($0) } + [.enter], interval: 0.01) == [.add(isbn, method: .wedge)])
+        #expect(h.state.message?.text.hasPrefix("Added") != true, "not said to be added before the answer")
+        guard case .confirm(let code) = isbn.admission else {
+            Issue.record("an ISBN is confirmed, not admitted")
+            return
+        }
+        h.send(.ask(AddQuestion(entry: .barcode(isbn), gtin: isbn, method: .wedge, kind: .notARecord(code), allowing: [])))
+        #expect(h.lines[23] == "This is a book (ISBN 9781617292156): add it anyway? (y/N)")
+        #expect(h.type([.character("y")], from: 300) == [.add(isbn, method: .wedge, allowing: .notARecord)])
+        // The collection had it already: asked again, with the book already allowed.
+        h.send(.ask(AddQuestion(entry: .barcode(isbn), gtin: isbn, method: .wedge, kind: .anotherCopy(copies: 1), allowing: .notARecord)))
+        #expect(h.type([.character("y")], from: 400) == [.add(isbn, method: .wedge, allowing: [.notARecord, .anotherCopy])])
+        h.send(.ask(AddQuestion(entry: .barcode(isbn), gtin: isbn, method: .wedge, kind: .notARecord(code), allowing: [])))
+        #expect(h.type([.character("n")], from: 500).isEmpty)
+        #expect(h.lines[23] == "Not added: 9781617292156")
+    }
+
+    @Test("a shop's price label is refused in the prompt, and from the camera, without a round trip")
+    func aPriceLabelIsRefused() {
+        var h = Harness()
+        #expect(h.type("2012345678903".map { Key.character($0) } + [.enter], interval: 0.01).isEmpty)
+        #expect(h.state.prompt?.error?.contains("restricted-circulation") == true)
+        h.type([.escape], from: 200)
+        #expect(h.send(.scan("2012345678903", method: .camera)).isEmpty)
+        #expect(h.state.message?.isError == true && h.state.message?.text.contains("restricted-circulation") == true)
+    }
+
     @Test func deleteAsksThenUndoes() {
         var h = Harness()
         #expect(h.type([.character("d")]).isEmpty)

@@ -36,6 +36,19 @@ struct AddCommandTests {
         #expect(try await sandbox.openStore().copies(of: isbn) == 0)
     }
 
+    @Test("--force adds a barcode that is not a record's (a book) to be looked up; never a shop's price label")
+    func force() async throws {
+        let sandbox = try CommandSandbox()
+        let result = try await sandbox.crates(["add", "--force", "9781617292156", "2012345678903"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdoutLines == ["1\t9781617292156\tpending\t"], "\(result)")
+        #expect(result.stderrLines.count == 1 && result.stderrLines[0].hasPrefix("crates add: 2012345678903: a restricted-circulation number"),
+            "\(result)")
+        let store = try sandbox.openStore()
+        #expect(try await store.record(1)?.lookupState == .pending, "waits for its lookup like any barcode")
+        #expect(try await store.waitingCount() == 1)
+    }
+
     @Test("a barcode already there is skipped (exit 2) unless --copy adds another copy")
     func duplicate() async throws {
         let sandbox = try CommandSandbox()

@@ -110,12 +110,22 @@ struct LookupCommandTests {
     }
 
     @Test("not a barcode, or not a record's: exit 1 without asking Discogs", arguments: [
-        ("5099750442224", "check digit should be 7"), ("9781617292156", "an ISBN: a book, not a record"), ("hello", "\"h\""),
+        ("5099750442224", "check digit should be 7"), ("9781617292156", "an ISBN: a book, not a record; look it up anyway with --force"),
+        ("hello", "\"h\""), ("2012345678903", "a restricted-circulation number"),
     ])
     func invalid(_ code: String, _ message: String) async throws {
         let result = try await CommandSandbox().crates(["lookup", code])
         #expect(result.status == 1, "\(result)")
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains(message), "\(result)")
+    }
+
+    @Test("--force looks a book up like any barcode (Discogs lists audiobooks under ISBNs)")
+    func forcedBook() async throws {
+        let (sandbox, server) = try await Self.signedIn()
+        let result = try await sandbox.crates(["lookup", "--force", "9781617292156"])
+        #expect(result.status == 2, "searched, and not found on the test server: \(result)")
+        #expect(result.stderr.contains("Discogs knows no release with barcode 9781617292156"), "\(result)")
+        _ = server
     }
 }

@@ -89,6 +89,19 @@ struct ImportCommandTests {
         #expect(try await Self.gtins(store).count == 13)
     }
 
+    @Test("--force takes the book line (to be looked up), never the shop's price label")
+    func force() async throws {
+        let sandbox = try CommandSandbox()
+        let path = try write(Data("9781617292156\n2012345678903\n5099750442227\n".utf8), "books.txt", in: sandbox)
+        let result = try await sandbox.crates(["import", "--no-lookup", "--force", path])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stdoutLines.first == "\(path): 2 added, 0 already in the collection, 1 refused (0 invalid, 1 not a record).",
+            "\(result)")
+        #expect(result.stderrLines.first?.hasPrefix("\(path):2: 2012345678903: a restricted-circulation number") == true, "\(result)")
+        let store = try sandbox.openStore()
+        #expect(try await Self.gtins(store).sorted() == ["5099750442227", "9781617292156"])
+    }
+
     @Test("--dry-run lists each line's fate and writes nothing, not even a new database file")
     func dryRun() async throws {
         let sandbox = try CommandSandbox()
