@@ -47,23 +47,13 @@ public actor LookupWorker {
         }
     }
 
-    /// Counters, for `crates import` summaries and the benchmark.
-    public struct Statistics: Sendable, Hashable {
-        public var lookups = 0
-        public var requests = 0
-        public var matched = 0
-        public var ambiguous = 0
-        public var notFound = 0
-        public var skipped = 0
-        public var failed = 0
-    }
-
     /// Every status change and every settled lookup, for one consumer (the TUI's status
     /// line, an import's progress, `crates add --wait`). Unbounded: no settled lookup is
     /// dropped for a slow reader; it ends when `run()` returns.
     public nonisolated let events: AsyncStream<Event>
     public private(set) var status: LookupStatus = .starting
-    public private(set) var statistics = Statistics()
+    /// What this worker has looked up, for the benchmark and the tests.
+    public private(set) var statistics = LookupCounts()
 
     private let queue: any LookupQueue
     private let lookup: DiscogsBarcodeLookup
@@ -128,21 +118,13 @@ public actor LookupWorker {
     /// must stop.
     private func process(_ job: LookupJob) async -> LookupStatus? {
         let query = DiscogsBarcodeQuery(gtin: job.gtin)
-        statistics.lookups += 1
         do {
             let result = if let releaseID = job.releaseID {
                 try await lookup.lookUp(releaseID: releaseID, otherwise: query)
             } else {
                 try await lookup.lookUp(query)
             }
-            statistics.requests += result.requests
-            switch result.outcome {
-            case .matched: statistics.matched += 1
-            case .ambiguous: statistics.ambiguous += 1
-            case .notFound: statistics.notFound += 1
-            case .skipped: statistics.skipped += 1
-            case .failed: statistics.failed += 1
-            }
+            statistics.count(result.outcome.kind, requests: result.requests)
             await settle { [queue] in try await queue.complete(job, with: result.outcome) }
             eventSink.yield(.settled(recordID: job.recordID, outcome: result.outcome.kind, requests: result.requests))
             if offlineStreak > 0 {
@@ -159,7 +141,7 @@ public actor LookupWorker {
                 await settle { [queue] in try await queue.release(job) }
                 return nil
             }
-            statistics.failed += 1
+            statistics.count(.failed, requests: 1)
             let retryAt = now().addingTimeInterval(policy.retryDelay(attempts: job.attempts))
             await settle { [queue] in try await queue.complete(job, with: .failed(message: error.description, retryAt: retryAt)) }
             eventSink.yield(.settled(recordID: job.recordID, outcome: .failed, requests: 1))

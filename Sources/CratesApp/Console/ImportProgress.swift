@@ -1,3 +1,4 @@
+import CratesCore
 import Foundation
 import Synchronization
 

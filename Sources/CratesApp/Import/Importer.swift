@@ -190,17 +190,3 @@ public struct Importer: Sendable {
         return line
     }
 }
-
-extension LookupCounts {
-    /// These counts plus `other`'s.
-    func adding(_ other: LookupCounts) -> LookupCounts {
-        var sum = self
-        sum.matched += other.matched
-        sum.ambiguous += other.ambiguous
-        sum.notFound += other.notFound
-        sum.skipped += other.skipped
-        sum.failed += other.failed
-        sum.requests += other.requests
-        return sum
-    }
-}

@@ -1,5 +1,3 @@
-import CratesCore
-
 /// Lookups done so far, by outcome: what a progress bar and a summary show.
 public struct LookupCounts: Hashable, Sendable {
     public var matched = 0
@@ -33,5 +31,17 @@ public struct LookupCounts: Hashable, Sendable {
         if skipped > 0 { parts.append("\(skipped) skipped") }
         parts.append("\(failed) failed")
         return parts.joined(separator: ", ")
+    }
+
+    /// These counts plus `other`'s.
+    public func adding(_ other: LookupCounts) -> LookupCounts {
+        var sum = self
+        sum.matched += other.matched
+        sum.ambiguous += other.ambiguous
+        sum.notFound += other.notFound
+        sum.skipped += other.skipped
+        sum.failed += other.failed
+        sum.requests += other.requests
+        return sum
     }
 }
