@@ -48,4 +48,15 @@ public struct DiscogsReleaseSearch: Sendable {
             hits: hits, requests: forms.count, forms: forms, isComplete: complete,
             decision: ReleaseSearchDecision(hits: hits, query: query))
     }
+
+    /// The release of a chosen hit, as cheaply as it can be had: completed from the search
+    /// result (no request; `hasFullDetails` false) when its title splits exactly once at
+    /// " - ", else fetched in full (`GET /releases/{id}`, one request). Issue 13: one search
+    /// is enough for the list; the details can come later.
+    public func release(for hit: ReleaseSearchHit) async throws(DiscogsError) -> (release: Release, requests: Int) {
+        if let release = hit.completedRelease(webBase: client.endpoints.web) {
+            return (release, 0)
+        }
+        return (try await client.release(id: hit.result.id), 1)
+    }
 }

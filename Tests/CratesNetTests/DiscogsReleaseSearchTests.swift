@@ -153,8 +153,10 @@ import Testing
         let hit = try #require(arthus.hits.first)
         #expect(hit.result.title == "Arthus (2) - Catuaba EP")
         #expect(hit.candidate.artist == "Arthus")
-        let release = try #require(hit.completedRelease(webBase: server.base))
+        let (release, requests) = try await search(server).release(for: hit)
+        #expect(requests == 0)
         #expect(release.artist == "Arthus" && release.title == "Catuaba EP" && !release.hasFullDetails)
+        #expect(release.url == server.base + "/Arthus-Catuaba-EP/release/13565620")
         #expect(release.genres == ["Electronic"] && release.styles == ["Tech House"])
         #expect(release.labels.first == Release.LabelCredit(name: "Hossh Records", catno: "HSH005"))
 
@@ -178,8 +180,10 @@ import Testing
         let hit = try #require(found.hits.first)
         #expect(hit.result.titleSplit == .ambiguous(separators: 2))
         #expect(hit.completedRelease() == nil)
-        let release = try await client.release(id: hit.result.id)
+        let (release, requests) = try await DiscogsReleaseSearch(client: client).release(for: hit)
+        #expect(requests == 1)
         #expect(release.artist == "Jay-Z" && release.title == "99 Problems - Prodigy Remix" && release.hasFullDetails)
+        #expect(release.url == "https://www.discogs.com/release/4087807-Jay-Z-99-Problems-Prodigy-Remix")
         let russian = try await client.release(id: 3_254_091)
         #expect(russian.artist == "Prodigy" && russian.title == "Звёзды Авторадио - Prodigy")
     }

@@ -16,6 +16,7 @@ server.py calls `is_field_search`, `answer` and `release`; nothing else here is 
 import json
 import math
 import os
+import re
 import threading
 import unicodedata
 import urllib.parse
@@ -101,8 +102,10 @@ class Release:
         return all(set(ws) <= self.words[p] for p, ws in wanted.items())
 
     def slug(self):
-        text = "%s %s" % (self.credit.replace("*", ""), self.source["title"])
-        return "-".join(words(text)) or "release"
+        """As Discogs writes it in a page address: the credit without its markers, then the
+        title, words as written joined by "-" ("/Arthus-Catuaba-EP/release/13565620")."""
+        credit = re.sub(r" \(\d+\)", "", self.credit).replace("*", "")
+        return "-".join(re.findall(r"[^\W_]+", "%s %s" % (credit, self.source["title"]))) or "release"
 
     def result(self):
         """The search hit, in the modern shape (discogs-search-artist-title-2022.json)."""
