@@ -12,7 +12,7 @@ Binds 127.0.0.1 on an ephemeral port and prints the port as the first line of st
 Exits when its stdin closes, so a killed test never leaves it running.
 
 Control endpoints (never rate-limited, never counted):
-  GET /_control/stats                     counters as JSON
+  GET /_control/stats                     counters as JSON (field searches: "field_searches")
   GET /_control/reset                     clears counters, window, faults, nonces
   GET /_control/fault?kind=K&count=N&match=TEXT
                                           the next N requests whose path contains TEXT get K

@@ -22,7 +22,8 @@ public enum ReleaseSearchError: Error, Hashable, Sendable, CustomStringConvertib
             return "nothing to search for: give an artist, a title, a catalogue number, a label or search text"
         case .onlyNarrowingFields(let fields):
             let names = fields.map(\.name).joined(separator: ", ")
-            return "\(names) only narrow a search: give an artist, a title, a catalogue number, a label or search text as well"
+            let verb = fields.count == 1 ? "narrows" : "narrow"
+            return "\(names) only \(verb) a search: give an artist, a title, a catalogue number, a label or search text as well"
         case .tooLong(let field, let length, let limit):
             return "the \(field.name) is \(length) characters long; a search field takes at most \(limit)"
         case .controlCharacter(let field, let shown):

@@ -32,6 +32,7 @@ import Testing
         let error = ReleaseSearchError.onlyNarrowingFields([.year, .country, .format])
         #expect(throws: error) { try ReleaseSearchQuery(year: "1973", country: "UK", format: "LP", currentYear: 2026) }
         #expect(error.description.hasPrefix("year, country, format only narrow a search"))
+        #expect(ReleaseSearchError.onlyNarrowingFields([.country]).description.hasPrefix("country only narrows a search"))
     }
 
     @Test func aFiveThousandCharacterTitle() {
