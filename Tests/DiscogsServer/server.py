@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A Discogs API stand-in on loopback, for crates' tests and lookup benchmark.
 
-Serves Fixtures/discogs/ (search by barcode text, releases, identity), the three OAuth 1.0a
+Serves Fixtures/discogs/ (search by barcode text, releases, identity; search by fields and
+the releases of its corpus through search_index.py), the three OAuth 1.0a
 endpoints and the authorize page; verifies HMAC-SHA1 signatures with its own base-string
 code (RFC 5849 section 3.4, written independently of the Swift signer) and checks tokens;
 enforces a moving rate-limit window with the three X-Discogs-Ratelimit headers and 429s;
@@ -11,7 +12,7 @@ Binds 127.0.0.1 on an ephemeral port and prints the port as the first line of st
 Exits when its stdin closes, so a killed test never leaves it running.
 
 Control endpoints (never rate-limited, never counted):
-  GET /_control/stats                     counters as JSON
+  GET /_control/stats                     counters as JSON (field searches: "field_searches")
   GET /_control/reset                     clears counters, window, faults, nonces
   GET /_control/fault?kind=K&count=N&match=TEXT
                                           the next N requests whose path contains TEXT get K
@@ -31,6 +32,8 @@ import time
 import urllib.parse
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import search_index
 
 UNAUTHENTICATED = "You must authenticate to access this resource."
 
@@ -224,6 +227,9 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/database/search":
             if not who:   # Discogs' search needs credentials
                 return self.fixture("errors/401-unauthenticated.json", 401, rl)
+            if search_index.is_field_search(query):
+                status, body = search_index.answer(st, query, self.headers.get("Host", ""))
+                return self.send(status, body, headers=rl)
             barcode = query.get("barcode", "")
             with st.lock:
                 st.stats["searches"].append(barcode)
@@ -238,6 +244,9 @@ class Handler(BaseHTTPRequestHandler):
             rel = "releases/%s.json" % rid
             if rid.isdigit() and os.path.exists(os.path.join(st.args.fixtures, rel)):
                 return self.fixture(rel, 200, rl)
+            body = search_index.release(st, rid)
+            if body:
+                return self.send(200, body, headers=rl)
             return self.fixture("errors/404-release.json", 404, rl)
         return self.message(404, "The requested resource was not found.", rl)
 

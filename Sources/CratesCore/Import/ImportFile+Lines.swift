@@ -114,7 +114,7 @@ enum ImportValidation {
             if v == 0x0D { kept.append("\n"); continue }
             if v == 0x0A { if !previousCR { kept.append(scalar) }; continue }
             if v == 0x09 { kept.append(scalar); continue }
-            if v < 0x20 || (0x7F...0x9F).contains(v) { continue }
+            if ControlCharacters.isControl(scalar) { continue }
             kept.append(scalar)
         }
         let trimmed = String(kept).trimmingWhitespace()
