@@ -26,20 +26,10 @@ public struct DiscogsCollectionFieldMap: Hashable, Sendable {
     public func read(_ values: [DiscogsInstanceNote]) -> DiscogsCopyFields {
         var out = DiscogsCopyFields()
         for value in values {
-            if let media, value.fieldID == media.id {
-                if value.value.isEmpty { continue }
-                if let grade = MediaCondition(rawValue: value.value) ?? (try? MediaCondition(parsing: value.value)) {
-                    out.media = grade
-                } else {
-                    out.unrecognized.append(value)
-                }
-            } else if let sleeve, value.fieldID == sleeve.id {
-                if value.value.isEmpty { continue }
-                if let grade = SleeveCondition(rawValue: value.value) ?? (try? SleeveCondition(parsing: value.value)) {
-                    out.sleeve = grade
-                } else {
-                    out.unrecognized.append(value)
-                }
+            if let media, value.fieldID == media.id, !value.value.isEmpty {
+                if let grade = MediaCondition(discogsValue: value.value) { out.media = grade } else { out.unrecognized.append(value) }
+            } else if let sleeve, value.fieldID == sleeve.id, !value.value.isEmpty {
+                if let grade = SleeveCondition(discogsValue: value.value) { out.sleeve = grade } else { out.unrecognized.append(value) }
             } else if let notes, value.fieldID == notes.id {
                 let text = DiscogsCopyFields.cleanNotes(value.value)
                 out.notes = text.isEmpty ? nil : text
@@ -69,5 +59,22 @@ extension String {
         while s.first?.isWhitespace == true { s = s.dropFirst() }
         while s.last?.isWhitespace == true { s = s.dropLast() }
         return String(s)
+    }
+}
+
+extension MediaCondition {
+    /// A dropdown value from Discogs: its exact text, else read leniently; nil when it is
+    /// not a grade.
+    init?(discogsValue: String) {
+        guard let grade = MediaCondition(rawValue: discogsValue) ?? (try? MediaCondition(parsing: discogsValue)) else { return nil }
+        self = grade
+    }
+}
+
+extension SleeveCondition {
+    /// As `MediaCondition(discogsValue:)`, with Generic, No Cover and Not Graded.
+    init?(discogsValue: String) {
+        guard let grade = SleeveCondition(rawValue: discogsValue) ?? (try? SleeveCondition(parsing: discogsValue)) else { return nil }
+        self = grade
     }
 }
