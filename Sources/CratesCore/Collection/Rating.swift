@@ -1,5 +1,3 @@
-import Foundation
-
 /// A collector's rating of one copy: Discogs' 0 to 5 stars, where 0 means "not rated"
 /// (Discogs' "Change Rating Of Release": "from 0 (unrated) to 5 (best)").
 public struct Rating: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {

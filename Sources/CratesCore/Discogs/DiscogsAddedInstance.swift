@@ -14,6 +14,12 @@ public struct DiscogsAddedInstance: Decodable, Hashable, Sendable {
         case resourceURL = "resource_url"
     }
 
+    public init(instanceID: Int64, resourceURL: String? = nil, instance: DiscogsCollectionInstance? = nil) {
+        self.instanceID = instanceID
+        self.resourceURL = resourceURL
+        self.instance = instance
+    }
+
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         instanceID = try c.decode(Int64.self, forKey: .instanceID)

@@ -30,6 +30,22 @@ public struct DiscogsCollectionInstance: Decodable, Hashable, Sendable {
         case basicInformation = "basic_information"
     }
 
+    /// An instance made rather than decoded (an in-memory twin of Discogs, in the tests of
+    /// the layers above). Throws when `basicInformation` is not a release object (no `id`).
+    public init(
+        releaseID: Int, instanceID: Int64, folderID: Int, rating: Rating = .unrated, dateAdded: String? = nil,
+        notes: [DiscogsInstanceNote] = [], basicInformation: JSONValue
+    ) throws {
+        self.basicInformation = try JSONDecoder().decode(DiscogsRelease.self, from: JSONEncoder().encode(basicInformation))
+        basicInformationJSON = basicInformation
+        self.releaseID = releaseID
+        self.instanceID = instanceID
+        self.folderID = folderID
+        self.rating = rating
+        self.dateAdded = dateAdded
+        self.notes = notes
+    }
+
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         basicInformation = try c.decode(DiscogsRelease.self, forKey: .basicInformation)

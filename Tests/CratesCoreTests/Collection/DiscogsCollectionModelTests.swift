@@ -151,3 +151,16 @@ import Testing
         #expect(DiscogsCopyFields.cleanNotes("日本語 ✓") == "日本語 ✓")
     }
 }
+
+extension DiscogsCollectionModelTests {
+    @Test func anInstanceCanBeMadeForTwins() throws {
+        let made = try DiscogsCollectionInstance(
+            releaseID: 7, instanceID: 6_000_000_000, folderID: 1, rating: try Rating(2), dateAdded: "2024-01-31T04:34:56-08:00",
+            notes: [DiscogsInstanceNote(fieldID: 1, value: "Mint (M)")],
+            basicInformation: .object(["id": .integer(7), "title": .string("T"), "artists": .array([.object(["name": .string("A (2)")])])]))
+        #expect(made.release().artist == "A" && made.release().title == "T")
+        #expect(made.key == DiscogsInstanceKey(folderID: 1, releaseID: 7, instanceID: 6_000_000_000))
+        #expect(made.addedAt == UTCTimestamp.parse("2024-01-31 12:34:56"))
+        #expect(throws: (any Error).self) { try DiscogsCollectionInstance(releaseID: 7, instanceID: 1, folderID: 1, basicInformation: .object([:])) }
+    }
+}
