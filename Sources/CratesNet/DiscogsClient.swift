@@ -53,12 +53,17 @@ public struct DiscogsClient: Sendable {
         case json
         /// `application/x-www-form-urlencoded` (the OAuth token endpoints).
         case form
+        /// No body to read: a 204 No Content (Discogs' collection edits and deletes), which
+        /// has neither body nor content type (RFC 9110 section 15.3.5).
+        case nothing
     }
 
     /// Sends one request to the API (paced, signed anew on each attempt, a 429 honoured and
-    /// sent again) and checks the response. Returns only a 2xx.
+    /// sent again) and checks the response. Returns only a 2xx. A `jsonBody` goes as
+    /// `application/json`, which OAuth does not sign (RFC 5849 section 3.4.1.3.1 signs only
+    /// form bodies); the query and a `formBody` are signed.
     func send(
-        method: String, path: String, formBody: [(name: String, value: String)] = [], accept: Expected,
+        method: String, path: String, formBody: [(name: String, value: String)] = [], jsonBody: Data? = nil, accept: Expected,
         authorization: (@Sendable (_ method: String, _ url: String, _ body: [(name: String, value: String)]) -> String?)? = nil
     ) async throws(DiscogsError) -> HTTPResponse {
         let url = endpoints.api + path
@@ -71,7 +76,10 @@ public struct DiscogsClient: Sendable {
                 ?? credentials?.authorization(method: method, url: url, formBody: formBody, timestamp: timestamp(), nonce: nonce())
             if let auth { headers.append(("Authorization", auth)) }
             var body: Data? = nil
-            if !formBody.isEmpty || method == "POST" {
+            if let jsonBody {
+                headers.append(("Content-Type", "application/json"))
+                body = jsonBody
+            } else if !formBody.isEmpty || method == "POST" {
                 headers.append(("Content-Type", "application/x-www-form-urlencoded"))
                 body = Data(OAuthPercentEncoding.formString(formBody).utf8)
             }
@@ -107,7 +115,9 @@ public struct DiscogsClient: Sendable {
             let message = Self.message(in: response)
             switch response.status {
             case 401: throw .unauthorized(message: message)
+            case 403: throw .forbidden(message: message)
             case 404: throw .notFound(message: message)
+            case 422: throw .unprocessable(message: message)
             case 429: throw .rateLimited(message: message)
             case 500...: throw .server(status: response.status, message: message)
             default: throw .http(status: response.status, message: message)
@@ -125,6 +135,8 @@ public struct DiscogsClient: Sendable {
             guard type.isEmpty || type == "application/x-www-form-urlencoded" || type == "text/plain" else {
                 throw .unexpectedContentType(ControlCharacters.clipped(type), preview: DiscogsText.preview(response.body))
             }
+        case .nothing:
+            break  // whatever came with it is not read
         }
     }
 

@@ -17,9 +17,11 @@ Control endpoints (never rate-limited, never counted):
   GET /_control/fault?kind=K&count=N&match=TEXT
                                           the next N requests whose path contains TEXT get K
 Fault kinds: html500, json500, wrongtype, truncated, redirect, slow, 404, 401, 429.
+The User Collection endpoints and their controls (/_control/collection/…): see collection.py.
 """
 import argparse
 import base64
+import collection   # the User Collection endpoints (collection.py, next to this file)
 import gzip
 import hashlib
 import hmac
@@ -173,6 +175,9 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         self.handle_request("POST")
 
+    def do_DELETE(self):
+        self.handle_request("DELETE")
+
     def handle_request(self, method):
         st = self.server.state
         self.oauth = None   # one handler serves every request of a kept-alive connection
@@ -181,6 +186,8 @@ class Handler(BaseHTTPRequestHandler):
         split = urllib.parse.urlsplit(self.path)
         path = split.path
         query = dict(parse_form(split.query))
+        if path.startswith("/_control/collection/"):
+            return collection.control(self, path, query, raw_body)
         if path.startswith("/_control/"):
             return self.control(path, query)
         with st.lock:
@@ -215,6 +222,8 @@ class Handler(BaseHTTPRequestHandler):
             fault = entry.get("fault")
         if fault:
             return self.fault(fault, rl)
+        if path.startswith("/users/"):
+            return collection.handle(self, method, path, query, raw_body, who, rl)
 
         if path == "/oauth/request_token":
             return self.request_token(who, rl)
