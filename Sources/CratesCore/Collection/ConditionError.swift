@@ -11,7 +11,7 @@ public struct ConditionError: Error, Hashable, Sendable, CustomStringConvertible
     public var kind: Kind
 
     public init(typed: String, kind: Kind) {
-        self.typed = DiscogsText.clean(typed)
+        self.typed = ControlCharacters.cleaned(typed)
         self.kind = kind
     }
 

@@ -26,7 +26,7 @@ public struct Rating: Hashable, Comparable, Sendable, Codable, CustomStringConve
         let trimmed = text.unicodeScalars.filter { !$0.properties.isWhitespace }
         let digits = String(String.UnicodeScalarView(trimmed))
         guard !digits.isEmpty, digits.count <= 3, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(digits) else {
-            throw .notANumber(DiscogsText.clean(text))
+            throw .notANumber(ControlCharacters.cleaned(text))
         }
         try self.init(number)
     }

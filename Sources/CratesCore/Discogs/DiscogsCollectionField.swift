@@ -46,7 +46,7 @@ public struct DiscogsCollectionField: Decodable, Hashable, Sendable {
         switch type {
         case "dropdown": kind = .dropdown
         case "textarea": kind = .textarea
-        default: kind = .other(DiscogsText.clean(type))
+        default: kind = .other(ControlCharacters.cleaned(type))
         }
         options = (try? c.decodeIfPresent([String].self, forKey: .options)) ?? []
         position = try? c.decodeIfPresent(Int.self, forKey: .position)

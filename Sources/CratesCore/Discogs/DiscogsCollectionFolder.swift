@@ -25,7 +25,7 @@ public struct DiscogsCollectionFolder: Decodable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(Int.self, forKey: .id)
-        name = DiscogsText.clean((try? c.decodeIfPresent(String.self, forKey: .name)) ?? "")
+        name = ControlCharacters.cleaned((try? c.decodeIfPresent(String.self, forKey: .name)) ?? "")
         count = (try? c.decodeIfPresent(Int.self, forKey: .count)) ?? 0
     }
 }

@@ -5,8 +5,8 @@ public struct DiscogsFieldValueError: Error, Hashable, Sendable, CustomStringCon
     public var value: String
 
     public var description: String {
-        let name = DiscogsText.clean(field.name)
-        let options = field.options.map(DiscogsText.clean).joined(separator: ", ")
-        return "your Discogs field \"\(name)\" does not offer \"\(DiscogsText.clean(value))\": its options are \(options)"
+        let name = ControlCharacters.cleaned(field.name)
+        let options = field.options.map(ControlCharacters.cleaned).joined(separator: ", ")
+        return "your Discogs field \"\(name)\" does not offer \"\(ControlCharacters.cleaned(value))\": its options are \(options)"
     }
 }
