@@ -124,10 +124,13 @@ public struct LabelPlanner {
         guard let scale = ModuleScale.largest(
             modules: probe.width, fitting: fitting, dpi: options.dpi, range: symbology.moduleRange)
         else {
-            let needed = probe.width * Points.millimetres(symbology.moduleRange.lowerBound)
+            let minimum = symbology.moduleRange.lowerBound
+            let dots = Int((Points.millimetres(minimum) / Points.dot(dpi: options.dpi) - 1e-6).rounded(.up))
+            let smallest = ModuleScale(dots: max(1, dots), dpi: options.dpi)
             throw .labelTooSmall(layout: layout.name, reason: "\(Self.symbologyName(symbology)) with its quiet zones is "
-                + "\(LabelMeasure.number(probe.width)) modules wide, \(LabelMeasure.millimetres(needed, decimals: 1)) mm "
-                + "at the smallest module (\(LabelMeasure.number(symbology.moduleRange.lowerBound, decimals: 3)) mm), "
+                + "\(LabelMeasure.number(probe.width)) modules wide: "
+                + "\(LabelMeasure.millimetres(probe.width * smallest.module, decimals: 1)) mm at the smallest module "
+                + "of whole dots, \(smallest) (GS1's minimum is \(LabelMeasure.number(minimum, decimals: 3)) mm), "
                 + "and the label leaves \(LabelMeasure.millimetres(fitting, decimals: 1)) mm")
         }
         content.scale = scale
@@ -213,7 +216,8 @@ public struct LabelPlanner {
         let module = scale.module
         let symbol = content.symbol
         let frame = LabelRect(
-            x: scale.snapped(inner.midX - symbol.width * module / 2), y: scale.snapped(y),
+            // Up rather than down the page would run past a roll's cut.
+            x: scale.snapped(inner.midX - symbol.width * module / 2), y: scale.snapped(y, .down),
             width: symbol.width * module, height: symbol.height * module)
         let bleed = Points.millimetres(options.bleed)
         let bars = symbol.bars.map { bar in

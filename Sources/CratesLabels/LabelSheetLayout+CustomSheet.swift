@@ -74,6 +74,15 @@ extension LabelSheetLayout {
         let (across, down) = gap ?? (0, 0)
         let gridWidth = Double(columns) * label.0 + Double(columns - 1) * across
         let gridHeight = Double(rows) * label.1 + Double(rows - 1) * down
+        let mm = { (value: Double) in LabelMeasure.number(value) }
+        guard gridWidth <= page.0 + 0.01 else {
+            throw fail("\(columns) columns of \(mm(label.0)) mm with \(mm(across)) mm gaps are \(mm(gridWidth)) mm wide, "
+                + "wider than the page's \(mm(page.0)) mm")
+        }
+        guard gridHeight <= page.1 + 0.01 else {
+            throw fail("\(rows) rows of \(mm(label.1)) mm with \(mm(down)) mm gaps are \(mm(gridHeight)) mm high, "
+                + "higher than the page's \(mm(page.1)) mm")
+        }
         let (left, top) = margin ?? ((page.0 - gridWidth) / 2, (page.1 - gridHeight) / 2)
         do {
             let geometry = try SheetGeometry(

@@ -47,7 +47,9 @@ public struct ModuleScale: Hashable, Sendable, CustomStringConvertible {
         return scale
     }
 
-    /// `x` (points from the page's left or top edge) moved to the nearest dot boundary, so
-    /// that bars whose offsets are whole modules start and end on dots.
-    public func snapped(_ x: Double) -> Double { (x / dot).rounded() * dot }
+    /// `x` (points from the page's left or top edge) moved to a dot boundary (the nearest,
+    /// or as `rule` says), so that bars whose offsets are whole modules start and end on dots.
+    public func snapped(_ x: Double, _ rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> Double {
+        (x / dot).rounded(rule) * dot
+    }
 }
