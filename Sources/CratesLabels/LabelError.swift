@@ -36,9 +36,10 @@ public enum LabelError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "(the form is \(LabelSheetLayout.customSheetSyntax), lengths in mm, "
                 + "e.g. \(LabelSheetLayout.customSheetExample))"
         case let .nameTooLong(name, layout, needed, available):
+            let minimum = LabelMeasure.number(LabelStyle.minimumTitleSize)
             return "name longer than a label: \"\(Self.safe(name))\" needs \(LabelMeasure.number(needed, decimals: 1)) mm "
-                + "at \(LabelMeasure.number(LabelStyle.minimumTitleSize)) pt, the smallest readable size, and a \(layout) "
-                + "label has \(LabelMeasure.number(available, decimals: 1)) mm: use a shorter name or a wider layout"
+                + "at \(minimum) pt, the smallest readable size, and a label on \(layout) has "
+                + "\(LabelMeasure.number(available, decimals: 1)) mm: use a shorter name or a wider layout"
         case let .labelTooSmall(layout, reason):
             return "label too small (\(layout)): \(reason)"
         case let .badOption(reason):

@@ -37,7 +37,9 @@ public struct SheetGeometry: Hashable, Sendable {
             throw SheetGeometryError("the \(name) must be 0 or more")
         }
         guard columns >= 1, rows >= 1 else { throw SheetGeometryError("a sheet needs at least 1 column and 1 row") }
-        guard columns * rows <= 1000 else { throw SheetGeometryError("\(columns * rows) labels on a sheet is more than 1000") }
+        guard columns * rows <= 1000 else {
+            throw SheetGeometryError("\(columns * rows) labels on a sheet is more than 1000")
+        }
         // A hundredth of a millimetre of slack for lengths given in decimals.
         let slack = Points.millimetres(0.01)
         guard columns == 1 || columnPitch >= labelWidth - slack else {

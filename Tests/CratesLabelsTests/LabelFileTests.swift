@@ -29,7 +29,13 @@ struct LabelFileTests {
         try Data("old".utf8).write(to: pdf)
         let code = try #require(LabelCode(kind: .location, id: 1))
         let tooLong = Label(location: code, name: String(repeating: "Very long name ", count: 20), path: [])
-        #expect(throws: LabelError.self) { try LabelDocument.write(labels: [tooLong], layout: .a4L7160, to: pdf.path) }
+        do {
+            try LabelDocument.write(labels: [tooLong], layout: .a4L7160, to: pdf.path)
+            Issue.record("a name longer than a label was written")
+        } catch {
+            guard case .nameTooLong = error else { Issue.record("\(error)"); return }
+            #expect(error.description.hasPrefix("name longer than a label: \"Very long name Very long name"))
+        }
         #expect(try Data(contentsOf: pdf) == Data("old".utf8))
 
         let missing = directory.appendingPathComponent("no/such/dir/labels.pdf").path

@@ -95,6 +95,26 @@ struct LabelPDFDecodeTests {
         }
     }
 
+    @Test("a custom sheet: each position, cropped from the numbers worked by hand, decodes to its label")
+    func customSheetCells() async throws {
+        let (directory, pdf) = try LabelFixtures.temporaryPDF()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let layout = try LabelSheetLayout.named("sheet:a4:2x4:label=99.1x67.7:gap=2.5,0")
+        let labels = try Self.labels(8)
+        let plan = try LabelDocument.write(labels: labels, layout: layout, to: pdf.path)
+        #expect(plan.pages.count == 1)
+        for position in 0..<8 {
+            // Centred: 2 × 99.1 + 2.5 = 200.7 mm across 210 (left 4.65), 4 × 67.7 = 270.8 mm down 297 (top 13.1).
+            let x = Points.millimetres(4.65 + Double(position % 2) * (99.1 + 2.5))
+            let y = Points.millimetres(13.1 + Double(position / 2) * 67.7)
+            let (width, height) = (Points.millimetres(99.1), Points.millimetres(67.7))
+            let cell = try #require(plan.pages.first?.labels[position].cell)
+            #expect(abs(cell.x - x) < 1e-6 && abs(cell.y - y) < 1e-6, "position \(position): \(cell)")
+            let found = try await LabelTools.decode(pdf, page: 1, crop: (x, y, width, height))
+            #expect(found == ["EAN-13:\(labels[position].code.canonical)"], "position \(position)")
+        }
+    }
+
     @Test("skip and bleed on a4-3x7: skipped positions stay empty, every other one decodes, thinned bars too")
     func skipAndBleed() async throws {
         let (directory, pdf) = try LabelFixtures.temporaryPDF()

@@ -169,7 +169,7 @@ struct LabelPlannerTests {
             #expect(abs(available - 57.5) < 1e-9)
             #expect(error.description.hasPrefix("name longer than a label: \"MMMM"))
             #expect(error.description.contains("needs 88.9 mm at 6 pt"))
-            #expect(error.description.contains("a4-3x7 label has 57.5 mm"))
+            #expect(error.description.contains("a label on a4-3x7 has 57.5 mm: use a shorter name or a wider layout"))
         }
     }
 
