@@ -78,6 +78,14 @@ public struct LabelContents: Hashable, Sendable {
             self.year = year
             self.catalogueNumber = catalogueNumber
         }
+
+        /// A record Discogs has described: its artist, title, formats, year and catalogue
+        /// numbers, as the list and the export show them.
+        public init(release: Release) {
+            self.init(
+                artist: release.artist, title: release.title, format: release.formatsText.nilIfEmpty,
+                year: release.year, catalogueNumber: release.catalogNumbersText.nilIfEmpty)
+        }
     }
 
     /// The crate's own label: its code, name and path head the list.
@@ -88,4 +96,9 @@ public struct LabelContents: Hashable, Sendable {
         self.label = label
         self.entries = entries
     }
+}
+
+extension String {
+    /// Nil for the empty string.
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }

@@ -61,6 +61,18 @@ struct LabelContentsTests {
         #expect(texts.contains("1 record") && texts.contains("5099750442227"))
     }
 
+    @Test("an entry from a Discogs release: formats and catalogue numbers as the list shows them")
+    func fromRelease() {
+        let release = Release(id: 249504, artist: "Rick Astley", title: "Never Gonna Give You Up",
+                              formats: ["Vinyl, 7\", 45 RPM, Single"], year: 1987,
+                              labels: [Release.LabelCredit(name: "RCA", catno: "PB 41447")])
+        #expect(LabelContents.Entry(release: release) == LabelContents.Entry(
+            artist: "Rick Astley", title: "Never Gonna Give You Up", format: "Vinyl, 7\", 45 RPM, Single", year: 1987,
+            catalogueNumber: "PB 41447"))
+        let bare = LabelContents.Entry(release: Release(id: 1, artist: "A", title: "T"))
+        #expect(bare.format == nil && bare.catalogueNumber == nil && bare.year == nil)
+    }
+
     @Test("a die-cut roll cannot hold a contents list")
     func dieCut() throws {
         let list = LabelContents(label: try Self.crate(), entries: Self.entries(3))

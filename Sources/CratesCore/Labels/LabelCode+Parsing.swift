@@ -23,9 +23,10 @@ extension LabelCode {
         return LabelCode(parsed.gtin)
     }
 
-    /// The kind and id a 13-digit input starting 290 or 291 was meant to carry, whatever its
-    /// check digit: the digits as the GTIN parser reads them (any script, spaces and dashes
-    /// between groups, an optional symbology identifier such as "]E0" first).
+    /// The kind and id a 13-digit input starting 290 or 291 (or 14 digits, 0 first) was meant
+    /// to carry, whatever its check digit: the digits as the GTIN parser reads them (any
+    /// script, spaces and dashes between groups, an optional symbology identifier such as
+    /// "]E0" first).
     static func intended(by input: String) -> (Kind, Int)? {
         var characters = Substring(input).drop(while: \.isWhitespace)
         if characters.first == "]" { characters = characters.dropFirst(3) }
@@ -37,6 +38,8 @@ extension LabelCode {
                 return nil
             }
         }
+        // A GTIN-14 with indicator 0 (ITF-14, GS1-128) is the same 13 digits.
+        if digits.count == 14, digits.first == 0 { digits.removeFirst() }
         guard digits.count == 13, let kind = Kind(prefix: DigitString.text(of: digits.prefix(3))),
               let id = Int(DigitString.text(of: digits[3..<12]))
         else { return nil }

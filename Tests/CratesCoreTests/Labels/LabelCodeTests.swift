@@ -77,6 +77,9 @@ struct LabelCodeTests {
         #expect(throws: LabelCodeError.checkDigit(kind: .copy, id: 5, expected: 5, found: 0)) {
             try LabelCode.parse("]E0 291 000000005 0")
         }
+        #expect(throws: LabelCodeError.checkDigit(kind: .location, id: 17, expected: 9, found: 3)) {
+            try LabelCode.parse("02900000000173")
+        }
         let error = LabelCodeError.checkDigit(kind: .location, id: 17, expected: 9, found: 3)
         #expect(error.description
             == "looks like crates location label 17, but its check digit should be 9, got 3: a misread or a typo (read as EAN-13)")
