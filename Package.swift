@@ -24,6 +24,8 @@ let package = Package(
         .systemLibrary(name: "CNcursesW", path: "Sources/CNcursesW"),
         .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
+        .systemLibrary(name: "CZint", path: "Sources/CZint"),
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo"),
 
         // Pure Swift: no C, no I/O.
         .target(name: "CratesCore", swiftSettings: strict),
@@ -33,6 +35,8 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "CratesNet", dependencies: ["CratesCore", "CCurl", "CCrypto"], swiftSettings: strict),
         .target(name: "CratesTUI", dependencies: ["CratesCore", "CNcursesW"], swiftSettings: strict),
+        // Label PDFs: symbols from libzint's vector output, pages drawn with cairo.
+        .target(name: "CratesLabels", dependencies: ["CratesCore", "CZint", "CCairo"], swiftSettings: strict),
         // The use cases (add, import, look up, sign in, the TUI session…), shared by the
         // commands and the collection UI. Knows nothing of the terminal UI.
         .target(name: "CratesApp", dependencies: ["CratesCore", "CratesStore", "CratesNet"], swiftSettings: strict),
@@ -57,6 +61,8 @@ let package = Package(
         .testTarget(name: "CratesStoreTests", dependencies: ["CratesStore", "crates-bench"], swiftSettings: strict),
         .testTarget(name: "CratesNetTests", dependencies: ["CratesNet"], swiftSettings: strict),
         .testTarget(name: "CratesTUITests", dependencies: ["CratesTUI"], swiftSettings: strict),
+        // Renders label PDFs and reads them back with pdftoppm, zbarimg and pdfinfo.
+        .testTarget(name: "CratesLabelsTests", dependencies: ["CratesLabels"], swiftSettings: strict),
         .testTarget(name: "CratesAppTests", dependencies: ["CratesApp", "CratesCore", "CratesStore", "CratesNet"], swiftSettings: strict),
         // Runs the built `crates` binary as a process (and under tmux for end-to-end tests).
         .testTarget(name: "CratesCLITests", dependencies: ["CratesCore", "CratesStore"], swiftSettings: strict),
