@@ -114,6 +114,6 @@ enum TextFitting {
     /// `text` safe to draw: control characters removed, tabs and line breaks made spaces
     /// (`DiscogsText.clean`: names and Discogs text are untrusted), surrounding spaces trimmed.
     static func cleaned(_ text: String) -> String {
-        DiscogsText.clean(text).trimmingCharacters(in: .whitespaces)
+        ControlCharacters.cleaned(text).trimmingCharacters(in: .whitespaces)
     }
 }
