@@ -234,7 +234,7 @@ extension CatalogueStore {
                 try attach(db, release: release, to: id, now: now)
                 try StoredValues.addEvent(
                     db, recordID: id, at: now, kind: .matched,
-                    message: "release \(release.id) (imported with its release id): \(describe(release))")
+                    message: "release \(release.id) (imported with its release id): \(release.displayTitle)")
             }
         }
         return ids

@@ -65,7 +65,7 @@ extension CatalogueStore: LookupQueue {
             case let .matched(release):
                 try Self.attach(db, release: release, to: job.recordID, now: now)
                 kind = .matched
-                message = "release \(release.id): \(Self.describe(release))"
+                message = "release \(release.id): \(release.displayTitle)"
             case let .ambiguous(candidates):
                 // The user must choose: until then the record is unmatched (Unknown section).
                 try db.execute(

@@ -131,7 +131,7 @@ extension CatalogueStore {
             try Self.attach(db, release: release, to: recordID, now: now)
             try StoredValues.addEvent(
                 db, recordID: recordID, at: now, kind: .chosen,
-                message: "chose release \(release.id): \(Self.describe(release))")
+                message: "chose release \(release.id): \(release.displayTitle)")
         }
     }
 
@@ -165,9 +165,5 @@ extension CatalogueStore {
                 WHERE id = ?
                 """,
             arguments: [release.id, keys.section, keys.rowPrefix, StoredValues.seconds(now), recordID])
-    }
-
-    static func describe(_ release: Release) -> String {
-        release.artist.isEmpty ? release.title : "\(release.artist) – \(release.title)"
     }
 }
