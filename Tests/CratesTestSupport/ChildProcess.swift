@@ -66,12 +66,13 @@ public final class ChildProcess: Sendable {
     /// Starts `executable` (an absolute path: use /usr/bin/env to search PATH) with
     /// `arguments`, in an environment of this process's overlaid with `environment` (or
     /// `environment` alone when `inheritEnvironment` is false), `stdin` on its standard input
-    /// (closed after it unless `keepStdinOpen`, for `write(_:)`). At `deadline` (none when
+    /// (closed after it unless `keepStdinOpen`, for `write(_:)`), in `directory` (this
+    /// process's when nil). At `deadline` (none when
     /// nil) it is sent SIGTERM, then SIGKILL `killGrace` later.
     public static func start(
         _ executable: URL, arguments: [String], environment: [String: String] = [:],
         inheritEnvironment: Bool = true, stdin: Data? = nil, keepStdinOpen: Bool = false,
-        deadline: Duration? = .seconds(30)
+        directory: URL? = nil, deadline: Duration? = .seconds(30)
     ) throws -> ChildProcess {
         let path = executable.path
         var fullEnvironment = inheritEnvironment ? ProcessInfo.processInfo.environment : [:]
@@ -87,6 +88,12 @@ public final class ChildProcess: Sendable {
         posix_spawn_file_actions_adddup2(&actions, output.write, 1)
         posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
         Pipes.closeEverythingAbove2(&actions)
+        if let directory {
+            guard let changeDirectory = Pipes.changeDirectory, changeDirectory(&actions, directory.path) == 0 else {
+                for fd in [input.read, input.write, output.read, output.write, errors.read, errors.write] { close(fd) }
+                throw ProcessRunnerError.spawnFailed(executable: path, reason: "cannot run it in \(directory.path)")
+            }
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -342,6 +349,12 @@ enum Pipes {
     private static let pipe2: Pipe2? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2").map {
         unsafeBitCast($0, to: Pipe2.self)
     }
+
+    /// glibc's posix_spawn_file_actions_addchdir_np (2.29), found at run time.
+    typealias ChangeDirectory = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, UnsafePointer<CChar>?) -> Int32
+    static let changeDirectory: ChangeDirectory? = dlsym(
+        UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np"
+    ).map { unsafeBitCast($0, to: ChangeDirectory.self) }
 
     /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34), which Swift does not import
     /// (it is declared for _GNU_SOURCE only): found at run time.

@@ -52,11 +52,11 @@ public enum ProcessRunner {
     /// (SIGTERM, then SIGKILL) and the result says `timedOut`.
     public static func run(
         _ executable: URL, arguments: [String], environment: [String: String] = [:], inheritEnvironment: Bool = true,
-        stdin: Data? = nil, deadline: Duration = .seconds(30)
+        stdin: Data? = nil, directory: URL? = nil, deadline: Duration = .seconds(30)
     ) async throws -> ProcessResult {
         let child = try ChildProcess.start(
             executable, arguments: arguments, environment: environment, inheritEnvironment: inheritEnvironment,
-            stdin: stdin, deadline: deadline)
+            stdin: stdin, directory: directory, deadline: deadline)
         return await child.result()
     }
 
