@@ -114,15 +114,11 @@ struct ListCommandTests {
         }
         _ = try await store.addAll(records)
         let expected = try await store.sections().flatMap { $0.rows.map(\.recordID) }
-        // Into a file through the shell: the check is on what crates writes, not on how
-        // quickly a loaded test process drains 100 KB from a pipe.
-        let output = sandbox.directory.appendingPathComponent("list.tsv").path
-        let result = try await ProcessRunner.run(
-            URL(fileURLWithPath: "/bin/sh"),
-            arguments: ["-c", "exec \"$0\" list > \"$1\"", try ProcessRunner.cratesBinary().path, output],
-            environment: sandbox.environment)
-        #expect(result.status == 0, "\(result)")
-        let ids = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").compactMap { Int64($0.prefix { $0 != "\t" }) }
+        // Well over a pipe's 64 KB: all of it must come through the runner.
+        let result = try await sandbox.crates(["list"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.utf8.count > 100_000)
+        let ids = result.stdoutLines.compactMap { Int64($0.prefix { $0 != "\t" }) }
         #expect(ids.count == 1_234)
         #expect(ids == expected)
     }

@@ -119,8 +119,8 @@ struct ImportInterruptTests {
             // the lines below the exit marker where they were first seen).
             width: 120, height: 70)
         try await server.waitUntilHeld()
-        let screen = try await tmux.waitFor("the progress bar at 3 of 40") { lines in
-            lines.contains { $0.hasPrefix("Looking up [#") && $0.contains("3/40 · matched 0 · ambiguous 0 · not found 3") }
+        let screen = try await tmux.waitFor("the progress bar, three not found") { lines in
+            lines.contains { $0.hasPrefix("Looking up [#") && $0.contains("/40 · matched 0 · ambiguous 0 · not found 3 ") }
         }
         #expect(screen.filter { $0.hasPrefix("Looking up [") }.count == 1, "redrawn in place: \(screen)")
         try await tmux.press("C-c")
