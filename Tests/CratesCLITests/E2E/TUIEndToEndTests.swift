@@ -86,6 +86,9 @@ struct TUIEndToEndTests {
         try await tmux.waitFor(text: "No records yet.")
         try await tmux.press("a")
         try await tmux.waitFor(text: "Add (barcode")
+        // A person's pace is the input here, not a wait before an assertion: the pauses
+        // between keys make it typed rather than a wedge burst, and a slower machine only
+        // lengthens them.
         for c in "5029141777639" {
             try await tmux.type(String(c))
             try await Task.sleep(for: .milliseconds(60))
