@@ -53,10 +53,13 @@ struct ListCommandTests {
         #expect(rock.status == 0, "\(rock)")
         #expect(rock.stdoutLines.compactMap { Int64($0.prefix { $0 != "\t" }) } == Array(expected[2...4]))
         let two = try await sandbox.crates(["list", "--genre", "electronic", "--genre", "unknown"])
+        #expect(two.status == 0, "\(two)")
         #expect(two.stdoutLines.compactMap { Int64($0.prefix { $0 != "\t" }) } == Array(expected[0...1]) + Array(expected[5...7]))
         let pending = try await sandbox.crates(["list", "--state", "pending"])
+        #expect(pending.status == 0, "\(pending)")
         #expect(pending.stdoutLines.compactMap { Int64($0.prefix { $0 != "\t" }) } == Array(expected[5...7]))
         let both = try await sandbox.crates(["list", "--state", "MATCHED,pending", "--genre", "Rock"])
+        #expect(both.status == 0, "\(both)")
         #expect(both.stdoutLines.count == 3)
         // Not a prefix match, and a section nobody has is said on stderr, exit 0.
         let typo = try await sandbox.crates(["list", "--genre", "Roc"])

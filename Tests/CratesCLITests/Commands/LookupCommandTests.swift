@@ -27,7 +27,8 @@ struct LookupCommandTests {
         ], "\(result)")
         #expect(result.stderr.isEmpty)
         // Nothing was added.
-        #expect(try await sandbox.crates(["list"]).stdout.isEmpty)
+        let list = try await sandbox.crates(["list"])
+        #expect(list.status == 0 && list.stdout.isEmpty, "\(list)")
         _ = server
     }
 

@@ -94,7 +94,9 @@ final class TmuxSession: Sendable {
     /// The pid of the program in the pane (the child of the pane's shell).
     func programPID() async throws -> Int32? {
         let shell = try await tmux(["display-message", "-p", "#{pane_pid}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let children = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["pgrep", "-P", shell], deadline: .seconds(5))
+        let children = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["pgrep", "-P", shell], deadline: .seconds(30))
+        // pgrep: 0 found, 1 none; anything else is an error.
+        guard children.status == 0 || children.status == 1, !children.signalled else { throw TmuxError.failed("pgrep", "\(children)") }
         return children.stdoutLines.compactMap { Int32($0) }.first
     }
 
