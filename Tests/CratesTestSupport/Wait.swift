@@ -1,10 +1,10 @@
-/// The one way a test waits: look at a condition until it holds, with a deadline, and say
-/// plainly what did not happen when it never does.
-///
-/// It never blocks a thread (between looks it sleeps as a task, so a test under `taskset -c
-/// 0` leaves the single cooperative thread to the work it waits for), and it always takes one
-/// more look after the deadline: a task that was starved of the CPU until the deadline had
-/// passed must not fail a test whose condition already holds.
+// The one way a test waits: look at a condition until it holds, with a deadline, and say
+// plainly what did not happen when it never does.
+//
+// It never blocks a thread (between looks it sleeps as a task, so a test under `taskset -c
+// 0` leaves the single cooperative thread to the work it waits for), and it always takes one
+// more look after the deadline: a task that was starved of the CPU until the deadline had
+// passed must not fail a test whose condition already holds.
 
 /// What a wait that ran out of time did not see.
 public struct WaitTimeout: Error, CustomStringConvertible {

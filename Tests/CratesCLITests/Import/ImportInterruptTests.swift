@@ -41,7 +41,7 @@ struct ImportInterruptTests {
         // On a terminal, the import draws its progress after each batch it has committed.
         // The test stops the terminal's output first (Ctrl-S, IXON): that first draw then
         // waits, so the import stays between its first and second batch until it is killed.
-        let script = "while [ ! -e \(TmuxSession.quote(go)) ]; do sleep 0.05; done; exec \(TmuxSession.quote(binary)) import --no-lookup \(TmuxSession.quote(file))"
+        let script = "stty ixon; while [ ! -e \(TmuxSession.quote(go)) ]; do sleep 0.05; done; exec \(TmuxSession.quote(binary)) import --no-lookup \(TmuxSession.quote(file))"
         let tmux = try await TmuxSession(
             command: "/bin/sh -c \(TmuxSession.quote(script))", environment: sandbox.environment, width: 120, height: 30)
         try await tmux.press("C-s")
