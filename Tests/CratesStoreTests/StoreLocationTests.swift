@@ -1,5 +1,4 @@
 import CratesStore
-import CratesTestSupport
 import Foundation
 import Testing
 

@@ -1,6 +1,5 @@
 import CratesCore
 import CratesStore
-import CratesTestSupport
 import Foundation
 import Testing
 
