@@ -1,5 +1,6 @@
 import CratesCore
 import CratesStore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -87,8 +88,8 @@ struct AddCommandTests {
     @Test("--wait: the lookups run in this process against Discogs (loopback); each line shows its outcome")
     func waitForLookups() async throws {
         var sandbox = try CommandSandbox()
-        let server = try TUILookupEndToEndTests.DiscogsServer(token: "add-token")
-        sandbox.api = "http://127.0.0.1:\(server.port)"
+        let server = try await DiscogsTestServer.start(token: "add-token")
+        sandbox.api = server.base
         try await sandbox.signIn(token: "add-token")
         let result = try await sandbox.crates(
             ["add", "--wait", "--timeout", "60", "727361626525", "5012345678900", "5000000000098"], deadline: .seconds(90))
@@ -106,8 +107,8 @@ struct AddCommandTests {
     @Test("a Discogs release: added already matched, from the barcode the release lists; one without a barcode is refused")
     func byRelease() async throws {
         var sandbox = try CommandSandbox()
-        let server = try TUILookupEndToEndTests.DiscogsServer(token: "add-token")
-        sandbox.api = "http://127.0.0.1:\(server.port)"
+        let server = try await DiscogsTestServer.start(token: "add-token")
+        sandbox.api = server.base
         try await sandbox.signIn(token: "add-token")
         let result = try await sandbox.crates(["add", "r5134861", "https://www.discogs.com/release/1-The-Persuader-Stockholm", "r999"])
         #expect(result.status == 1, "\(result)")
@@ -132,12 +133,12 @@ struct AddCommandTests {
     @Test("--wait when Discogs refuses the saved credentials (401): exit 3, the records wait in the queue")
     func waitUnauthorized() async throws {
         var sandbox = try CommandSandbox()
-        let signInServer = try TUILookupEndToEndTests.DiscogsServer(token: "old-token")
-        sandbox.api = "http://127.0.0.1:\(signInServer.port)"
+        let signInServer = try await DiscogsTestServer.start(token: "old-token")
+        sandbox.api = signInServer.base
         try await sandbox.signIn(token: "old-token")
         // A server that no longer accepts that token, as after revoking it on Discogs.
-        let server = try TUILookupEndToEndTests.DiscogsServer(token: "new-token")
-        sandbox.api = "http://127.0.0.1:\(server.port)"
+        let server = try await DiscogsTestServer.start(token: "new-token")
+        sandbox.api = server.base
         let result = try await sandbox.crates(["add", "--wait", "--timeout", "30", "727361626525"], deadline: .seconds(60))
         #expect(result.status == 3, "\(result)")
         #expect(result.stdoutLines == ["1\t0727361626525\tpending\t"], "\(result)")
@@ -148,8 +149,8 @@ struct AddCommandTests {
     @Test("--wait when Discogs cannot be reached: the lookup fails (to be retried), exit 3")
     func waitOffline() async throws {
         var sandbox = try CommandSandbox()
-        let server = try TUILookupEndToEndTests.DiscogsServer(token: "add-token")
-        sandbox.api = "http://127.0.0.1:\(server.port)"
+        let server = try await DiscogsTestServer.start(token: "add-token")
+        sandbox.api = server.base
         try await sandbox.signIn(token: "add-token")
         sandbox.api = "http://127.0.0.1:9"  // nothing listens there
         let result = try await sandbox.crates(["add", "--wait", "--timeout", "30", "727361626525"], deadline: .seconds(60))

@@ -1,3 +1,4 @@
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -31,13 +32,12 @@ struct ScanClientCommandTests {
         let sandbox = try ScanSandbox()
         defer { sandbox.remove() }
         let socket = sandbox.path("fake.sock")
-        let server = Task {
-            try await ProcessRunner.run(
-                URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", "-c", Self.server, socket], deadline: .seconds(30))
-        }
-        #expect(await ScanSandbox.eventually(.seconds(20)) { ScanSandbox.mode(socket) != nil })
-        let result = try await ProcessRunner.crates(["scan", "--socket", socket], deadline: .seconds(20))
-        _ = try await server.value
+        let server = try ChildProcess.start(
+            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", "-c", Self.server, socket], deadline: .seconds(60))
+        try await waitUntil("the fake daemon's socket", lastSeen: { server.stderrSoFar }) { ScanSandbox.mode(socket) != nil }
+        let result = try await ProcessRunner.crates(["scan", "--socket", socket], deadline: .seconds(60))
+        let served = await server.result()
+        #expect(served.succeeded, "\(served)")
         #expect(result.status == 1, "\(result)")
         #expect(!result.signalled)
         #expect(result.stdoutLines == [
