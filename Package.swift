@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "CratesTUITests", dependencies: ["CratesTUI"], swiftSettings: strict),
         // Renders label PDFs and reads them back with pdftoppm, zbarimg and pdfinfo.
         .testTarget(name: "CratesLabelsTests", dependencies: ["CratesLabels"], swiftSettings: strict),
-        .testTarget(name: "CratesAppTests", dependencies: ["CratesApp", "CratesCore", "CratesStore", "CratesNet"], swiftSettings: strict),
+        .testTarget(name: "CratesAppTests", dependencies: ["CratesApp", "CratesCore", "CratesStore", "CratesNet", "CratesTestSupport"], swiftSettings: strict),
         // Runs the built `crates` binary as a process (and under tmux for end-to-end tests).
         .testTarget(
             name: "CratesCLITests", dependencies: ["CratesCore", "CratesStore", "CratesTestSupport"], swiftSettings: strict),
