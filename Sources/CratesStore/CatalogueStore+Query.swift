@@ -38,8 +38,8 @@ extension CatalogueStore {
         var rows: [CollectionRow] = []
         if query.window.limit > 0, first > 0 {
             rows = try Row.fetchAll(db, sql: """
-                SELECT r.id, r.gtin, r.lookupState, r.candidateCount, r.addedAt,
-                       rel.artist, rel.title, rel.formatSummary, rel.year, r.sectionKey
+                SELECT r.id, coalesce(r.gtin, ''), r.lookupState, r.candidateCount, r.addedAt,
+                       \(shownColumns), r.sectionKey
                 FROM record r LEFT JOIN release rel ON rel.id = r.releaseID
                 WHERE \(condition)
                 ORDER BY r.sectionKey, r.rowKey, r.id LIMIT ? OFFSET ?
@@ -56,11 +56,15 @@ extension CatalogueStore {
         SortKey.fold(filter).split(separator: " ").map(String.init).filter { !$0.isEmpty }
     }
 
-    /// Every word in the GTIN or in the release's search text.
+    /// Every word in the GTIN, the release's search text or the collector's own values'.
     static func matchCondition(_ words: [String]) -> (String, StatementArguments) {
-        let condition = words.map { _ in "(instr(r.gtin, ?) > 0 OR instr(coalesce(rel.searchText, ''), ?) > 0)" }
-            .joined(separator: " AND ")
-        let values: [String] = words.flatMap { [$0, $0] }
+        let condition = words.map { _ in
+            """
+            (instr(coalesce(r.gtin, ''), ?) > 0 OR instr(coalesce(rel.searchText, ''), ?) > 0 \
+            OR instr(coalesce(r.ownSearchText, ''), ?) > 0)
+            """
+        }.joined(separator: " AND ")
+        let values: [String] = words.flatMap { [$0, $0, $0] }
         return (condition, StatementArguments(values))
     }
 

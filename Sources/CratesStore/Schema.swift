@@ -22,6 +22,7 @@ enum Schema {
         migrator.registerMigration("v1", migrate: createV1)
         migrator.registerMigration("v2 search text", migrate: addSearchText)
         migrator.registerMigration("v3 pinned release", migrate: addPinnedRelease)
+        migrator.registerMigration("v6 collector values", migrate: addCollectorValues)
         return migrator
     }
 
@@ -135,6 +136,69 @@ enum Schema {
             let labels = (try? JSONDecoder().decode([Release.LabelCredit].self, from: Data((row[3] as String? ?? "[]").utf8))) ?? []
             let text = StoredValues.searchText(artist: row[1] ?? "", title: row[2] ?? "", labels: labels)
             try update.execute(arguments: [text, row[0] as Int64])
+        }
+    }
+
+    /// Records without a barcode, and the collector's own values (issue 14).
+    ///
+    /// 1. `record.gtin` becomes nullable: a record entered by hand, a release found by search
+    ///    that lists no barcode, an import row described by its catalogue number. SQLite
+    ///    cannot drop a NOT NULL constraint in place, so the table is rebuilt from its own
+    ///    stored definition, whatever columns earlier migrations added, by the procedure of
+    ///    https://sqlite.org/lang_altertable.html#otheralter: create the new table, copy the
+    ///    rows, drop the old one, rename the new one, and create its indexes and triggers
+    ///    again from their stored SQL. GRDB runs a migration with foreign keys off and checks
+    ///    them before the commit (`foreignKeyChecks: .deferred`), so `lookupEvent`'s rows stay
+    ///    and still point at their records. The AUTOINCREMENT counter is carried over, so the
+    ///    id of a record deleted before the migration is still never reused (undo).
+    /// 2. The collector's values (`own…`), each NULL where Discogs' value stands, and their
+    ///    folded search text for the list's filter.
+    /// 3. `entryKey`: what identifies a copy described without a barcode
+    ///    (`RecordFields.entryKey`), for the import's duplicate rule.
+    private static func addCollectorValues(_ db: Database) throws {
+        try rebuildRecordWithNullableGTIN(db)
+        try db.execute(sql: """
+            ALTER TABLE record ADD COLUMN ownArtist TEXT;
+            ALTER TABLE record ADD COLUMN ownTitle TEXT;
+            ALTER TABLE record ADD COLUMN ownGenre TEXT;
+            ALTER TABLE record ADD COLUMN ownYear INTEGER;
+            ALTER TABLE record ADD COLUMN ownFormat TEXT;
+            ALTER TABLE record ADD COLUMN ownLabel TEXT;
+            ALTER TABLE record ADD COLUMN ownCatno TEXT;
+            ALTER TABLE record ADD COLUMN ownCountry TEXT;
+            ALTER TABLE record ADD COLUMN ownSearchText TEXT;
+            ALTER TABLE record ADD COLUMN entryKey TEXT;
+            CREATE INDEX record_entryKey ON record(entryKey) WHERE entryKey IS NOT NULL;
+            """)
+    }
+
+    private static func rebuildRecordWithNullableGTIN(_ db: Database) throws {
+        guard let table = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'record'") else {
+            throw StoreError.database("the record table is missing")
+        }
+        guard let constraint = table.range(of: #"\bgtin\s+TEXT\s+NOT\s+NULL\b"#, options: [.regularExpression, .caseInsensitive]),
+              let name = table.range(of: #"^\s*CREATE\s+TABLE\s+"?record"?"#, options: [.regularExpression, .caseInsensitive])
+        else {
+            throw StoreError.database("the record table's definition is not one crates wrote: \(table.prefix(80))")
+        }
+        var rebuilt = table
+        rebuilt.replaceSubrange(constraint, with: "gtin TEXT")
+        rebuilt.replaceSubrange(name, with: "CREATE TABLE record_v6")
+        // Indexes and triggers go with the old table: kept as SQL, made again on the new one.
+        let dependents = try String.fetchAll(db, sql: """
+            SELECT sql FROM sqlite_master
+            WHERE tbl_name = 'record' AND type IN ('index', 'trigger') AND sql IS NOT NULL
+            ORDER BY type = 'trigger', name
+            """)
+        let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'record'")
+        try db.execute(sql: rebuilt)
+        try db.execute(sql: "INSERT INTO record_v6 SELECT * FROM record")
+        try db.execute(sql: "DROP TABLE record")
+        try db.execute(sql: "ALTER TABLE record_v6 RENAME TO record")
+        for statement in dependents { try db.execute(sql: statement) }
+        if let sequence {
+            try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = 'record'")
+            try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('record', ?)", arguments: [sequence])
         }
     }
 }

@@ -11,16 +11,18 @@ public enum AddReport {
             return TabSeparatedText.line([String(id), "", "deleted", "deleted meanwhile"]) + "\n"
         }
         let record = details.record
-        return TabSeparatedText.line([String(record.id), record.gtin.canonical, record.lookupState.rawValue, detail(details)]) + "\n"
+        return TabSeparatedText.line([String(record.id), record.gtin?.canonical ?? "", record.lookupState.rawValue, detail(details)]) + "\n"
     }
 
-    /// What Discogs found: Artist — Title, how many pressings share the barcode, why the
-    /// lookup failed; empty while pending.
+    /// What Discogs found: Artist — Title (as shown: the collector's values win), how many
+    /// pressings share the barcode, why the lookup failed; empty while pending (but for a
+    /// record without a barcode, which shows what it is).
     static func detail(_ details: RecordDetails) -> String {
         let record = details.record
         switch record.lookupState {
-        case .matched: return details.release?.displayTitle ?? ""
-        case .pending, .lookingUp: return ""
+        case .matched: return details.displayTitle
+        case .handEntered: return "\(details.displayTitle) (entered by hand)"
+        case .pending, .lookingUp: return record.gtin == nil ? details.displayTitle : ""
         case .ambiguous: return (record.statusText ?? "") + ": choose one in the collection UI"
         default: return record.statusText ?? ""
         }

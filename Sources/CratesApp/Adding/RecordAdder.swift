@@ -11,7 +11,9 @@ import Foundation
 /// 2. A barcode the collection already has needs `allowing: .anotherCopy`. The check is made
 ///    against the store, not a list in memory: another process may have added it.
 /// 3. A release is fetched from Discogs (anonymously if need be: a release page is public);
-///    its barcode makes the record, stored already matched to the release.
+///    its barcode makes the record, stored already matched to the release; a release that
+///    lists no barcode makes a record without one (its copies are counted by release).
+/// 4. A record entered by hand has no barcode; its values are the collector's.
 public struct RecordAdder: Sendable {
     public let store: CatalogueStore
     /// Nil when Discogs is not set up (then a release cannot be added).
@@ -29,9 +31,10 @@ public struct RecordAdder: Sendable {
         case refused(String)
     }
 
-    /// Adds what `entry` names.
+    /// Adds what `entry` names. `known`: the release `entry` names, already at hand (a
+    /// search result the person chose), so that it is not fetched again.
     public func add(
-        _ entry: CodeEntry, method: AddMethod, allowing: AddAllowance = []
+        _ entry: CodeEntry, method: AddMethod, allowing: AddAllowance = [], known: Release? = nil
     ) async throws(StoreError) -> Outcome {
         switch entry {
         case .barcode(let gtin):
@@ -39,17 +42,41 @@ public struct RecordAdder: Sendable {
             return try await add(NewRecord(gtin: gtin, addMethod: method), entry: entry, allowing: allowing)
         case .release(let id):
             let release: Release
-            switch await fetch(id) {
-            case .success(let found): release = found
-            case .failure(let refusal): return .refused(refusal.reason)
+            if let known, known.id == id {
+                release = known
+            } else {
+                switch await fetch(id) {
+                case .success(let found): release = found
+                case .failure(let refusal): return .refused(refusal.reason)
+                }
             }
-            guard let gtin = ReleaseBarcodes.gtin(in: release) else {
-                return .refused(
-                    "Discogs release \(id) (\(release.displayTitle)) lists no barcode: add the record by the barcode printed on it")
-            }
-            // The person named this very release: whatever its barcode's kind, it is a record.
+            // The person named this very release: whatever its barcode's kind, it is a
+            // record; and a release that lists no barcode is a record without one.
+            let gtin = ReleaseBarcodes.gtin(in: release)
             return try await add(NewRecord(gtin: gtin, addMethod: method, release: release), entry: entry, allowing: allowing)
         }
+    }
+
+    /// What adding a record by hand came to.
+    public enum HandOutcome: Sendable {
+        case added(CatalogueRecord)
+        /// The collection has this many copies described the same way (catalogue number,
+        /// artist and title): not added without `anotherCopy`.
+        case duplicate(copies: Int)
+    }
+
+    /// Adds a record entered by hand (`crates add --manual`, the TUI's `m`): `fields` (checked
+    /// already: `RecordFields.handEntered`) are the record, it has no barcode, it appears in
+    /// its genre's section, and no lookup ever touches it. A copy described as one the
+    /// collection has needs `anotherCopy`.
+    public func addByHand(
+        _ fields: RecordFields, method: AddMethod = .manual, note: String? = nil, anotherCopy: Bool = false
+    ) async throws(StoreError) -> HandOutcome {
+        if !anotherCopy {
+            let copies = try await store.copies(described: fields)
+            if copies > 0 { return .duplicate(copies: copies) }
+        }
+        return .added(try await store.add(NewRecord(gtin: nil, addMethod: method, note: note, collector: fields, handEntered: true)))
     }
 
     /// The admission rule for a barcode entry, as an outcome when it holds the add back.
@@ -63,10 +90,18 @@ public struct RecordAdder: Sendable {
         }
     }
 
-    /// The duplicate rule, then the insert.
+    /// The duplicate rule (copies of the barcode, or of the release when it lists none),
+    /// then the insert.
     private func add(_ new: NewRecord, entry: CodeEntry, allowing: AddAllowance) async throws(StoreError) -> Outcome {
         if !allowing.contains(.anotherCopy) {
-            let copies = try await store.copies(of: new.gtin)
+            let copies: Int
+            if let gtin = new.gtin {
+                copies = try await store.copies(of: gtin)
+            } else if let release = new.release {
+                copies = try await store.copies(ofRelease: release.id)
+            } else {
+                copies = 0
+            }
             if copies > 0 {
                 return .held(AddQuestion(
                     entry: entry, gtin: new.gtin, method: new.addMethod, kind: .anotherCopy(copies: copies), allowing: allowing))

@@ -22,6 +22,8 @@ public final class CollectionSession: Sendable {
     private let requests: AsyncStream<SessionRequest>
     private let requestSink: AsyncStream<SessionRequest>.Continuation
     private let executor = Mutex<Task<Void, Never>?>(nil)
+    /// Searches without a barcode, and the releases they found (added or linked from there).
+    private let finder: Mutex<ReleaseFinder>
 
     public init(
         store: CatalogueStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?,
@@ -30,6 +32,7 @@ public final class CollectionSession: Sendable {
         self.store = store
         self.post = post
         access = Mutex(discogs)
+        finder = Mutex(ReleaseFinder(access: discogs))
         self.lookups = lookups
         self.scanner = scanner
         undo = UndoLedger(store: store)
@@ -81,6 +84,7 @@ public final class CollectionSession: Sendable {
     public func signedIn(_ access: DiscogsAccess) {
         stopWorker()
         self.access.withLock { $0 = access }
+        finder.withLock { $0 = ReleaseFinder(access: access) }
         startWorker()
         post(.message("Signed in to Discogs as \(access.displayName)", isError: false))
     }
@@ -124,6 +128,17 @@ public final class CollectionSession: Sendable {
                 } else {
                     post(.message("No browser here: \(url)", isError: false))
                 }
+            case .search(let query, let recordID):
+                // Waits for Discogs: off the serial line, as an add by release.
+                Task { await self.search(query, for: recordID) }
+            case .enterByHand(let fields, let recordID):
+                try await enterByHand(fields, for: recordID)
+            case .edit(let id, let edit):
+                let record = try await store.edit(id, edit)
+                post(.message(edit.isEmpty ? "Nothing changed" : "Saved \(record.subject): \(edit.summary)", isError: false))
+                if let details = try await store.details(id) { post(.details(details)) }
+            case .loadNeedsPerson:
+                post(.needsPerson(try await store.needingAPerson()))
             }
         } catch {
             post(.message("\(error)", isError: true))
@@ -131,8 +146,11 @@ public final class CollectionSession: Sendable {
     }
 
     private func add(_ entry: CodeEntry, method: AddMethod, allowing: AddAllowance) async {
+        // A release a search found is added as found, without fetching it again.
+        var known: Release?
+        if case .release(let id) = entry { known = finder.withLock { $0 }.knownRelease(id) }
         do {
-            switch try await RecordAdder(store: store, discogs: discogs).add(entry, method: method, allowing: allowing) {
+            switch try await RecordAdder(store: store, discogs: discogs).add(entry, method: method, allowing: allowing, known: known) {
             case .added(let record, let release):
                 post(.added(recordID: record.id))
                 if let release { post(.message("Added \(release.displayTitle)", isError: false)) }
@@ -147,17 +165,44 @@ public final class CollectionSession: Sendable {
         }
     }
 
-    /// The person chose a pressing: fetched in full, then the record is matched to it.
+    /// The person chose a pressing: as a search found it, else fetched in full; then the
+    /// record is matched to it (its own values kept).
     private func choose(_ releaseID: Int, for recordID: Int64) async {
-        guard let client = discogs?.client else {
+        guard discogs != nil else {
             post(.message(DiscogsAccessProblem.notSignedIn.description, isError: true))
             return
         }
         do {
-            let release = try await client.release(id: releaseID)
+            let release = try await finder.withLock { $0 }.release(releaseID)
             try await store.choose(release, for: recordID)
         } catch {
             post(.message("\(error)", isError: true))
+        }
+    }
+
+    /// A search without a barcode: its candidates, or why there are none, go back to the UI.
+    private func search(_ query: ReleaseSearchQuery, for recordID: Int64?) async {
+        do {
+            let found = try await finder.withLock { $0 }.search(query)
+            post(.found(ReleaseSearchAnswer(
+                recordID: recordID, query: query, candidates: found.hits.map(\.candidate), requests: found.requests,
+                isComplete: found.isComplete)))
+        } catch {
+            post(.found(ReleaseSearchAnswer(recordID: recordID, query: query, candidates: [], requests: 0, failure: error.description)))
+        }
+    }
+
+    /// A record entered by hand: a new one, or the record named (its barcode kept).
+    private func enterByHand(_ fields: RecordFields, for recordID: Int64?) async throws {
+        if let recordID {
+            let record = try await store.enterByHand(recordID, fields)
+            post(.message("Entered by hand: \(record.collector.description)", isError: false))
+            return
+        }
+        // The person typed it in full: another copy is what they mean.
+        if case .added(let record) = try await RecordAdder(store: store, discogs: discogs).addByHand(fields, anotherCopy: true) {
+            post(.added(recordID: record.id))
+            post(.message("Entered by hand: \(fields.description)", isError: false))
         }
     }
 

@@ -3,9 +3,10 @@ import Foundation
 /// One line of the collection list: a copy, with what its release says about it.
 public struct CollectionRow: Hashable, Sendable, Identifiable {
     public var recordID: Int64
-    /// The canonical GTIN digits as stored.
+    /// The canonical GTIN digits as stored; empty for a record without a barcode.
     public var gtin: String
-    /// Nil until the record is matched to a release.
+    /// The values shown: the collector's own where set, else the release's (nil until the
+    /// record is matched, unless the collector gave one).
     public var artist: String?
     public var title: String?
     /// The release's formats, joined: "CD, Album" or "2×Vinyl, LP + CD".

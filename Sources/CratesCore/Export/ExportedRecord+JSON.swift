@@ -10,8 +10,11 @@ extension ExportedRecord {
     /// ambiguous: `id`, `artist`, `title`, `label`, `catno`, `formats`, `year`, `country`,
     /// `thumbURL`), `release` (null, or `id`, `artist`, `title`, `genres`, `styles`, `formats`,
     /// `year`, `country`, `labels` [{`name`, `catno`}], `url`, `thumbURL`, and with
-    /// `includeDiscogs` `discogs`: the release as Discogs sent it), and, when the history was
-    /// read, `history` [{`at`, `kind`, `message`}].
+    /// `includeDiscogs` `discogs`: the release as Discogs sent it), `collector` (the
+    /// collector's own values, which win over the release's: `artist`, `title`, `genre`,
+    /// `year`, `format`, `label`, `catno`, `country`, each null where Discogs' value stands),
+    /// and, when the history was read, `history` [{`at`, `kind`, `message`}]. `gtin` is null
+    /// for a record without a barcode.
     public struct JSONObject: Encodable {
         public var entry: ExportedRecord
         public var includeDiscogs: Bool
@@ -26,14 +29,14 @@ extension ExportedRecord {
 
         enum Key: String, CodingKey {
             case id, gtin, state, section, addedAt, addMethod, note, location, lookupAttempts, lookupError
-            case retryAt, skipReason, updatedAt, candidates, release, history
+            case retryAt, skipReason, updatedAt, candidates, release, history, collector
         }
 
         public func encode(to encoder: any Encoder) throws {
             let record = entry.record
             var c = encoder.container(keyedBy: Key.self)
             try c.encode(record.id, forKey: .id)
-            try c.encode(record.gtin.canonical, forKey: .gtin)
+            try c.encode(record.gtin?.canonical, forKey: .gtin)
             try c.encode(record.lookupState.rawValue, forKey: .state)
             try c.encode(entry.section, forKey: .section)
             try c.encode(UTCTimestamp.format(record.addedAt, .iso8601), forKey: .addedAt)
@@ -49,6 +52,7 @@ extension ExportedRecord {
             try c.encode(
                 entry.release.map { ReleaseJSON(release: $0, includeDiscogs: includeDiscogs, placeholder: discogsPlaceholder) },
                 forKey: .release)
+            try c.encode(CollectorJSON(record.collector), forKey: .collector)
             if let history = entry.history {
                 try c.encode(history.map(EventJSON.init), forKey: .history)
             }
@@ -120,6 +124,27 @@ private struct ReleaseJSON: Encodable {
                 try c.encode(release.rawJSON, forKey: .discogs)
             }
         }
+    }
+}
+
+/// Every field always there, null where the collector has no value of their own.
+private struct CollectorJSON: Encodable {
+    let fields: RecordFields
+
+    init(_ fields: RecordFields) { self.fields = fields }
+
+    enum Key: String, CodingKey { case artist, title, genre, year, format, label, catno, country }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(fields.artist, forKey: .artist)
+        try c.encode(fields.title, forKey: .title)
+        try c.encode(fields.genre, forKey: .genre)
+        try c.encode(fields.year, forKey: .year)
+        try c.encode(fields.format, forKey: .format)
+        try c.encode(fields.label, forKey: .label)
+        try c.encode(fields.catno, forKey: .catno)
+        try c.encode(fields.country, forKey: .country)
     }
 }
 

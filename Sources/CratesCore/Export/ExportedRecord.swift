@@ -16,6 +16,9 @@ public struct ExportedRecord: Hashable, Sendable {
         self.section = section
         self.history = history
     }
+
+    /// The values shown for the copy: the collector's own over the release's.
+    public var shown: RecordFields { RecordFields.shown(collector: record.collector, release: release) }
 }
 
 /// Which records `crates list` and `crates export` write. Empty lists mean no restriction.

@@ -17,6 +17,10 @@ public enum SessionEvent: Sendable {
     /// Lookups waiting in the queue.
     case waiting(Int)
     case message(String, isError: Bool)
+    /// What a `SessionRequest.search` found (or why it could not search).
+    case found(ReleaseSearchAnswer)
+    /// The records that need a person, oldest first (`SessionRequest.loadNeedsPerson`).
+    case needsPerson([Int64])
     /// A code the camera daemon read: a barcode or a QR code holding a Discogs release URL is
     /// added as a typed one would be; any other code is shown and not added (`ScanIntent`).
     case cameraScan(ScanEvent)

@@ -16,9 +16,22 @@ public enum SessionRequest: Equatable, Sendable {
     case loadDetails(Int64)
     /// Looks a record up again now.
     case retry(Int64)
-    /// Matches a record to the pressing the person chose.
+    /// Matches a record to the pressing the person chose (from its candidates, or from a
+    /// search made for it); the record's own values are kept.
     case choose(recordID: Int64, releaseID: Int)
     case openURL(String)
+    /// Searches Discogs without a barcode (the TUI's `s`), for a new record or for the
+    /// record `for` names (an ambiguous, not-found or hand-entered one): answered by
+    /// `SessionEvent.found`. Checked already: a query exists only when worth a request.
+    case search(ReleaseSearchQuery, for: Int64?)
+    /// Enters a record by hand (`m`): a new one, or the record `for` names (one Discogs does
+    /// not have), which keeps its barcode and becomes `handEntered`.
+    case enterByHand(RecordFields, for: Int64?)
+    /// Sets the collector's values of a record, gives fields back to Discogs, sets the note.
+    case edit(Int64, RecordEdit)
+    /// The records that need a person (ambiguous, not found, failed), oldest first:
+    /// answered by `SessionEvent.needsPerson`.
+    case loadNeedsPerson
 }
 
 /// What a person has allowed for one add, after being asked.
@@ -41,19 +54,27 @@ public struct AddQuestion: Equatable, Sendable {
     }
 
     public var entry: CodeEntry
-    /// The barcode asked about (a release's, when the entry is a release).
-    public var gtin: GTIN
+    /// The barcode asked about (a release's, when the entry is a release); nil for a release
+    /// that lists none (then the copies counted are the release's).
+    public var gtin: GTIN?
     public var method: AddMethod
     public var kind: Kind
     /// What was allowed already (a book that is also a duplicate asks twice).
     public var allowing: AddAllowance
 
-    public init(entry: CodeEntry, gtin: GTIN, method: AddMethod, kind: Kind, allowing: AddAllowance) {
+    public init(entry: CodeEntry, gtin: GTIN?, method: AddMethod, kind: Kind, allowing: AddAllowance) {
         self.entry = entry
         self.gtin = gtin
         self.method = method
         self.kind = kind
         self.allowing = allowing
+    }
+
+    /// What is asked about: the barcode, or "release 249504".
+    public var subject: String {
+        if let gtin { return gtin.canonical }
+        if case .release(let id) = entry { return "release \(id)" }
+        return ""
     }
 
     /// The request a yes sends.
@@ -69,7 +90,7 @@ public struct AddQuestion: Equatable, Sendable {
     public var text: String {
         switch kind {
         case .anotherCopy(let copies):
-            "\(gtin.canonical): already have \(copies == 1 ? "1 copy" : "\(copies) copies"): add another?"
+            "\(subject): already have \(copies == 1 ? "1 copy" : "\(copies) copies"): add another?"
         case .notARecord(let code):
             code.question
         }

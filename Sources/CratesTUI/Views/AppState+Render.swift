@@ -15,6 +15,8 @@ extension AppState {
         case .details(let state): renderDetails(state, into: &screen)
         case .picker(let state): renderPicker(state, into: &screen)
         case .help(let scroll): renderHelp(scroll: scroll, into: &screen)
+        case .form(let form): renderForm(form, into: &screen)
+        case .needs: renderNeeds(into: &screen)
         }
         renderStatus(into: &screen)
         renderBottomLine(into: &screen)
@@ -30,9 +32,22 @@ extension AppState {
         case .details: title = " crates · details"
         case .picker: title = " crates · choose a pressing"
         case .help: title = " crates · keys"
+        case .form(let form):
+            switch form.purpose {
+            case .search: title = " crates · search Discogs"
+            case .handEntry: title = " crates · enter by hand"
+            case .edit: title = " crates · edit"
+            }
+        case .needs: title = " crates · needs a person"
         }
         let end = screen.put(title, row: 0, column: 0, style: .statusAccent)
-        let hint = mode == .list ? "?:help a:add /:filter q:quit " : "Esc:back ?:help "
+        let hint: String
+        switch mode {
+        case .list: hint = "?:help a:add s:search /:filter q:quit "
+        case .form: hint = "Tab:next field Enter:send Esc:cancel "
+        case .picker: hint = "Esc:back F1:help "
+        default: hint = "Esc:back ?:help "
+        }
         let hintWidth = DisplayWidth.of(hint)
         if end + hintWidth + 1 <= width {
             screen.put(hint, row: 0, column: width - hintWidth, style: .status)
@@ -156,11 +171,12 @@ extension CollectionRow {
     var rowText: (String, String?, Style) {
         switch lookupState {
         case .matched: return (displayTitle, nil, .normal)
-        case .pending, .lookingUp: return (gtin, "looking up…", .pending)
-        case .notFound: return (gtin, "no match on Discogs", .dim)
-        case .ambiguous: return (gtin, "\(candidateCount) pressings: press Enter to choose", .pending)
-        case .failed: return (gtin, "lookup failed: will retry (Enter for details)", .error)
-        case .skipped: return (gtin, "not looked up (Enter for why)", .dim)
+        case .pending, .lookingUp: return (displayTitle, "looking up…", .pending)
+        case .notFound: return (displayTitle, "no match on Discogs", .dim)
+        case .ambiguous: return (displayTitle, "\(candidateCount) pressings: press Enter to choose", .pending)
+        case .failed: return (displayTitle, "lookup failed: will retry (Enter for details)", .error)
+        case .skipped: return (displayTitle, "not looked up (Enter for why)", .dim)
+        case .handEntered: return (displayTitle, "entered by hand", .dim)
         }
     }
 }

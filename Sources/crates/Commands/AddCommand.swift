@@ -29,6 +29,14 @@ struct AddCommand: ParsableCommand {
             audiobooks and book-and-CD sets under their ISBNs. A barcode already in the \
             collection is skipped, unless --copy adds it as another copy.
 
+            With --manual, adds one record entered by hand, for a record Discogs does not \
+            have: --artist and --title at least, and any of --genre (its section in the \
+            list), --year, --format, --label, --catno and --country. It has no barcode, it is \
+            marked as entered by hand, and no lookup ever changes it; link it to a Discogs \
+            release later with s (search) on it in the collection UI, keeping its values. \
+            One described as a record already there (same catalogue number, artist and \
+            title) is skipped unless --copy.
+
             With --wait, crates looks the new records up on Discogs before it exits (as \
             the collection UI would, at the rate Discogs allows, after any lookups already \
             waiting in the queue) and prints each line with its outcome once all are done, \
@@ -49,6 +57,7 @@ struct AddCommand: ParsableCommand {
               crates add --wait 727361626525
               crates add --copy 5099750442227
               crates add r249504 https://www.discogs.com/release/1-The-Persuader-Stockholm
+              crates add --manual --artist 'The Nice' --title 'Ars Longa Vita Brevis' --genre Rock --year 1968
             """)
 
     @OptionGroup var store: StoreOptions
@@ -66,15 +75,28 @@ struct AddCommand: ParsableCommand {
     var timeout: Double = 120
 
     @Argument(help: "Barcodes (as printed or scanned; quote codes with spaces) or Discogs releases (r249504, a release URL).")
-    var codes: [String]
+    var codes: [String] = []
+
+    @Flag(help: "Add one record entered by hand (needs --artist and --title): for a record Discogs does not have.")
+    var manual = false
+
+    @OptionGroup var fields: RecordFieldOptions
 
     func validate() throws {
+        if manual {
+            if !codes.isEmpty { throw ValidationError("--manual adds one record by its fields: give no barcode or release with it") }
+            if wait { throw ValidationError("--wait has nothing to wait for with --manual: a record entered by hand is never looked up") }
+        } else {
+            if codes.isEmpty { throw ValidationError("give a barcode or a Discogs release to add, or --manual with --artist and --title") }
+            if !fields.values.isEmpty { throw ValidationError("--artist, --title… describe a record entered by hand: add --manual (or change a record with `crates edit`)") }
+        }
         guard timeout > 0, timeout <= 86_400 else {
             throw ValidationError("--timeout must be a number of seconds above 0 and at most 86400 (a day)")
         }
     }
 
     func run() throws {
+        if manual { return try addByHand() }
         let store = try self.store.open()
         let needsDiscogs = wait || codes.contains { ReleaseReference.parse($0) != nil }
         let access: DiscogsAccess?
@@ -111,7 +133,7 @@ struct AddCommand: ParsableCommand {
                 switch question.kind {
                 case .anotherCopy(let copies):
                     skipped = true
-                    say("\(question.gtin.canonical) is already in the collection (\(counted(copies, "copy", plural: "copies"))): skipped; add another copy with --copy")
+                    say("\(question.subject) is already in the collection (\(counted(copies, "copy", plural: "copies"))): skipped; add another copy with --copy")
                 case .notARecord(let code):
                     refused = true
                     say(code.refusal())
@@ -143,5 +165,25 @@ struct AddCommand: ParsableCommand {
         if refused { throw ExitCode(1) }
         if unfinished { throw ExitCode(3) }
         if skipped { throw ExitCode(2) }
+    }
+
+    /// `--manual`: one record entered by hand.
+    private func addByHand() throws {
+        let values: RecordFields
+        do {
+            values = try RecordFields.handEntered(fields.values)
+        } catch {
+            throw CLIError(error.description)
+        }
+        let store = try self.store.open()
+        let copy = self.copy
+        switch try blocking({ try await RecordAdder(store: store, discogs: nil).addByHand(values, anotherCopy: copy) }) {
+        case .added(let record):
+            try StandardStreams.out(try blocking { try await AddReport.line(for: record.id, store: store) })
+        case .duplicate(let copies):
+            StandardStreams.errLine(
+                "crates add: \(values.description) is already in the collection (\(counted(copies, "copy", plural: "copies"))): skipped; add another copy with --copy")
+            throw ExitCode(2)
+        }
     }
 }

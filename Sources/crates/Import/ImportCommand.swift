@@ -42,7 +42,17 @@ struct ImportCommand: ParsableCommand {
 
             Rows known only by a Discogs release id (a Discogs export has no barcodes) need \
             Discogs to name their barcode before they can be added: with --no-lookup, or when \
-            not signed in, they are listed and not added.
+            not signed in, they are listed and not added (a release that lists no barcode \
+            makes a record without one).
+
+            A CSV without barcodes works too, for records that have none: with artist, \
+            title and catno columns (Discogs' Catalog# too), and optionally label, year \
+            (or Released), country and format. Each row is searched on Discogs as `crates \
+            search` does: matched when exactly one release has its catalogue number (or, \
+            without one, its artist and title), otherwise ambiguous with the candidates, or \
+            not found. The row's own values stay on the record as yours, so a row not found \
+            still shows what it is; --manual-missing enters those by hand. The records that \
+            need a person are walked one by one by N in the collection UI.
 
             Exit status:
               0    every line is in the collection (added now or before)
@@ -63,6 +73,7 @@ struct ImportCommand: ParsableCommand {
               crates import --no-lookup --db shop.sqlite scans.txt
               crates import discogs-collection-export.csv --report todo.tsv
               zbarimg -q --raw *.jpg | crates import -
+              crates import --manual-missing shelf-without-barcodes.csv
             """)
 
     @OptionGroup var store: StoreOptions
@@ -83,6 +94,9 @@ struct ImportCommand: ParsableCommand {
     var dryRun = false
 
     @OptionGroup var lookup: LookupOptions
+
+    @Flag(help: "Enter the CSV rows without a barcode that Discogs has no release for by hand (their values are the record).")
+    var manualMissing = false
 
     @Option(help: ArgumentHelp(
         "Write what needs a person (ambiguous, not found, not added, refused lines) to this file, tab-separated.",
@@ -138,7 +152,7 @@ struct ImportCommand: ParsableCommand {
             throw CLIError("cannot write the report: \(error)")
         }
         let importer = Importer(store: try store.open(), progress: ImportProgress(), stopRequest: stop)
-        let options = Importer.Options(copies: copies, lookups: !lookup.noLookup, reportPath: report)
+        let options = Importer.Options(copies: copies, lookups: !lookup.noLookup, reportPath: report, manualMissing: manualMissing)
         let outcome = try blocking {
             try await importer.run(parsed, name: name, options: options, discogs: { Result { () throws(DiscogsAccessProblem) in try DiscogsAccess.make() } })
         }
