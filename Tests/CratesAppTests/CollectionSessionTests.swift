@@ -57,7 +57,7 @@ struct CollectionSessionTests {
         let id = try await log.first("added") { if case .added(let id) = $0 { id } else { nil } }
         session.perform(.loadDetails(id))
         let details = try await log.first("details") { if case .details(let d) = $0 { d } else { nil } }
-        #expect(details.record.gtin.canonical == "9781617292156")
+        #expect(details.record.gtin?.canonical == "9781617292156")
         session.perform(.loadDetails(9_999))
         _ = try await log.first("gone") { if case .message("That record is gone", true) = $0 { true } else { nil } }
     }

@@ -41,16 +41,16 @@ extension AppState {
         case .needs: title = " crates · needs a person"
         }
         let end = screen.put(title, row: 0, column: 0, style: .statusAccent)
-        let hint: String
+        // The longest hint that fits.
+        let hints: [String]
         switch mode {
-        case .list: hint = "?:help a:add s:search /:filter q:quit "
-        case .form: hint = "Tab:next field Enter:send Esc:cancel "
-        case .picker: hint = "Esc:back F1:help "
-        default: hint = "Esc:back ?:help "
+        case .list: hints = ["?:help a:add s:search /:filter q:quit ", "?:help a:add /:filter q:quit "]
+        case .form: hints = ["Tab:next field Enter:send Esc:cancel ", "Esc:cancel "]
+        case .picker: hints = ["Esc:back F1:help "]
+        default: hints = ["Esc:back ?:help "]
         }
-        let hintWidth = DisplayWidth.of(hint)
-        if end + hintWidth + 1 <= width {
-            screen.put(hint, row: 0, column: width - hintWidth, style: .status)
+        if let hint = hints.first(where: { end + DisplayWidth.of($0) + 1 <= width }) {
+            screen.put(hint, row: 0, column: width - DisplayWidth.of(hint), style: .status)
         }
     }
 

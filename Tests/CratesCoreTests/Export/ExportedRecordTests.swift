@@ -12,11 +12,11 @@ struct ExportedRecordTests {
         #expect(!line.contains("\n"))
         #expect(line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) == [
             "7", "0075678190421", "matched", "Rock", "Crosby, Stills & Nash", "\"Déjà\" Vu, Live",
-            "Vinyl, LP, Album + CD, Album", "1970", "Atlantic, Rhino, Inc.", "SD 7200", "249504", "2024-01-31T12:34:56Z",
+            "Vinyl, LP, Album + CD, Album", "1970", "Atlantic, Rhino, Inc.", "SD 7200", "249504", "2024-01-31T12:34:56Z", "",
         ])
-        #expect(ExportedRecord.listingColumns.count == 12)
+        #expect(ExportedRecord.listingColumns.count == 13)
         #expect(ExportSample.unmatched.listingLine
-            == "8\t5012345678900\tambiguous\tUnknown\t\t\t\t\t\t\t\t2024-01-31T12:34:56Z")
+            == "8\t5012345678900\tambiguous\tUnknown\t\t\t\t\t\t\t\t2024-01-31T12:34:56Z\t")
     }
 
     @Test("tab-separated fields never carry control characters", arguments: [
@@ -31,7 +31,7 @@ struct ExportedRecordTests {
         let object = try decode(ExportSample.unmatched, includeDiscogs: false)
         #expect(Set(object.keys) == [
             "id", "gtin", "state", "section", "addedAt", "addMethod", "note", "location", "lookupAttempts",
-            "lookupError", "retryAt", "skipReason", "updatedAt", "candidates", "release",
+            "lookupError", "retryAt", "skipReason", "updatedAt", "candidates", "release", "collector",
         ])
         #expect(object["note"] is NSNull)
         #expect(object["release"] is NSNull)
