@@ -61,9 +61,11 @@ public struct FormState: Equatable, Sendable {
     public var loading: Bool = false
     public var back: AppState.Back
 
-    /// The longest text a field takes as typed (a note is longer).
-    static let maximumTyped = 200
-    static let maximumNoteTyped = 2_000
+    /// The longest text a field takes as typed: far over what a value may be, so that a
+    /// paste gone wrong is refused with its length (by the checks on sending) rather than
+    /// cut silently; and bounded, so that it cannot fill the memory.
+    static let maximumTyped = 10_000
+    static let maximumNoteTyped = 10_000
 
     public init(purpose: Purpose, fields: [Field], back: AppState.Back, loading: Bool = false) {
         self.purpose = purpose
