@@ -16,7 +16,9 @@ struct ExportCommand: ParsableCommand {
             one row per copy, in the order of `crates list`. Artist, Title, Label, Catalog#, \
             Format, Released (the year) and release_id come from the Discogs release the \
             copy was matched to, and are empty while it is not matched (its Barcode, Date \
-            Added and notes are always there). Date Added is YYYY-MM-DD HH:MM:SS in UTC; \
+            Added and notes are always there), except where you set your own value with \
+            `crates edit`: yours is written, and Collector Fields names those columns \
+            ("Title,Released"). Barcode is empty for a record without one. Date Added is YYYY-MM-DD HH:MM:SS in UTC; \
             CollectionFolder is the record's location; Collection Notes its note; Rating and \
             the two condition columns are empty. Fields holding commas, double quotes or line \
             breaks are quoted as RFC 4180 says; rows end with LF as Discogs' exports do \
@@ -24,7 +26,8 @@ struct ExportCommand: ParsableCommand {
 
             --json FILE writes a JSON array with one object per copy and line: the fields of \
             `crates list --json` (id, gtin, state, section, addedAt, addMethod, note, \
-            location, lookup attempts, error, retry time and skip reason, candidates, release), \
+            location, lookup attempts, error, retry time and skip reason, candidates, release, \
+            collector), \
             plus release.discogs (the release as Discogs sent it) and history (each lookup \
             and choice, oldest first). Dates are ISO 8601 in UTC.
 

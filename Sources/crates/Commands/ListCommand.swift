@@ -16,16 +16,21 @@ struct ListCommand: ParsableCommand {
             within a section, as in the collection UI. Each copy is its own line.
 
             Output: tab-separated columns, always these, in this order:
-              id  gtin  state  section  artist  title  format  year  label  catno  release_id  added
+              id  gtin  state  section  artist  title  format  year  label  catno  release_id  added  collector
             A value crates does not know (an unmatched record's artist, say) is an empty \
             field. state is one of \(LookupStateOption.validValues); format joins several \
             formats with " + ", label and catno join several labels with ", "; added is \
-            ISO 8601 in UTC. Tabs and line breaks inside values become spaces.
+            ISO 8601 in UTC. artist to catno are the values shown: yours (`crates edit`) where \
+            you set one, else Discogs'; collector names the fields that are yours \
+            ("title,year"). gtin is empty for a record without a barcode. Tabs and line \
+            breaks inside values become spaces.
 
             With --json, one JSON object per record and line (JSON Lines), with every field \
             crates keeps about the copy: id, gtin, state, section, addedAt, addMethod, note, \
-            location, lookupAttempts, lookupError, retryAt, skipReason, updatedAt, candidates \
-            and release (null until matched). `crates export --json` writes the same objects \
+            location, lookupAttempts, lookupError, retryAt, skipReason, updatedAt, candidates, \
+            release (null until matched; Discogs' values) and collector (your own values, \
+            which win: artist, title, genre, year, format, label, catno, country, each null \
+            where Discogs' value stands). `crates export --json` writes the same objects \
             with Discogs' own release JSON and the lookup history added.
 
             An empty collection (or a filter nothing passes) prints nothing and exits 0. The \
