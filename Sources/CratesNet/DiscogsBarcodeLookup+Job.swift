@@ -8,18 +8,9 @@ extension DiscogsBarcodeLookup {
     /// from the search result when it can be, with no further request), several are
     /// ambiguous, none is not found.
     public func lookUp(_ job: LookupJob) async throws(DiscogsError) -> Result {
-        if let releaseID = job.releaseID {
-            do {
-                let release = try await client.release(id: releaseID)
-                return Result(outcome: .matched(release), requests: 1)
-            } catch .notFound {
-                // Deleted or merged on Discogs: found again as any record is.
-                var result = try await lookUpUnpinned(job)
-                result.requests += 1
-                return result
-            }
-        }
-        return try await lookUpUnpinned(job)
+        guard let releaseID = job.releaseID else { return try await lookUpUnpinned(job) }
+        // Deleted or merged on Discogs: found again as any record is.
+        return try await lookUp(releaseID: releaseID) { () async throws(DiscogsError) -> Result in try await lookUpUnpinned(job) }
     }
 
     private func lookUpUnpinned(_ job: LookupJob) async throws(DiscogsError) -> Result {

@@ -19,14 +19,20 @@ struct NoBarcodeTests {
         return DiscogsAccess(client: client, username: "tester", signedIn: true)
     }
 
-    @Test("s in the UI: a search's candidates come back, and the one chosen is added as found, with no further request")
-    func searchAndAdd() async throws {
+    /// A started UI session on a fresh store, signed in to a fresh server, lookups off.
+    static func session() async throws -> (DiscogsTestServer, TemporaryStore, EventLog, CollectionSession) {
         let server = try await DiscogsTestServer.start()
         let temporary = try TemporaryStore()
         let log = EventLog()
         let session = CollectionSession(
-            store: temporary.store, discogs: try Self.access(server), lookups: false, scanner: nil, post: log.post)
+            store: temporary.store, discogs: try access(server), lookups: false, scanner: nil, post: log.post)
         session.start()
+        return (server, temporary, log, session)
+    }
+
+    @Test("s in the UI: a search's candidates come back, and the one chosen is added as found, with no further request")
+    func searchAndAdd() async throws {
+        let (server, temporary, log, session) = try await Self.session()
         defer { session.stop() }
         let query = try ReleaseSearchQuery(catno: "1C 064-82 306")
         session.perform(.search(query, for: nil))
@@ -45,13 +51,9 @@ struct NoBarcodeTests {
 
     @Test("a search for a record entered by hand links it; the collector's own values stay and win")
     func linkAHandEntry() async throws {
-        let server = try await DiscogsTestServer.start()
-        let temporary = try TemporaryStore()
-        let log = EventLog()
-        let session = CollectionSession(
-            store: temporary.store, discogs: try Self.access(server), lookups: false, scanner: nil, post: log.post)
-        session.start()
+        let (server, temporary, log, session) = try await Self.session()
         defer { session.stop() }
+        defer { _ = server }
         let typed = try RecordFields.handEntered([.artist: "kraftwerk", .title: "trans-europe express", .genre: "Krautrock"])
         session.perform(.enterByHand(typed, for: nil))
         let id = try await log.first("entered") { if case .added(let id) = $0 { id } else { nil } }

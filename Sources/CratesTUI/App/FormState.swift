@@ -136,7 +136,7 @@ public struct FormState: Equatable, Sendable {
 
     /// The text of `key`, nil when the form has no such field or it is blank.
     public func text(_ key: Key) -> String? {
-        fields.first { $0.key == key }.map(\.text).flatMap { $0.trimmingCharacters(in: " ").isEmpty ? nil : $0 }
+        fields.first { $0.key == key }.map(\.text).flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
     }
 
     /// The form's title line.
@@ -157,15 +157,6 @@ public struct FormState: Equatable, Sendable {
         case .handEntry: "add"
         case .edit: "save"
         }
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: String) -> Substring {
-        var s = Substring(self)
-        while let c = s.first, set.contains(c) { s = s.dropFirst() }
-        while let c = s.last, set.contains(c) { s = s.dropLast() }
-        return s
     }
 }
 
