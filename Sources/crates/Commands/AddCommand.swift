@@ -83,65 +83,17 @@ struct AddCommand: ParsableCommand {
         } catch {
             throw CLIError(error.description)
         }
-        let adder = RecordAdder(store: store, discogs: access)
         var allowing: AddAllowance = []
         if copy { allowing.insert(.anotherCopy) }
         if force { allowing.insert(.notARecord) }
-
-        var refused = false
-        var skipped = false
-        var added: [Int64] = []
-        for code in codes {
-            let say = { (reason: String) in StandardStreams.errLine("crates add: \(GTIN.displayForm(of: code)): \(reason)") }
-            let entry: CodeEntry
-            do {
-                entry = try CodeEntry.parse(code)
-            } catch {
-                refused = true
-                say(error.description)
-                continue
-            }
-            let method: AddMethod = if case .release = entry { .releaseID } else { .typed }
-            let allowed = allowing
-            switch try blocking({ try await adder.add(entry, method: method, allowing: allowed) }) {
-            case .added(let record, _):
-                added.append(record.id)
-                if !wait { try StandardStreams.out(try blocking { try await AddReport.line(for: record.id, store: store) }) }
-            case .held(let question):
-                switch question.kind {
-                case .anotherCopy(let copies):
-                    skipped = true
-                    say("\(question.gtin.canonical) is already in the collection (\(counted(copies, "copy", plural: "copies"))): skipped; add another copy with --copy")
-                case .notARecord(let code):
-                    refused = true
-                    say(code.refusal())
-                }
-            case .refused(let reason):
-                refused = true
-                say(reason)
-            }
+        let adding = AddCodes(store: store, access: access, allowing: allowing, wait: wait ? timeout : nil)
+        if wait, isatty(STDERR_FILENO) == 1 {
+            StandardStreams.errLine("Looking up the new records on Discogs (up to \(Int(timeout)) s)…")
         }
-
-        var unfinished = false
-        if wait, !added.isEmpty {
-            if isatty(STDERR_FILENO) == 1 {
-                StandardStreams.errLine("Looking up \(counted(added.count, "record")) on Discogs (up to \(Int(timeout)) s)…")
-            }
-            let (ids, timeout) = (added, self.timeout)
-            let result = try blocking { try await AddReport.waitForLookups(ids, store: store, access: access, timeout: timeout) }
-            if let result {
-                unfinished = true
-                if let message = result.message { StandardStreams.errLine("crates add: \(message)") }
-            }
-            let text = try blocking {
-                var text = ""
-                for id in ids { text += try await AddReport.line(for: id, store: store) }
-                return text
-            }
-            try StandardStreams.out(text)
+        let codes = self.codes
+        let status = try blocking {
+            try await adding.run(codes, out: { try StandardStreams.out($0) }, say: { StandardStreams.errLine("crates add: \($0)") })
         }
-        if refused { throw ExitCode(1) }
-        if unfinished { throw ExitCode(3) }
-        if skipped { throw ExitCode(2) }
+        if status != 0 { throw ExitCode(status) }
     }
 }

@@ -129,29 +129,17 @@ struct ImportCommand: ParsableCommand {
             throw ExitCode(2)
         }
 
-        // Checked before anything is written: a report that cannot be written stops the
-        // import before it adds a record.
-        let reportFile: ExportFile?
-        do {
-            reportFile = try report.map { try ExportFile(path: $0) }
-        } catch {
-            throw CLIError("cannot write the report: \(error)")
-        }
         let importer = Importer(store: try store.open(), progress: ImportProgress(), stopRequest: stop)
         let options = Importer.Options(copies: copies, lookups: !lookup.noLookup, reportPath: report)
-        let outcome = try blocking {
-            try await importer.run(parsed, name: name, options: options, discogs: { Result { () throws(DiscogsAccessProblem) in try DiscogsAccess.make() } })
+        let outcome: Importer.Outcome
+        do {
+            outcome = try blocking {
+                try await importer.run(parsed, name: name, options: options, discogs: { Result { () throws(DiscogsAccessProblem) in try DiscogsAccess.make() } })
+            }
+        } catch let error as ImportRunError {
+            throw CLIError(error.description)
         }
         try StandardStreams.out(lines: outcome.lines)
-        if let reportFile {
-            do {
-                try reportFile.write(outcome.report.tabSeparated)
-                try reportFile.commit()
-            } catch {
-                reportFile.abandon()
-                throw CLIError("cannot write the report: \(error)")
-            }
-        }
         if let message = outcome.closingMessage { StandardStreams.errLine(message) }
         if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
     }
