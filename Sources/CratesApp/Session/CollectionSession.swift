@@ -69,20 +69,33 @@ public final class CollectionSession: Sendable {
     }
 
     /// Stops everything; the lookup in hand gets a few seconds, then goes back to the queue.
+    /// For the UI thread, which may block; tasks call `stopped()`.
     public func stop() {
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await stopped()
+            done.signal()
+        }
+        done.wait()
+    }
+
+    /// `stop()` for a task: never blocks a thread of the cooperative pool.
+    public func stopped() async {
         observation.withLock { $0?.cancel() }
         follower.withLock { $0?.stop() }
         requestSink.finish()
-        stopWorker()
+        await stopWorker()
         executor.withLock { $0?.cancel() }
     }
 
     /// New credentials (signed in from the UI): the worker starts again with them.
     public func signedIn(_ access: DiscogsAccess) {
-        stopWorker()
-        self.access.withLock { $0 = access }
-        startWorker()
-        post(.message("Signed in to Discogs as \(access.displayName)", isError: false))
+        Task {
+            await stopWorker()
+            self.access.withLock { $0 = access }
+            startWorker()
+            post(.message("Signed in to Discogs as \(access.displayName)", isError: false))
+        }
     }
 
     // MARK: Requests
@@ -231,16 +244,18 @@ public final class CollectionSession: Sendable {
 
     /// Stops the worker, waiting at most a few seconds for the lookup in hand: cut short, it
     /// goes back to the queue.
-    private func stopWorker() {
-        let (worker, task) = self.worker.withLock { ($0.worker, $0.task) }
-        guard let worker, let task else { return }
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            await worker.stop()
-            await task.value
-            done.signal()
+    private func stopWorker() async {
+        let (worker, task) = self.worker.withLock { state in
+            defer { state = (nil, nil) }
+            return (state.worker, state.task)
         }
-        if done.wait(timeout: .now() + 3) == .timedOut { task.cancel() }
-        self.worker.withLock { $0 = (nil, nil) }
+        guard let worker, let task else { return }
+        let patience = Task {
+            try await Task.sleep(for: .seconds(3))
+            task.cancel()
+        }
+        await worker.stop()
+        await task.value
+        patience.cancel()
     }
 }

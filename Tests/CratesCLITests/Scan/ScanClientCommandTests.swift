@@ -13,7 +13,7 @@ struct ScanClientCommandTests {
         s.bind(path)
         os.chmod(path, 0o600)
         s.listen(1)
-        s.settimeout(20)
+        s.settimeout(90)
         c, _ = s.accept()
         c.sendall(b'EAN-13:5099750442227\n'
                   + b'\xff\xfe{"symbology":"EAN-13"}\n'
