@@ -19,20 +19,27 @@ public struct LabelPrinting: Sendable {
         public var layout: String
         /// After the labels, each place's contents list on a page of its own.
         public var contents: Bool
+        /// `--skip`, `--bleed` and `--dpi` (see `LabelOptions`).
         public var options: LabelOptions
 
         public init(
             places: [String] = [], all: Bool = false, records: [String] = [], layout: String, contents: Bool = false,
-            options: LabelOptions = LabelOptions()
+            skip: Int = 0, bleed: Double = 0, dpi: Int = 300
         ) {
             self.places = places
             self.all = all
             self.records = records
             self.layout = layout
             self.contents = contents
-            self.options = options
+            options = LabelOptions(skip: skip, bleed: bleed, dpi: dpi)
         }
     }
+
+    /// The built-in layouts' names, for help texts.
+    public static var layoutNames: [String] { LabelSheetLayout.builtIn.map(\.name) }
+    /// The custom sheet's form and an example, for help texts.
+    public static var customSheetSyntax: String { LabelSheetLayout.customSheetSyntax }
+    public static var customSheetExample: String { LabelSheetLayout.customSheetExample }
 
     public let store: CatalogueStore
 

@@ -53,6 +53,12 @@ public struct LocationDirectory: Sendable {
         public var count: Int
         /// 0 at the top.
         public var depth: Int
+
+        public init(location: Location, count: Int = 0, depth: Int? = nil) {
+            self.location = location
+            self.count = count
+            self.depth = depth ?? location.ancestors.count
+        }
     }
 
     /// Every place, depth-first from the top, the places in one place by name.
