@@ -28,10 +28,9 @@ extension AppState {
             return
         }
         screen.put("Place", row: 1, column: 4, style: .dim)
+        // Counts right-aligned, one column from the edge.
         let countWidth = 8
-        if width > countWidth + 10 {
-            screen.put(TerminalText.fitted("records", to: countWidth), row: 1, column: width - countWidth - 1, style: .dim)
-        }
+        if width > countWidth + 10 { screen.put("records", row: 1, column: width - 1 - DisplayWidth.of("records"), style: .dim) }
         let visible = max(1, listHeight - 1)
         for (offset, node) in tree.nodes.dropFirst(state.scroll).prefix(visible).enumerated() {
             let index = state.scroll + offset
@@ -44,7 +43,7 @@ extension AppState {
             screen.put(marker + indent + node.name, row: row, column: 2, style: selected ? .selected : .normal, limit: nameWidth)
             let count = tree.total(node.id).grouped
             if width > countWidth + 10 {
-                screen.put(count, row: row, column: width - countWidth - 1, style: selected ? .selected : .dim, limit: countWidth)
+                screen.put(count, row: row, column: width - 1 - DisplayWidth.of(count), style: selected ? .selected : .dim)
             }
         }
     }
