@@ -129,16 +129,14 @@ public struct LocationDirectory: Sendable {
         var target: Location?
         if let moveTo { target = try await resolve(moveTo) }
         let removal = try await store.removeLocation(location.id, moveTo: target?.id)
-        var done = ["Removed \(removal.location.display)"]
-        if removal.placesRemoved > 0 { done.append("and \(counted(removal.placesRemoved, "place")) inside it") }
-        if let target, removal.recordsMoved + removal.placesMoved > 0 {
-            var moved: [String] = []
-            if removal.recordsMoved > 0 { moved.append(counted(removal.recordsMoved, "record")) }
-            if removal.placesMoved > 0 { moved.append(counted(removal.placesMoved, "place")) }
-            done.append("; moved \(moved.joined(separator: " and ")) into \(target.display)")
-        }
-        if removal.recordsUnplaced > 0 { done.append("; \(counted(removal.recordsUnplaced, "record")) now in no place") }
-        return done.joined(separator: " ").replacingOccurrences(of: " ;", with: ";")
+        var done = "Removed \(removal.location.display)"
+        if removal.placesRemoved > 0 { done += " and \(counted(removal.placesRemoved, "place")) inside it" }
+        var moved: [String] = []
+        if removal.recordsMoved > 0 { moved.append(counted(removal.recordsMoved, "record")) }
+        if removal.placesMoved > 0 { moved.append(counted(removal.placesMoved, "place")) }
+        if let target, !moved.isEmpty { done += "; moved \(moved.joined(separator: " and ")) into \(target.display)" }
+        if removal.recordsUnplaced > 0 { done += "; \(counted(removal.recordsUnplaced, "record")) now in no place" }
+        return done
     }
 
     // MARK: Moving records

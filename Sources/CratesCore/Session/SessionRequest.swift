@@ -56,7 +56,8 @@ public struct AddQuestion: Equatable, Sendable {
     /// The answers a question takes.
     public enum Answer: Equatable, Sendable {
         case yes, no
-        /// To a move: keep that copy where it is and add another one here.
+        /// To a move: keep that copy where it is and add another one, into the place current
+        /// when the answer is carried out (the session's, as for any add).
         case anotherCopy
     }
 
