@@ -59,8 +59,10 @@ struct TUILocationEndToEndTests {
         // L: the tree with counts; Esc back; Esc again leaves the place.
         try await tmux.press("L")
         try await tmux.waitFor(text: "crates · places")
-        let tree = try await tmux.waitFor(text: "Crate A3")
-        #expect(tree.contains { $0.contains("Living Room") && $0.hasSuffix("2") })
+        // The room holds both records (one in each crate): its count is 2.
+        try await tmux.waitFor("the tree with the room's count") { lines in
+            lines.contains { $0.contains("Living Room") && $0.hasSuffix(" 2") }
+        }
         try await tmux.press("Escape")
         try await tmux.waitFor(text: "crates · in Crate A3")
         try await tmux.press("Escape")
