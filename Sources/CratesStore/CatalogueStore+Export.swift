@@ -56,6 +56,14 @@ extension CatalogueStore {
             conditions.append("sectionKey IN (\(placeholders(keys.count)))")
             arguments += StatementArguments(keys)
         }
+        if let location = filter.location {
+            let places = try subtree(db, of: location)
+            guard !places.isEmpty else { return }
+            conditions.append("locationID IN (\(placeholders(places.count)))")
+            arguments += StatementArguments(places)
+        }
+        // The places, read once for every page: a collection has tens or hundreds.
+        let tree = try fetchTree(db)
         if !filter.states.isEmpty {
             conditions.append("lookupState IN (\(placeholders(filter.states.count)))")
             arguments += StatementArguments(filter.states.map(\.rawValue))
@@ -82,7 +90,7 @@ extension CatalogueStore {
             var records: [(record: CatalogueRecord, sectionKey: String)] = []
             records.reserveCapacity(rows.count)
             for row in rows {
-                records.append((try StoredValues.record(from: row), try row.decode(String.self, atIndex: 15)))
+                records.append((try StoredValues.record(from: row, location: tree.location), try row.decode(String.self, atIndex: 15)))
             }
             let releases = try fetchReleases(db, ids: Set(records.compactMap(\.record.releaseID)), detail: detail)
             let histories = detail == .full ? try fetchHistories(db, recordIDs: records.map(\.record.id)) : [:]

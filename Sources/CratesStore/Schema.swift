@@ -22,6 +22,7 @@ enum Schema {
         migrator.registerMigration("v1", migrate: createV1)
         migrator.registerMigration("v2 search text", migrate: addSearchText)
         migrator.registerMigration("v3 pinned release", migrate: addPinnedRelease)
+        migrator.registerMigration("v7 locations", migrate: addLocations)
         return migrator
     }
 
@@ -135,6 +136,58 @@ enum Schema {
             let labels = (try? JSONDecoder().decode([Release.LabelCredit].self, from: Data((row[3] as String? ?? "[]").utf8))) ?? []
             let text = StoredValues.searchText(artist: row[1] ?? "", title: row[2] ?? "", labels: labels)
             try update.execute(arguments: [text, row[0] as Int64])
+        }
+    }
+
+    /// Places (room › shelf › crate) as a tree, and each copy in at most one of them.
+    ///
+    /// - `location.id` is AUTOINCREMENT: ids are never reused, since a printed label carries
+    ///   the id (`LabelCode`), and a label of a removed place must not come to name a new one.
+    /// - `nameKey` is the name folded (`LocationName.key`): names are unique among the places
+    ///   in one place, so that a path from the top names exactly one place.
+    /// - `record.locationID` replaces the free-text `record.location` of v1: each distinct
+    ///   text becomes a place (split at "›" into nested places, as crates' export writes a
+    ///   path), its records are put in it, and the text is cleared. The old column stays,
+    ///   always NULL: SQLite before 3.35 cannot drop a column, and nothing reads it now.
+    ///
+    /// The names are compared with `LocationName.key`, the store's one comparison of names
+    /// (as the sort keys use `TextFolding`, it cannot change without a migration of its own).
+    private static func addLocations(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE location (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                parentID INTEGER REFERENCES location(id),
+                name TEXT NOT NULL,
+                nameKey TEXT NOT NULL,
+                createdAt REAL NOT NULL
+            );
+            CREATE UNIQUE INDEX location_sibling ON location(ifnull(parentID, 0), nameKey);
+            CREATE INDEX location_parent ON location(parentID);
+            ALTER TABLE record ADD COLUMN locationID INTEGER REFERENCES location(id) ON DELETE SET NULL;
+            CREATE INDEX record_location ON record(locationID) WHERE locationID IS NOT NULL;
+            """)
+        let texts = try String.fetchAll(db, sql: "SELECT DISTINCT location FROM record WHERE location IS NOT NULL")
+        let now = Date().timeIntervalSince1970
+        for text in texts {
+            let names = text.split(separator: "›").map { String($0.trimmingCharacters(in: .whitespacesAndNewlines).prefix(80)) }
+                .filter { !$0.isEmpty }
+            var parent: Int64?
+            for name in names {
+                let key = LocationName.key(name)
+                if let id = try Int64.fetchOne(
+                    db, sql: "SELECT id FROM location WHERE ifnull(parentID, 0) = ? AND nameKey = ?",
+                    arguments: [parent ?? 0, key])
+                {
+                    parent = id
+                } else {
+                    try db.execute(
+                        sql: "INSERT INTO location (parentID, name, nameKey, createdAt) VALUES (?, ?, ?, ?)",
+                        arguments: [parent, name, key, now])
+                    parent = db.lastInsertedRowID
+                }
+            }
+            try db.execute(
+                sql: "UPDATE record SET locationID = ?, location = NULL WHERE location = ?", arguments: [parent, text])
         }
     }
 }

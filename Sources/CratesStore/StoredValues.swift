@@ -28,11 +28,13 @@ enum StoredValues {
 
     /// The columns `record(from:)` reads, in order.
     static let recordColumns = """
-        id, gtin, addedAt, addMethod, note, location, releaseID, lookupState, lookupError, \
+        id, gtin, addedAt, addMethod, note, locationID, releaseID, lookupState, lookupError, \
         lookupAttempts, retryAt, skipReason, claimedUntil, candidatesJSON, updatedAt
         """
 
-    static func record(from row: Row) throws -> CatalogueRecord {
+    /// The record in `row` (read with `recordColumns`); `location` gives the place of a
+    /// location id (`fetchLocation`, or a `LocationTree` read once for many rows).
+    static func record(from row: Row, location: (Int64) throws -> Location?) throws -> CatalogueRecord {
         let id = try row.decode(Int64.self, atIndex: 0)
         let gtinText = try row.decode(String.self, atIndex: 1)
         guard let gtin = GTIN(canonical: gtinText) else {
@@ -51,7 +53,7 @@ enum StoredValues {
             addedAt: date(try row.decode(Double.self, atIndex: 2)),
             addMethod: method,
             note: try row.decode(String?.self, atIndex: 4),
-            location: try row.decode(String?.self, atIndex: 5),
+            location: try row.decode(Int64?.self, atIndex: 5).flatMap(location),
             releaseID: try row.decode(Int?.self, atIndex: 6),
             lookupState: state,
             lookupError: try row.decode(String?.self, atIndex: 8),
@@ -72,7 +74,7 @@ enum StoredValues {
 
     static func fetchRecord(_ db: Database, id: Int64) throws -> CatalogueRecord? {
         try Row.fetchOne(db, sql: "SELECT \(recordColumns) FROM record WHERE id = ?", arguments: [id])
-            .map(record(from:))
+            .map { row in try record(from: row) { try fetchLocation(db, id: $0) } }
     }
 
     /// Inserts `record` with its own id (an undo), its sort keys computed from the release
@@ -80,14 +82,15 @@ enum StoredValues {
     static func insertExisting(_ db: Database, _ record: CatalogueRecord) throws {
         let release = try record.releaseID.flatMap { try fetchRelease(db, id: $0) }
         let keys = RecordKeys(release: release, gtin: record.gtin.canonical)
+        // The place, unless it was removed meanwhile (the copy then comes back in none).
         try db.execute(
             sql: """
                 INSERT OR IGNORE INTO record (\(recordColumns), candidateCount, sectionKey, rowKey)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, (SELECT id FROM location WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 record.id, record.gtin.canonical, seconds(record.addedAt), record.addMethod.rawValue,
-                record.note, record.location, release == nil ? nil : record.releaseID,
+                record.note, record.location?.id, release == nil ? nil : record.releaseID,
                 record.lookupState.rawValue, record.lookupError, record.lookupAttempts,
                 record.retryAt.map(seconds), record.skipReason, record.claimedUntil.map(seconds),
                 record.candidates.isEmpty ? nil : try json(record.candidates), seconds(record.updatedAt),

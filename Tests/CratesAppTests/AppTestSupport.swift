@@ -24,6 +24,9 @@ final class EventLog: Sendable {
 
     func post(_ event: SessionEvent) { events.append(event) }
 
+    /// How many events so far `match` holds for.
+    func count(_ match: (SessionEvent) -> Bool) -> Int { events.all.filter(match).count }
+
     /// The first event that `match` maps to a value, waited for with a deadline.
     func first<T>(_ what: String, _ match: @escaping (SessionEvent) -> T?) async throws -> T {
         try await waitFor(what, lastSeen: { "\(self.events.all.count) events" }) {

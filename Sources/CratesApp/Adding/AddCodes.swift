@@ -54,6 +54,10 @@ public struct AddCodes: Sendable {
                 case .notARecord(let code):
                     refused = true
                     say("\(shown): \(code.refusal())")
+                case .moveHere(let move):
+                    // Not asked here (no place is current): as any copy already there.
+                    skipped = true
+                    say("\(shown): \(question.gtin.canonical) is already in the collection (\(counted(move.copies, "copy", plural: "copies"))): skipped; add another copy with --copy")
                 }
             case .refused(let reason):
                 refused = true

@@ -8,8 +8,14 @@ import Foundation
 ///
 /// 1. A barcode must be a record's (`BarcodeAdmission`): a restricted-circulation number is
 ///    refused; a book, magazine or coupon needs `allowing: .notARecord`.
+///    crates' own labels (`LabelCode`) are refused as records, saying whose label it is
+///    (the collection UI acts on them before they reach here: `ScanContext`).
 /// 2. A barcode the collection already has needs `allowing: .anotherCopy`. The check is made
-///    against the store, not a list in memory: another process may have added it.
+///    against the store, not a list in memory: another process may have added it. With a
+///    place to add into (the collection UI's current place), a copy that is elsewhere (or
+///    in no place) is offered to be moved here instead (`AddQuestion.Kind.moveHere`: yes
+///    moves it, "c" adds another copy here); when every copy is here already, the question
+///    is another copy's.
 /// 3. A release is fetched from Discogs (anonymously if need be: a release page is public);
 ///    its barcode makes the record, stored already matched to the release.
 public struct RecordAdder: Sendable {
@@ -29,14 +35,16 @@ public struct RecordAdder: Sendable {
         case refused(String)
     }
 
-    /// Adds what `entry` names.
+    /// Adds what `entry` names, into `location` when given.
     public func add(
-        _ entry: CodeEntry, method: AddMethod, allowing: AddAllowance = []
+        _ entry: CodeEntry, method: AddMethod, allowing: AddAllowance = [], into location: Location? = nil
     ) async throws(StoreError) -> Outcome {
         switch entry {
+        case .label(let code):
+            return .refused(code.notARecordReason)
         case .barcode(let gtin):
             if let refusal = Self.check(gtin, entry: entry, method: method, allowing: allowing) { return refusal }
-            return try await add(NewRecord(gtin: gtin, addMethod: method), entry: entry, allowing: allowing)
+            return try await add(NewRecord(gtin: gtin, addMethod: method), entry: entry, allowing: allowing, into: location)
         case .release(let id):
             let release: Release
             switch await fetch(id) {
@@ -48,7 +56,8 @@ public struct RecordAdder: Sendable {
                     "Discogs release \(id) (\(release.displayTitle)) lists no barcode: add the record by the barcode printed on it")
             }
             // The person named this very release: whatever its barcode's kind, it is a record.
-            return try await add(NewRecord(gtin: gtin, addMethod: method, release: release), entry: entry, allowing: allowing)
+            return try await add(
+                NewRecord(gtin: gtin, addMethod: method, release: release), entry: entry, allowing: allowing, into: location)
         }
     }
 
@@ -57,22 +66,45 @@ public struct RecordAdder: Sendable {
         switch gtin.admission {
         case .record: return nil
         case .reserved(let reason): return .refused(reason)
+        case .label(let code): return .refused(code.notARecordReason)
         case .confirm(let code):
             if allowing.contains(.notARecord) { return nil }
             return .held(AddQuestion(entry: entry, gtin: gtin, method: method, kind: .notARecord(code), allowing: allowing))
         }
     }
 
-    /// The duplicate rule, then the insert.
-    private func add(_ new: NewRecord, entry: CodeEntry, allowing: AddAllowance) async throws(StoreError) -> Outcome {
+    /// The duplicate rule (with a place: move the copy here?), then the insert.
+    private func add(
+        _ new: NewRecord, entry: CodeEntry, allowing: AddAllowance, into location: Location?
+    ) async throws(StoreError) -> Outcome {
+        var new = new
+        new.locationID = location?.id
         if !allowing.contains(.anotherCopy) {
             let copies = try await store.copies(of: new.gtin)
             if copies > 0 {
-                return .held(AddQuestion(
-                    entry: entry, gtin: new.gtin, method: new.addMethod, kind: .anotherCopy(copies: copies), allowing: allowing))
+                let kind: AddQuestion.Kind
+                if let location, let move = try await moveHere(new.gtin, copies: copies, to: location) {
+                    kind = .moveHere(move)
+                } else {
+                    kind = .anotherCopy(copies: copies)
+                }
+                return .held(AddQuestion(entry: entry, gtin: new.gtin, method: new.addMethod, kind: kind, allowing: allowing))
             }
         }
         return .added(try await store.add(new), release: new.release)
+    }
+
+    /// The copy of `gtin` a scan with `location` current would move: the latest added that
+    /// is not in `location` already; nil when every copy is there.
+    private func moveHere(_ gtin: GTIN, copies: Int, to location: Location) async throws(StoreError) -> MoveHere? {
+        guard let record = try await store.copiesWithLocations(of: gtin).first(where: { $0.location?.id != location.id }) else {
+            return nil
+        }
+        var title = gtin.canonical
+        if record.releaseID != nil, let release = try await store.details(record.id)?.release {
+            title = ControlCharacters.cleaned(release.displayTitle)
+        }
+        return MoveHere(recordID: record.id, title: title, from: record.location, to: location, copies: copies)
     }
 
     private struct Refusal: Error {

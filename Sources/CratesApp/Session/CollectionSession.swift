@@ -17,6 +17,8 @@ public final class CollectionSession: Sendable {
     private let scanner: ScanSocketPath?
     private let follower = Mutex<ScanFollower?>(nil)
     private let undo: UndoLedger
+    /// The current place: where what is added goes, and what a place's label changes.
+    private let context: ScanContext
     private let worker = Mutex<(worker: LookupWorker?, task: Task<Void, Never>?)>((nil, nil))
     private let observation = Mutex<WindowObservation?>(nil)
     private let requests: AsyncStream<SessionRequest>
@@ -33,6 +35,7 @@ public final class CollectionSession: Sendable {
         self.lookups = lookups
         self.scanner = scanner
         undo = UndoLedger(store: store)
+        context = ScanContext(store: store)
         (requests, requestSink) = AsyncStream.makeStream(of: SessionRequest.self)
     }
 
@@ -103,13 +106,18 @@ public final class CollectionSession: Sendable {
     private func execute(_ request: SessionRequest) async {
         do {
             switch request {
+            case .add(.label(let code), _, _):
+                try await scanned(code)
             case .add(let entry, let method, let allowing):
+                // The place is the one current now, in the order of the requests: a record
+                // scanned right after a place's label goes in that place.
+                let location = context.location
                 if case .release = entry {
                     // A release waits for Discogs (and its rate limit): off the serial line,
                     // so that list queries and scans are not held up behind it.
-                    Task { await self.add(entry, method: method, allowing: allowing) }
+                    Task { await self.add(entry, method: method, allowing: allowing, into: location) }
                 } else {
-                    await add(entry, method: method, allowing: allowing)
+                    await add(entry, method: method, allowing: allowing, into: location)
                 }
             case .query(let query):
                 observation.withLock { $0 }?.update(query)
@@ -119,7 +127,11 @@ public final class CollectionSession: Sendable {
                 let (count, token) = try await undo.delete(ids)
                 post(.deleted(count: count, undo: token))
             case .undo(let token):
-                if let count = try await undo.undo(token) { post(.restored(count: count)) }
+                switch try await undo.undo(token) {
+                case .restored(let count): post(.restored(count: count))
+                case .movedBack(let count): post(.message("Moved \(counted(count, "record")) back", isError: false))
+                case nil: break
+                }
             case .loadDetails(let id):
                 if let details = try await store.details(id) {
                     post(.details(details))
@@ -137,15 +149,28 @@ public final class CollectionSession: Sendable {
                 } else {
                     post(.message("No browser here: \(url)", isError: false))
                 }
+            case .move(let ids, let to):
+                var location: Location?
+                if let to { location = try await existingLocation(to) }
+                let (count, token) = try await undo.move(ids, to: to)
+                post(.moved(count: count, to: location, undo: token))
+            case .setLocation(let id):
+                let location = try await context.set(id)
+                if id != nil, location == nil { post(.message("That place is gone", isError: true)) }
+                post(.location(location))
+            case .loadLocations:
+                post(.locations(try await store.locationTree()))
             }
         } catch {
             post(.message("\(error)", isError: true))
         }
     }
 
-    private func add(_ entry: CodeEntry, method: AddMethod, allowing: AddAllowance) async {
+    private func add(_ entry: CodeEntry, method: AddMethod, allowing: AddAllowance, into location: Location?) async {
         do {
-            switch try await RecordAdder(store: store, discogs: discogs).add(entry, method: method, allowing: allowing) {
+            switch try await RecordAdder(store: store, discogs: discogs).add(
+                entry, method: method, allowing: allowing, into: location)
+            {
             case .added(let record, let release):
                 post(.added(recordID: record.id))
                 if let release { post(.message("Added \(release.displayTitle)", isError: false)) }
@@ -158,6 +183,28 @@ public final class CollectionSession: Sendable {
         } catch {
             post(.message("\(error)", isError: true))
         }
+    }
+
+    /// A crates label: a place's changes the current place, a copy's selects it.
+    private func scanned(_ code: LabelCode) async throws(StoreError) {
+        switch try await context.scan(code) {
+        case .entered(let location):
+            post(.location(location))
+        case .unchanged:
+            break  // the same place again changes nothing
+        case .left(let message):
+            post(.location(nil))
+            post(.message(message, isError: true))
+        case .select(let record):
+            post(.select(recordID: record.id))
+        case .noSuchCopy(let message):
+            post(.message(message, isError: true))
+        }
+    }
+
+    private func existingLocation(_ id: Int64) async throws(StoreError) -> Location {
+        guard let location = try await store.location(id) else { throw .location(.unknownID(id)) }
+        return location
     }
 
     /// The person chose a pressing: fetched in full, then the record is matched to it.

@@ -12,8 +12,8 @@ public struct CatalogueRecord: Hashable, Sendable, Identifiable {
     public var addedAt: Date
     public var addMethod: AddMethod
     public var note: String?
-    /// Where the copy lives: a crate, a shelf.
-    public var location: String?
+    /// The place the copy is in (a crate, a shelf), with its path; nil: in no place.
+    public var location: Location?
     /// The Discogs release this copy resolved to, if any.
     public var releaseID: Int?
     public var lookupState: LookupState
@@ -34,7 +34,7 @@ public struct CatalogueRecord: Hashable, Sendable, Identifiable {
 
     public init(
         id: Int64, gtin: GTIN, addedAt: Date, addMethod: AddMethod, note: String? = nil,
-        location: String? = nil, releaseID: Int? = nil, lookupState: LookupState = .pending,
+        location: Location? = nil, releaseID: Int? = nil, lookupState: LookupState = .pending,
         lookupError: String? = nil, lookupAttempts: Int = 0, retryAt: Date? = nil,
         skipReason: String? = nil, claimedUntil: Date? = nil, candidates: [ReleaseCandidate] = [],
         updatedAt: Date
@@ -63,6 +63,11 @@ public struct NewRecord: Hashable, Sendable {
     public var addedAt: Date
     public var addMethod: AddMethod
     public var note: String?
+    /// The place the copy goes in, by id (the collection UI's current place).
+    public var locationID: Int64?
+    /// A place by its path or name, as an import names it (the rule of
+    /// `LocationTree.placement(forImported:)`: it joins the place it names, or the places
+    /// missing are made). Ignored when `locationID` is given.
     public var location: String?
     /// Known already (e.g. added by Discogs release id): the record is stored `matched` and
     /// never enters the lookup queue. Nil: the record is stored `pending`.
@@ -77,13 +82,14 @@ public struct NewRecord: Hashable, Sendable {
 
     public init(
         gtin: GTIN, addedAt: Date = Date(), addMethod: AddMethod, note: String? = nil,
-        location: String? = nil, release: Release? = nil
+        location: String? = nil, locationID: Int64? = nil, release: Release? = nil
     ) {
         self.gtin = gtin
         self.addedAt = addedAt
         self.addMethod = addMethod
         self.note = note
         self.location = location
+        self.locationID = locationID
         self.releaseBox = release.map(ReleaseBox.init)
     }
 }

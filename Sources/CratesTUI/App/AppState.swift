@@ -8,6 +8,8 @@ public struct AppState: Sendable {
         case details(DetailsState)
         case picker(PickerState)
         case help(scroll: Int)
+        /// The places as a tree with their counts (`L`).
+        case locations(LocationsState)
     }
 
     public struct DetailsState: Equatable, Sendable {
@@ -49,6 +51,9 @@ public struct AppState: Sendable {
     /// Whether the store has answered at all (an empty collection is an answer).
     var received = false
     public internal(set) var filter = ""
+    /// The current place (its label was scanned, or it was chosen in the tree): the list
+    /// shows what is in it and inside it, and what is added goes in it. Nil: none.
+    public internal(set) var location: Location?
     public internal(set) var filterEditing = false
     /// The selected line and the record on it: the record is what the selection follows when
     /// the list changes under it.

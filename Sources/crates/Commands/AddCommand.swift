@@ -23,7 +23,8 @@ struct AddCommand: ParsableCommand {
             Codes that are not added are reported on standard error, one line each:
               crates add: CODE: reason
             A code is refused when it is not a valid barcode (the reason says what is \
-            wrong), when it is a shop's price label (a restricted-circulation number), or \
+            wrong), when it is a shop's price label (a restricted-circulation number) or a \
+            crates label (a place's or a copy's, 290… and 291…), or \
             when Discogs cannot give the release. A barcode of another kind than a record's \
             (an ISBN, ISMN or ISSN, a coupon) is refused unless --force: Discogs lists some \
             audiobooks and book-and-CD sets under their ISBNs. A barcode already in the \

@@ -19,11 +19,13 @@ struct ImportCommand: ParsableCommand {
             or ean column, or a release_id column: Discogs' collection export and `crates \
             export --csv` are read as they are (a row is keyed on its release_id when it has \
             one, else on its barcode; Collection Notes, or a note column, becomes the note; \
-            Date Added the date; CollectionFolder the location). Other columns are ignored.
+            Date Added the date; a location column, else CollectionFolder, the place: it \
+            joins the place it names (a name, or a path such as "Living Room › Shelf 2 › \
+            Crate A3"), or the places missing are made). Other columns are ignored.
 
             Every line is checked before anything is written. A line that is not a barcode, \
             or is a barcode but not a record's (an ISBN, an ISSN, a coupon, a shop's price \
-            label), is reported on standard error as FILE:LINE: TEXT: REASON and skipped; with \
+            label, a crates label), is reported on standard error as FILE:LINE: TEXT: REASON and skipped; with \
             --strict nothing at all is imported then. --force takes the ISBNs, ISSNs, ISMNs \
             and coupons all the same (Discogs lists some audiobooks under their ISBNs), never \
             a shop's price label.

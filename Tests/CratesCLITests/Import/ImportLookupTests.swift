@@ -67,7 +67,7 @@ struct ImportLookupTests {
         let details = try #require(try await store.details(1))
         #expect(details.record.gtin.canonical == "0727361626525")
         #expect(details.record.lookupState == .matched && details.release?.id == 5_134_861)
-        #expect(details.record.note == "signed, by \"all\"" && details.record.location == "Metal")
+        #expect(details.record.note == "signed, by \"all\"" && details.record.location?.pathText == "Metal")
         #expect(details.record.addedAt == ImportDate.parse("2020-01-02 03:04:05"))
 
         // Again: the release already there is not fetched again; the two others still fail.
@@ -146,7 +146,7 @@ struct ImportLookupTests {
                 }
                 result.append(Copy(
                     gtin: record.gtin.canonical, release: record.releaseID, note: record.note, added: record.addedAt,
-                    location: record.location, state: record.lookupState))
+                    location: record.location?.pathText, state: record.lookupState))
             }
             return result.sorted()
         }
