@@ -42,8 +42,8 @@ extension CatalogueStore {
     /// by a release id are skipped) as imported records, `batchSize` per transaction, and
     /// returns their ids in order.
     ///
-    /// Each entry becomes a `pending` record dated `addedAt` (else `now`) with its note and
-    /// location. An entry with a release id keeps it as the record's pinned release, so that
+    /// Each entry becomes a `pending` record dated `addedAt` (else `now`) with its note, in
+    /// the place its location names (found, or made: `LocationTree.placement(forImported:)`). An entry with a release id keeps it as the record's pinned release, so that
     /// its lookup fetches that release; when the release is already stored, the record is
     /// matched to it at once. An entry described by its values (a CSV row without a barcode:
     /// catalogue number, artist, title…) keeps them as the collector's values, and its lookup
@@ -264,6 +264,8 @@ extension CatalogueStore {
     /// pinned release already stored is then attached at once.
     private static func insertImported(_ db: Database, _ entries: [ImportEntry], now: Date) throws -> [Int64] {
         let nowSeconds = StoredValues.seconds(now)
+        // Each distinct location once: it joins a place or makes one (see `placeImported`).
+        let places = try placeImported(db, Set(entries.lazy.compactMap(\.location)), now: now)
         var json = "["
         json.reserveCapacity(entries.count * 40)
         var rows: [ImportEntry] = []
@@ -272,7 +274,8 @@ extension CatalogueStore {
             guard let gtin = entry.gtin else { continue }
             if !rows.isEmpty { json += "," }
             json += "[\"\(gtin.canonical)\",\(StoredValues.seconds(entry.addedAt ?? now)),"
-            json += jsonText(entry.note) + "," + jsonText(entry.location) + "," + (entry.releaseID.map(String.init) ?? "null") + "]"
+            json += jsonText(entry.note) + "," + (entry.location.flatMap { places[$0] }.map(String.init) ?? "null") + ","
+            json += (entry.releaseID.map(String.init) ?? "null") + "]"
             rows.append(entry)
         }
         json += "]"
@@ -280,7 +283,7 @@ extension CatalogueStore {
         let before = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM record") ?? 0
         try db.execute(
             sql: """
-                INSERT INTO record (gtin, addedAt, addMethod, note, location, pinnedReleaseID, lookupState,
+                INSERT INTO record (gtin, addedAt, addMethod, note, locationID, pinnedReleaseID, lookupState,
                                     sectionKey, rowKey, updatedAt)
                 SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?, json_extract(value, '$[2]'),
                        json_extract(value, '$[3]'), json_extract(value, '$[4]'), ?, ?, ?, ?

@@ -47,8 +47,16 @@ extension CatalogueStore {
             try StoredValues.upsertRelease(db, release, now: now)
             keysByRelease[release.id] = RecordKeys(release: release, gtin: "")
         }
+        // Places named by path (an import's) found or made once per batch; places named by
+        // id must exist.
+        let places = try placeImported(
+            db, Set(records.lazy.filter { $0.locationID == nil }.compactMap(\.location)), now: now)
+        for id in Set(records.compactMap(\.locationID)) where try StoredValues.fetchLocation(db, id: id) == nil {
+            // Removed meanwhile (by another process): said plainly, not as a foreign key.
+            throw StoreError.location(.unknownID(id))
+        }
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO record (gtin, addedAt, addMethod, note, location, releaseID, lookupState,
+            INSERT INTO record (gtin, addedAt, addMethod, note, locationID, releaseID, lookupState,
                                 sectionKey, rowKey, updatedAt, \(StoredValues.ownColumns.joined(separator: ", ")),
                                 ownSearchText, entryKey)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -70,8 +78,8 @@ extension CatalogueStore {
             let row = keys.map { $0.rowPrefix == SortKey.unmatchedRow ? SortKey.unmatchedRow : $0.rowPrefix + (gtin ?? "") }
             try statement.execute(arguments: StatementArguments([
                 gtin, StoredValues.seconds(record.addedAt), record.addMethod.rawValue, record.note,
-                record.location, record.release?.id, record.initialState.rawValue,
-                section, row ?? SortKey.unmatchedRow, nowSeconds,
+                record.locationID ?? record.location.flatMap { places[$0] }, record.release?.id,
+                record.initialState.rawValue, section, row ?? SortKey.unmatchedRow, nowSeconds,
             ] + StoredValues.ownValues(collector) + [
                 StoredValues.ownSearchText(collector), StoredValues.entryKey(gtin: record.gtin, collector: collector),
             ]))

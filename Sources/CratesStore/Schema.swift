@@ -17,12 +17,29 @@ enum Schema {
     /// "CRAT" in ASCII, per SQLite's application_id convention (a 32-bit big-endian tag).
     static let applicationID: Int32 = 0x4352_4154
 
-    static var migrator: DatabaseMigrator {
+    static var migrator: DatabaseMigrator { migrator(migrations) }
+
+    /// Every migration, in the order they run: the identifier and what it does.
+    ///
+    /// "v6 collector values" and "v7 locations" were written side by side on two branches,
+    /// so a database may have had either first (a test opens one of each). Both orders end
+    /// with the same columns: v7 only adds a table and a column, and v6 rebuilds `record`
+    /// from its stored definition, whatever columns it has.
+    static var migrations: [(identifier: String, migrate: @Sendable (Database) throws -> Void)] {
+        [
+            ("v1", createV1),
+            ("v2 search text", addSearchText),
+            ("v3 pinned release", addPinnedRelease),
+            ("v6 collector values", addCollectorValues),
+            ("v7 locations", addLocations),
+        ]
+    }
+
+    /// A migrator of `migrations` in their order (tests make databases as an older crates,
+    /// or another branch's, left them).
+    static func migrator(_ migrations: [(identifier: String, migrate: @Sendable (Database) throws -> Void)]) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1", migrate: createV1)
-        migrator.registerMigration("v2 search text", migrate: addSearchText)
-        migrator.registerMigration("v3 pinned release", migrate: addPinnedRelease)
-        migrator.registerMigration("v6 collector values", migrate: addCollectorValues)
+        for migration in migrations { migrator.registerMigration(migration.identifier, migrate: migration.migrate) }
         return migrator
     }
 
@@ -199,6 +216,58 @@ enum Schema {
         if let sequence {
             try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = 'record'")
             try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('record', ?)", arguments: [sequence])
+        }
+    }
+
+    /// Places (room › shelf › crate) as a tree, and each copy in at most one of them.
+    ///
+    /// - `location.id` is AUTOINCREMENT: ids are never reused, since a printed label carries
+    ///   the id (`LabelCode`), and a label of a removed place must not come to name a new one.
+    /// - `nameKey` is the name folded (`LocationName.key`): names are unique among the places
+    ///   in one place, so that a path from the top names exactly one place.
+    /// - `record.locationID` replaces the free-text `record.location` of v1: each distinct
+    ///   text becomes a place (split at "›" into nested places, as crates' export writes a
+    ///   path), its records are put in it, and the text is cleared. The old column stays,
+    ///   always NULL: SQLite before 3.35 cannot drop a column, and nothing reads it now.
+    ///
+    /// The names are compared with `LocationName.key`, the store's one comparison of names
+    /// (as the sort keys use `TextFolding`, it cannot change without a migration of its own).
+    private static func addLocations(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE location (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                parentID INTEGER REFERENCES location(id),
+                name TEXT NOT NULL,
+                nameKey TEXT NOT NULL,
+                createdAt REAL NOT NULL
+            );
+            CREATE UNIQUE INDEX location_sibling ON location(ifnull(parentID, 0), nameKey);
+            CREATE INDEX location_parent ON location(parentID);
+            ALTER TABLE record ADD COLUMN locationID INTEGER REFERENCES location(id) ON DELETE SET NULL;
+            CREATE INDEX record_location ON record(locationID) WHERE locationID IS NOT NULL;
+            """)
+        let texts = try String.fetchAll(db, sql: "SELECT DISTINCT location FROM record WHERE location IS NOT NULL")
+        let now = Date().timeIntervalSince1970
+        for text in texts {
+            let names = text.split(separator: "›").map { String($0.trimmingCharacters(in: .whitespacesAndNewlines).prefix(80)) }
+                .filter { !$0.isEmpty }
+            var parent: Int64?
+            for name in names {
+                let key = LocationName.key(name)
+                if let id = try Int64.fetchOne(
+                    db, sql: "SELECT id FROM location WHERE ifnull(parentID, 0) = ? AND nameKey = ?",
+                    arguments: [parent ?? 0, key])
+                {
+                    parent = id
+                } else {
+                    try db.execute(
+                        sql: "INSERT INTO location (parentID, name, nameKey, createdAt) VALUES (?, ?, ?, ?)",
+                        arguments: [parent, name, key, now])
+                    parent = db.lastInsertedRowID
+                }
+            }
+            try db.execute(
+                sql: "UPDATE record SET locationID = ?, location = NULL WHERE location = ?", arguments: [parent, text])
         }
     }
 }

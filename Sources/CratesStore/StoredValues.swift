@@ -28,7 +28,7 @@ enum StoredValues {
 
     /// The columns `record(from:)` reads, in order.
     static let recordColumns = """
-        id, gtin, addedAt, addMethod, note, location, releaseID, lookupState, lookupError, \
+        id, gtin, addedAt, addMethod, note, locationID, releaseID, lookupState, lookupError, \
         lookupAttempts, retryAt, skipReason, claimedUntil, candidatesJSON, updatedAt, \
         \(ownColumns.joined(separator: ", "))
         """
@@ -38,7 +38,9 @@ enum StoredValues {
     /// The collector's values, in `RecordField.allCases` order.
     static let ownColumns = ["ownArtist", "ownTitle", "ownGenre", "ownYear", "ownFormat", "ownLabel", "ownCatno", "ownCountry"]
 
-    static func record(from row: Row) throws -> CatalogueRecord {
+    /// The record in `row` (read with `recordColumns`); `location` gives the place of a
+    /// location id (`fetchLocation`, or a `LocationTree` read once for many rows).
+    static func record(from row: Row, location: (Int64) throws -> Location?) throws -> CatalogueRecord {
         let id = try row.decode(Int64.self, atIndex: 0)
         var gtin: GTIN?
         if let gtinText = try row.decode(String?.self, atIndex: 1) {
@@ -60,7 +62,7 @@ enum StoredValues {
             addedAt: date(try row.decode(Double.self, atIndex: 2)),
             addMethod: method,
             note: try row.decode(String?.self, atIndex: 4),
-            location: try row.decode(String?.self, atIndex: 5),
+            location: try row.decode(Int64?.self, atIndex: 5).flatMap(location),
             releaseID: try row.decode(Int?.self, atIndex: 6),
             lookupState: state,
             lookupError: try row.decode(String?.self, atIndex: 8),
@@ -129,7 +131,7 @@ enum StoredValues {
 
     static func fetchRecord(_ db: Database, id: Int64) throws -> CatalogueRecord? {
         try Row.fetchOne(db, sql: "SELECT \(recordColumns) FROM record WHERE id = ?", arguments: [id])
-            .map(record(from:))
+            .map { row in try record(from: row) { try fetchLocation(db, id: $0) } }
     }
 
     /// Inserts `record` with its own id (an undo), its sort keys computed from the release
@@ -139,7 +141,7 @@ enum StoredValues {
         let keys = RecordKeys(release: release, collector: record.collector, gtin: record.gtin?.canonical ?? "")
         let values: [(any DatabaseValueConvertible)?] = [
             record.id, record.gtin?.canonical, seconds(record.addedAt), record.addMethod.rawValue,
-            record.note, record.location, release == nil ? nil : record.releaseID,
+            record.note, record.location?.id, release == nil ? nil : record.releaseID,
             record.lookupState.rawValue, record.lookupError, record.lookupAttempts,
             record.retryAt.map(seconds), record.skipReason, record.claimedUntil.map(seconds),
             record.candidates.isEmpty ? nil : try json(record.candidates), seconds(record.updatedAt),
@@ -147,10 +149,14 @@ enum StoredValues {
             record.candidates.count, keys.section, keys.row, ownSearchText(record.collector),
             entryKey(gtin: record.gtin, collector: record.collector),
         ]
+        var placeholders = Array(repeating: "?", count: values.count)
+        // The place (`locationID`, the sixth column), unless it was removed meanwhile (the
+        // copy then comes back in none).
+        placeholders[5] = "(SELECT id FROM location WHERE id = ?)"
         try db.execute(
             sql: """
                 INSERT OR IGNORE INTO record (\(recordColumns), candidateCount, sectionKey, rowKey, ownSearchText, entryKey)
-                VALUES (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))
+                VALUES (\(placeholders.joined(separator: ", ")))
                 """,
             arguments: StatementArguments(values))
         if db.changesCount > 0 { try count(db, sectionKey: keys.section, by: 1) }

@@ -27,6 +27,7 @@ struct Crates: ParsableCommand {
             AuthCommand.self, BarcodeCommand.self, AddCommand.self, ListCommand.self, ExportCommand.self,
             LookupCommand.self, ImportCommand.self, ScandCommand.self, ScanCommand.self,
             SearchCommand.self, EditCommand.self, RefreshCommand.self,
+            LocationCommand.self, MoveCommand.self, LabelsCommand.self,
         ],
     )
 

@@ -33,7 +33,6 @@ struct NoBarcodeTests {
     @Test("s in the UI: a search's candidates come back, and the one chosen is added as found, with no further request")
     func searchAndAdd() async throws {
         let (server, temporary, log, session) = try await Self.session()
-        defer { session.stop() }
         let query = try ReleaseSearchQuery(catno: "1C 064-82 306")
         session.perform(.search(query, for: nil))
         let answer = try await log.first("the search's answer") { if case .found(let a) = $0 { a } else { nil } }
@@ -47,12 +46,12 @@ struct NoBarcodeTests {
         #expect(try await temporary.store.sections().map(\.name) == ["Electronic"])
         let stats = try await server.stats()
         #expect(stats.requests == 1 && stats.releases.isEmpty, "one search, and the release completed from it")
+        await session.stopped()
     }
 
     @Test("a search for a record entered by hand links it; the collector's own values stay and win")
     func linkAHandEntry() async throws {
         let (server, temporary, log, session) = try await Self.session()
-        defer { session.stop() }
         defer { _ = server }
         let typed = try RecordFields.handEntered([.artist: "kraftwerk", .title: "trans-europe express", .genre: "Krautrock"])
         session.perform(.enterByHand(typed, for: nil))
@@ -69,6 +68,7 @@ struct NoBarcodeTests {
         #expect(details.shown.title == "trans-europe express" && details.shown.genre == "Krautrock", "the collector's values kept")
         #expect(try await temporary.store.sections().map(\.name) == ["Krautrock"])
         #expect(details.history.map(\.kind) == [.enteredByHand, .chosen])
+        await session.stopped()
     }
 
     @Test("an edit survives a refresh: Discogs' values are fetched again, the collector's still win")

@@ -57,7 +57,7 @@ struct CollectorValuesTests {
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE tbl_name = 'record' AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY name")
         }
         #expect(schema == [
-            "record_entryKey", "record_gtin", "record_order", "record_pinned", "record_queue", "record_recounted",
+            "record_entryKey", "record_gtin", "record_location", "record_order", "record_pinned", "record_queue", "record_recounted",
             "record_release", "record_uncounted",
         ])
         let foreignKeys = try await store.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count }

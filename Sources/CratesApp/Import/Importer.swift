@@ -59,8 +59,38 @@ public struct Importer: Sendable {
         public var exitStatus: Int32
     }
 
-    /// Imports `parsed` (whose refused lines the command has already reported).
+    /// Imports `parsed` (whose refused lines the command has already reported). The report
+    /// file, when asked for, is opened before anything is added: an import that could not
+    /// write it adds nothing.
     public func run(
+        _ parsed: ImportFile, name: String, options: Options,
+        discogs: @Sendable () -> Result<DiscogsAccess, DiscogsAccessProblem>
+    ) async throws -> Outcome {
+        var reportFile: ExportFile?
+        if let path = options.reportPath {
+            do {
+                reportFile = try ExportFile(path: path)
+            } catch {
+                throw ImportRunError.report(error)
+            }
+        }
+        do {
+            let outcome = try await importing(parsed, name: name, options: options, discogs: discogs)
+            if let reportFile {
+                try reportFile.write(outcome.report.tabSeparated)
+                try reportFile.commit()
+            }
+            return outcome
+        } catch let error as ExportError {
+            reportFile?.abandon()
+            throw ImportRunError.report(error)
+        } catch {
+            reportFile?.abandon()
+            throw error
+        }
+    }
+
+    private func importing(
         _ parsed: ImportFile, name: String, options: Options,
         discogs: @Sendable () -> Result<DiscogsAccess, DiscogsAccessProblem>
     ) async throws -> Outcome {
@@ -210,5 +240,16 @@ public struct Importer: Sendable {
         case nil: break
         }
         return line
+    }
+}
+
+/// Why an import stopped before it could report.
+public enum ImportRunError: Error, CustomStringConvertible {
+    case report(ExportError)
+
+    public var description: String {
+        switch self {
+        case .report(let error): "cannot write the report: \(error)"
+        }
     }
 }

@@ -45,11 +45,11 @@ public enum Refresh {
         }
         guard !wanted.isEmpty else { return outcome }
         let queued = try await store.retry(wanted)
-        if let unfinished = try await AddReport.waitForLookups(queued, store: store, access: access, timeout: timeout) {
+        if let unfinished = try await AddCodes.waitForLookups(queued, store: store, access: access, timeout: timeout) {
             if let message = unfinished.message { outcome.messages.append(message) }
             if outcome.exitStatus == 0 { outcome.exitStatus = 3 }
         }
-        for id in queued { outcome.lines.append(try await AddReport.line(for: id, store: store)) }
+        for id in queued { outcome.lines.append(try await AddCodes.line(for: id, store: store)) }
         return outcome
     }
 }

@@ -17,6 +17,8 @@ public final class CollectionSession: Sendable {
     private let scanner: ScanSocketPath?
     private let follower = Mutex<ScanFollower?>(nil)
     private let undo: UndoLedger
+    /// The current place: where what is added goes, and what a place's label changes.
+    private let context: ScanContext
     private let worker = Mutex<(worker: LookupWorker?, task: Task<Void, Never>?)>((nil, nil))
     private let observation = Mutex<WindowObservation?>(nil)
     private let requests: AsyncStream<SessionRequest>
@@ -36,6 +38,7 @@ public final class CollectionSession: Sendable {
         self.lookups = lookups
         self.scanner = scanner
         undo = UndoLedger(store: store)
+        context = ScanContext(store: store)
         (requests, requestSink) = AsyncStream.makeStream(of: SessionRequest.self)
     }
 
@@ -72,21 +75,35 @@ public final class CollectionSession: Sendable {
     }
 
     /// Stops everything; the lookup in hand gets a few seconds, then goes back to the queue.
+    /// For the UI thread, which may block; tasks call `stopped()`.
     public func stop() {
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await stopped()
+            done.signal()
+        }
+        done.wait()
+    }
+
+    /// `stop()` for a task: never blocks a thread of the cooperative pool.
+    public func stopped() async {
         observation.withLock { $0?.cancel() }
         follower.withLock { $0?.stop() }
         requestSink.finish()
-        stopWorker()
+        await stopWorker()
         executor.withLock { $0?.cancel() }
     }
 
     /// New credentials (signed in from the UI): the worker starts again with them.
     public func signedIn(_ access: DiscogsAccess) {
-        stopWorker()
-        self.access.withLock { $0 = access }
+        // Searches use the new credentials at once; the worker once the old one has stopped.
         finder.withLock { $0 = ReleaseFinder(access: access) }
-        startWorker()
-        post(.message("Signed in to Discogs as \(access.displayName)", isError: false))
+        Task {
+            await stopWorker()
+            self.access.withLock { $0 = access }
+            startWorker()
+            post(.message("Signed in to Discogs as \(access.displayName)", isError: false))
+        }
     }
 
     // MARK: Requests
@@ -94,13 +111,18 @@ public final class CollectionSession: Sendable {
     private func execute(_ request: SessionRequest) async {
         do {
             switch request {
+            case .add(.label(let code), _, _):
+                try await scanned(code)
             case .add(let entry, let method, let allowing):
+                // The place is the one current now, in the order of the requests: a record
+                // scanned right after a place's label goes in that place.
+                let location = context.location
                 if case .release = entry {
                     // A release waits for Discogs (and its rate limit): off the serial line,
                     // so that list queries and scans are not held up behind it.
-                    Task { await self.add(entry, method: method, allowing: allowing) }
+                    Task { await self.add(entry, method: method, allowing: allowing, into: location) }
                 } else {
-                    await add(entry, method: method, allowing: allowing)
+                    await add(entry, method: method, allowing: allowing, into: location)
                 }
             case .query(let query):
                 observation.withLock { $0 }?.update(query)
@@ -110,7 +132,11 @@ public final class CollectionSession: Sendable {
                 let (count, token) = try await undo.delete(ids)
                 post(.deleted(count: count, undo: token))
             case .undo(let token):
-                if let count = try await undo.undo(token) { post(.restored(count: count)) }
+                switch try await undo.undo(token) {
+                case .restored(let count): post(.restored(count: count))
+                case .movedBack(let count): post(.message("Moved \(counted(count, "record")) back", isError: false))
+                case nil: break
+                }
             case .loadDetails(let id):
                 if let details = try await store.details(id) {
                     post(.details(details))
@@ -132,25 +158,38 @@ public final class CollectionSession: Sendable {
                 // Waits for Discogs: off the serial line, as an add by release.
                 Task { await self.search(query, for: recordID) }
             case .enterByHand(let fields, let recordID):
-                try await enterByHand(fields, for: recordID)
+                try await enterByHand(fields, for: recordID, into: context.location)
             case .edit(let id, let edit):
                 let record = try await store.edit(id, edit)
                 post(.message(edit.isEmpty ? "Nothing changed" : "Saved \(record.subject): \(edit.summary)", isError: false))
                 if let details = try await store.details(id) { post(.details(details)) }
             case .loadNeedsPerson:
                 post(.needsPerson(try await store.needingAPerson()))
+            case .move(let ids, let to):
+                var location: Location?
+                if let to { location = try await existingLocation(to) }
+                let (count, token) = try await undo.move(ids, to: to)
+                post(.moved(count: count, to: location, undo: token))
+            case .setLocation(let id):
+                let location = try await context.set(id)
+                if id != nil, location == nil { post(.message("That place is gone", isError: true)) }
+                post(.location(location))
+            case .loadLocations:
+                post(.locations(try await store.locationTree()))
             }
         } catch {
             post(.message("\(error)", isError: true))
         }
     }
 
-    private func add(_ entry: CodeEntry, method: AddMethod, allowing: AddAllowance) async {
+    private func add(_ entry: CodeEntry, method: AddMethod, allowing: AddAllowance, into location: Location?) async {
         // A release a search found is added as found, without fetching it again.
         var known: Release?
         if case .release(let id) = entry { known = finder.withLock { $0 }.knownRelease(id) }
         do {
-            switch try await RecordAdder(store: store, discogs: discogs).add(entry, method: method, allowing: allowing, known: known) {
+            switch try await RecordAdder(store: store, discogs: discogs).add(
+                entry, method: method, allowing: allowing, into: location, known: known)
+            {
             case .added(let record, let release):
                 post(.added(recordID: record.id))
                 if let release { post(.message("Added \(release.displayTitle)", isError: false)) }
@@ -163,6 +202,28 @@ public final class CollectionSession: Sendable {
         } catch {
             post(.message("\(error)", isError: true))
         }
+    }
+
+    /// A crates label: a place's changes the current place, a copy's selects it.
+    private func scanned(_ code: LabelCode) async throws(StoreError) {
+        switch try await context.scan(code) {
+        case .entered(let location):
+            post(.location(location))
+        case .unchanged:
+            break  // the same place again changes nothing
+        case .left(let message):
+            post(.location(nil))
+            post(.message(message, isError: true))
+        case .select(let record):
+            post(.select(recordID: record.id))
+        case .noSuchCopy(let message):
+            post(.message(message, isError: true))
+        }
+    }
+
+    private func existingLocation(_ id: Int64) async throws(StoreError) -> Location {
+        guard let location = try await store.location(id) else { throw .location(.unknownID(id)) }
+        return location
     }
 
     /// The person chose a pressing: as a search found it, else fetched in full; then the
@@ -192,15 +253,18 @@ public final class CollectionSession: Sendable {
         }
     }
 
-    /// A record entered by hand: a new one, or the record named (its barcode kept).
-    private func enterByHand(_ fields: RecordFields, for recordID: Int64?) async throws {
+    /// A record entered by hand: a new one (into the current place), or the record named
+    /// (its barcode and place kept).
+    private func enterByHand(_ fields: RecordFields, for recordID: Int64?, into location: Location?) async throws {
         if let recordID {
             let record = try await store.enterByHand(recordID, fields)
             post(.message("Entered by hand: \(record.collector.description)", isError: false))
             return
         }
         // The person typed it in full: another copy is what they mean.
-        if case .added(let record) = try await RecordAdder(store: store, discogs: discogs).addByHand(fields, anotherCopy: true) {
+        if case .added(let record) = try await RecordAdder(store: store, discogs: discogs).addByHand(
+            fields, anotherCopy: true, into: location)
+        {
             post(.added(recordID: record.id))
             post(.message("Entered by hand: \(fields.description)", isError: false))
         }
@@ -276,16 +340,18 @@ public final class CollectionSession: Sendable {
 
     /// Stops the worker, waiting at most a few seconds for the lookup in hand: cut short, it
     /// goes back to the queue.
-    private func stopWorker() {
-        let (worker, task) = self.worker.withLock { ($0.worker, $0.task) }
-        guard let worker, let task else { return }
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            await worker.stop()
-            await task.value
-            done.signal()
+    private func stopWorker() async {
+        let (worker, task) = self.worker.withLock { state in
+            defer { state = (nil, nil) }
+            return (state.worker, state.task)
         }
-        if done.wait(timeout: .now() + 3) == .timedOut { task.cancel() }
-        self.worker.withLock { $0 = (nil, nil) }
+        guard let worker, let task else { return }
+        let patience = Task {
+            try await Task.sleep(for: .seconds(3))
+            task.cancel()
+        }
+        await worker.stop()
+        await task.value
+        patience.cancel()
     }
 }

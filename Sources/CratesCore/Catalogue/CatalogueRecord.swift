@@ -15,8 +15,8 @@ public struct CatalogueRecord: Hashable, Sendable, Identifiable {
     public var addedAt: Date
     public var addMethod: AddMethod
     public var note: String?
-    /// Where the copy lives: a crate, a shelf.
-    public var location: String?
+    /// The place the copy is in (a crate, a shelf), with its path; nil: in no place.
+    public var location: Location?
     /// The Discogs release this copy resolved to, if any.
     public var releaseID: Int?
     public var lookupState: LookupState
@@ -40,7 +40,7 @@ public struct CatalogueRecord: Hashable, Sendable, Identifiable {
 
     public init(
         id: Int64, gtin: GTIN?, addedAt: Date, addMethod: AddMethod, note: String? = nil,
-        location: String? = nil, releaseID: Int? = nil, lookupState: LookupState = .pending,
+        location: Location? = nil, releaseID: Int? = nil, lookupState: LookupState = .pending,
         lookupError: String? = nil, lookupAttempts: Int = 0, retryAt: Date? = nil,
         skipReason: String? = nil, claimedUntil: Date? = nil, candidates: [ReleaseCandidate] = [],
         updatedAt: Date, collector: RecordFields = .none
@@ -79,12 +79,17 @@ public struct NewRecord: Hashable, Sendable {
     public var addedAt: Date
     public var addMethod: AddMethod
     public var note: String?
+    /// The place the copy goes in, by id (the collection UI's current place).
+    public var locationID: Int64?
+    /// A place by its path or name, as an import names it (the rule of
+    /// `LocationTree.placement(forImported:)`: it joins the place it names, or the places
+    /// missing are made). Ignored when `locationID` is given.
     public var location: String?
     /// Known already (e.g. added by Discogs release id): the record is stored `matched` and
     /// never enters the lookup queue. Nil: the record is stored `pending`.
     public var release: Release? {
-        get { releaseBox?.release }
-        set { releaseBox = newValue.map(ReleaseBox.init) }
+        get { releaseBox?.value }
+        set { releaseBox = newValue.map(ValueBox.init) }
     }
 
     /// The collector's own values (see `CatalogueRecord.collector`).
@@ -99,21 +104,22 @@ public struct NewRecord: Hashable, Sendable {
 
     /// Boxed: a `Release` inline would triple the size of every new record, and an import
     /// holds 100,000 of them, nearly all without a release.
-    private var releaseBox: ReleaseBox?
+    private var releaseBox: ValueBox<Release>?
     /// Boxed for the same reason: nearly every new record has none.
     private var collectorBox: ValueBox<RecordFields>?
 
     public init(
         gtin: GTIN?, addedAt: Date = Date(), addMethod: AddMethod, note: String? = nil,
-        location: String? = nil, release: Release? = nil, collector: RecordFields = .none,
-        handEntered: Bool = false
+        location: String? = nil, locationID: Int64? = nil, release: Release? = nil,
+        collector: RecordFields = .none, handEntered: Bool = false
     ) {
         self.gtin = gtin
         self.addedAt = addedAt
         self.addMethod = addMethod
         self.note = note
         self.location = location
-        self.releaseBox = release.map(ReleaseBox.init)
+        self.locationID = locationID
+        self.releaseBox = release.map(ValueBox.init)
         self.collectorBox = collector.isEmpty ? nil : ValueBox(collector)
         self.handEntered = handEntered
     }
@@ -133,14 +139,4 @@ private final class ValueBox<Value: Hashable & Sendable>: Hashable, Sendable {
 
     static func == (lhs: ValueBox, rhs: ValueBox) -> Bool { lhs.value == rhs.value }
     func hash(into hasher: inout Hasher) { hasher.combine(value) }
-}
-
-/// An immutable box, compared and hashed by its content.
-private final class ReleaseBox: Hashable, Sendable {
-    let release: Release
-
-    init(_ release: Release) { self.release = release }
-
-    static func == (lhs: ReleaseBox, rhs: ReleaseBox) -> Bool { lhs.release == rhs.release }
-    func hash(into hasher: inout Hasher) { hasher.combine(release) }
 }

@@ -126,11 +126,14 @@ public struct CollectionQuery: Hashable, Sendable {
     public var window: RowWindow
     /// A record whose row to report in `CollectionWindow.focusRow`.
     public var focus: Int64?
+    /// Only the records in this place and in the places inside it; nil: every record.
+    public var location: Int64?
 
-    public init(filter: String = "", window: RowWindow, focus: Int64? = nil) {
+    public init(filter: String = "", window: RowWindow, focus: Int64? = nil, location: Int64? = nil) {
         self.filter = filter
         self.window = window
         self.focus = focus
+        self.location = location
     }
 }
 
@@ -144,6 +147,8 @@ public struct CollectionWindow: Hashable, Sendable {
     public var rows: [CollectionRow]
     /// The filter the outline and rows answer.
     public var filter: String
+    /// The place the outline and rows answer (`CollectionQuery.location`).
+    public var location: Int64?
     /// Records in the whole collection, whatever the filter.
     public var totalRecords: Int
     /// The record asked to be located, and its row in the (filtered) order, when it is there.
@@ -152,12 +157,13 @@ public struct CollectionWindow: Hashable, Sendable {
 
     public init(
         outline: CollectionOutline, window: RowWindow, rows: [CollectionRow], filter: String = "",
-        totalRecords: Int? = nil, focus: Int64? = nil, focusRow: Int? = nil
+        totalRecords: Int? = nil, focus: Int64? = nil, focusRow: Int? = nil, location: Int64? = nil
     ) {
         self.outline = outline
         self.window = window
         self.rows = rows
         self.filter = filter
+        self.location = location
         self.totalRecords = totalRecords ?? outline.rowCount
         self.focus = focus
         self.focusRow = focusRow

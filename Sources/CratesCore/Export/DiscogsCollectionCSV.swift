@@ -15,11 +15,12 @@ import Foundation
 /// | `Rating` | empty: crates keeps no ratings |
 /// | `Released` | the release year |
 /// | `release_id` | the Discogs release id |
-/// | `CollectionFolder` | the record's location (crates' nearest thing to a folder) |
+/// | `CollectionFolder` | the name of the place the copy is in (crates' nearest thing to a folder) |
 /// | `Date Added` | when the copy was added, `YYYY-MM-DD HH:MM:SS` in UTC (`UTCTimestamp`) |
 /// | `Collection Media Condition`, `Collection Sleeve Condition` | empty: crates keeps none |
 /// | `Collection Notes` | the record's note |
 /// | `Barcode` | the canonical GTIN (8, 13 or 14 digits); empty for a record without one |
+/// | `Location` | the place's whole path, "Living Room › Shelf 2 › Crate A3" (what `crates import` reads back first) |
 /// | `Collector Fields` | which of the values are the collector's own ("Artist,Released"), by these columns' names |
 ///
 /// Artist, Title, Label, Catalog#, Format and Released are the values shown: the
@@ -30,7 +31,7 @@ public enum DiscogsCollectionCSV {
     public static let columns = [
         "Catalog#", "Artist", "Title", "Label", "Format", "Rating", "Released", "release_id",
         "CollectionFolder", "Date Added", "Collection Media Condition", "Collection Sleeve Condition",
-        "Collection Notes", "Barcode", "Collector Fields",
+        "Collection Notes", "Barcode", "Location", "Collector Fields",
     ]
 
     /// A field's name in `Collector Fields`: the column that shows it, or (genre and country,
@@ -73,12 +74,13 @@ public enum DiscogsCollectionCSV {
         fields.append("")  // Rating
         fields.append(shown.year.map { String($0) } ?? "")
         fields.append(release.map { String($0.id) } ?? "")
-        fields.append(record.location ?? "")
+        fields.append(record.location?.name ?? "")
         fields.append(UTCTimestamp.format(record.addedAt, .discogs))
         fields.append("")  // Collection Media Condition
         fields.append("")  // Collection Sleeve Condition
         fields.append(record.note ?? "")
         fields.append(record.gtin?.canonical ?? "")
+        fields.append(record.location?.pathText ?? "")
         fields.append(record.collector.fields.map(column(of:)).joined(separator: ","))
         return fields
     }

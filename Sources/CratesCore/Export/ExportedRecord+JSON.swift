@@ -5,7 +5,9 @@ extension ExportedRecord {
     /// always there (null when crates knows nothing), so a script sees one shape:
     ///
     /// `id`, `gtin`, `state` (a `LookupState`), `section`, `addedAt` (ISO 8601, UTC),
-    /// `addMethod` (an `AddMethod`), `note`, `location`, `lookupAttempts`, `lookupError`,
+    /// `addMethod` (an `AddMethod`), `note`, `location` (null, or the place the copy is in:
+    /// `id`, `name`, `path` — "Living Room › Shelf 2 › Crate A3" — and `code`, its label's
+    /// 13 digits), `lookupAttempts`, `lookupError`,
     /// `retryAt`, `skipReason`, `updatedAt`, `candidates` (the pressings to choose from when
     /// ambiguous: `id`, `artist`, `title`, `label`, `catno`, `formats`, `year`, `country`,
     /// `thumbURL`), `release` (null, or `id`, `artist`, `title`, `genres`, `styles`, `formats`,
@@ -42,7 +44,7 @@ extension ExportedRecord {
             try c.encode(UTCTimestamp.format(record.addedAt, .iso8601), forKey: .addedAt)
             try c.encode(record.addMethod.rawValue, forKey: .addMethod)
             try c.encode(record.note, forKey: .note)
-            try c.encode(record.location, forKey: .location)
+            try c.encode(record.location.map(LocationJSON.init), forKey: .location)
             try c.encode(record.lookupAttempts, forKey: .lookupAttempts)
             try c.encode(record.lookupError, forKey: .lookupError)
             try c.encode(record.retryAt.map { UTCTimestamp.format($0, .iso8601) }, forKey: .retryAt)
@@ -145,6 +147,23 @@ private struct CollectorJSON: Encodable {
         try c.encode(fields.label, forKey: .label)
         try c.encode(fields.catno, forKey: .catno)
         try c.encode(fields.country, forKey: .country)
+    }
+}
+
+/// A record's place: the same members as `crates location list --json` names it by.
+private struct LocationJSON: Encodable {
+    let location: Location
+
+    init(_ location: Location) { self.location = location }
+
+    enum Key: String, CodingKey { case id, name, path, code }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(location.id, forKey: .id)
+        try c.encode(location.name, forKey: .name)
+        try c.encode(location.pathText, forKey: .path)
+        try c.encode(location.code?.digits, forKey: .code)
     }
 }
 

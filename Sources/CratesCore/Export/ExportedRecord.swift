@@ -28,10 +28,13 @@ public struct ExportFilter: Hashable, Sendable {
     public var sections: [String]
     /// Lookup states.
     public var states: [LookupState]
+    /// A place: only the records in it and in the places inside it.
+    public var location: Int64?
 
-    public init(sections: [String] = [], states: [LookupState] = []) {
+    public init(sections: [String] = [], states: [LookupState] = [], location: Int64? = nil) {
         self.sections = sections
         self.states = states
+        self.location = location
     }
 
     /// Whether `section` is one of `sections` (always, when there are none).

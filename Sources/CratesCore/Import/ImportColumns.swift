@@ -26,7 +26,8 @@ public struct ImportColumns: Hashable, Sendable {
     /// `note` before Discogs' `Collection Notes`, should a file have both.
     static let noteNames = ["note", "notes", "collectionnotes", "comment", "comments"]
     static let dateNames = ["dateadded", "added", "addedat", "date"]
-    /// crates' export writes the location as Discogs' `CollectionFolder`.
+    /// crates' export writes the place's path as `Location` (read first) and its name as
+    /// Discogs' `CollectionFolder`.
     static let locationNames = ["location", "collectionfolder", "folder"]
     /// Normalised header names of the describing columns, in order of preference.
     static let describedNames: [RecordField: [String]] = [

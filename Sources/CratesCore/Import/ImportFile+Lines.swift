@@ -72,6 +72,12 @@ enum ImportValidation {
         do {
             return record(try GTIN.parse(text).gtin, force: force)
         } catch {
+            // A crates label with a wrong check digit: say which label was meant.
+            if case .checkDigit = error, case .failure(let labelError) = Result(catching: { () throws(LabelCodeError) in
+                try LabelCode.parse(text)
+            }) {
+                return .failure(.label(labelError))
+            }
             return .failure(.barcode(error))
         }
     }

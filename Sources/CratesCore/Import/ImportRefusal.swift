@@ -5,6 +5,8 @@ public struct ImportRefusal: Hashable, Sendable, CustomStringConvertible {
     public enum Reason: Error, Hashable, Sendable, CustomStringConvertible {
         /// The barcode does not read (the parser says exactly why).
         case barcode(GTINError)
+        /// A crates label that does not read (a wrong check digit: which label was meant).
+        case label(LabelCodeError)
         /// A valid GTIN that is not a record's barcode: an ISBN, an ISSN, a coupon, a shop's
         /// price label (GS1 prefix classification).
         case notARecord(GTIN, reason: String)
@@ -25,6 +27,8 @@ public struct ImportRefusal: Hashable, Sendable, CustomStringConvertible {
         public var description: String {
             switch self {
             case .barcode(let error):
+                error.description
+            case .label(let error):
                 error.description
             case .notARecord(_, let reason):
                 reason

@@ -75,6 +75,8 @@ extension AppState {
                 return []
             }
             return submit(scan.data, method: .camera)
+        case .location, .locations, .moved, .select:
+            return handleLocationEvent(event)
         }
         return []
     }
@@ -116,18 +118,15 @@ extension AppState {
             return drainQueuedScans()
         }
 
-        if let question = questions.first, case .list = mode {
-            switch key {
-            case .character("y"), .character("Y"):
-                questions.removeFirst()
-                return [.session(question.yes)] + drainQueuedScans()
-            case .character("n"), .character("N"), .escape, .enter:
-                questions.removeFirst()
+        if let question = questions.first, case .list = mode, let answer = Self.answer(to: question, key: key) {
+            questions.removeFirst()
+            if let request = question.request(for: answer) { return [.session(request)] + drainQueuedScans() }
+            if case .moveHere(let move) = question.kind {
+                say("Not moved: \(move.title) stays \(move.from.map { "in \($0.name)" } ?? "in no place")")
+            } else {
                 say("Not added: \(question.subject)")
-                return drainQueuedScans()
-            default:
-                break
             }
+            return drainQueuedScans()
         }
 
         switch mode {
@@ -137,6 +136,20 @@ extension AppState {
         case .help(let scroll): return helpKey(key, scroll)
         case .form(let form): return formKey(key, form)
         case .needs: return needsKey(key)
+        case .locations(let state): return locationsKey(key, state)
+        }
+    }
+
+    /// The answer `key` gives to `question`: y or n, Enter the question's default (yes to a
+    /// move, no to the others), Esc no, c another copy (to a move); nil for any other key.
+    static func answer(to question: AddQuestion, key: Key) -> AddQuestion.Answer? {
+        switch key {
+        case .character("y"), .character("Y"): .yes
+        case .character("n"), .character("N"), .escape: .no
+        case .enter: question.defaultAnswer
+        case .character("c"), .character("C"):
+            if case .moveHere = question.kind { .anotherCopy } else { nil }
+        default: nil
         }
     }
 
@@ -205,8 +218,15 @@ extension AppState {
         case .authenticate: return [.authenticate]
         case .help: mode = .help(scroll: 0)
         case .back:
-            if !filter.isEmpty { filter = "" }
+            // The filter first, then the place (the whole collection again).
             message = nil
+            if !filter.isEmpty {
+                filter = ""
+            } else if location != nil {
+                return leaveLocation()
+            }
+        case .locations:
+            return openLocations()
         case .quit: return quit()
         case .redraw: return [.redraw]
         }
@@ -367,6 +387,9 @@ extension AppState {
             return []
         }
         switch entry {
+        case .label:
+            // A place's label makes it current; a copy's selects it: the session says which.
+            return [.session(.add(entry, method: method))]
         case .release(let id):
             say("Adding Discogs release \(id)")
             return [.session(.add(entry, method: method == .camera ? .camera : .releaseID))]
@@ -377,8 +400,11 @@ extension AppState {
             case .reserved(let reason):
                 refuse(text, reason, method: method)
                 return []
+            case .label(let code):
+                refuse(text, code.notARecordReason, method: method)
+                return []
             case .record:
-                say("Added \(gtin.canonical)")
+                say(location.map { "Added \(gtin.canonical) to \($0.name)" } ?? "Added \(gtin.canonical)")
             case .confirm:
                 break  // the application asks
             }

@@ -12,6 +12,8 @@ public struct AppState: Sendable {
         case form(FormState)
         /// The records that need a person, one at a time (see `walk`).
         case needs
+        /// The places as a tree with their counts (`L`).
+        case locations(LocationsState)
     }
 
     /// Where a form or the picker goes back to when it closes.
@@ -90,6 +92,9 @@ public struct AppState: Sendable {
     /// Whether the store has answered at all (an empty collection is an answer).
     var received = false
     public internal(set) var filter = ""
+    /// The current place (its label was scanned, or it was chosen in the tree): the list
+    /// shows what is in it and inside it, and what is added goes in it. Nil: none.
+    public internal(set) var location: Location?
     public internal(set) var filterEditing = false
     /// The selected line and the record on it: the record is what the selection follows when
     /// the list changes under it.

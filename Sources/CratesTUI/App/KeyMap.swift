@@ -8,6 +8,8 @@ public enum Action: String, Sendable, CaseIterable {
     case search, enterByHand, edit, needsPerson, leave
     /// In a form: the next or previous field, send it, empty the field.
     case nextField, previousField, submit, clearField
+    /// The places as a tree, with counts (issue 15).
+    case locations
 }
 
 /// Where a binding applies.
@@ -17,6 +19,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
     case picker = "Choosing a pressing"
     case form = "Search, entry by hand, edit"
     case needs = "Needs a person (N)"
+    case locations = "Places (L)"
     case help = "Help"
 
     /// What the help says about the context beyond its keys.
@@ -79,12 +82,24 @@ public enum KeyMap {
         KeyBinding(keys: [.character("A")], action: .authenticate, help: "sign in to Discogs (runs `crates auth`)", contexts: [.list]),
         KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.list, .details, .needs]),
         KeyBinding(keys: [.function(1)], action: .help, help: "this help", contexts: [.picker]),
-        KeyBinding(keys: [.escape, .left, .character("h")], action: .back, help: "back; clear the filter", contexts: [.list, .details, .help]),
+        KeyBinding(keys: [.escape, .left, .character("h")], action: .back, help: "back; clear the filter, then leave the place", contexts: [.list, .details, .help]),
         KeyBinding(keys: [.escape], action: .back, help: "clear what was typed; back", contexts: [.picker]),
         KeyBinding(keys: [.escape, .control("c"), .control("g")], action: .back, help: "cancel", contexts: [.form]),
         KeyBinding(keys: [.escape, .character("h")], action: .back, help: "back to the collection", contexts: [.needs]),
         KeyBinding(keys: [.character("q")], action: .quit, help: "quit (back, in a view)", contexts: [.list, .details, .needs, .help]),
         KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.list, .details, .picker, .needs, .help]),
+        // Places (issue 15): scanning a place's label makes it current; `L` shows them all.
+        KeyBinding(keys: [.character("L")], action: .locations, help: "places: the tree with counts (Enter shows one)", contexts: [.list]),
+        KeyBinding(keys: [.down, .character("j")], action: .moveDown, help: "next place", contexts: [.locations]),
+        KeyBinding(keys: [.up, .character("k")], action: .moveUp, help: "previous place", contexts: [.locations]),
+        KeyBinding(keys: [.pageDown, .control("f"), .character(" ")], action: .pageDown, help: "page down", contexts: [.locations]),
+        KeyBinding(keys: [.pageUp, .control("b")], action: .pageUp, help: "page up", contexts: [.locations]),
+        KeyBinding(keys: [.home, .character("g")], action: .top, help: "first place", contexts: [.locations]),
+        KeyBinding(keys: [.end, .character("G")], action: .bottom, help: "last place", contexts: [.locations]),
+        KeyBinding(keys: [.enter, .right, .character("l")], action: .open, help: "show this place and what is in it; scans go in it", contexts: [.locations]),
+        KeyBinding(keys: [.escape, .left, .character("h"), .character("q")], action: .back, help: "back to the list", contexts: [.locations]),
+        KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.locations]),
+        KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.locations]),
     ]
 
     /// The action bound to `key` in `context`, if any.

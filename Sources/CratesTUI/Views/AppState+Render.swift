@@ -17,6 +17,7 @@ extension AppState {
         case .help(let scroll): renderHelp(scroll: scroll, into: &screen)
         case .form(let form): renderForm(form, into: &screen)
         case .needs: renderNeeds(into: &screen)
+        case .locations(let state): renderLocations(state, into: &screen)
         }
         renderStatus(into: &screen)
         renderBottomLine(into: &screen)
@@ -28,7 +29,7 @@ extension AppState {
         let title: String
         switch mode {
         case .list:
-            title = filter.isEmpty ? " crates" : " crates · filter \"\(filter)\": \(list.filter == filter ? "\(list.rowCount.grouped) found" : "searching…")"
+            title = filter.isEmpty ? " crates" + placeTitle : " crates\(placeTitle) · filter \"\(filter)\": \(list.filter == filter ? "\(list.rowCount.grouped) found" : "searching…")"
         case .details: title = " crates · details"
         case .picker: title = " crates · choose a pressing"
         case .help: title = " crates · keys"
@@ -39,6 +40,7 @@ extension AppState {
             case .edit: title = " crates · edit"
             }
         case .needs: title = " crates · needs a person"
+        case .locations: title = " crates · places"
         }
         let end = screen.put(title, row: 0, column: 0, style: .statusAccent)
         // The longest hint that fits.
@@ -60,9 +62,10 @@ extension AppState {
         let top = 1
         if list.lineCount == 0 {
             guard received else { return }
-            let text = filter.isEmpty
-                ? ["No records yet.", "", "Scan a barcode (or type one and press Enter),", "or press a to add one."]
-                : ["Nothing matches \"\(filter)\".", "", "Esc clears the filter."]
+            let text = !filter.isEmpty
+                ? ["Nothing matches \"\(filter)\".", "", "Esc clears the filter."]
+                : location.map { ["Nothing in \($0.name) yet.", "", "Scan a record to put it here;", "Esc shows every record."] }
+                ?? ["No records yet.", "", "Scan a barcode (or type one and press Enter),", "or press a to add one."]
             for (i, line) in text.enumerated() where top + 1 + i < height - 2 {
                 screen.put(line, row: top + 1 + i, column: 2, style: i == 0 ? .title : .dim)
             }
@@ -110,9 +113,11 @@ extension AppState {
         let row = height - 2
         screen.fill(row: row, style: .status)
         // Each fact in a long and a short form, most important first.
-        var parts: [(long: String, short: String)] = [
-            ("\(list.totalRecords.grouped) \(list.totalRecords == 1 ? "record" : "records")", "\(list.totalRecords.grouped) rec")
-        ]
+        var parts: [(long: String, short: String)] = []
+        // The current place first: it says where the next scan goes.
+        if let location { parts.append(("→ \(location.display)", "→ \(location.name)")) }
+        parts.append(
+            ("\(list.totalRecords.grouped) \(list.totalRecords == 1 ? "record" : "records")", "\(list.totalRecords.grouped) rec"))
         if waiting > 0 { parts.append(("\(waiting.grouped) waiting", "\(waiting.grouped) wait")) }
         parts.append((discogs.text, discogs.shortText))
         if let long = camera.text, let short = camera.shortText { parts.append((long, short)) }
@@ -156,7 +161,7 @@ extension AppState {
         }
         if let question = questions.first, case .list = mode {
             let more = questions.count > 1 ? "  (+\(questions.count - 1) more)" : ""
-            screen.put("\(question.text) (y/N)\(more)", row: row, column: 0, style: .prompt)
+            screen.put("\(question.text) \(question.choices)\(more)", row: row, column: 0, style: .prompt)
             return
         }
         if let message {

@@ -151,7 +151,8 @@ extension RecordDetails {
         }
         add("Discogs", release?.url)
         add("Added", "\(DateText.short(record.addedAt)), \(record.addMethod.label)")
-        add("Location", record.location)
+        add("Location", record.location?.display)
+        add("Copy label", LabelCode(kind: .copy, id: Int(record.id))?.digits)
         add("Note", record.note)
         if record.lookupState == .ambiguous, !record.candidates.isEmpty {
             lines.append(Line(label: "", value: ""))

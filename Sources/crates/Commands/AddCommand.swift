@@ -23,7 +23,8 @@ struct AddCommand: ParsableCommand {
             Codes that are not added are reported on standard error, one line each:
               crates add: CODE: reason
             A code is refused when it is not a valid barcode (the reason says what is \
-            wrong), when it is a shop's price label (a restricted-circulation number), or \
+            wrong), when it is a shop's price label (a restricted-circulation number) or a \
+            crates label (a place's or a copy's, 290… and 291…), or \
             when Discogs cannot give the release. A barcode of another kind than a record's \
             (an ISBN, ISMN or ISSN, a coupon) is refused unless --force: Discogs lists some \
             audiobooks and book-and-CD sets under their ISBNs. A barcode already in the \
@@ -96,7 +97,6 @@ struct AddCommand: ParsableCommand {
     }
 
     func run() throws {
-        if manual { return try addByHand() }
         let store = try self.store.open()
         let needsDiscogs = wait || codes.contains { ReleaseReference.parse($0) != nil }
         let access: DiscogsAccess?
@@ -105,85 +105,19 @@ struct AddCommand: ParsableCommand {
         } catch {
             throw CLIError(error.description)
         }
-        let adder = RecordAdder(store: store, discogs: access)
         var allowing: AddAllowance = []
         if copy { allowing.insert(.anotherCopy) }
         if force { allowing.insert(.notARecord) }
-
-        var refused = false
-        var skipped = false
-        var added: [Int64] = []
-        for code in codes {
-            let say = { (reason: String) in StandardStreams.errLine("crates add: \(GTIN.displayForm(of: code)): \(reason)") }
-            let entry: CodeEntry
-            do {
-                entry = try CodeEntry.parse(code)
-            } catch {
-                refused = true
-                say(error.description)
-                continue
-            }
-            let method: AddMethod = if case .release = entry { .releaseID } else { .typed }
-            let allowed = allowing
-            switch try blocking({ try await adder.add(entry, method: method, allowing: allowed) }) {
-            case .added(let record, _):
-                added.append(record.id)
-                if !wait { try StandardStreams.out(try blocking { try await AddReport.line(for: record.id, store: store) }) }
-            case .held(let question):
-                switch question.kind {
-                case .anotherCopy(let copies):
-                    skipped = true
-                    say("\(question.subject) is already in the collection (\(counted(copies, "copy", plural: "copies"))): skipped; add another copy with --copy")
-                case .notARecord(let code):
-                    refused = true
-                    say(code.refusal())
-                }
-            case .refused(let reason):
-                refused = true
-                say(reason)
-            }
+        let adding = AddCodes(store: store, access: access, allowing: allowing, wait: wait ? timeout : nil)
+        if wait, isatty(STDERR_FILENO) == 1 {
+            StandardStreams.errLine("Looking up the new records on Discogs (up to \(Int(timeout)) s)…")
         }
-
-        var unfinished = false
-        if wait, !added.isEmpty {
-            if isatty(STDERR_FILENO) == 1 {
-                StandardStreams.errLine("Looking up \(counted(added.count, "record")) on Discogs (up to \(Int(timeout)) s)…")
-            }
-            let (ids, timeout) = (added, self.timeout)
-            let result = try blocking { try await AddReport.waitForLookups(ids, store: store, access: access, timeout: timeout) }
-            if let result {
-                unfinished = true
-                if let message = result.message { StandardStreams.errLine("crates add: \(message)") }
-            }
-            let text = try blocking {
-                var text = ""
-                for id in ids { text += try await AddReport.line(for: id, store: store) }
-                return text
-            }
-            try StandardStreams.out(text)
+        let (codes, manual, values) = (self.codes, self.manual, fields.values)
+        let out: @Sendable (String) throws -> Void = { try StandardStreams.out($0) }
+        let say: @Sendable (String) -> Void = { StandardStreams.errLine("crates add: \($0)") }
+        let status = try blocking {
+            manual ? try await adding.addByHand(values, out: out, say: say) : try await adding.run(codes, out: out, say: say)
         }
-        if refused { throw ExitCode(1) }
-        if unfinished { throw ExitCode(3) }
-        if skipped { throw ExitCode(2) }
-    }
-
-    /// `--manual`: one record entered by hand.
-    private func addByHand() throws {
-        let values: RecordFields
-        do {
-            values = try RecordFields.handEntered(fields.values)
-        } catch {
-            throw CLIError(error.description)
-        }
-        let store = try self.store.open()
-        let copy = self.copy
-        switch try blocking({ try await RecordAdder(store: store, discogs: nil).addByHand(values, anotherCopy: copy) }) {
-        case .added(let record):
-            try StandardStreams.out(try blocking { try await AddReport.line(for: record.id, store: store) })
-        case .duplicate(let copies):
-            StandardStreams.errLine(
-                "crates add: \(values.description) is already in the collection (\(counted(copies, "copy", plural: "copies"))): skipped; add another copy with --copy")
-            throw ExitCode(2)
-        }
+        if status != 0 { throw ExitCode(status) }
     }
 }

@@ -27,10 +27,11 @@ struct ListCommand: ParsableCommand {
 
             With --json, one JSON object per record and line (JSON Lines), with every field \
             crates keeps about the copy: id, gtin, state, section, addedAt, addMethod, note, \
-            location, lookupAttempts, lookupError, retryAt, skipReason, updatedAt, candidates, \
-            release (null until matched; Discogs' values) and collector (your own values, \
-            which win: artist, title, genre, year, format, label, catno, country, each null \
-            where Discogs' value stands). `crates export --json` writes the same objects \
+            location (null, or the place: id, name, path and code), lookupAttempts, \
+            lookupError, retryAt, skipReason, updatedAt, candidates, release (null until \
+            matched; Discogs' values) and collector (your own values, which win: artist, \
+            title, genre, year, format, label, catno, country, each null where Discogs' value \
+            stands). `crates export --json` writes the same objects \
             with Discogs' own release JSON and the lookup history added.
 
             An empty collection (or a filter nothing passes) prints nothing and exits 0. The \
@@ -42,6 +43,7 @@ struct ListCommand: ParsableCommand {
               crates list
               crates list --genre rock --state matched | cut -f5,6
               crates list --state ambiguous,notFound
+              crates list --location "Living Room"
               crates list --json | jq -r 'select(.release != null) | .release.title'
             """)
 
@@ -55,6 +57,11 @@ struct ListCommand: ParsableCommand {
         valueName: "genre"))
     var genres: [String] = []
 
+    @Option(name: .customLong("location"), help: ArgumentHelp(
+        "Only the records in this place and the places inside it (a name, a path, #id or its label code).",
+        valueName: "name"))
+    var location: String?
+
     @Option(name: .customLong("state"), help: ArgumentHelp(
         "Only records in this lookup state (\(LookupStateOption.validValues); repeat or separate with commas).",
         valueName: "state"))
@@ -65,7 +72,10 @@ struct ListCommand: ParsableCommand {
     }
 
     func run() throws {
-        let export = CollectionExport(store: try store.open(), filter: ExportFilter(sections: genres, states: try LookupStateOption.parse(stateNames)))
+        let store = try self.store.open()
+        let export = CollectionExport(store: store, filter: ExportFilter(
+            sections: genres, states: try LookupStateOption.parse(stateNames),
+            location: try location.map { name in try blocking { try await LocationDirectory(store: store).resolve(name).id } }))
         let json = self.json
         for warning in try blocking({ try await export.unknownGenreWarnings() }) { StandardStreams.errLine(warning) }
         try blocking { try await export.list(json: json) { try StandardStreams.out($0) } }

@@ -70,7 +70,7 @@ struct ImportLookupTests {
         let persuader = try #require(try await store.details(2))
         #expect(persuader.record.gtin == nil && persuader.record.lookupState == .matched && persuader.release?.id == 1)
         #expect(details.record.lookupState == .matched && details.release?.id == 5_134_861)
-        #expect(details.record.note == "signed, by \"all\"" && details.record.location == "Metal")
+        #expect(details.record.note == "signed, by \"all\"" && details.record.location?.pathText == "Metal")
         #expect(details.record.addedAt == ImportDate.parse("2020-01-02 03:04:05"))
 
         // Again: the releases already there are not fetched again; the missing one still fails.
@@ -149,7 +149,7 @@ struct ImportLookupTests {
                 }
                 result.append(Copy(
                     gtin: record.gtin?.canonical ?? "", release: record.releaseID, note: record.note, added: record.addedAt,
-                    location: record.location, state: record.lookupState))
+                    location: record.location?.pathText, state: record.lookupState))
             }
             return result.sorted()
         }

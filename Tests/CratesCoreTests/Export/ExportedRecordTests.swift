@@ -49,7 +49,9 @@ struct ExportedRecordTests {
         entry.history = [LookupEvent(id: 1, recordID: 7, at: ExportSample.addedAt, kind: .matched, message: "release 249504")]
         let object = try decode(entry, includeDiscogs: true)
         #expect(object["note"] as? String == "signed, \"mint\"\nsleeve worn")
-        #expect(object["location"] as? String == "Crate 3, top")
+        let location = try #require(object["location"] as? [String: Any])
+        #expect(location["name"] as? String == "Crate 3, top" && location["path"] as? String == "Living Room › Crate 3, top")
+        #expect((location["id"] as? NSNumber)?.intValue == 3 && location["code"] as? String == "2900000000032")
         let release = try #require(object["release"] as? [String: Any])
         #expect(release["id"] as? Int == 249_504)
         #expect(release["title"] as? String == "\"Déjà\" Vu,\nLive")
