@@ -24,6 +24,8 @@ let package = Package(
         .systemLibrary(name: "CNcursesW", path: "Sources/CNcursesW"),
         .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
+        .systemLibrary(name: "CZint", path: "Sources/CZint"),
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo"),
 
         // Pure Swift: no C, no I/O.
         .target(name: "CratesCore", swiftSettings: strict),
@@ -33,36 +35,54 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "CratesNet", dependencies: ["CratesCore", "CCurl", "CCrypto"], swiftSettings: strict),
         .target(name: "CratesTUI", dependencies: ["CratesCore", "CNcursesW"], swiftSettings: strict),
+        // Label PDFs: symbols from libzint's vector output, pages drawn with cairo.
+        .target(name: "CratesLabels", dependencies: ["CratesCore", "CZint", "CCairo"], swiftSettings: strict),
+        // The use cases (add, import, look up, sign in, the TUI session…), shared by the
+        // commands and the collection UI. Knows nothing of the terminal UI.
+        .target(name: "CratesApp", dependencies: ["CratesCore", "CratesStore", "CratesNet", "CratesLabels"], swiftSettings: strict),
+        // Argument parsing, one call into CratesApp, printing; and the TUI's wiring.
         .executableTarget(
             name: "crates",
             dependencies: [
-                "CratesCore", "CratesStore", "CratesNet", "CratesTUI",
+                "CratesCore", "CratesStore", "CratesNet", "CratesTUI", "CratesApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
         // The store benchmark (scripts/bench.sh), also the writer process of the store's
         // kill -9 test: kept out of the shipping `crates` binary.
         // Also the driver processes of the store's and the scanner's process tests (Drivers).
-        .executableTarget(name: "crates-bench", dependencies: ["CratesCore", "CratesStore", "CratesNet"], swiftSettings: strict),
+        .executableTarget(name: "crates-bench", dependencies: ["CratesCore", "CratesStore", "CratesNet", "CratesApp"], swiftSettings: strict),
         // The Discogs lookup benchmark (scripts/bench-lookup.sh): worker, limiter and libcurl against the loopback server.
         .executableTarget(name: "crates-lookup-bench", dependencies: ["CratesCore", "CratesNet", "CratesStore"], swiftSettings: strict),
 
         // The UI benchmark (scripts/bench.sh): the UI core over a 100,000-record store.
         .executableTarget(name: "crates-tui-bench", dependencies: ["CratesCore", "CratesStore", "CratesTUI"], swiftSettings: strict),
 
-        .testTarget(name: "CratesCoreTests", dependencies: ["CratesCore"], swiftSettings: strict),
+        // What every test target shares: waits with deadlines, the process runner, the
+        // loopback Discogs server, a lock box, temporary directories, a seeded generator.
+        .target(
+            name: "CratesTestSupport", dependencies: ["CratesCore", "CratesNet"], path: "Tests/CratesTestSupport",
+            swiftSettings: strict),
+        .testTarget(name: "CratesCoreTests", dependencies: ["CratesCore", "CratesTestSupport"], swiftSettings: strict),
         // GRDB and its SQLite module directly: the paging test counts SQLite's VM steps.
         .testTarget(
             name: "CratesStoreTests",
             dependencies: [
-                "CratesStore", "crates-bench", .product(name: "GRDB", package: "GRDB.swift"),
+                "CratesStore", "CratesTestSupport", "crates-bench", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
         // CratesStore too: the worker's tests against a real store file, locked by another process.
-        .testTarget(name: "CratesNetTests", dependencies: ["CratesNet", "CratesStore", "crates-bench"], swiftSettings: strict),
+        .testTarget(
+            name: "CratesNetTests", dependencies: ["CratesNet", "CratesStore", "CratesTestSupport", "crates-bench"],
+            swiftSettings: strict),
         .testTarget(name: "CratesTUITests", dependencies: ["CratesTUI"], swiftSettings: strict),
+        // Renders label PDFs and reads them back with pdftoppm, zbarimg and pdfinfo.
+        .testTarget(name: "CratesLabelsTests", dependencies: ["CratesLabels", "CratesTestSupport"], swiftSettings: strict),
+        .testTarget(name: "CratesAppTests", dependencies: ["CratesApp", "CratesCore", "CratesStore", "CratesNet", "CratesTestSupport"], swiftSettings: strict),
         // Runs the built `crates` binary as a process (and under tmux for end-to-end tests).
-        .testTarget(name: "CratesCLITests", dependencies: ["CratesCore", "CratesStore"], swiftSettings: strict),
+        .testTarget(
+            name: "CratesCLITests", dependencies: ["CratesCore", "CratesStore", "CratesLabels", "CratesTestSupport"],
+            swiftSettings: strict),
     ]
 )

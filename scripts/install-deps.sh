@@ -11,6 +11,10 @@ packages=(
   tmux                  # end-to-end tests drive the TUI in tmux
   zbar-tools            # the camera daemon's decoder (zbarcam, zbarimg)
   zint                  # barcode images for the camera tests
+  libzint-dev           # label symbols (CZint; no pkg-config file, linked by name)
+  libcairo2-dev         # label PDFs (CCairo: cairo.h, cairo-pdf.h)
+  fonts-dejavu-core     # the font label PDFs embed (DejaVu Sans)
+  poppler-utils         # label tests: pdftoppm, pdfinfo, pdftotext
   socat                 # socket tests
   python3               # the loopback Discogs test server
   sqlite3               # the sqlite3 shell: list/export benchmark baseline, lock-holding tests

@@ -1,27 +1,7 @@
 extension GTIN {
-    /// `input` made safe to echo on a terminal or in a tab-separated column: control and
-    /// invisible formatting characters (tab included) become escapes such as `\0`, `\t` or
-    /// `\u{1B}`, a backslash is doubled so escapes stay unambiguous, and an input longer than
-    /// `limit` characters is cut, ending in "…" (a scanner gone wild can send kilobytes).
+    /// `input` made safe to echo on a terminal or in a tab-separated column (see
+    /// `EscapedText.displayForm`): a scanner gone wild can send kilobytes and control bytes.
     public static func displayForm(of input: String, limit: Int = 64) -> String {
-        var shown = ""
-        var count = 0
-        for character in input {
-            guard count < limit else {
-                shown += "…"
-                break
-            }
-            count += 1
-            for scalar in character.unicodeScalars {
-                if scalar == "\\" {
-                    shown += "\\\\"
-                } else if GTINParser.isControl(scalar) {
-                    shown += GTINError.escaped(scalar.value)
-                } else {
-                    shown.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return shown
+        EscapedText.displayForm(of: input, limit: limit)
     }
 }

@@ -1,3 +1,4 @@
+import CratesCore
 import CCurl
 import Foundation
 
@@ -70,7 +71,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         switch scheme {
         case "https": return
         case "http" where isLoopback(host): return
-        case "http": throw .insecureURL(host: DiscogsTextSafe.clip(host))
+        case "http": throw .insecureURL(host: ControlCharacters.clipped(host))
         default: throw .invalidURL(url)
         }
     }

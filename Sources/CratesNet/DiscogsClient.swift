@@ -53,12 +53,17 @@ public struct DiscogsClient: Sendable {
         case json
         /// `application/x-www-form-urlencoded` (the OAuth token endpoints).
         case form
+        /// No body to read: a 204 No Content (Discogs' collection edits and deletes), which
+        /// has neither body nor content type (RFC 9110 section 15.3.5).
+        case nothing
     }
 
     /// Sends one request to the API (paced, signed anew on each attempt, a 429 honoured and
-    /// sent again) and checks the response. Returns only a 2xx.
+    /// sent again) and checks the response. Returns only a 2xx. A `jsonBody` goes as
+    /// `application/json`, which OAuth does not sign (RFC 5849 section 3.4.1.3.1 signs only
+    /// form bodies); the query and a `formBody` are signed.
     func send(
-        method: String, path: String, formBody: [(name: String, value: String)] = [], accept: Expected,
+        method: String, path: String, formBody: [(name: String, value: String)] = [], jsonBody: Data? = nil, accept: Expected,
         authorization: (@Sendable (_ method: String, _ url: String, _ body: [(name: String, value: String)]) -> String?)? = nil
     ) async throws(DiscogsError) -> HTTPResponse {
         let url = endpoints.api + path
@@ -66,12 +71,18 @@ public struct DiscogsClient: Sendable {
         var attempt = 0
         while true {
             attempt += 1
+            // A cancelled task (Ctrl-C, a time limit) sends nothing more: the lookup in hand
+            // then ends at its next request and goes back to the queue.
+            if Task.isCancelled { throw .transport(.cannotConnect("cancelled")) }
             var headers: [(name: String, value: String)] = [("Accept", "application/json")]
             let auth = authorization.map { $0(method, url, formBody) }
                 ?? credentials?.authorization(method: method, url: url, formBody: formBody, timestamp: timestamp(), nonce: nonce())
             if let auth { headers.append(("Authorization", auth)) }
             var body: Data? = nil
-            if !formBody.isEmpty || method == "POST" {
+            if let jsonBody {
+                headers.append(("Content-Type", "application/json"))
+                body = jsonBody
+            } else if !formBody.isEmpty || method == "POST" {
                 headers.append(("Content-Type", "application/x-www-form-urlencoded"))
                 body = Data(OAuthPercentEncoding.formString(formBody).utf8)
             }
@@ -95,19 +106,21 @@ public struct DiscogsClient: Sendable {
     static func check(_ response: HTTPResponse, expectedHost: String, accept: Expected) throws(DiscogsError) {
         let actualHost = URLComponents(string: response.effectiveURL)?.host?.lowercased() ?? ""
         guard actualHost == expectedHost else {
-            throw .wrongHost(expected: expectedHost, actual: DiscogsTextSafe.clip(actualHost.isEmpty ? response.effectiveURL : actualHost))
+            throw .wrongHost(expected: expectedHost, actual: ControlCharacters.clipped(actualHost.isEmpty ? response.effectiveURL : actualHost))
         }
         switch response.status {
         case 200..<300:
             break
         case 300..<400:
             let location = response.headers["Location"].map { URLComponents(string: $0)?.host ?? $0 } ?? "nowhere"
-            throw .redirected(status: response.status, location: DiscogsTextSafe.clip(location))
+            throw .redirected(status: response.status, location: ControlCharacters.clipped(location))
         default:
             let message = Self.message(in: response)
             switch response.status {
             case 401: throw .unauthorized(message: message)
+            case 403: throw .forbidden(message: message)
             case 404: throw .notFound(message: message)
+            case 422: throw .unprocessable(message: message)
             case 429: throw .rateLimited(message: message)
             case 500...: throw .server(status: response.status, message: message)
             default: throw .http(status: response.status, message: message)
@@ -117,21 +130,23 @@ public struct DiscogsClient: Sendable {
         switch accept {
         case .json:
             guard type == "application/json" || type.hasSuffix("+json") else {
-                throw .unexpectedContentType(type.isEmpty ? "no content type" : DiscogsTextSafe.clip(type), preview: DiscogsText.preview(response.body))
+                throw .unexpectedContentType(type.isEmpty ? "no content type" : ControlCharacters.clipped(type), preview: DiscogsText.preview(response.body))
             }
         case .form:
             // Discogs documents the token answers as form-encoded; accept text/plain too,
             // which some OAuth servers send, and let the parser judge the content.
             guard type.isEmpty || type == "application/x-www-form-urlencoded" || type == "text/plain" else {
-                throw .unexpectedContentType(DiscogsTextSafe.clip(type), preview: DiscogsText.preview(response.body))
+                throw .unexpectedContentType(ControlCharacters.clipped(type), preview: DiscogsText.preview(response.body))
             }
+        case .nothing:
+            break  // whatever came with it is not read
         }
     }
 
     /// Discogs' `{"message": …}`, or the first bytes of whatever came instead.
     static func message(in response: HTTPResponse) -> String {
         if let body = try? JSONDecoder().decode(DiscogsMessage.self, from: response.body) {
-            return DiscogsText.clean(body.message)
+            return ControlCharacters.cleaned(body.message)
         }
         let preview = DiscogsText.preview(response.body)
         return preview.isEmpty ? "no message" : "\"\(preview)\""

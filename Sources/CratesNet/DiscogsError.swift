@@ -8,8 +8,14 @@ public enum DiscogsError: Error, Hashable, Sendable, CustomStringConvertible {
     case transport(TransportError)
     /// 401: the credentials are missing, wrong or revoked. Stops the lookup worker.
     case unauthorized(message: String)
+    /// 403: signed in, but not as someone allowed to see or change this: another user's
+    /// collection (or a private one, asked without credentials).
+    case forbidden(message: String)
     /// 404, e.g. a release deleted since the search found it.
     case notFound(message: String)
+    /// 422: Discogs understood the request but does not take the value (e.g. a condition that
+    /// is not among the user's dropdown options, or adding to folder 0).
+    case unprocessable(message: String)
     /// 429 again and again: Discogs kept refusing after the pauses.
     case rateLimited(message: String)
     /// 5xx: Discogs' own trouble.
@@ -31,6 +37,10 @@ public enum DiscogsError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .transport(let e): "Discogs is unreachable: \(e)"
         case .unauthorized(let m): "Discogs refused the credentials (\(m)): run `crates auth`"
+        case .forbidden(let m):
+            "Discogs refused access (\(m)): the collection belongs to another Discogs user, or crates is not signed in as its owner: run `crates auth` as the owner"
+        case .unprocessable(let m):
+            "Discogs did not accept the value (\(m)): check it against your Discogs collection fields' options"
         case .notFound(let m): "Discogs has no such resource: \(m)"
         case .rateLimited(let m): "Discogs is limiting requests: \(m)"
         case .server(let s, let m): "Discogs had a problem (HTTP \(s)): \(m)"
@@ -47,7 +57,7 @@ public enum DiscogsError: Error, Hashable, Sendable, CustomStringConvertible {
     public var isRetryable: Bool {
         switch self {
         case .transport, .notFound, .rateLimited, .server, .malformedBody, .unexpectedContentType: true
-        case .unauthorized, .http, .redirected, .wrongHost, .invalidURL: false
+        case .unauthorized, .forbidden, .unprocessable, .http, .redirected, .wrongHost, .invalidURL: false
         }
     }
 

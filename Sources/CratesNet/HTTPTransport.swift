@@ -1,3 +1,4 @@
+import CratesCore
 import Foundation
 
 /// One HTTP request, as the Discogs client builds it.
@@ -81,7 +82,7 @@ public enum TransportError: Error, Hashable, Sendable, LocalizedError, CustomStr
 
     public var description: String {
         switch self {
-        case .invalidURL(let url): "not an http(s) URL: \(DiscogsTextSafe.clip(url))"
+        case .invalidURL(let url): "not an http(s) URL: \(ControlCharacters.clipped(url))"
         case .insecureURL(let host): "refusing plain http to \(host): use https (plain http is only for loopback)"
         case .cannotConnect(let detail): "cannot connect: \(detail)"
         case .timedOut(let seconds): "no answer within \(Self.format(seconds)) s"
@@ -102,13 +103,5 @@ public enum TransportError: Error, Hashable, Sendable, LocalizedError, CustomStr
 
     private static func format(_ s: Double) -> String {
         s == s.rounded() ? String(Int(s)) : String(format: "%.1f", s)
-    }
-}
-
-/// Keeps URLs in messages short and free of control characters.
-enum DiscogsTextSafe {
-    static func clip(_ text: String, limit: Int = 120) -> String {
-        let cleaned = String(text.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }.map(Character.init))
-        return cleaned.count > limit ? String(cleaned.prefix(limit)) + "…" : cleaned
     }
 }

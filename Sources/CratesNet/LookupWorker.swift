@@ -14,29 +14,12 @@ import Foundation
 /// - Several processes on one database never look the same record up twice: the queue's
 ///   claim holds a lease.
 public actor LookupWorker {
-    /// What the status line shows.
-    public enum Status: Sendable, Hashable, CustomStringConvertible {
-        case idle
-        /// Looking a record up; `waiting` more wait after it.
-        case working(waiting: Int)
-        /// Discogs cannot be reached; the records wait for the network.
-        case offline(waiting: Int)
-        /// Holding back for the rate limit for about this many seconds.
-        case rateLimited(seconds: Int)
-        /// The credentials were refused: the worker has stopped.
-        case unauthorized(message: String)
-        case stopped
-
-        public var description: String {
-            switch self {
-            case .idle: "Discogs: up to date"
-            case .working(let n): n > 0 ? "Discogs: looking up, \(n) waiting" : "Discogs: looking up"
-            case .offline(let n): "offline, \(n) lookup\(n == 1 ? "" : "s") waiting"
-            case .rateLimited(let s): "Discogs rate limit: resuming in \(s) s"
-            case .unauthorized: "Discogs refused the credentials: run `crates auth`"
-            case .stopped: "Discogs lookups stopped"
-            }
-        }
+    /// What the worker reports, in order, on `events`.
+    public enum Event: Sendable, Hashable {
+        /// The status changed (see `LookupStatus`).
+        case status(LookupStatus)
+        /// A lookup ended and its outcome is stored: `requests` is what it cost.
+        case settled(recordID: Int64, outcome: LookupOutcome.Kind, requests: Int)
     }
 
     /// Timings, all in seconds.
@@ -71,36 +54,22 @@ public actor LookupWorker {
         }
     }
 
-    /// Counters, for `crates import` summaries and the benchmark. An outcome is counted
-    /// once it is written to the queue, never before (issue 12: "60 matched" while one of
-    /// them was never written).
-    public struct Statistics: Sendable, Hashable {
-        /// Lookups whose outcome is written (each also counted in one of the five below).
-        public var lookups = 0
-        public var requests = 0
-        public var matched = 0
-        public var ambiguous = 0
-        public var notFound = 0
-        public var skipped = 0
-        public var failed = 0
-        /// Times writing an outcome (or giving a job back) failed and was tried again: the
-        /// store was locked by another process for longer than its busy timeout.
-        public var writeRetries = 0
-        /// Outcomes found (or jobs given back) but never written, because the worker was
-        /// cancelled while the store still refused them. Their records stay claimed by this process, so they are free
-        /// for the next claimer as soon as it exits, and looked up again then.
-        public var unwritten = 0
-    }
-
-    public nonisolated let statusUpdates: AsyncStream<Status>
-    public private(set) var status: Status = .idle
-    public private(set) var statistics = Statistics()
+    /// Every status change and every settled lookup, for one consumer (the TUI's status
+    /// line, an import's progress, `crates add --wait`). Unbounded: no settled lookup is
+    /// dropped for a slow reader; it ends when `run()` returns.
+    public nonisolated let events: AsyncStream<Event>
+    public private(set) var status: LookupStatus = .starting
+    /// What this worker has looked up, for the benchmark and the tests. An outcome is
+    /// counted once it is written to the queue, never before (issue 12: "60 matched" while
+    /// one of them was never written); `writeRetries` and `unwritten` say what the store
+    /// refused.
+    public private(set) var statistics = LookupCounts()
 
     private let queue: any LookupQueue
     private let lookup: DiscogsBarcodeLookup
     private let policy: Policy
     private let now: @Sendable () -> Date
-    private let statusContinuation: AsyncStream<Status>.Continuation
+    private let eventSink: AsyncStream<Event>.Continuation
     private let wake = WakeSignal()
     private var stopping = false
     /// When `stop()` was asked for.
@@ -112,7 +81,7 @@ public actor LookupWorker {
         self.lookup = lookup
         self.policy = policy
         self.now = now
-        (statusUpdates, statusContinuation) = AsyncStream.makeStream(of: Status.self, bufferingPolicy: .bufferingNewest(16))
+        (events, eventSink) = AsyncStream.makeStream(of: Event.self)
     }
 
     /// Tells an idle or offline worker that there is new work (a scan, an import).
@@ -129,11 +98,11 @@ public actor LookupWorker {
 
     /// Runs until `stop()`, cancellation, or refused credentials. Returns the final status.
     @discardableResult
-    public func run() async -> Status {
+    public func run() async -> LookupStatus {
         await lookup.client.rateLimiter.setObserver { [weak self] seconds in
             Task { await self?.rateLimitChanged(seconds) }
         }
-        defer { statusContinuation.finish() }
+        defer { eventSink.finish() }
         while !stopping, !Task.isCancelled {
             let job: LookupJob?
             do {
@@ -160,24 +129,14 @@ public actor LookupWorker {
 
     /// Looks one job up and records its outcome. Returns a final status when the worker
     /// must stop.
-    private func process(_ job: LookupJob) async -> Status? {
-        let query = DiscogsBarcodeQuery(gtin: job.gtin)
+    private func process(_ job: LookupJob) async -> LookupStatus? {
         do {
-            let result = if let releaseID = job.releaseID {
-                try await lookup.lookUp(releaseID: releaseID, otherwise: query)
-            } else {
-                try await lookup.lookUp(query)
-            }
-            statistics.requests += result.requests
+            let result = try await lookup.lookUp(job)
             if await settle({ [queue] in try await queue.complete(job, with: result.outcome) }) {
-                statistics.lookups += 1
-                switch result.outcome {
-                case .matched: statistics.matched += 1
-                case .ambiguous: statistics.ambiguous += 1
-                case .notFound: statistics.notFound += 1
-                case .skipped: statistics.skipped += 1
-                case .failed: statistics.failed += 1
-                }
+                statistics.count(result.outcome.kind, requests: result.requests)
+                eventSink.yield(.settled(recordID: job.recordID, outcome: result.outcome.kind, requests: result.requests))
+            } else {
+                statistics.requests += result.requests
             }
             if offlineStreak > 0 {
                 offlineStreak = 0
@@ -197,8 +156,10 @@ public actor LookupWorker {
             if await settle({ [queue] in
                 try await queue.complete(job, with: .failed(message: error.description, retryAt: retryAt))
             }) {
-                statistics.lookups += 1
-                statistics.failed += 1
+                statistics.count(.failed, requests: 1)
+                eventSink.yield(.settled(recordID: job.recordID, outcome: .failed, requests: 1))
+            } else {
+                statistics.requests += 1
             }
             if error.isOffline {
                 offlineStreak += 1
@@ -219,7 +180,7 @@ public actor LookupWorker {
     ///
     /// Each attempt runs in a new task, which does not inherit this one's cancellation: the
     /// store refuses work from a cancelled task, and a record must never stay claimed because
-    /// Ctrl-C came between its lookup and its outcome. It gives up (`Statistics.unwritten`)
+    /// Ctrl-C came between its lookup and its outcome. It gives up (`LookupCounts.unwritten`)
     /// only when this task is cancelled and an attempt has failed, or when `stop()` was asked
     /// for more than `Policy.writeGraceAfterStop` ago: the record then keeps this process's
     /// claim, which is free for the next claimer once the process has exited. Otherwise
@@ -262,9 +223,9 @@ public actor LookupWorker {
         (try? await queue.waitingCount()) ?? 0
     }
 
-    private func publish(_ new: Status) {
+    private func publish(_ new: LookupStatus) {
         guard new != status else { return }
         status = new
-        statusContinuation.yield(new)
+        eventSink.yield(.status(new))
     }
 }

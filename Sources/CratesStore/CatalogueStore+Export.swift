@@ -56,6 +56,14 @@ extension CatalogueStore {
             conditions.append("sectionKey IN (\(placeholders(keys.count)))")
             arguments += StatementArguments(keys)
         }
+        if let location = filter.location {
+            let places = try subtree(db, of: location)
+            guard !places.isEmpty else { return }
+            conditions.append("locationID IN (\(placeholders(places.count)))")
+            arguments += StatementArguments(places)
+        }
+        // The places, read once for every page: a collection has tens or hundreds.
+        let tree = try fetchTree(db)
         if !filter.states.isEmpty {
             // `+lookupState`: kept off the record_queue index, so that SQLite walks
             // record_order in the list's order instead of sorting every matching row again
@@ -72,9 +80,11 @@ extension CatalogueStore {
             let rows = try Row.fetchCursor(
                 db, sql: "\(columns) \(whereClause) ORDER BY \(order) LIMIT ?",
                 arguments: arguments + extraArguments + StatementArguments([limit]))
+            let sectionIndex = StoredValues.recordColumnCount
             while let row = try rows.next() {
-                items.append((try StoredValues.record(from: row), try row.decode(String.self, atIndex: 15),
-                              try row.decode(String.self, atIndex: 16)))
+                items.append((
+                    try StoredValues.record(from: row, location: tree.location), try row.decode(String.self, atIndex: sectionIndex),
+                    try row.decode(String.self, atIndex: sectionIndex + 1)))
             }
         }
         let listOrder = "sectionKey, rowKey, id"
@@ -111,6 +121,21 @@ extension CatalogueStore {
             })
             after = (last.sectionKey, last.rowKey, last.record.id)
             if items.count < pageSize { return }
+        }
+    }
+
+    /// One record as `crates list` shows it (without Discogs' JSON or the history); nil when
+    /// there is none.
+    public func exported(_ id: Int64) async throws(StoreError) -> ExportedRecord? {
+        try await read { db in
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT \(StoredValues.recordColumns), sectionKey FROM record WHERE id = ?", arguments: [id])
+            else { return nil }
+            let record = try StoredValues.record(from: row) { try StoredValues.fetchLocation(db, id: $0) }
+            let release = try Self.fetchReleases(db, ids: Set(record.releaseID.map { [$0] } ?? []), detail: .listing)
+            return ExportedRecord(
+                record: record, release: record.releaseID.flatMap { release[$0] },
+                section: SortKey.sectionName(fromKey: try row.decode(String.self, atIndex: StoredValues.recordColumnCount)))
         }
     }
 

@@ -38,33 +38,29 @@ extension CatalogueStore {
         }
     }
 
-    /// Adds `entries` (those with a barcode; the others are skipped) as imported records,
-    /// `batchSize` per transaction, and returns their ids in order.
-    ///
-    /// Each entry becomes a `pending` record dated `addedAt` (else `now`) with its note and
-    /// location. An entry with a release id keeps it as the record's pinned release, so that
-    /// its lookup fetches that release; when the release is already stored, the record is
-    /// matched to it at once. Each batch is committed before the next begins, so a kill
-    /// loses at most the batch in hand, and `shouldContinue` (asked before each batch) stops
-    /// an interrupted import between batches. `progress` is called after each commit with
-    /// the number of records added so far.
+    /// Adds every one of `entries` that can be stored (a barcode, or a description; rows
+    /// known only by a release id are skipped) as a new copy, whatever the collection holds:
+    /// `importEntries(_:copies: true)` for callers that decided themselves what to add.
+    /// Returns the new records' ids in order; `progress` gets the number added so far.
     public func importEntries(
         _ entries: [ImportEntry], now: Date = Date(), batchSize: Int = defaultBatchSize,
         shouldContinue: @escaping @Sendable () -> Bool = { true },
         progress: (@Sendable (Int) -> Void)? = nil
     ) async throws(StoreError) -> [Int64] {
-        let storable = entries.filter { $0.gtin != nil }
-        var ids: [Int64] = []
-        ids.reserveCapacity(storable.count)
-        let size = max(1, batchSize)
-        var start = 0
-        while start < storable.count, shouldContinue() {
-            let batch = Array(storable[start..<min(start + size, storable.count)])
-            ids += try await write { db in try Self.insertImported(db, batch, now: now) }
-            start += batch.count
-            progress?(ids.count)
+        let counted: (@Sendable (Int, Int) -> Void)?
+        if let progress {
+            counted = { added, _ in progress(added) }
+        } else {
+            counted = nil
         }
-        return ids
+        do throws(ImportWriteError) {
+            let outcome = try await importEntries(
+                ImportEntries(entries), copies: true, now: now, batchSize: batchSize, shouldContinue: shouldContinue,
+                progress: counted)
+            return outcome.addedIDs
+        } catch {
+            throw error.error
+        }
     }
 
     /// What `importEntries(_:copies:)` did.
@@ -118,13 +114,22 @@ extension CatalogueStore {
     /// Adds the copies of `entries` the collection does not hold yet (every one, with
     /// `copies`), `batchSize` entries per IMMEDIATE write transaction, and says what it did.
     ///
-    /// A key (barcode, or release id) listed n times wants n copies in all. Inside each
+    /// A key (barcode, release id, or a described row's `entryKey`) listed n times wants n
+    /// copies in all. Inside each
     /// batch's transaction the collection's copies of the batch's keys are counted again,
     /// and an entry is added only when it is a later copy than the collection holds now
     /// (its occurrence in the file, `ImportEntries.occurrences()`, above the count). The
     /// check and the insert share SQLite's write lock, so two or three imports of the same
     /// list at once, or an import and a `crates add`, store each barcode the wanted number
     /// of times (issue 12), and an import run again adds nothing twice.
+    ///
+    /// Each entry becomes a `pending` record dated `addedAt` (else `now`) with its note, in
+    /// the place its location names (found, or made: `LocationTree.placement(forImported:)`).
+    /// An entry with a release id keeps it as the record's pinned release, so that its lookup
+    /// fetches that release; when the release is already stored, the record is matched to it
+    /// at once. An entry described by its values (a CSV row without a barcode: catalogue
+    /// number, artist, title…) keeps them as the collector's values, and its lookup searches
+    /// Discogs by them.
     ///
     /// Entries known only by a release id are not written (`needsDiscogs`): once Discogs
     /// names the barcode, add each with `addIfAbsent(_:copiesWanted:countedBy:)`, wanting its
@@ -168,20 +173,23 @@ extension CatalogueStore {
         return outcome
     }
 
-    /// One batch of `importEntries(_:copies:)`, inside its write transaction.
+    /// One batch of `importEntries(_:copies:)`, inside its write transaction. Barcodes go in
+    /// one statement; described rows (few, each searched later at a request a second or
+    /// more) one by one; the ids come back in file order.
     private static func importBatch(
         _ db: Database, _ entries: ImportEntries, _ range: Range<Int>, occurrences: [UInt32], copies: Bool, now: Date
     ) throws -> (ids: [Int64], present: Int, needsDiscogs: Int) {
         var batch: [(entry: ImportEntry, occurrence: Int)] = []
         batch.reserveCapacity(range.count)
         for index in range { batch.append((entries[index], copies ? 0 : Int(occurrences[index]))) }
-        let held = copies ? [:] : try Self.copies(db, of: Set(batch.lazy.filter { $0.entry.gtin != nil }.map(\.entry.key)))
+        let storable = batch.lazy.filter { $0.entry.gtin != nil || $0.entry.described != nil }
+        let held = copies ? [:] : try Self.copies(db, of: Set(storable.map(\.entry.key)))
         var rows: [ImportEntry] = []
         rows.reserveCapacity(batch.count)
         var present = 0
         var needsDiscogs = 0
         for (entry, occurrence) in batch {
-            guard entry.gtin != nil else {
+            guard entry.gtin != nil || entry.described != nil else {
                 needsDiscogs += 1
                 continue
             }
@@ -191,7 +199,28 @@ extension CatalogueStore {
                 present += 1
             }
         }
-        return (try insertImported(db, rows, now: now), present, needsDiscogs)
+        let barcodes = try insertImported(db, rows.filter { $0.gtin != nil }, now: now)
+        guard barcodes.count < rows.count else { return (barcodes, present, needsDiscogs) }
+        var ids: [Int64] = []
+        ids.reserveCapacity(rows.count)
+        var next = barcodes.makeIterator()
+        for entry in rows {
+            if entry.gtin != nil {
+                if let id = next.next() { ids.append(id) }
+            } else {
+                ids.append(try insertDescribed(db, entry, now: now))
+            }
+        }
+        return (ids, present, needsDiscogs)
+    }
+
+    /// One row described by its values: a pending record without a barcode, its values the
+    /// collector's, keyed on them for the duplicate rule.
+    private static func insertDescribed(_ db: Database, _ entry: ImportEntry, now: Date) throws -> Int64 {
+        let fields = entry.described ?? .none
+        return try insert(db, [NewRecord(
+            gtin: nil, addedAt: entry.addedAt ?? now, addMethod: .import, note: entry.note, location: entry.location,
+            collector: fields)], now: now)[0]
     }
 
     /// What the records of an import need now: those waiting for a person, and how many
@@ -201,11 +230,16 @@ extension CatalogueStore {
         /// found on Discogs.
         public struct Record: Hashable, Sendable {
             public var id: Int64
-            public var gtin: GTIN
+            /// Nil for a row described by its values.
+            public var gtin: GTIN?
             /// `ambiguous` or `notFound`.
             public var state: LookupState
             /// The pressings to choose from, when ambiguous.
             public var candidateCount: Int
+            /// The import key of a row described by its values (`RecordFields.entryKey`).
+            public var entryKey: String?
+            /// What the record says of itself, for a row without a barcode.
+            public var described: RecordFields?
         }
 
         /// The import's ambiguous and not-found records, oldest first.
@@ -216,26 +250,32 @@ extension CatalogueStore {
         public var failed: Int
     }
 
-    /// The ambiguous and not-found records whose GTIN is in `gtins` (the import's barcodes),
-    /// and the queue's length: two indexed reads, whatever the size of the collection.
-    public func importFollowUp(gtins: Set<GTIN>) async throws(StoreError) -> ImportFollowUp {
+    /// The ambiguous and not-found records whose GTIN is in `gtins` (the import's barcodes)
+    /// or whose key is in `entryKeys` (the import's described rows), and the queue's length:
+    /// two indexed reads, whatever the size of the collection.
+    public func importFollowUp(gtins: Set<GTIN>, entryKeys: Set<String> = []) async throws(StoreError) -> ImportFollowUp {
         try await read { db in
             var needsPerson: [ImportFollowUp.Record] = []
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT id, gtin, lookupState, candidateCount FROM record
-                    WHERE lookupState IN ('ambiguous', 'notFound') ORDER BY id
+                    SELECT id, gtin, lookupState, candidateCount, entryKey, \(StoredValues.ownColumns.joined(separator: ", "))
+                    FROM record WHERE lookupState IN ('ambiguous', 'notFound') ORDER BY id
                     """)
             while let row = try rows.next() {
                 let id: Int64 = row[0]
-                let gtinText: String = row[1]
-                guard let gtin = GTIN(canonical: gtinText) else {
-                    throw StoreError.unreadableValue(recordID: id, column: "gtin", value: gtinText)
-                }
-                guard gtins.contains(gtin) else { continue }
                 let state = try StoredValues.lookupState(row[2], recordID: id)
-                needsPerson.append(.init(id: id, gtin: gtin, state: state, candidateCount: row[3]))
+                if let gtinText = row[1] as String? {
+                    guard let gtin = GTIN(canonical: gtinText) else {
+                        throw StoreError.unreadableValue(recordID: id, column: "gtin", value: gtinText)
+                    }
+                    guard gtins.contains(gtin) else { continue }
+                    needsPerson.append(.init(id: id, gtin: gtin, state: state, candidateCount: row[3]))
+                } else if let key = row[4] as String?, entryKeys.contains(key) {
+                    needsPerson.append(.init(
+                        id: id, gtin: nil, state: state, candidateCount: row[3], entryKey: key,
+                        described: try StoredValues.collector(from: row, at: 5)))
+                }
             }
             let counts = try Row.fetchOne(
                 db,
@@ -245,6 +285,28 @@ extension CatalogueStore {
                     """)
             return ImportFollowUp(
                 needsPerson: needsPerson, pending: counts.map { $0[0] } ?? 0, failed: counts.map { $0[1] } ?? 0)
+        }
+    }
+
+    /// `--manual-missing`: the import's described rows that Discogs has no release for (not
+    /// found, keyed in `entryKeys`) become records entered by hand, their values the
+    /// record. Returns how many.
+    public func enterNotFoundByHand(entryKeys: Set<String>, now: Date = Date()) async throws(StoreError) -> Int {
+        guard !entryKeys.isEmpty else { return 0 }
+        return try await write { db in
+            var count = 0
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT id, entryKey FROM record WHERE lookupState = 'notFound' AND gtin IS NULL AND entryKey IS NOT NULL")
+            for row in rows where entryKeys.contains(row[1]) {
+                let id: Int64 = row[0]
+                try db.execute(
+                    sql: "UPDATE record SET lookupState = 'handEntered', updatedAt = ? WHERE id = ?",
+                    arguments: [StoredValues.seconds(now), id])
+                try StoredValues.addEvent(
+                    db, recordID: id, at: now, kind: .enteredByHand, message: "entered by hand: not on Discogs (--manual-missing)")
+                count += 1
+            }
+            return count
         }
     }
 
@@ -279,13 +341,25 @@ extension CatalogueStore {
     static func copies(_ db: Database, of keys: Set<ImportKey>) throws -> [ImportKey: Int] {
         var gtins: [String] = []
         var releases: [Int] = []
+        var described: [String] = []
         for key in keys {
             switch key {
             case .gtin(let gtin): gtins.append(gtin.canonical)
             case .release(let id): releases.append(id)
+            case .described(let text): described.append(text)
             }
         }
         var counts: [ImportKey: Int] = [:]
+        // Before migration v6 (a dry run reads an older file as it is) no record has a key.
+        if !described.isEmpty, try db.columns(in: "record").contains(where: { $0.name == "entryKey" }) {
+            for chunk in stride(from: 0, to: described.count, by: keysPerStatement) {
+                let part = Array(described[chunk..<min(chunk + keysPerStatement, described.count)])
+                let rows = try Row.fetchCursor(
+                    db, sql: "SELECT entryKey, COUNT(*) FROM record WHERE entryKey IN (\(placeholders(part.count))) GROUP BY entryKey",
+                    arguments: StatementArguments(part))
+                while let row = try rows.next() { counts[.described(row[0])] = row[1] }
+            }
+        }
         for chunk in stride(from: 0, to: gtins.count, by: keysPerStatement) {
             let part = Array(gtins[chunk..<min(chunk + keysPerStatement, gtins.count)])
             let rows = try Row.fetchCursor(
@@ -329,6 +403,8 @@ extension CatalogueStore {
     /// pinned release already stored is then attached at once.
     private static func insertImported(_ db: Database, _ entries: [ImportEntry], now: Date) throws -> [Int64] {
         let nowSeconds = StoredValues.seconds(now)
+        // Each distinct location once: it joins a place or makes one (see `placeImported`).
+        let places = try placeImported(db, Set(entries.lazy.compactMap(\.location)), now: now)
         var json = "["
         json.reserveCapacity(entries.count * 40)
         var rows: [ImportEntry] = []
@@ -337,7 +413,8 @@ extension CatalogueStore {
             guard let gtin = entry.gtin else { continue }
             if !rows.isEmpty { json += "," }
             json += "[\"\(gtin.canonical)\",\(StoredValues.seconds(entry.addedAt ?? now)),"
-            json += jsonText(entry.note) + "," + jsonText(entry.location) + "," + (entry.releaseID.map(String.init) ?? "null") + "]"
+            json += jsonText(entry.note) + "," + (entry.location.flatMap { places[$0] }.map(String.init) ?? "null") + ","
+            json += (entry.releaseID.map(String.init) ?? "null") + "]"
             rows.append(entry)
         }
         json += "]"
@@ -345,7 +422,7 @@ extension CatalogueStore {
         let before = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM record") ?? 0
         try db.execute(
             sql: """
-                INSERT INTO record (gtin, addedAt, addMethod, note, location, pinnedReleaseID, lookupState,
+                INSERT INTO record (gtin, addedAt, addMethod, note, locationID, pinnedReleaseID, lookupState,
                                     sectionKey, rowKey, updatedAt)
                 SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?, json_extract(value, '$[2]'),
                        json_extract(value, '$[3]'), json_extract(value, '$[4]'), ?, ?, ?, ?
@@ -370,7 +447,7 @@ extension CatalogueStore {
                 try attach(db, release: release, to: id, now: now)
                 try StoredValues.addEvent(
                     db, recordID: id, at: now, kind: .matched,
-                    message: "release \(release.id) (imported with its release id): \(describe(release))")
+                    message: "release \(release.id) (imported with its release id): \(release.displayTitle)")
             }
         }
         return ids

@@ -49,16 +49,6 @@ enum SortKey {
     /// The key of an unmatched record: the Unknown section, no title, no artist.
     static let unknownSection = section(Section.unknown)
 
-    static func fold(_ text: String) -> String {
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-            // Fast path: printable ASCII only needs lower-casing.
-            return text.lowercased()
-        }
-        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-        var scalars = String.UnicodeScalarView()
-        for scalar in folded.unicodeScalars where !(scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)) {
-            scalars.append(scalar)
-        }
-        return String(scalars)
-    }
+    /// Folded for comparison (see `TextFolding.fold`, shared with the search).
+    static func fold(_ text: String) -> String { TextFolding.fold(text) }
 }

@@ -1,3 +1,4 @@
+import CratesCore
 import Foundation
 import GRDB
 
@@ -27,6 +28,8 @@ public enum StoreError: Error, Hashable, Sendable, LocalizedError, CustomStringC
     /// The database was written by an older crates and must be migrated before this build
     /// can read it, which a read-only open does not do.
     case needsMigration(path: String, pendingMigrations: [String])
+    /// A place that cannot be named, made, changed or removed so (see `LocationError`).
+    case location(LocationError)
     /// Any other SQLite failure.
     case database(String)
 
@@ -58,6 +61,8 @@ public enum StoreError: Error, Hashable, Sendable, LocalizedError, CustomStringC
             return "\(path) was written by an older version of crates and must be upgraded (schema "
                 + "\(pending.joined(separator: ", "))) before it can be read: open it once with write access "
                 + "(crates, crates add or crates import)"
+        case let .location(error):
+            return error.description
         case let .database(message):
             return "database error: \(message)"
         }

@@ -1,3 +1,4 @@
+import CratesApp
 import CratesCore
 import CratesStore
 import Foundation

@@ -88,7 +88,7 @@ struct TUIBenchmark {
             let started = now()
             let window = try await store.window(CollectionQuery(
                 filter: "", window: RowWindow(offset: state.list.offset, limit: max(1, state.list.rows.count)), focus: state.selectedRecord))
-            _ = state.handle(.list(ListModel(window)))
+            _ = state.handle(.session(.window(window)))
             _ = state.render()
             changeSamples.append(now() - started)
         }
@@ -131,12 +131,11 @@ struct TUIBenchmark {
     static func answer(_ commands: inout [AppCommand], _ state: inout AppState, _ store: CatalogueStore, _ fetches: inout [Double]) async throws {
         while !commands.isEmpty {
             let command = commands.removeFirst()
-            guard case .query(let query) = command else { continue }
+            guard case .session(.query(let query)) = command else { continue }
             let started = now()
-            let window = try await store.window(CollectionQuery(
-                filter: query.filter, window: RowWindow(offset: query.offset, limit: query.limit), focus: query.focus))
+            let window = try await store.window(query)
             fetches.append(now() - started)
-            commands += state.handle(.list(ListModel(window)))
+            commands += state.handle(.session(.window(window)))
             _ = state.render()
         }
     }

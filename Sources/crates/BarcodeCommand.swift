@@ -1,4 +1,5 @@
 import ArgumentParser
+import CratesApp
 import CratesCore
 import Foundation
 
@@ -21,7 +22,9 @@ struct BarcodeCommand: ParsableCommand {
               input  canonical  kind  add-on  country-or-class  lookup-forms  notes
             The lookup forms are separated by "; ", as are the notes; an empty add-on or \
             notes column is "-". The class says plainly when the code is not a record \
-            (an ISBN, a coupon, a shop's price label…).
+            (an ISBN, a coupon, a shop's price label…), and names crates' own labels (a \
+            place's, 290…, or a copy's, 291…: never looked up, so their lookup forms are \
+            "-"); a label typed with a wrong check digit says which label was meant.
 
             An invalid code gets a line on standard error instead:
               input  error  message
@@ -47,79 +50,18 @@ struct BarcodeCommand: ParsableCommand {
     func run() throws {
         var anyInvalid = false
         for code in codes {
-            let result = Result { () throws(GTINError) in try GTIN.parse(code) }
-            if case .failure = result { anyInvalid = true }
+            let explanation = BarcodeExplanation(code)
+            if explanation.isInvalid { anyInvalid = true }
+            // Unbuffered, so that the two streams interleave in input order when they share a
+            // terminal or a file.
             if json {
-                try emit(BarcodeReport(code: code, result: result).jsonLine(), error: false)
+                try StandardStreams.out(try explanation.jsonLine() + "\n")
+            } else if explanation.isInvalid {
+                StandardStreams.errLine(explanation.line)
             } else {
-                switch result {
-                case let .success(barcode): try emit(Self.line(for: barcode), error: false)
-                case let .failure(error): try emit(Self.line(input: code, error: error), error: true)
-                }
+                try StandardStreams.out(explanation.line + "\n")
             }
         }
         if anyInvalid { throw ExitCode(1) }
-    }
-
-    /// `input  canonical  kind  add-on  class  lookup-forms  notes`, tab-separated.
-    static func line(for barcode: ParsedBarcode) -> String {
-        [
-            GTIN.displayForm(of: barcode.input),
-            barcode.gtin.canonical,
-            barcode.kind.description,
-            barcode.addOn?.digits ?? "-",
-            barcode.classification.description,
-            barcode.lookupForms.joined(separator: "; "),
-            barcode.notes.isEmpty ? "-" : barcode.notes.map(\.description).joined(separator: "; "),
-        ].joined(separator: "\t")
-    }
-
-    /// `input  error  message`, tab-separated.
-    static func line(input: String, error: GTINError) -> String {
-        [GTIN.displayForm(of: input), "error", error.description].joined(separator: "\t")
-    }
-
-    /// Writes a line to standard output or standard error, unbuffered, so that the two
-    /// streams interleave in input order when they share a terminal or a file.
-    private func emit(_ line: String, error: Bool) throws {
-        let handle = error ? FileHandle.standardError : FileHandle.standardOutput
-        try handle.write(contentsOf: Data((line + "\n").utf8))
-    }
-}
-
-/// One code as a JSON object: either the reading or the error.
-private struct BarcodeReport: Encodable {
-    let input: String
-    var canonical: String?
-    var kind: String?
-    var addOn: String?
-    var classification: String?
-    var isMusicReleaseCandidate: Bool?
-    var notARecordReason: String?
-    var lookupForms: [String]?
-    var notes: [String]?
-    var error: String?
-
-    init(code: String, result: Result<ParsedBarcode, GTINError>) {
-        input = GTIN.displayForm(of: code)
-        switch result {
-        case let .success(barcode):
-            canonical = barcode.gtin.canonical
-            kind = barcode.kind.description
-            addOn = barcode.addOn?.digits
-            classification = barcode.classification.description
-            isMusicReleaseCandidate = barcode.classification.isMusicReleaseCandidate
-            notARecordReason = barcode.classification.notARecordReason
-            lookupForms = barcode.lookupForms
-            notes = barcode.notes.map(\.description)
-        case let .failure(failure):
-            error = failure.description
-        }
-    }
-
-    func jsonLine() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 }

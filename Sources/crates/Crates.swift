@@ -1,4 +1,5 @@
 import ArgumentParser
+import CratesApp
 import CratesCore
 import CratesNet
 import Foundation
@@ -6,8 +7,6 @@ import Foundation
 /// The `crates` command: the TUI by default, subcommands for scripting.
 @main
 struct Crates: ParsableCommand {
-    static let version = "0.1.0"
-
     static let configuration = CommandConfiguration(
         commandName: "crates",
         abstract: "A terminal cataloguer for record collections.",
@@ -23,12 +22,21 @@ struct Crates: ParsableCommand {
               crates --db ~/records/shop.sqlite
               crates barcode 5099750442227
             """,
-        version: version,
+        version: CratesVersion.current,
         subcommands: [
             AuthCommand.self, BarcodeCommand.self, AddCommand.self, ListCommand.self, ExportCommand.self,
             LookupCommand.self, ImportCommand.self, ScandCommand.self, ScanCommand.self,
+            SearchCommand.self, EditCommand.self, RefreshCommand.self,
+            LocationCommand.self, MoveCommand.self, LabelsCommand.self,
         ],
     )
+
+    /// Descriptors 0–2 are filled first (`StandardDescriptors`): `crates scand 2>&-` must not
+    /// take its lock file for standard error. Then ArgumentParser's usual main.
+    static func main() {
+        StandardDescriptors.occupy()
+        main(nil)
+    }
 
     @OptionGroup var store: StoreOptions
 
@@ -55,11 +63,12 @@ struct Crates: ParsableCommand {
     /// would run on a worker thread and miss SIGWINCH until the next key.
     mutating func run() throws {
         let store = try self.store.open()
-        let discogs = try? DiscogsAccess.make()
         let scanner = noScanner
             ? nil : ScanSocketPath.resolve(option: scannerSocket, environment: ProcessInfo.processInfo.environment)
-        let session = TUISession(store: store, discogs: discogs, lookups: !lookup.noLookup, scanner: scanner)
-        if let signal = session.run() {
+        // Credentials that cannot be read show as "not signed in" on the status line; `A`
+        // (or `crates auth`) says why.
+        let discogs = try? DiscogsAccess.make()
+        if let signal = CollectionUI.run(store: store, discogs: discogs, lookups: !lookup.noLookup, scanner: scanner) {
             // As a shell reports a process killed by a signal.
             throw ExitCode(128 + signal)
         }

@@ -8,13 +8,23 @@ struct StoreOptions: ParsableArguments {
         valueName: "path"))
     var db: String?
 
+    /// The database's path, or exits with the store's message.
+    func path() throws -> String {
+        do {
+            return try StoreLocation.resolve(flag: db)
+        } catch {
+            throw CLIError(error.description)
+        }
+    }
+
     /// Opens the store, or exits with the store's message (never a stack trace).
     func open() throws -> CatalogueStore {
         do {
-            let path = try StoreLocation.resolve(flag: db)
-            return try CatalogueStore(path: path)
+            return try CatalogueStore(path: try path())
+        } catch let error as CLIError {
+            throw error
         } catch {
-            throw CLIError(error.description)
+            throw CLIError("\(error)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -103,9 +104,12 @@ import Testing
         #expect(id.username == "DamIDhagor" && id.id == 12_579_295)
     }
 
-    @Test func queryFromGTINSkipsWhatIsNotARecord() throws {
+    @Test func queryFromGTINSkipsOnlyWhatIsNeverARecord() throws {
+        let priceLabel = DiscogsBarcodeQuery(gtin: try gtin("2012345678903"))
+        #expect(priceLabel.forms.isEmpty && priceLabel.skipReason != nil)
+        // A book its owner chose to add is searched (Discogs lists audiobooks under ISBNs).
         let isbn = DiscogsBarcodeQuery(gtin: try gtin("9780306406157"))
-        #expect(isbn.forms.isEmpty && isbn.skipReason != nil)
+        #expect(isbn.skipReason == nil && isbn.forms.first == "9780306406157")
         let upc = DiscogsBarcodeQuery(gtin: try gtin("0727361626525"))
         #expect(upc.skipReason == nil)
         #expect(upc.forms.prefix(2) == ["0727361626525", "727361626525"])

@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -11,23 +12,28 @@ import Glibc
 /// A lookup claim names its process (issue 12, item 4): the claim of a process that is gone
 /// is free at once for the next claimer, not after the 15-minute lease; a live one is not.
 @Suite struct ClaimOwnerTests {
-    /// One pending record in a new database, and a claimer process holding it.
-    private func claimedByAnotherProcess() async throws -> (CatalogueStore, DriverProcess, Int64, TemporaryDirectory) {
+    /// One pending record in a new database, and a claimer process holding it (`crates-bench
+    /// claim`: claims as a worker does, and holds the claim until its standard input closes).
+    private func claimedByAnotherProcess() async throws -> (CatalogueStore, ChildProcess, Int64, TemporaryDirectory) {
         let directory = try TemporaryDirectory()
         let path = directory.file("crates.sqlite")
         let store = try CatalogueStore(path: path)
         let record = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))
-        let claimer = try DriverProcess(["claim", "--db", path])
-        let claimed = await claimer.line(startingWith: "claimed ")
-        #expect(claimed == "claimed \(record.id)", "claimer said \(claimer.lines.all)")
+        let claimer = try ChildProcess.start(
+            try ProcessRunner.builtProduct(named: "crates-bench"), arguments: ["claim", "--db", path], keepStdinOpen: true,
+            deadline: .seconds(120))
+        let claimed = try await waitFor("the claim", lastSeen: { claimer.stdoutSoFar + claimer.stderrSoFar }) {
+            claimer.stdoutSoFar.split(separator: "\n").first { $0.hasPrefix("claimed ") }
+        }
+        #expect(claimed == "claimed \(record.id)")
         return (store, claimer, record.id, directory)
     }
 
     @Test func theClaimOfAProcessKilledMinus9IsTakenAtOnce() async throws {
         let (store, claimer, id, directory) = try await claimedByAnotherProcess()
-        kill(claimer.pid, SIGKILL)
-        #expect(await claimer.exitStatus() != nil)
-        #expect(claimer.process.terminationReason == .uncaughtSignal)
+        claimer.signal(SIGKILL)
+        let killed = await claimer.result()
+        #expect(killed.signalled && killed.status == SIGKILL, "\(killed)")
         // A lease of 900 s that has not run out: only the dead claimer frees it.
         #expect(try await store.dueLookups() == 1)
         let job = try await store.claimNext(now: Date(), lease: 900)
@@ -40,8 +46,9 @@ import Glibc
         #expect(try await store.dueLookups() == 0)
         #expect(try await store.claimNext(now: Date(), lease: 900) == nil)
         // Once it has ended (its claim left behind, as a SIGHUP would), the claim is free.
-        claimer.closeInput()
-        #expect(await claimer.exitStatus() == 0)
+        claimer.closeStdin()
+        let ended = await claimer.result()
+        #expect(ended.status == 0 && !ended.signalled, "\(ended)")
         #expect(try await store.claimNext(now: Date(), lease: 900)?.recordID == id)
         _ = directory
     }

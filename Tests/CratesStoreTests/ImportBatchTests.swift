@@ -1,5 +1,6 @@
 import CratesCore
 import CratesStore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -8,8 +9,8 @@ import Glibc
 #endif
 
 /// The import that re-counts each batch's keys inside its write transaction
-/// (`importEntries(_:copies:)`), `addIfAbsent`, what a failed import says it kept, and
-/// `ImportInput`'s reading (issue 12, items 1, 6, 9).
+/// (`importEntries(_:copies:)`), `addIfAbsent`, and what a failed import says it kept
+/// (issue 12, items 1 and 9).
 @Suite struct ImportBatchTests {
     private func entries(_ lines: [(gtin: Int?, release: Int?)]) -> ImportEntries {
         ImportEntries(lines.enumerated().compactMap { index, line in
@@ -40,10 +41,10 @@ import Glibc
 
     @Test func stoppedBetweenBatches() async throws {
         let store = try CatalogueStore.inMemory()
-        let asked = Counter()
+        let asked = LockBox(0)
         let outcome = try await store.importEntries(
             entries((1...10).map { ($0, nil) }), copies: false, batchSize: 3,
-            shouldContinue: { asked.next() < 2 })
+            shouldContinue: { asked.withLock { count in count += 1; return count <= 2 } })
         #expect(outcome.stopped && outcome.added == 6 && outcome.processed == 6)
     }
 
@@ -72,51 +73,9 @@ import Glibc
         let locked = CatalogueStore.ImportWriteError(error: .locked(seconds: 10), outcome: CatalogueStore.ImportOutcome(), total: 5)
         #expect(locked.description == "another program kept the collection locked for more than 10 s; try again: nothing was imported")
     }
-
-    @Test func inputIsReadInChunksAndStopsWhenAsked() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("gtins.txt")
-        try (1...20_000).map { makeGTIN($0).canonical }.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        guard case .complete(let file) = try ImportInput.read(path: path) else { throw Failure("not read to the end") }
-        #expect(file.entries.count == 20_000 && file.lineCount == 20_000)
-
-        // /dev/zero: refused by its first chunk.
-        #expect(throws: ImportInput.Failure.content(name: "/dev/zero", .binary(offset: 0))) {
-            try ImportInput.read(path: "/dev/zero")
-        }
-        #expect(throws: ImportInput.Failure.cannotOpen(path: directory.path, reason: "it is a directory: name a file of barcodes")) {
-            try ImportInput.read(path: directory.path)
-        }
-
-        // A pipe that sends a line and then nothing: a SIGINT (here, `shouldContinue`) stops
-        // the waiting read.
-        var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
-        defer { close(fds[0]); close(fds[1]) }
-        _ = "5099750442227\n".withCString { write(fds[1], $0, 14) }
-        let asked = Counter()
-        let result = try ImportInput.read(descriptor: fds[0], name: "stdin", shouldContinue: { asked.next() < 3 })
-        guard case .stopped(let bytes) = result else { throw Failure("not stopped") }
-        #expect(bytes == 14)
-    }
 }
 
 struct Failure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
-}
-
-/// Counts calls, from any thread.
-final class Counter: @unchecked Sendable {
-    // `@unchecked Sendable`: `count` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var count = 0
-
-    /// The number of calls before this one.
-    func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        count += 1
-        return count - 1
-    }
 }

@@ -1,5 +1,6 @@
 import CratesCore
 import CratesStore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -29,15 +30,12 @@ import Glibc
         let directory = try TemporaryDirectory()
         let path = try await collection(in: directory.path)
         // As an older crates left it: the latest migration not applied.
-        let sqlite = try #require(["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first { FileManager.default.isExecutableFile(atPath: $0) })
-        let older = Process()
-        older.executableURL = URL(fileURLWithPath: sqlite)
-        older.arguments = [path, "DELETE FROM grdb_migrations WHERE identifier = 'v4 claim owner'"]
-        try older.run()
-        older.waitUntilExit()
-        #expect(older.terminationStatus == 0)
+        let sqlite = try #require(SQLiteLock.shell)
+        let older = try await ProcessRunner.run(
+            URL(fileURLWithPath: sqlite), arguments: [path, "DELETE FROM grdb_migrations WHERE identifier = 'v7 locations'"])
+        #expect(older.status == 0, "\(older)")
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect(throws: StoreError.needsMigration(path: path, pendingMigrations: ["v4 claim owner"])) {
+        #expect(throws: StoreError.needsMigration(path: path, pendingMigrations: ["v7 locations"])) {
             try CatalogueStore(readingAt: path)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
@@ -61,6 +59,8 @@ import Glibc
         let nobody: uid_t = 65534
         for (fileMode, directoryMode, owned) in [(0o444, 0o755, true), (0o444, 0o555, true), (0o644, 0o755, false)] {
             let directory = try TemporaryDirectory()
+            // mkdtemp makes it 0700: nobody must be able to reach the collection inside.
+            #expect(chmod(directory.path, 0o755) == 0)
             let inner = directory.file("collection")
             try FileManager.default.createDirectory(atPath: inner, withIntermediateDirectories: false)
             let path = try await collection(in: inner)
@@ -71,12 +71,16 @@ import Glibc
             #expect(chmod(path, mode_t(fileMode)) == 0 && chmod(inner, mode_t(directoryMode)) == 0)
             let before = try Data(contentsOf: URL(fileURLWithPath: path))
 
-            let reader = try DriverProcess(
-                ["read", "--db", path], prefix: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
-            let status = await reader.exitStatus()
+            let reader = try await ProcessRunner.run(
+                URL(fileURLWithPath: "/usr/bin/setpriv"),
+                arguments: [
+                    "--reuid=65534", "--regid=65534", "--clear-groups",
+                    try ProcessRunner.builtProduct(named: "crates-bench").path, "read", "--db", path,
+                ],
+                deadline: .seconds(60))
             let mode = String(fileMode, radix: 8) + " in " + String(directoryMode, radix: 8)
-            #expect(status == 0, "\(mode): \(reader.lines.all)")
-            #expect(reader.lines.all.last == "records 3", "\(mode): \(reader.lines.all)")
+            #expect(reader.status == 0 && !reader.signalled, "\(mode): \(reader)")
+            #expect(reader.stdoutLines.last == "records 3", "\(mode): \(reader)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(mode)")
         }
     }

@@ -64,18 +64,18 @@ import Testing
         var state = AppState(width: 80, height: 24)
         let store = Sample.large(10_000, perSection: 10_000)
         var commands = state.handle(.resize(width: 80, height: 24))
-        guard case .query(let first) = commands.first else {
+        guard let first = commands.first?.query else {
             Issue.record("the first thing asked is the list: \(commands)")
             return
         }
-        _ = state.handle(.list(store.answer(first)))
+        _ = state.handle(.session(.window(store.answer(first))))
         commands = state.handle(.key(.character("G"), at: 1))
-        let queries = commands.filter { if case .query = $0 { return true } else { return false } }
+        let queries = commands.filter { $0.query != nil }
         #expect(queries.count == 1)
         #expect(state.render().line(21).hasPrefix("  …"))
         // More keys before the answer do not ask again.
         commands = state.handle(.key(.up, at: 2))
-        #expect(!commands.contains { if case .query = $0 { return true } else { return false } })
+        #expect(!commands.contains { $0.query != nil })
     }
 
     @Test func aWedgeBurstOfTwentyBarcodesAddsAllTwenty() {
@@ -90,8 +90,7 @@ import Testing
             t += 0.008
         }
         let added = h.commands.compactMap { command -> (String, AddMethod)? in
-            if case .add(let gtin, let method) = command { return (gtin.canonical, method) }
-            return nil
+            command.addedBarcode.map { ($0.0.canonical, $0.1) }
         }
         #expect(added.map(\.0) == Self.burst)
         #expect(added.allSatisfy { $0.1 == .wedge })
@@ -129,10 +128,42 @@ import Testing
         let commands = h.type("5029141777638".map { Key.character($0) } + [.enter], from: 200, interval: 0.01)
         #expect(commands == [.add(Self.gtin("5029141777638"), method: .wedge)])
         #expect(h.type([.character("y")], from: 300) == [.addCopy(Self.gtin("5099750442227"), method: .wedge)])
-        #expect(h.state.duplicates.isEmpty)
+        #expect(h.state.questions.isEmpty)
         h.send(.duplicate(Self.gtin("5099750442227"), method: .wedge, copies: 2))
         #expect(h.type([.character("n")], from: 400).isEmpty)
         #expect(h.lines[23] == "Not added: 5099750442227")
+    }
+
+    @Test("a book asks before it is added; yes sends it again allowed, and a duplicate book asks twice")
+    func aBookAsksFirst() {
+        var h = Harness()
+        let isbn = Self.gtin("9781617292156")
+        // Typed or scanned, the application decides: the UI sends it as any barcode.
+        #expect(h.type("9781617292156".map { Key.character($0) } + [.enter], interval: 0.01) == [.add(isbn, method: .wedge)])
+        #expect(h.state.message?.text.hasPrefix("Added") != true, "not said to be added before the answer")
+        guard case .confirm(let code) = isbn.admission else {
+            Issue.record("an ISBN is confirmed, not admitted")
+            return
+        }
+        h.send(.ask(AddQuestion(entry: .barcode(isbn), gtin: isbn, method: .wedge, kind: .notARecord(code), allowing: [])))
+        #expect(h.lines[23] == "This is a book (ISBN 9781617292156): add it anyway? (y/N)")
+        #expect(h.type([.character("y")], from: 300) == [.add(isbn, method: .wedge, allowing: .notARecord)])
+        // The collection had it already: asked again, with the book already allowed.
+        h.send(.ask(AddQuestion(entry: .barcode(isbn), gtin: isbn, method: .wedge, kind: .anotherCopy(copies: 1), allowing: .notARecord)))
+        #expect(h.type([.character("y")], from: 400) == [.add(isbn, method: .wedge, allowing: [.notARecord, .anotherCopy])])
+        h.send(.ask(AddQuestion(entry: .barcode(isbn), gtin: isbn, method: .wedge, kind: .notARecord(code), allowing: [])))
+        #expect(h.type([.character("n")], from: 500).isEmpty)
+        #expect(h.lines[23] == "Not added: 9781617292156")
+    }
+
+    @Test("a shop's price label is refused in the prompt, and from the camera, without a round trip")
+    func aPriceLabelIsRefused() {
+        var h = Harness()
+        #expect(h.type("2012345678903".map { Key.character($0) } + [.enter], interval: 0.01).isEmpty)
+        #expect(h.state.prompt?.error?.contains("restricted-circulation") == true)
+        h.type([.escape], from: 200)
+        #expect(h.send(.scan("2012345678903", method: .camera)).isEmpty)
+        #expect(h.state.message?.isError == true && h.state.message?.text.contains("restricted-circulation") == true)
     }
 
     @Test func deleteAsksThenUndoes() {

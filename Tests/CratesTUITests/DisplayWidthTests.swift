@@ -1,3 +1,4 @@
+import CratesCore
 import Testing
 @testable import CratesTUI
 
@@ -20,9 +21,9 @@ import Testing
 
     @Test func controlCharactersAreRemoved() {
         let evil = "Evil\u{1B}[2J\u{07}Title\u{9B}31m\u{0}"
-        let clean = TerminalText.sanitised(evil)
+        let clean = ControlCharacters.cleaned(evil)
         #expect(!clean.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) })
         #expect(clean == "Evil[2JTitle31m")
-        #expect(TerminalText.sanitised("a\tb\nc") == "a b c")
+        #expect(ControlCharacters.cleaned("a\tb\nc") == "a b c")
     }
 }

@@ -1,33 +1,37 @@
+import Foundation
 import CratesCore
 @testable import CratesTUI
 
-/// The store as the list sees it, in memory: answers `ListQuery`s from a fixed collection
-/// the way CatalogueStore does (sections of non-empty groups, a window of rows, the focus
-/// record located, every filter word matched case-insensitively).
+/// The store as the list sees it, in memory: answers `CollectionQuery`s from a fixed
+/// collection the way CatalogueStore does (sections of non-empty groups, a window of rows,
+/// the focus record located, every filter word matched case-insensitively).
 struct MemoryCollection {
-    var sections: [(name: String, items: [ListItem])]
+    var sections: [(name: String, items: [CollectionRow])]
     var focus: Int64?
+    /// Each record's place, by record id (a query for a place keeps the records placed in it).
+    var places: [Int64: Int64] = [:]
 
-    func answer(_ query: ListQuery) -> ListModel {
+    func answer(_ query: CollectionQuery) -> CollectionWindow {
         let words = query.filter.lowercased().split(separator: " ").map(String.init)
-        var outline: [ListModel.Section] = []
-        var rows: [ListItem] = []
+        var outline: [SectionSummary] = []
+        var rows: [CollectionRow] = []
         for section in sections {
             let matching = section.items.filter { item in
-                let text = "\(item.artist) \(item.title) \(item.gtin)".lowercased()
-                return words.allSatisfy { text.contains($0) }
+                let text = "\(item.artist ?? "") \(item.title ?? "") \(item.gtin)".lowercased()
+                return words.allSatisfy { text.contains($0) } && (query.location == nil || places[item.recordID] == query.location)
             }
             guard !matching.isEmpty else { continue }
-            outline.append(ListModel.Section(name: section.name, count: matching.count, firstRow: rows.count))
+            outline.append(SectionSummary(name: section.name, count: matching.count, firstRow: rows.count))
             rows += matching
         }
         let focus = query.focus ?? self.focus
-        let start = min(query.offset, rows.count)
-        let end = min(rows.count, query.offset + query.limit)
-        return ListModel(
-            sections: outline, totalRecords: sections.reduce(0) { $0 + $1.items.count }, filter: query.filter,
-            offset: start, rows: Array(rows[start..<end]), focus: focus,
-            focusRow: focus.flatMap { id in rows.firstIndex { $0.recordID == id } })
+        let start = min(query.window.offset, rows.count)
+        let end = min(rows.count, query.window.offset + query.window.limit)
+        return CollectionWindow(
+            outline: CollectionOutline(sections: outline), window: RowWindow(offset: start, limit: query.window.limit),
+            rows: Array(rows[start..<end]), filter: query.filter,
+            totalRecords: sections.reduce(0) { $0 + $1.items.count }, focus: focus,
+            focusRow: focus.flatMap { id in rows.firstIndex { $0.recordID == id } }, location: query.location)
     }
 }
 
@@ -53,8 +57,8 @@ struct Harness {
         while !pending.isEmpty {
             let command = pending.removeFirst()
             switch command {
-            case .query(let query): pending += state.handle(.list(store.answer(query)))
-            case .focus(let id): store.focus = id
+            case .session(.query(let query)): pending += state.handle(.session(.window(store.answer(query))))
+            case .session(.focus(let id)): store.focus = id
             default: others.append(command)
             }
         }
@@ -65,8 +69,10 @@ struct Harness {
     /// The collection changed in the store: the observation re-runs the last query.
     mutating func storeChanged(_ change: (inout MemoryCollection) -> Void) {
         change(&store)
-        let query = ListQuery(filter: state.filter, offset: state.list.offset, limit: max(200, state.list.rows.count), focus: store.focus)
-        send(.list(store.answer(query)))
+        let query = CollectionQuery(
+            filter: state.filter, window: RowWindow(offset: state.list.offset, limit: max(200, state.list.rows.count)), focus: store.focus,
+            location: state.location?.id)
+        send(.window(store.answer(query)))
     }
 
     /// Sends keys `interval` seconds apart; returns the commands they caused.
@@ -84,14 +90,21 @@ struct Harness {
         type(text.map { Key.character($0) }, from: start, interval: interval)
     }
 
+    /// What the application reports.
+    @discardableResult
+    mutating func send(_ event: SessionEvent) -> [AppCommand] { send(.session(event)) }
+
     var screen: Screen { state.render() }
     var lines: [String] { state.render().text.components(separatedBy: "\n") }
 }
 
 enum Sample {
     static func item(_ id: Int64, _ gtin: String, artist: String = "", title: String = "", format: String = "",
-                     year: Int? = nil, state: LookupState = .matched, candidates: Int = 0) -> ListItem {
-        ListItem(recordID: id, gtin: gtin, artist: artist, title: title, format: format, year: year, state: state, candidates: candidates)
+                     year: Int? = nil, state: LookupState = .matched, candidates: Int = 0) -> CollectionRow {
+        CollectionRow(
+            recordID: id, gtin: gtin, artist: artist.isEmpty ? nil : artist, title: title.isEmpty ? nil : title,
+            formats: format.isEmpty ? nil : format, year: year, lookupState: state, candidateCount: candidates,
+            addedAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(id)))
     }
 
     static let collection = MemoryCollection(sections: [
@@ -113,7 +126,7 @@ enum Sample {
 
     /// A large collection: `count` records in sections of `perSection`.
     static func large(_ count: Int, perSection: Int) -> MemoryCollection {
-        var sections: [(name: String, items: [ListItem])] = []
+        var sections: [(name: String, items: [CollectionRow])] = []
         var id: Int64 = 0
         while id < Int64(count) {
             let n = min(perSection, count - Int(id))
@@ -124,5 +137,43 @@ enum Sample {
             }))
         }
         return MemoryCollection(sections: sections)
+    }
+}
+
+/// The commands and events of the tests, by their old short names: what a UI asks of the
+/// application, and what it hears back.
+extension AppCommand {
+    static func add(_ gtin: GTIN, method: AddMethod, allowing: AddAllowance = []) -> AppCommand {
+        .session(.add(.barcode(gtin), method: method, allowing: allowing))
+    }
+    static func addCopy(_ gtin: GTIN, method: AddMethod) -> AppCommand { add(gtin, method: method, allowing: .anotherCopy) }
+    static func addRelease(id: Int, method: AddMethod) -> AppCommand { .session(.add(.release(id), method: method)) }
+    static func delete(_ ids: [Int64]) -> AppCommand { .session(.delete(ids)) }
+    static func undo(_ token: Int) -> AppCommand { .session(.undo(token)) }
+    static func loadDetails(_ id: Int64) -> AppCommand { .session(.loadDetails(id)) }
+    static func choose(recordID: Int64, releaseID: Int) -> AppCommand { .session(.choose(recordID: recordID, releaseID: releaseID)) }
+
+    /// The query, if this command is one.
+    var query: CollectionQuery? {
+        if case .session(.query(let query)) = self { return query }
+        return nil
+    }
+
+    /// The barcode and method, if this command adds a barcode.
+    var addedBarcode: (GTIN, AddMethod)? {
+        if case .session(.add(.barcode(let gtin), let method, _)) = self { return (gtin, method) }
+        return nil
+    }
+}
+
+extension SessionEvent {
+    /// The application found the barcode in the collection already.
+    static func duplicate(_ gtin: GTIN, method: AddMethod, copies: Int) -> SessionEvent {
+        .ask(AddQuestion(entry: .barcode(gtin), gtin: gtin, method: method, kind: .anotherCopy(copies: copies), allowing: []))
+    }
+
+    /// A code from the camera daemon, read as an EAN-13 (so its text goes to the prompt's parser).
+    static func scan(_ text: String, method: AddMethod) -> SessionEvent {
+        .cameraScan(ScanEvent(symbology: .ean13, data: text, at: Date(timeIntervalSince1970: 1_700_000_000)))
     }
 }

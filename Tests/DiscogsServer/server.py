@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A Discogs API stand-in on loopback, for crates' tests and lookup benchmark.
 
-Serves Fixtures/discogs/ (search by barcode text, releases, identity), the three OAuth 1.0a
+Serves Fixtures/discogs/ (search by barcode text, releases, identity; search by fields and
+the releases of its corpus through search_index.py), the three OAuth 1.0a
 endpoints and the authorize page; verifies HMAC-SHA1 signatures with its own base-string
 code (RFC 5849 section 3.4, written independently of the Swift signer) and checks tokens;
 enforces a moving rate-limit window with the three X-Discogs-Ratelimit headers and 429s;
@@ -11,14 +12,19 @@ Binds 127.0.0.1 on an ephemeral port and prints the port as the first line of st
 Exits when its stdin closes, so a killed test never leaves it running.
 
 Control endpoints (never rate-limited, never counted):
-  GET /_control/stats                     counters as JSON
+  GET /_control/stats                     counters as JSON (field searches: "field_searches")
   GET /_control/reset                     clears counters, window, faults, nonces
   GET /_control/fault?kind=K&count=N&match=TEXT
                                           the next N requests whose path contains TEXT get K
+  GET /_control/hold?match=TEXT           requests whose path (with query) contains TEXT wait,
+                                          unanswered, until released; stats' "held" counts them
+  GET /_control/release[?match=TEXT]      lets the held requests for TEXT (all: no match) go on
 Fault kinds: html500, json500, wrongtype, truncated, redirect, slow, 404, 401, 429.
+The User Collection endpoints and their controls (/_control/collection/…): see collection.py.
 """
 import argparse
 import base64
+import collection   # the User Collection endpoints (collection.py, next to this file)
 import gzip
 import hashlib
 import hmac
@@ -31,6 +37,8 @@ import time
 import urllib.parse
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import search_index
 
 UNAUTHENTICATED = "You must authenticate to access this resource."
 
@@ -80,6 +88,8 @@ class State:
     def __init__(self, args):
         self.args = args
         self.lock = threading.Lock()
+        self.released = threading.Condition(self.lock)
+        self.held = 0          # requests waiting on a hold now
         root = args.fixtures
         with open(args.index or os.path.join(root, "search", "index.json"), encoding="utf-8") as f:
             self.index = {k: v for k, v in json.load(f).items() if not k.startswith("_")}
@@ -94,6 +104,7 @@ class State:
     def reset(self):
         self.window = deque()
         self.faults = []
+        self.holds = set()     # match texts whose requests wait for a release (see control)
         self.nonces = set()
         self.pending = {}      # request token -> {secret, consumer, verifier, authorized}
         self.access = {}       # access token -> {secret, consumer}
@@ -104,6 +115,18 @@ class State:
     def read(self, rel):
         with open(os.path.join(self.args.fixtures, rel), encoding="utf-8") as f:
             return f.read()
+
+    def wait_if_held(self, path):
+        """Blocks this request's thread while a hold matches its path (reset releases too)."""
+        with self.lock:
+            if not any(m in path for m in self.holds):
+                return
+            self.held += 1
+            try:
+                while any(m in path for m in self.holds):
+                    self.released.wait()
+            finally:
+                self.held -= 1
 
     def take_fault(self, path):
         with self.lock:
@@ -170,6 +193,9 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         self.handle_request("POST")
 
+    def do_DELETE(self):
+        self.handle_request("DELETE")
+
     def handle_request(self, method):
         st = self.server.state
         self.oauth = None   # one handler serves every request of a kept-alive connection
@@ -178,8 +204,11 @@ class Handler(BaseHTTPRequestHandler):
         split = urllib.parse.urlsplit(self.path)
         path = split.path
         query = dict(parse_form(split.query))
+        if path.startswith("/_control/collection/"):
+            return collection.control(self, path, query, raw_body)
         if path.startswith("/_control/"):
             return self.control(path, query)
+        st.wait_if_held(self.path)
         with st.lock:
             st.stats["requests"] += 1
             st.stats["paths"][path] = st.stats["paths"].get(path, 0) + 1
@@ -212,6 +241,8 @@ class Handler(BaseHTTPRequestHandler):
             fault = entry.get("fault")
         if fault:
             return self.fault(fault, rl)
+        if path.startswith("/users/"):
+            return collection.handle(self, method, path, query, raw_body, who, rl)
 
         if path == "/oauth/request_token":
             return self.request_token(who, rl)
@@ -224,6 +255,9 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/database/search":
             if not who:   # Discogs' search needs credentials
                 return self.fixture("errors/401-unauthenticated.json", 401, rl)
+            if search_index.is_field_search(query):
+                status, body = search_index.answer(st, query, self.headers.get("Host", ""))
+                return self.send(status, body, headers=rl)
             barcode = query.get("barcode", "")
             with st.lock:
                 st.stats["searches"].append(barcode)
@@ -238,6 +272,9 @@ class Handler(BaseHTTPRequestHandler):
             rel = "releases/%s.json" % rid
             if rid.isdigit() and os.path.exists(os.path.join(st.args.fixtures, rel)):
                 return self.fixture(rel, 200, rl)
+            body = search_index.release(st, rid)
+            if body:
+                return self.send(200, body, headers=rl)
             return self.fixture("errors/404-release.json", 404, rl)
         return self.message(404, "The requested resource was not found.", rl)
 
@@ -389,17 +426,32 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/_control/stats":
             with st.lock:   # copy under the lock, answer outside it (send() takes it too)
                 stats = json.loads(json.dumps(st.stats))
+            with st.lock:
+                stats["held"] = st.held
             if stats["first_request_at"] is not None:
                 stats["span"] = stats["last_request_at"] - stats["first_request_at"]
             return self.send(200, json.dumps(stats))
         if path == "/_control/reset":
             with st.lock:
                 st.reset()
+                st.released.notify_all()
             return self.send(200, "{}")
         if path == "/_control/fault":
             with st.lock:
                 st.faults.append({"kind": query.get("kind", "html500"), "count": int(query.get("count", "1")),
                                   "match": query.get("match", "")})
+            return self.send(200, "{}")
+        if path == "/_control/hold":
+            with st.lock:
+                st.holds.add(query.get("match", ""))
+            return self.send(200, "{}")
+        if path == "/_control/release":
+            with st.lock:
+                if "match" in query:
+                    st.holds.discard(query["match"])
+                else:
+                    st.holds.clear()
+                st.released.notify_all()
             return self.send(200, "{}")
         return self.message(404, "no such control")
 

@@ -28,13 +28,18 @@ public struct Release: Hashable, Sendable, Codable {
     /// The Discogs page, e.g. https://www.discogs.com/release/249504-…
     public var url: String?
     public var thumbURL: String?
-    /// The JSON Discogs sent, kept so that nothing it said is lost.
+    /// The JSON Discogs sent, kept so that nothing it said is lost: the release
+    /// (`GET /releases/{id}`), or the search result it was completed from.
     public var rawJSON: String
+    /// True when the release itself was fetched (tracklist, credits, identifiers, notes are
+    /// in `rawJSON`); false when it was completed from a search result, which carries only
+    /// what the list shows.
+    public var hasFullDetails: Bool
 
     public init(
         id: Int, artist: String, title: String, genres: [String] = [], styles: [String] = [],
         formats: [String] = [], year: Int? = nil, country: String? = nil, labels: [LabelCredit] = [],
-        url: String? = nil, thumbURL: String? = nil, rawJSON: String = "{}"
+        url: String? = nil, thumbURL: String? = nil, rawJSON: String = "{}", hasFullDetails: Bool = true
     ) {
         self.id = id
         self.artist = artist
@@ -48,6 +53,30 @@ public struct Release: Hashable, Sendable, Codable {
         self.url = url
         self.thumbURL = thumbURL
         self.rawJSON = rawJSON
+        self.hasFullDetails = hasFullDetails
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, artist, title, genres, styles, formats, year, country, labels, url, thumbURL, rawJSON, hasFullDetails
+    }
+
+    /// Decodes what `encode(to:)` wrote; `hasFullDetails` is true when absent (releases
+    /// encoded before it existed were all fetched in full).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(Int.self, forKey: .id)
+        artist = try c.decode(String.self, forKey: .artist)
+        title = try c.decode(String.self, forKey: .title)
+        genres = try c.decode([String].self, forKey: .genres)
+        styles = try c.decode([String].self, forKey: .styles)
+        formats = try c.decode([String].self, forKey: .formats)
+        year = try c.decodeIfPresent(Int.self, forKey: .year)
+        country = try c.decodeIfPresent(String.self, forKey: .country)
+        labels = try c.decode([LabelCredit].self, forKey: .labels)
+        url = try c.decodeIfPresent(String.self, forKey: .url)
+        thumbURL = try c.decodeIfPresent(String.self, forKey: .thumbURL)
+        rawJSON = try c.decode(String.self, forKey: .rawJSON)
+        hasFullDetails = try c.decodeIfPresent(Bool.self, forKey: .hasFullDetails) ?? true
     }
 
     /// The section a record of this release is listed under.

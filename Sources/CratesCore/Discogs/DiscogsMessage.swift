@@ -53,6 +53,6 @@ public struct DiscogsFormat: Decodable, Hashable, Sendable {
 
     /// "CD, Album, Promo": the name, then the descriptions, as Discogs shows them.
     public var summary: String {
-        ([name] + descriptions).map(DiscogsText.clean).filter { !$0.isEmpty }.joined(separator: ", ")
+        ([name] + descriptions).map(ControlCharacters.cleaned).filter { !$0.isEmpty }.joined(separator: ", ")
     }
 }

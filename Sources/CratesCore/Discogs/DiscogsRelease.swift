@@ -68,10 +68,10 @@ public struct DiscogsRelease: Decodable, Hashable, Sendable {
     public var artistDisplay: String {
         var out = ""
         for (i, artist) in artists.enumerated() {
-            let printed = DiscogsText.nonEmpty(artist.anv) ?? DiscogsText.clean(artist.name)
+            let printed = DiscogsText.nonEmpty(artist.anv) ?? ControlCharacters.cleaned(artist.name)
             out += DiscogsName.display(printed)
             guard i < artists.count - 1 else { break }
-            let join = DiscogsText.clean(artist.join ?? "").trimmingCharacters(in: " ")
+            let join = ControlCharacters.cleaned(artist.join ?? "").trimmingCharacters(in: " ")
             out += join.isEmpty || join == "," ? ", " : " \(join) "
         }
         return out
@@ -85,13 +85,13 @@ public struct DiscogsRelease: Decodable, Hashable, Sendable {
             ?? images.first(where: { $0.type == "primary" }).flatMap { DiscogsText.nonEmpty($0.uri150) }
             ?? images.first.flatMap { DiscogsText.nonEmpty($0.uri150) }
         return Release(
-            id: id, artist: artistDisplay, title: DiscogsText.clean(title),
-            genres: genres.map(DiscogsText.clean), styles: styles.map(DiscogsText.clean),
+            id: id, artist: artistDisplay, title: ControlCharacters.cleaned(title),
+            genres: genres.map(ControlCharacters.cleaned), styles: styles.map(ControlCharacters.cleaned),
             formats: formats.map(\.summary), year: year.flatMap { $0 > 0 ? $0 : nil },
             country: DiscogsText.nonEmpty(country),
             labels: labels.map {
                 Release.LabelCredit(
-                    name: DiscogsName.display(DiscogsText.clean($0.name)),
+                    name: DiscogsName.display(ControlCharacters.cleaned($0.name)),
                     // Discogs writes "none" for a release without a catalogue number.
                     catno: DiscogsText.nonEmpty($0.catno).flatMap { $0.lowercased() == "none" ? nil : $0 })
             },

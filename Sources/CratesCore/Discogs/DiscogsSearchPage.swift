@@ -1,3 +1,5 @@
+import Foundation
+
 /// `GET /database/search`: one page of results.
 ///
 /// Decoding is lenient field by field: a result whose optional fields have an unexpected
@@ -7,6 +9,19 @@ public struct DiscogsSearchPage: Decodable, Hashable, Sendable {
         public var page: Int?
         public var pages: Int?
         public var items: Int?
+        public var perPage: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case page, pages, items
+            case perPage = "per_page"
+        }
+
+        public init(page: Int? = nil, pages: Int? = nil, items: Int? = nil, perPage: Int? = nil) {
+            self.page = page
+            self.pages = pages
+            self.items = items
+            self.perPage = perPage
+        }
     }
 
     /// One search hit. For `type=release`, one pressing.
@@ -31,16 +46,23 @@ public struct DiscogsSearchPage: Decodable, Hashable, Sendable {
         public var thumb: String?
         public var masterID: Int?
         public var uri: String?
+        public var genre: [String]
+        public var style: [String]
+        /// This result as Discogs sent it, re-encoded compactly with sorted keys (the search
+        /// page is decoded as a whole, so the result's own bytes are not at hand): kept as
+        /// the `rawJSON` of a release completed from it. Nil for a result built in code.
+        public var rawJSON: String?
 
         enum CodingKeys: String, CodingKey {
-            case id, type, title, country, year, format, formats, label, catno, barcode, thumb, uri
+            case id, type, title, country, year, format, formats, label, catno, barcode, thumb, uri, genre, style
             case masterID = "master_id"
         }
 
         public init(
             id: Int, type: String? = "release", title: String, country: String? = nil, year: Int? = nil,
             format: [String] = [], formats: [DiscogsFormat] = [], label: [String] = [], catno: String? = nil,
-            barcode: [String] = [], thumb: String? = nil, masterID: Int? = nil, uri: String? = nil
+            barcode: [String] = [], thumb: String? = nil, masterID: Int? = nil, uri: String? = nil,
+            genre: [String] = [], style: [String] = [], rawJSON: String? = nil
         ) {
             self.id = id
             self.type = type
@@ -55,6 +77,9 @@ public struct DiscogsSearchPage: Decodable, Hashable, Sendable {
             self.thumb = thumb
             self.masterID = masterID
             self.uri = uri
+            self.genre = genre
+            self.style = style
+            self.rawJSON = rawJSON
         }
 
         public init(from decoder: any Decoder) throws {
@@ -77,6 +102,15 @@ public struct DiscogsSearchPage: Decodable, Hashable, Sendable {
             thumb = try? c.decodeIfPresent(String.self, forKey: .thumb)
             masterID = (try? c.decodeIfPresent(Int.self, forKey: .masterID)) ?? nil
             uri = try? c.decodeIfPresent(String.self, forKey: .uri)
+            genre = (try? c.decodeIfPresent([String].self, forKey: .genre)) ?? []
+            style = (try? c.decodeIfPresent([String].self, forKey: .style)) ?? []
+            rawJSON = (try? JSONValue(from: decoder)).flatMap(Self.encoded)
+        }
+
+        private static func encoded(_ value: JSONValue) -> String? {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
         }
 
         /// True for a pressing (a `release` result, or an old result without a type).
@@ -84,17 +118,27 @@ public struct DiscogsSearchPage: Decodable, Hashable, Sendable {
 
         /// This hit as a candidate the user can choose from.
         public var candidate: ReleaseCandidate {
-            let (artist, title) = DiscogsName.splitArtistTitle(DiscogsText.clean(self.title))
-            let formatTexts = formats.isEmpty
-                ? (format.isEmpty ? [] : [format.map(DiscogsText.clean).joined(separator: ", ")])
-                : formats.map(\.summary)
+            let (artist, title) = DiscogsName.splitArtistTitle(ControlCharacters.cleaned(self.title))
             return ReleaseCandidate(
                 releaseID: id, artist: artist, title: title,
                 country: DiscogsText.nonEmpty(country), year: year.flatMap { $0 > 0 ? $0 : nil },
-                formats: formatTexts,
+                formats: formatSummaries,
                 label: label.first.flatMap(DiscogsText.nonEmpty).map(DiscogsName.display),
-                catno: DiscogsText.nonEmpty(catno).flatMap { $0.lowercased() == "none" ? nil : $0 },
+                catno: catalogueNumber,
                 thumbURL: DiscogsText.nonEmpty(thumb))
+        }
+
+        /// One text per format ("Vinyl, LP, Album"), from the structured formats when
+        /// present, else the flat list as one format.
+        public var formatSummaries: [String] {
+            formats.isEmpty
+                ? (format.isEmpty ? [] : [format.map(ControlCharacters.cleaned).joined(separator: ", ")])
+                : formats.map(\.summary)
+        }
+
+        /// The catalogue number, cleaned; nil when blank or Discogs' "none".
+        public var catalogueNumber: String? {
+            DiscogsText.nonEmpty(catno).flatMap { CatalogueNumber.isNone($0) ? nil : $0 }
         }
     }
 

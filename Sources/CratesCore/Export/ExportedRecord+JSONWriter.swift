@@ -26,7 +26,20 @@ extension ExportedRecord {
                 out.close()
             }
         }
-        out.member("gtin") { $0.string(record.gtin.canonical) }
+        out.member("collector") { out in
+            let fields = record.collector
+            out.open()
+            out.member("artist") { $0.string(fields.artist) }
+            out.member("catno") { $0.string(fields.catno) }
+            out.member("country") { $0.string(fields.country) }
+            out.member("format") { $0.string(fields.format) }
+            out.member("genre") { $0.string(fields.genre) }
+            out.member("label") { $0.string(fields.label) }
+            out.member("title") { $0.string(fields.title) }
+            out.member("year") { $0.raw(fields.year.map { String($0) } ?? "null") }
+            out.close()
+        }
+        out.member("gtin") { $0.string(record.gtin?.canonical) }
         if let history {
             out.member("history") { out in
                 out.array(history) { out, event in
@@ -39,7 +52,15 @@ extension ExportedRecord {
             }
         }
         out.member("id") { $0.raw(String(record.id)) }
-        out.member("location") { $0.string(record.location) }
+        out.member("location") { out in
+            guard let location = record.location else { return out.raw("null") }
+            out.open()
+            out.member("code") { $0.string(location.code?.digits) }
+            out.member("id") { $0.raw(String(location.id)) }
+            out.member("name") { $0.string(location.name) }
+            out.member("path") { $0.string(location.pathText) }
+            out.close()
+        }
         out.member("lookupAttempts") { $0.raw(String(record.lookupAttempts)) }
         out.member("lookupError") { $0.string(record.lookupError) }
         out.member("note") { $0.string(record.note) }

@@ -17,6 +17,10 @@ public struct ImportColumns: Hashable, Sendable {
     public var date: Int?
     /// The index of the location column (`location`, or Discogs' `CollectionFolder`), if any.
     public var location: Int?
+    /// What describes a record without a barcode (issue 14): `artist`, `title`, `catno`
+    /// (also Discogs' `Catalog#`), `label`, `year` (also `Released`), `country`, `format`.
+    /// Read only for rows with neither a barcode nor a release id.
+    public var described: [RecordField: Int] = [:]
 
     /// Header names, normalised, in order of preference.
     static let barcodeNames = ["barcode", "gtin", "upc", "ean", "ean13", "upca", "upcean", "eanupc", "barcodes"]
@@ -24,8 +28,19 @@ public struct ImportColumns: Hashable, Sendable {
     /// `note` before Discogs' `Collection Notes`, should a file have both.
     static let noteNames = ["note", "notes", "collectionnotes", "comment", "comments"]
     static let dateNames = ["dateadded", "added", "addedat", "date"]
-    /// crates' export writes the location as Discogs' `CollectionFolder`.
+    /// crates' export writes the place's path as `Location` (read first) and its name as
+    /// Discogs' `CollectionFolder`.
     static let locationNames = ["location", "collectionfolder", "folder"]
+    /// Normalised header names of the describing columns, in order of preference.
+    static let describedNames: [RecordField: [String]] = [
+        .artist: ["artist", "artists"],
+        .title: ["title", "releasetitle", "album"],
+        .catno: ["catno", "catalog", "catalogno", "catalognumber", "cataloguenumber", "catalogueno", "catalogue", "cat"],
+        .label: ["label", "labels"],
+        .year: ["year", "released", "releaseyear"],
+        .country: ["country"],
+        .format: ["format", "formats"],
+    ]
 
     /// The columns found in a header row's names.
     public init(names: [String], delimiter: UInt8 = UInt8(ascii: ",")) {
@@ -41,10 +56,14 @@ public struct ImportColumns: Hashable, Sendable {
         note = first(Self.noteNames)
         date = first(Self.dateNames)
         location = first(Self.locationNames)
+        for (field, wanted) in Self.describedNames {
+            if let index = first(wanted) { described[field] = index }
+        }
     }
 
-    /// Whether a record can be keyed on these columns.
-    public var hasKey: Bool { barcode != nil || releaseID != nil }
+    /// Whether a record can be keyed on these columns: a barcode, a release id, or a
+    /// catalogue number or title to search by.
+    public var hasKey: Bool { barcode != nil || releaseID != nil || described[.catno] != nil || described[.title] != nil }
 
     /// The key columns named more than once: for barcodes and for release ids, every column
     /// index of that kind when there are several (`barcode,barcode`, `barcode,EAN`). Which
@@ -101,11 +120,14 @@ public struct ImportColumns: Hashable, Sendable {
 struct CSVFormat: Sendable {
     let columns: ImportColumns
     let strict: Bool
+    /// Whether barcodes that are not a record's (an ISBN…) are taken (`--force`).
+    let force: Bool
     private var reader: CSVReader
 
-    init(columns: ImportColumns, limits: ImportParser.Limits, strict: Bool) {
+    init(columns: ImportColumns, limits: ImportParser.Limits, strict: Bool, force: Bool) {
         self.columns = columns
         self.strict = strict
+        self.force = force
         reader = CSVReader(delimiter: columns.delimiter, maximumRecordLength: limits.maximumRecordLength)
         reader.rowProbe = { [columns] line in Self.looksLikeRow(line, columns: columns) }
     }
@@ -188,7 +210,7 @@ struct CSVFormat: Sendable {
         }
         var gtin: GTIN?
         if let text = field(columns.barcode, of: record), !text.trimmingWhitespace().isEmpty {
-            switch ImportValidation.barcode(text) {
+            switch ImportValidation.barcode(text, force: force) {
             case .success(let value):
                 gtin = value
             case .failure(let reason):
@@ -208,8 +230,18 @@ struct CSVFormat: Sendable {
         // Discogs files every copy in a folder; "Uncategorized" is its default, not a place.
         let location = field(columns.location, of: record).flatMap(ImportValidation.note)
             .flatMap { $0.lowercased() == "uncategorized" ? nil : $0 }
+        var described: RecordFields?
+        if gtin == nil, releaseID == nil {
+            switch describedFields(of: record) {
+            case .success(let fields): described = fields
+            case .failure(let reason):
+                collector.refuse(ImportRefusal(line: line, input: "", reason: reason))
+                return
+            }
+        }
         guard let entry = ImportEntry(
-            line: line, gtin: gtin, releaseID: releaseID, note: note, addedAt: addedAt, location: location)
+            line: line, gtin: gtin, releaseID: releaseID, note: note, addedAt: addedAt, location: location,
+            described: described)
         else {
             collector.refuse(ImportRefusal(line: line, input: "", reason: .noBarcode))
             return
@@ -218,5 +250,36 @@ struct CSVFormat: Sendable {
         if !record.rowLikeLines.isEmpty {
             collector.warn(ImportWarning(line: line, kind: .quotedFieldSpansRows(rowLines: record.rowLikeLines)))
         }
+    }
+
+    /// The row's describing values, checked as a search would check them (a control
+    /// character, a field too long, a year out of range are refused, costing no request).
+    /// Nil when the row describes nothing; a row with values but no catalogue number and no
+    /// title cannot be found (`ImportEntry` then refuses it).
+    private func describedFields(of record: CSVReader.Record) -> Result<RecordFields?, ImportRefusal.Reason> {
+        var texts: [RecordField: String] = [:]
+        for (field, index) in columns.described {
+            guard let text = self.field(index, of: record)?.trimmingWhitespace(), !text.isEmpty else { continue }
+            texts[field] = String(text)
+        }
+        if let year = texts[.year] {
+            // Discogs' `Released` is "1973", "1973-03-01" or "0" (unknown).
+            let digits = String(year.prefix(while: { $0.isASCII && $0.isNumber }))
+            texts[.year] = digits.count == 4 && year.count >= 4 ? (digits == "0000" ? nil : digits) : (year == "0" ? nil : year)
+        }
+        guard !texts.isEmpty else { return .success(nil) }
+        do {
+            _ = try ReleaseSearchQuery(
+                artist: texts[.artist], title: texts[.title], catno: texts[.catno], label: texts[.label],
+                year: texts[.year], country: texts[.country], format: texts[.format])
+        } catch {
+            return .failure(.description(error.description))
+        }
+        var fields = RecordFields()
+        for (field, text) in texts {
+            // Checked above as a search; trimmed here as the record keeps it.
+            fields.set(field, (try? RecordFieldValue.checked(text, field)) ?? text)
+        }
+        return .success(fields)
     }
 }

@@ -6,20 +6,27 @@ import Foundation
 ///
 /// Each entry is a line number (32 bits), a GTIN as its 14-digit number (`GTIN.gtin14Value`,
 /// 0 for none) and a Discogs release id (0 for none), in three parallel arrays; the rarer
-/// note, date and location (CSV files only) sit in a side table keyed by position. Reading
-/// an element builds the `ImportEntry`, so callers see the same values as before.
+/// note, date, location and description of a row without a barcode (CSV files only) sit in
+/// a side table keyed by position. Reading an element builds the `ImportEntry`, so callers
+/// see the same values as before.
 public struct ImportEntries: RandomAccessCollection, Hashable, Sendable {
     /// What only CSV rows have.
     private struct Extras: Hashable, Sendable {
         var note: String?
         var addedAt: Date?
         var location: String?
+        /// A row known only by what it describes (issue 14), and its key's number among the
+        /// file's distinct description keys (see `keyValue(at:)`).
+        var described: RecordFields?
+        var describedKey: UInt64 = 0
     }
 
     private var lines: [UInt32] = []
     private var gtins: [UInt64] = []
     private var releases: [UInt64] = []
     private var extras: [Int: Extras] = [:]
+    /// The distinct keys of described rows (`RecordFields.entryKey`), numbered from 1.
+    private var describedKeys: [String: UInt64] = [:]
 
     /// An empty list.
     public init() {}
@@ -35,17 +42,23 @@ public struct ImportEntries: RandomAccessCollection, Hashable, Sendable {
     public subscript(position: Int) -> ImportEntry {
         let release = releases[position]
         let extra = extras[position]
-        // `append` stored only valid entries, which have a barcode or a release id.
+        // `append` stored only valid entries: a barcode, a release id or a description.
         return ImportEntry(
             stored: Int(lines[position]), gtin: gtin(at: position), releaseID: release == 0 ? nil : Int(release),
-            note: extra?.note, addedAt: extra?.addedAt, location: extra?.location)
+            note: extra?.note, addedAt: extra?.addedAt, location: extra?.location, described: extra?.described)
     }
 
     /// Adds `entry` at the end. Line numbers past 4,294,967,295 are clamped (a file that long
     /// is refused long before, by its size).
     public mutating func append(_ entry: ImportEntry) {
-        if entry.note != nil || entry.addedAt != nil || entry.location != nil {
-            extras[lines.count] = Extras(note: entry.note, addedAt: entry.addedAt, location: entry.location)
+        if entry.note != nil || entry.addedAt != nil || entry.location != nil || entry.described != nil {
+            var extra = Extras(note: entry.note, addedAt: entry.addedAt, location: entry.location, described: entry.described)
+            if case .described(let key) = entry.key {
+                let number = describedKeys[key] ?? UInt64(describedKeys.count + 1)
+                describedKeys[key] = number
+                extra.describedKey = number
+            }
+            extras[lines.count] = extra
         }
         lines.append(UInt32(clamping: entry.line))
         gtins.append(entry.gtin?.gtin14Value ?? 0)
@@ -64,10 +77,13 @@ public struct ImportEntries: RandomAccessCollection, Hashable, Sendable {
         gtins[position] == 0 ? nil : GTIN(gtin14Value: gtins[position])
     }
 
-    /// The entry's key (see `ImportEntry.key`) as one integer: the GTIN's 14-digit number, or
-    /// the release id with the top bit set. Equal keys, equal numbers.
+    /// The entry's key (see `ImportEntry.key`) as one integer: the GTIN's 14-digit number
+    /// (under 2^47), the release id with the top bit set, or a description key's number with
+    /// the next bit set. Equal keys, equal numbers.
     public func keyValue(at position: Int) -> UInt64 {
-        releases[position] != 0 ? releases[position] | (1 << 63) : gtins[position]
+        if releases[position] != 0 { return releases[position] | (1 << 63) }
+        if gtins[position] != 0 { return gtins[position] }
+        return (extras[position]?.describedKey ?? 0) | (1 << 62)
     }
 
     /// For each entry, which copy of its key it is in the file (1 for the first line of a

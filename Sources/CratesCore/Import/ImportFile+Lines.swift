@@ -18,12 +18,12 @@ enum LineFormat {
 
     /// A line as bytes: a plain 12 to 14-digit barcode (most lines of a scanned file) is
     /// read at once; anything else as text.
-    static func read(line: Int, bytes: ArraySlice<UInt8>, into collector: inout ImportCollector) {
+    static func read(line: Int, bytes: ArraySlice<UInt8>, force: Bool, into collector: inout ImportCollector) {
         var trimmed = bytes
         while let first = trimmed.first, first == 0x20 || first == 0x09 { trimmed = trimmed.dropFirst() }
         while let last = trimmed.last, last == 0x20 || last == 0x09 { trimmed = trimmed.dropLast() }
         if let gtin = ImportValidation.plainGTIN(trimmed) {
-            switch ImportValidation.record(gtin) {
+            switch ImportValidation.record(gtin, force: force) {
             case .success(let gtin):
                 if let entry = ImportEntry(line: line, gtin: gtin) { collector.add(entry) }
             case .failure(let reason):
@@ -31,17 +31,17 @@ enum LineFormat {
             }
             return
         }
-        read(line: line, text: String(decoding: bytes, as: UTF8.self), into: &collector)
+        read(line: line, text: String(decoding: bytes, as: UTF8.self), force: force, into: &collector)
     }
 
-    static func read(line: Int, text: String, into collector: inout ImportCollector) {
+    static func read(line: Int, text: String, force: Bool, into collector: inout ImportCollector) {
         let content = Self.stripComment(text)
         guard !content.isEmpty else { return }
         if let releaseID = Self.releaseReference(content) {
             if let entry = ImportEntry(line: line, gtin: nil, releaseID: releaseID) { collector.add(entry) }
             return
         }
-        switch ImportValidation.barcode(String(content)) {
+        switch ImportValidation.barcode(String(content), force: force) {
         case .success(let gtin):
             if let entry = ImportEntry(line: line, gtin: gtin) { collector.add(entry) }
         case .failure(let reason):
@@ -62,11 +62,17 @@ enum LineFormat {
 /// Checks shared by both formats.
 enum ImportValidation {
     /// The GTIN of a barcode text, or why it cannot be imported: unreadable, or not a record.
-    static func barcode(_ text: String) -> Result<GTIN, ImportRefusal.Reason> {
-        if let gtin = plainGTIN(text.utf8) { return record(gtin) }
+    static func barcode(_ text: String, force: Bool) -> Result<GTIN, ImportRefusal.Reason> {
+        if let gtin = plainGTIN(text.utf8) { return record(gtin, force: force) }
         do {
-            return record(try GTIN.parse(text).gtin)
+            return record(try GTIN.parse(text).gtin, force: force)
         } catch {
+            // A crates label with a wrong check digit: say which label was meant.
+            if case .checkDigit = error, case .failure(let labelError) = Result(catching: { () throws(LabelCodeError) in
+                try LabelCode.parse(text)
+            }) {
+                return .failure(.label(labelError))
+            }
             return .failure(.barcode(error))
         }
     }
@@ -82,9 +88,10 @@ enum ImportValidation {
         return GTIN(canonical: count == 12 ? "0" + digits : digits)
     }
 
-    /// The GTIN, unless its GS1 prefix says it is not a record's barcode.
-    static func record(_ gtin: GTIN) -> Result<GTIN, ImportRefusal.Reason> {
-        if let reason = gtin.notARecordReason { return .failure(.notARecord(gtin, reason: reason)) }
+    /// The GTIN, unless it is not a record's barcode (`BarcodeAdmission`; `force` takes what
+    /// a person may confirm, never a shop's price label).
+    static func record(_ gtin: GTIN, force: Bool) -> Result<GTIN, ImportRefusal.Reason> {
+        if let reason = gtin.admission.refusal(force: force) { return .failure(.notARecord(gtin, reason: reason)) }
         return .success(gtin)
     }
 
@@ -108,7 +115,7 @@ enum ImportValidation {
             if v == 0x0D { kept.append("\n"); continue }
             if v == 0x0A { if !previousCR { kept.append(scalar) }; continue }
             if v == 0x09 { kept.append(scalar); continue }
-            if v < 0x20 || (0x7F...0x9F).contains(v) { continue }
+            if ControlCharacters.isControl(scalar) { continue }
             kept.append(scalar)
         }
         let trimmed = String(kept).trimmingWhitespace()

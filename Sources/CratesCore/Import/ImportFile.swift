@@ -12,7 +12,10 @@
 ///   CollectionFolder,Date Added,…,Collection Notes`) and crates' own export (the same plus
 ///   `Barcode`). A row is keyed on its release id when it has one, else on its barcode; a
 ///   `note`/`notes` column (else `Collection Notes`) is kept as the note, and `Date Added` as
-///   the date the copy was added. Other columns are ignored.
+///   the date the copy was added. A CSV without barcodes works too (issue 14): a row with
+///   neither a barcode nor a release id is described by its `artist`, `title`, `catno`
+///   (`Catalog#`), `label`, `year` (`Released`), `country` and `format` columns, searched on
+///   Discogs, and keyed on them for the duplicate rule. Other columns are ignored.
 ///
 /// Valid barcodes that are not records (an ISBN, an ISSN, a coupon, a shop's price label)
 /// are refused with the reason, as are unreadable ones. `ImportParser` reads a file as a
@@ -61,9 +64,10 @@ public struct ImportFile: Hashable, Sendable {
 
     /// Reads a whole file's bytes (see `ImportParser` to read a stream). Throws only when the
     /// file as a whole cannot be read (UTF-16, binary, a CSV header without a key column or
-    /// with one twice); a bad line is a refusal.
-    public static func parse(_ input: [UInt8], strict: Bool = false) throws(ImportError) -> ImportFile {
-        var parser = ImportParser(strict: strict)
+    /// with one twice); a bad line is a refusal. With `force`, barcodes that are not a
+    /// record's (an ISBN…) are taken (`BarcodeAdmission`).
+    public static func parse(_ input: [UInt8], strict: Bool = false, force: Bool = false) throws(ImportError) -> ImportFile {
+        var parser = ImportParser(strict: strict, force: force)
         try parser.consume(input)
         return try parser.finish()
     }
@@ -80,7 +84,7 @@ public struct ImportFile: Hashable, Sendable {
 ///   `Limits.maximumRecordLength` (64 KB, notes can be long).
 /// - Only the first `Limits.refusalsKept` refusals are kept; the rest are counted.
 ///
-/// I/O free: whoever reads the file (`ImportInput` in CratesStore) calls `consume` with each
+/// I/O free: whoever reads the file (`ImportInput` in CratesApp) calls `consume` with each
 /// chunk, and may stop calling it (a SIGINT) at any point.
 public struct ImportParser: Sendable {
     /// How much of anything is kept.
@@ -98,6 +102,8 @@ public struct ImportParser: Sendable {
     public let limits: Limits
     /// With `strict`, a row that would be a warning is refused instead.
     public let strict: Bool
+    /// With `force`, barcodes that are not a record's (an ISBN…) are taken (`--force`).
+    public let force: Bool
     /// Bytes looked at so far (those of the first 64 wait until there are 64, or the end).
     private var bytesRead = 0
 
@@ -126,9 +132,10 @@ public struct ImportParser: Sendable {
     /// Bytes looked at to tell text from binary data.
     static let sniffLength = 8 * 1024
 
-    public init(limits: Limits = Limits(), strict: Bool = false) {
+    public init(limits: Limits = Limits(), strict: Bool = false, force: Bool = false) {
         self.limits = limits
         self.strict = strict
+        self.force = force
         splitter = ImportLineSplitter(maximumLength: max(limits.maximumLineLength, limits.maximumRecordLength))
         collector = ImportCollector(refusalsKept: limits.refusalsKept)
     }
@@ -223,18 +230,18 @@ public struct ImportParser: Sendable {
             guard !LineFormat.stripComment(text).isEmpty else { return }
             if let columns = try ImportColumns.header(bytes, line: number) {
                 format = .csv(columns)
-                csv = CSVFormat(columns: columns, limits: limits, strict: strict)
+                csv = CSVFormat(columns: columns, limits: limits, strict: strict, force: force)
                 state = .csv
                 return
             }
             state = .lines
-            LineFormat.read(line: number, text: text, into: &collector)
+            LineFormat.read(line: number, text: text, force: force, into: &collector)
         case .lines:
             guard case .line(let number, let bytes) = piece, bytes.count <= limits.maximumLineLength else {
                 refuseLong(piece)
                 return
             }
-            LineFormat.read(line: number, bytes: bytes, into: &collector)
+            LineFormat.read(line: number, bytes: bytes, force: force, into: &collector)
         case .csv:
             csv?.read(piece, into: &collector)
         }

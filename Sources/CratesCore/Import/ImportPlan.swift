@@ -54,7 +54,7 @@ public struct ImportPlan: Sendable {
             if !copies, Int(occurrences[index]) <= present[entry.key] ?? 0 {
                 verdicts.append(.present)
                 counts.present += 1
-            } else if entry.gtin == nil {
+            } else if entry.gtin == nil, entry.releaseID != nil {
                 verdicts.append(.needsDiscogs)
                 counts.needsDiscogs += 1
             } else {
@@ -121,7 +121,14 @@ public struct ImportPlan: Sendable {
             try flushRefusals(before: entry.line)
             let detail: String
             switch verdict {
-            case .new: detail = entry.releaseID.map { "add; look up Discogs release \($0)" } ?? "add"
+            case .new:
+                if let id = entry.releaseID {
+                    detail = "add; look up Discogs release \(id)"
+                } else if let described = entry.described {
+                    detail = described.catno != nil ? "add; search Discogs by catalogue number" : "add; search Discogs by artist and title"
+                } else {
+                    detail = "add"
+                }
             case .present: detail = "already in the collection"
             case .needsDiscogs: detail = "add once Discogs names its barcode"
             }

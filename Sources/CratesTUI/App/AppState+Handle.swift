@@ -17,68 +17,72 @@ extension AppState {
             self.height = max(1, height)
             keepSelectionVisible()
             return []
-        case .list(let model):
-            apply(model)
-            return []
-        case .duplicate(let gtin, let method, let copies):
-            duplicates.append(DuplicateQuestion(gtin: gtin, method: method, copies: copies))
-            return []
+        case .session(let event):
+            return handleSession(event)
+        }
+    }
+
+    mutating func handleSession(_ event: SessionEvent) -> [AppCommand] {
+        switch event {
+        case .window(let window):
+            apply(window)
+        case .ask(let question):
+            questions.append(question)
         case .details(let details):
             if case .details(var state) = mode, state.recordID == details.record.id {
                 state.details = details
                 mode = .details(state)
-            } else if case .picker(var picker) = mode, picker.recordID == details.record.id {
+            } else if case .picker(var picker) = mode, picker.recordID == details.record.id, picker.search == nil {
                 picker.candidates = details.record.candidates
                 picker.loading = false
                 picker.selected = min(picker.selected, max(0, details.record.candidates.count - 1))
                 mode = .picker(picker)
             }
-            return []
+            fillForm(with: details)
+            applyNeedsDetails(details)
+        case .found(let answer):
+            applyFound(answer)
+        case .needsPerson(let ids):
+            return applyNeeds(ids)
         case .added(let id):
             // Select it, and ask the store where it is (it is not in the window held yet).
             selectWhenSeen = id
             selectedRecord = id
             sentQuery = nil
             received = false
-            return []
         case .deleted(let count, let token):
             lastUndo = Undo(token: token, count: count)
             say(count == 1 ? "Deleted 1 record: u to undo" : "Deleted \(count) records: u to undo")
-            return []
         case .restored(let count):
             say(count == 1 ? "Restored 1 record" : "Restored \(count) records")
-            return []
         case .discogs(let status):
             discogs = status
-            return []
         case .camera(let status):
             camera = status
-            return []
         case .waiting(let count):
             waiting = count
-            return []
         case .message(let text, let isError):
             say(text, isError: isError)
-            return []
-        case .scan(let code, let method):
-            if dialogOpen {
-                queued.append(QueuedScan(code: code, method: method))
-                return []
-            }
-            return submit(code, method: method)
         case .cameraScan(let scan):
             if let ignored = scan.intent.ignoredMessage {
                 say(ignored)
                 return []
             }
-            // A release URL goes through the prompt's parser too (`Entry`), so both intents
-            // are the scan's text; queued behind an open dialog like any camera scan.
-            return handle(.scan(scan.data, method: .camera))
+            // A release URL goes through the prompt's parser too (`CodeEntry`), so both
+            // intents are the scan's text; queued behind an open dialog like any camera scan.
+            if dialogOpen {
+                queued.append(QueuedScan(code: scan.data, method: .camera))
+                return []
+            }
+            return submit(scan.data, method: .camera)
+        case .location, .locations, .moved, .select:
+            return handleLocationEvent(event)
         }
+        return []
     }
 
     mutating func say(_ text: String, isError: Bool = false) {
-        message = Message(text: TerminalText.sanitised(text), isError: isError)
+        message = Message(text: ControlCharacters.cleaned(text), isError: isError)
     }
 
     // MARK: Keys
@@ -86,8 +90,12 @@ extension AppState {
     mutating func handleKey(_ key: Key, at time: Double) -> [AppCommand] {
         if prompt != nil { return promptKey(key, at: time) }
         if filterEditing { return filterKey(key) }
+        // A form is a text field: digits are typed into it, Ctrl-C cancels it.
+        if case .form(let form) = mode { return formKey(key, form) }
         if key == .control("c") { return quit() }
         if key == .control("z") { return [.suspend] }
+        // So is the picker's narrowing: a catalogue number's digits narrow, not scan.
+        if case .picker(let state) = mode { return pickerKey(key, state) }
 
         // A digit anywhere outside a text field starts barcode entry: a wedge scanner types
         // digits then Enter, and none of its keys may be taken as a command.
@@ -104,24 +112,21 @@ extension AppState {
             confirmDelete = nil
             if key == .character("y") || key == .character("Y") {
                 if case .details = mode { mode = .list }
-                return [.delete(confirm.ids)] + drainQueuedScans()
+                return [.session(.delete(confirm.ids))] + drainQueuedScans()
             }
             say("Not deleted")
             return drainQueuedScans()
         }
 
-        if let question = duplicates.first, case .list = mode {
-            switch key {
-            case .character("y"), .character("Y"):
-                duplicates.removeFirst()
-                return [.addCopy(question.gtin, method: question.method)] + drainQueuedScans()
-            case .character("n"), .character("N"), .escape, .enter:
-                duplicates.removeFirst()
-                say("Not added: \(question.gtin.canonical)")
-                return drainQueuedScans()
-            default:
-                break
+        if let question = questions.first, case .list = mode, let answer = Self.answer(to: question, key: key) {
+            questions.removeFirst()
+            if let request = question.request(for: answer) { return [.session(request)] + drainQueuedScans() }
+            if case .moveHere(let move) = question.kind {
+                say("Not moved: \(move.title) stays \(move.from.map { "in \($0.name)" } ?? "in no place")")
+            } else {
+                say("Not added: \(question.subject)")
             }
+            return drainQueuedScans()
         }
 
         switch mode {
@@ -129,6 +134,22 @@ extension AppState {
         case .details(let state): return detailsKey(key, state)
         case .picker(let state): return pickerKey(key, state)
         case .help(let scroll): return helpKey(key, scroll)
+        case .form(let form): return formKey(key, form)
+        case .needs: return needsKey(key)
+        case .locations(let state): return locationsKey(key, state)
+        }
+    }
+
+    /// The answer `key` gives to `question`: y or n, Enter the question's default (yes to a
+    /// move, no to the others), Esc no, c another copy (to a move); nil for any other key.
+    static func answer(to question: AddQuestion, key: Key) -> AddQuestion.Answer? {
+        switch key {
+        case .character("y"), .character("Y"): .yes
+        case .character("n"), .character("N"), .escape: .no
+        case .enter: question.defaultAnswer
+        case .character("c"), .character("C"):
+            if case .moveHere = question.kind { .anotherCopy } else { nil }
+        default: nil
         }
     }
 
@@ -164,28 +185,48 @@ extension AppState {
                 return []
             }
             lastUndo = nil
-            return [.undo(undo.token)]
+            return [.session(.undo(undo.token))]
         case .open:
             guard let item = selectedItem else { return [] }
-            if item.state == .ambiguous {
-                mode = .picker(PickerState(recordID: item.recordID, gtin: item.gtin, candidates: [], selected: 0, scroll: 0, loading: true))
+            if item.lookupState == .ambiguous {
+                mode = .picker(PickerState(
+                    recordID: item.recordID, subject: item.gtin.isEmpty ? item.displayTitle : item.gtin, candidates: [],
+                    loading: true))
             } else {
                 mode = .details(DetailsState(recordID: item.recordID, details: nil, scroll: 0))
             }
-            return [.loadDetails(item.recordID)]
+            return [.session(.loadDetails(item.recordID))]
         case .openInBrowser:
             guard let item = selectedItem else { return [] }
             mode = .details(DetailsState(recordID: item.recordID, details: nil, scroll: 0))
-            return [.loadDetails(item.recordID)]
+            return [.session(.loadDetails(item.recordID))]
         case .retry:
             guard let item = selectedItem else { return [] }
-            say("Looking up \(item.gtin) again")
-            return [.retry(item.recordID)]
+            if item.lookupState == .handEntered {
+                say("Entered by hand: never looked up (s searches Discogs to link it)")
+                return []
+            }
+            say("Looking up \(item.gtin.isEmpty ? item.displayTitle : item.gtin) again")
+            return [.session(.retry(item.recordID))]
+        case .search: return openSearchFromList()
+        case .enterByHand: return openForm(.handEntry(recordID: nil), back: .list)
+        case .edit:
+            guard let item = selectedItem else { return [] }
+            return openForm(.edit(recordID: item.recordID), back: .list)
+        case .needsPerson: return openNeeds()
+        case .leave, .nextField, .previousField, .submit, .clearField: break
         case .authenticate: return [.authenticate]
         case .help: mode = .help(scroll: 0)
         case .back:
-            if !filter.isEmpty { filter = "" }
+            // The filter first, then the place (the whole collection again).
             message = nil
+            if !filter.isEmpty {
+                filter = ""
+            } else if location != nil {
+                return leaveLocation()
+            }
+        case .locations:
+            return openLocations()
         case .quit: return quit()
         case .redraw: return [.redraw]
         }
@@ -206,7 +247,7 @@ extension AppState {
             mode = .list
             return drainQueuedScans()
         case .delete:
-            let label = state.details.map { $0.release?.title ?? $0.record.gtin.canonical } ?? "this record"
+            let label = state.details.map(\.displayTitle) ?? "this record"
             confirmDelete = ConfirmDelete(ids: [state.recordID], label: label)
             return []
         case .openInBrowser:
@@ -214,54 +255,32 @@ extension AppState {
                 say("No Discogs page yet: the record is not matched", isError: true)
                 return []
             }
-            return [.openURL(url)]
+            return [.session(.openURL(url))]
         case .retry:
-            say("Looking up again")
-            return [.retry(state.recordID), .loadDetails(state.recordID)]
-        case .open:
-            if let details = state.details, details.record.lookupState == .ambiguous {
-                mode = .picker(PickerState(recordID: details.record.id, gtin: details.record.gtin.canonical, candidates: details.record.candidates, selected: 0, scroll: 0, loading: false))
+            if state.details?.record.lookupState == .handEntered {
+                say("Entered by hand: never looked up (s searches Discogs to link it)")
                 return []
             }
+            say("Looking up again")
+            return [.session(.retry(state.recordID)), .session(.loadDetails(state.recordID))]
+        case .open:
+            if let details = state.details, details.record.lookupState == .ambiguous {
+                mode = .picker(PickerState(
+                    recordID: details.record.id, subject: details.record.subject, candidates: details.record.candidates,
+                    loading: false, back: .details(details.record.id)))
+                return []
+            }
+        case .search:
+            // For this record, whatever its state: a wrong match is set right this way too.
+            return openForm(.search(recordID: state.recordID), details: state.details, back: .details(state.recordID))
+        case .edit:
+            return openForm(.edit(recordID: state.recordID), details: state.details, back: .details(state.recordID))
         case .help: mode = .help(scroll: 0)
             return []
         case .redraw: return [.redraw]
         default: break
         }
         mode = .details(state)
-        return []
-    }
-
-    mutating func pickerKey(_ key: Key, _ state: PickerState) -> [AppCommand] {
-        guard let action = KeyMap.action(for: key, in: .picker) else { return [] }
-        var state = state
-        let last = max(0, state.candidates.count - 1)
-        switch action {
-        case .moveDown: state.selected = min(last, state.selected + 1)
-        case .moveUp: state.selected = max(0, state.selected - 1)
-        case .pageDown: state.selected = min(last, state.selected + max(1, (listHeight - 3) / 2))
-        case .pageUp: state.selected = max(0, state.selected - max(1, (listHeight - 3) / 2))
-        case .top: state.selected = 0
-        case .bottom: state.selected = last
-        case .open:
-            guard state.candidates.indices.contains(state.selected) else { return [] }
-            let chosen = state.candidates[state.selected]
-            mode = .list
-            say("Matched \(state.gtin) to \(chosen.artist) — \(chosen.title)")
-            return [.choose(recordID: state.recordID, releaseID: chosen.releaseID)] + drainQueuedScans()
-        case .openInBrowser:
-            guard state.candidates.indices.contains(state.selected) else { return [] }
-            return [.openURL("https://www.discogs.com/release/\(state.candidates[state.selected].releaseID)")]
-        case .back, .quit:
-            mode = .list
-            return drainQueuedScans()
-        case .help:
-            mode = .help(scroll: 0)
-            return []
-        case .redraw: return [.redraw]
-        default: break
-        }
-        mode = .picker(state)
         return []
     }
 
@@ -273,7 +292,7 @@ extension AppState {
         case .pageDown: mode = .help(scroll: scroll + listHeight - 1)
         case .pageUp: mode = .help(scroll: max(0, scroll - (listHeight - 1)))
         case .top: mode = .help(scroll: 0)
-        case .back, .quit: mode = .list
+        case .back, .quit: mode = walk != nil ? .needs : .list
         case .redraw: return [.redraw]
         default: break
         }
@@ -357,24 +376,47 @@ extension AppState {
     // MARK: Adding
 
     /// Handles a submitted code from the prompt or a scan source. Refused input keeps the
-    /// prompt open with the parser's message (for keyboard entry), or says so (for the camera).
+    /// prompt open with the reason (for keyboard entry), or says so (for the camera). What
+    /// the application holds back (a duplicate, an ISBN) comes back as a question.
     mutating func submit(_ text: String, method: AddMethod) -> [AppCommand] {
-        switch Entry.parse(text) {
-        case .failure(let error):
-            if method == .camera {
-                say("Ignored scan \(TerminalText.truncated(TerminalText.sanitised(text), to: 30)): \(error.message)", isError: true)
-            } else {
-                prompt = Prompt(text: TerminalText.sanitised(text), error: error.message, firstKeyAt: 0, lastKeyAt: 0, allFast: false)
-            }
+        let entry: CodeEntry
+        do {
+            entry = try CodeEntry.parse(text)
+        } catch {
+            refuse(text, "\(error)", method: method)
             return []
-        case .success(.release(let id)):
+        }
+        switch entry {
+        case .label:
+            // A place's label makes it current; a copy's selects it: the session says which.
+            return [.session(.add(entry, method: method))]
+        case .release(let id):
             say("Adding Discogs release \(id)")
-            return [.addRelease(id: id, method: method == .camera ? .camera : .releaseID)]
-        case .success(.gtin(let gtin)):
-            // The store says whether it is a duplicate (another process may have added it):
-            // a `.duplicate` event comes back then, and the question waits in line.
-            say("Added \(gtin.canonical)")
-            return [.add(gtin, method: method)]
+            return [.session(.add(entry, method: method == .camera ? .camera : .releaseID))]
+        case .barcode(let gtin):
+            // Said here, before a round trip: a shop's price label is never a record, and a
+            // record's barcode shows as added at once (a duplicate is asked about after).
+            switch gtin.admission {
+            case .reserved(let reason):
+                refuse(text, reason, method: method)
+                return []
+            case .label(let code):
+                refuse(text, code.notARecordReason, method: method)
+                return []
+            case .record:
+                say(location.map { "Added \(gtin.canonical) to \($0.name)" } ?? "Added \(gtin.canonical)")
+            case .confirm:
+                break  // the application asks
+            }
+            return [.session(.add(entry, method: method))]
+        }
+    }
+
+    private mutating func refuse(_ text: String, _ reason: String, method: AddMethod) {
+        if method == .camera {
+            say("Ignored scan \(TerminalText.truncated(ControlCharacters.cleaned(text), to: 30)): \(reason)", isError: true)
+        } else {
+            prompt = Prompt(text: ControlCharacters.cleaned(text), error: reason, firstKeyAt: 0, lastKeyAt: 0, allFast: false)
         }
     }
 

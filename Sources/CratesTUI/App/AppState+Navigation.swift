@@ -1,6 +1,7 @@
+import CratesCore
 extension AppState {
     /// The record under the selection, when the selection is on a record row that is loaded.
-    public var selectedItem: ListItem? {
+    public var selectedItem: CollectionRow? {
         guard case .row(let row, _) = list.line(selectedLine) else { return nil }
         return list.item(row: row)
     }
@@ -8,11 +9,12 @@ extension AppState {
     /// Takes a new answer from the store and puts the selection back on the record it was
     /// on: that record may have moved (a lookup gave it a genre), or gone (deleted, filtered
     /// out), in which case the selection stays at the same position.
-    mutating func apply(_ model: ListModel) {
-        guard model.filter == filter else { return }  // an answer to a filter since changed
+    mutating func apply(_ model: CollectionWindow) {
+        // An answer to a filter or a place since changed.
+        guard model.filter == filter, model.location == location?.id else { return }
         list = model
         received = true
-        if let asked = sentQuery, asked.offset == model.offset { sentQuery = nil }
+        if let asked = sentQuery, asked.window.offset == model.offset { sentQuery = nil }
         let wanted = selectWhenSeen ?? selectedRecord
         if let wanted, let row = model.focus == wanted ? model.focusRow : model.row(of: wanted),
            let line = model.lineIndex(ofRow: row) {
@@ -112,21 +114,23 @@ extension AppState {
     mutating func storeRequests() -> [AppCommand] {
         var commands: [AppCommand] = []
         let needed = visibleRows
-        let answered = received && list.filter == filter
+        let answered = received && list.filter == filter && list.location == location?.id
         if !answered || !list.holds(rows: needed) {
             let offset = max(0, needed.lowerBound - windowMargin)
-            let query = ListQuery(filter: filter, offset: offset, limit: needed.count + 2 * windowMargin + 1, focus: selectedRecord)
+            let query = CollectionQuery(
+                filter: filter, window: RowWindow(offset: offset, limit: needed.count + 2 * windowMargin + 1),
+                focus: selectedRecord, location: location?.id)
             // Asked already and not answered yet: asking again would only queue more work.
-            let pending = sentQuery.map { $0.filter == query.filter && $0.offset <= offset && $0.offset + $0.limit >= offset + needed.count } ?? false
+            let pending = sentQuery.map { $0.filter == query.filter && $0.location == query.location && $0.window.offset <= offset && $0.window.offset + $0.window.limit >= offset + needed.count } ?? false
             if !pending {
                 sentQuery = query
                 sentFocus = .some(selectedRecord)
-                commands.append(.query(query))
+                commands.append(.session(.query(query)))
             }
         }
         if sentFocus != .some(selectedRecord) {
             sentFocus = .some(selectedRecord)
-            commands.append(.focus(selectedRecord))
+            commands.append(.session(.focus(selectedRecord)))
         }
         return commands
     }

@@ -1,3 +1,4 @@
+import CratesCore
 /// A frame: a grid of cells that the UI core renders into and a terminal draws.
 ///
 /// Rendering into a `Screen` instead of straight into curses keeps the UI core testable
@@ -55,7 +56,7 @@ public struct Screen: Equatable, Sendable {
         let end = min(width, column + (limit ?? width))
         var col = column
         // Cut with "…" rather than silently, so a reader sees that there is more.
-        for character in TerminalText.truncated(TerminalText.sanitised(text), to: end - column) {
+        for character in TerminalText.truncated(ControlCharacters.cleaned(text), to: end - column) {
             let w = DisplayWidth.of(character)
             if w == 0 { continue }
             if col + w > end { break }

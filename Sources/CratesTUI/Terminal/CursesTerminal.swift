@@ -1,3 +1,4 @@
+import CratesCore
 import CNcursesW
 import Glibc
 
@@ -150,8 +151,8 @@ public final class CursesTerminal {
     /// escape, straight to the terminal (curses has no notion of hyperlinks). Terminals that
     /// do not know OSC 8 ignore it.
     private func emitHyperlink(_ link: Screen.Hyperlink) {
-        let url = TerminalText.sanitised(link.url)
-        let text = TerminalText.sanitised(link.text)
+        let url = ControlCharacters.cleaned(link.url)
+        let text = ControlCharacters.cleaned(link.text)
         let sequence = "\u{1B}7\u{1B}[\(link.row + 1);\(link.column + 1)H\u{1B}]8;;\(url)\u{1B}\\\(text)\u{1B}]8;;\u{1B}\\\u{1B}8"
         TerminalRestore.writeRaw(sequence)
     }

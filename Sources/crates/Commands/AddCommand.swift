@@ -1,7 +1,6 @@
 import ArgumentParser
+import CratesApp
 import CratesCore
-import CratesNet
-import CratesStore
 import Foundation
 
 /// `crates add CODE...`: adds records as the collection UI does, from a script.
@@ -24,9 +23,20 @@ struct AddCommand: ParsableCommand {
             Codes that are not added are reported on standard error, one line each:
               crates add: CODE: reason
             A code is refused when it is not a valid barcode (the reason says what is \
-            wrong), when it is not a record's barcode (an ISBN, an ISSN, a coupon, a shop's \
-            price label), or when Discogs cannot give the release. A barcode already in the \
+            wrong), when it is a shop's price label (a restricted-circulation number) or a \
+            crates label (a place's or a copy's, 290… and 291…), or \
+            when Discogs cannot give the release. A barcode of another kind than a record's \
+            (an ISBN, ISMN or ISSN, a coupon) is refused unless --force: Discogs lists some \
+            audiobooks and book-and-CD sets under their ISBNs. A barcode already in the \
             collection is skipped, unless --copy adds it as another copy.
+
+            With --manual, adds one record entered by hand, for a record Discogs does not \
+            have: --artist and --title at least, and any of --genre (its section in the \
+            list), --year, --format, --label, --catno and --country. It has no barcode, it is \
+            marked as entered by hand, and no lookup ever changes it; link it to a Discogs \
+            release later with s (search) on it in the collection UI, keeping its values. \
+            One described as a record already there (same catalogue number, artist and \
+            title) is skipped unless --copy.
 
             With --wait, crates looks the new records up on Discogs before it exits (as \
             the collection UI would, at the rate Discogs allows, after any lookups already \
@@ -37,7 +47,7 @@ struct AddCommand: ParsableCommand {
 
             Exit status:
               0  every code was added (and, with --wait, every lookup finished)
-              1  at least one code was refused
+              1  at least one code was refused (or not a record's, without --force)
               2  nothing was refused, but some barcode was already in the collection (skipped)
               3  with --wait: some lookup did not finish (timed out, failed and will be
                  retried, not signed in, or Discogs refused the credentials)
@@ -48,12 +58,16 @@ struct AddCommand: ParsableCommand {
               crates add --wait 727361626525
               crates add --copy 5099750442227
               crates add r249504 https://www.discogs.com/release/1-The-Persuader-Stockholm
+              crates add --manual --artist 'The Nice' --title 'Ars Longa Vita Brevis' --genre Rock --year 1968
             """)
 
     @OptionGroup var store: StoreOptions
 
     @Flag(help: "Add a barcode already in the collection as another copy (otherwise it is skipped).")
     var copy = false
+
+    @Flag(help: "Add a barcode that is not a record's (an ISBN, ISSN, ISMN, a coupon) all the same.")
+    var force = false
 
     @Flag(help: "Look the new records up on Discogs before exiting, and print their outcome.")
     var wait = false
@@ -62,203 +76,48 @@ struct AddCommand: ParsableCommand {
     var timeout: Double = 120
 
     @Argument(help: "Barcodes (as printed or scanned; quote codes with spaces) or Discogs releases (r249504, a release URL).")
-    var codes: [String]
+    var codes: [String] = []
+
+    @Flag(help: "Add one record entered by hand (needs --artist and --title): for a record Discogs does not have.")
+    var manual = false
+
+    @OptionGroup var fields: RecordFieldOptions
 
     func validate() throws {
+        if manual {
+            if !codes.isEmpty { throw ValidationError("--manual adds one record by its fields: give no barcode or release with it") }
+            if wait { throw ValidationError("--wait has nothing to wait for with --manual: a record entered by hand is never looked up") }
+        } else {
+            if codes.isEmpty { throw ValidationError("give a barcode or a Discogs release to add, or --manual with --artist and --title") }
+            if !fields.values.isEmpty { throw ValidationError("--artist, --title… describe a record entered by hand: add --manual (or change a record with `crates edit`)") }
+        }
         guard timeout > 0, timeout <= 86_400 else {
             throw ValidationError("--timeout must be a number of seconds above 0 and at most 86400 (a day)")
         }
     }
 
     func run() throws {
-        let environment = ProcessInfo.processInfo.environment
         let store = try self.store.open()
         let needsDiscogs = wait || codes.contains { ReleaseReference.parse($0) != nil }
-        let discogs = needsDiscogs ? try DiscogsAccess.make(environment: environment) : nil
-
-        var refused = false
-        var skipped = false
-        var added: [Int64] = []
-        for code in codes {
-            switch try add(code, store: store, discogs: discogs) {
-            case .added(let record):
-                added.append(record.id)
-                if !wait { try StandardStreams.out(try Self.line(for: record.id, store: store)) }
-            case .refused(let reason):
-                refused = true
-                StandardStreams.err("crates add: \(GTIN.displayForm(of: code)): \(reason)\n")
-            case .skipped(let reason):
-                skipped = true
-                StandardStreams.err("crates add: \(GTIN.displayForm(of: code)): \(reason)\n")
-            }
-        }
-
-        var unfinished = false
-        if wait, !added.isEmpty {
-            unfinished = try waitForLookups(added, store: store, discogs: discogs, environment: environment)
-            var text = ""
-            for id in added { text += try Self.line(for: id, store: store) }
-            try StandardStreams.out(text)
-        }
-        if refused { throw ExitCode(1) }
-        if unfinished { throw ExitCode(3) }
-        if skipped { throw ExitCode(2) }
-    }
-
-    // MARK: Adding
-
-    enum Outcome {
-        case added(CatalogueRecord)
-        case refused(String)
-        case skipped(String)
-    }
-
-    private func add(_ code: String, store: CatalogueStore, discogs: DiscogsAccess?) throws -> Outcome {
-        if let id = ReleaseReference.parse(code) {
-            return try addRelease(id, store: store, discogs: discogs)
-        }
-        let parsed: ParsedBarcode
+        let access: DiscogsAccess?
         do {
-            parsed = try GTIN.parse(code)
+            access = needsDiscogs ? try DiscogsAccess.make() : nil
         } catch {
-            return .refused("\(error)")
+            throw CLIError(error.description)
         }
-        if let reason = parsed.gtin.notARecordReason {
-            return .refused("\(reason); crates catalogues records only")
+        var allowing: AddAllowance = []
+        if copy { allowing.insert(.anotherCopy) }
+        if force { allowing.insert(.notARecord) }
+        let adding = AddCodes(store: store, access: access, allowing: allowing, wait: wait ? timeout : nil)
+        if wait, isatty(STDERR_FILENO) == 1 {
+            StandardStreams.errLine("Looking up the new records on Discogs (up to \(Int(timeout)) s)…")
         }
-        return try add(NewRecord(gtin: parsed.gtin, addMethod: .typed), store: store)
-    }
-
-    /// As the collection UI's `r249504`: the release names the barcode.
-    private func addRelease(_ id: Int, store: CatalogueStore, discogs: DiscogsAccess?) throws -> Outcome {
-        guard let client = discogs?.client else { return .refused("adding by release needs Discogs, which is not set up") }
-        let release: Release
-        do {
-            release = try blocking { try await client.release(id: id) }
-        } catch DiscogsError.notFound {
-            return .refused("Discogs has no release \(id)")
-        } catch {
-            return .refused("\(error)")
+        let (codes, manual, values) = (self.codes, self.manual, fields.values)
+        let out: @Sendable (String) throws -> Void = { try StandardStreams.out($0) }
+        let say: @Sendable (String) -> Void = { StandardStreams.errLine("crates add: \($0)") }
+        let status = try blocking {
+            manual ? try await adding.addByHand(values, out: out, say: say) : try await adding.run(codes, out: out, say: say)
         }
-        guard let gtin = ReleaseBarcodes.gtin(in: release) else {
-            return .refused("Discogs release \(id) (\(release.artist) — \(release.title)) lists no barcode: add the record by the barcode printed on it")
-        }
-        return try add(NewRecord(gtin: gtin, addMethod: .releaseID, release: release), store: store)
-    }
-
-    /// Adds `new` unless its barcode is there already and `--copy` was not given. Checked
-    /// against the store, not this run's list: another process may have added it.
-    private func add(_ new: NewRecord, store: CatalogueStore) throws -> Outcome {
-        let copy = self.copy
-        return try blocking {
-            let copies = try await store.copies(of: new.gtin)
-            if copies > 0, !copy {
-                let count = copies == 1 ? "1 copy" : "\(copies) copies"
-                return .skipped("\(new.gtin.canonical) is already in the collection (\(count)): skipped; add another copy with --copy")
-            }
-            return .added(try await store.add(new))
-        }
-    }
-
-    // MARK: Waiting for lookups
-
-    /// States in which a record's lookup is over, for `--wait` (a failed one will be tried
-    /// again, but not by this run).
-    static let settled: Set<LookupState> = [.matched, .ambiguous, .notFound, .skipped, .failed]
-
-    /// Runs the lookup worker until the records `ids` are settled, the timeout passes or the
-    /// worker stops. Returns whether any lookup did not finish well (exit status 3).
-    private func waitForLookups(
-        _ ids: [Int64], store: CatalogueStore, discogs: DiscogsAccess?, environment: [String: String]
-    ) throws -> Bool {
-        guard let discogs, discogs.signedIn else {
-            StandardStreams.err("crates add: not signed in to Discogs: the records wait in the queue; run `crates auth` to look them up\n")
-            return true
-        }
-        let timeout = self.timeout
-        if isatty(STDERR_FILENO) == 1 {
-            StandardStreams.err("Looking up \(ids.count) record\(ids.count == 1 ? "" : "s") on Discogs (up to \(Int(timeout)) s)…\n")
-        }
-        let worker = LookupWorker(queue: store, lookup: DiscogsBarcodeLookup(client: discogs.client))
-        let (settled, status) = try blocking { () async throws -> (Bool, LookupWorker.Status) in
-            let running = Task { await worker.run() }
-            let clock = ContinuousClock()
-            let end = clock.now.advanced(by: .milliseconds(Int(timeout * 1000)))
-            var settled = false
-            var status = LookupWorker.Status.idle
-            while true {
-                settled = try await Self.allSettled(ids, store: store)
-                status = await worker.status
-                if settled || clock.now >= end { break }
-                if case .unauthorized = status { break }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            // The lookup in hand finishes; if it takes too long, the process ends anyway and
-            // its claim's lease hands the record back to the queue.
-            await worker.stop()
-            let give = clock.now.advanced(by: .seconds(5))
-            while clock.now < give, !(await Self.isFinished(worker)) { try await Task.sleep(for: .milliseconds(50)) }
-            running.cancel()
-            return (settled, status)
-        }
-        if case .unauthorized(let message) = status {
-            StandardStreams.err("crates add: Discogs refused the credentials (\(message)): run `crates auth`; the records wait in the queue\n")
-            return true
-        }
-        if !settled {
-            StandardStreams.err("crates add: gave up waiting after \(Int(timeout)) s: the remaining lookups stay in the queue\n")
-            return true
-        }
-        let failed = try blocking { () async throws -> Bool in
-            for id in ids where try await store.record(id)?.lookupState == .failed { return true }
-            return false
-        }
-        return failed
-    }
-
-    private static func allSettled(_ ids: [Int64], store: CatalogueStore) async throws -> Bool {
-        for id in ids {
-            guard let record = try await store.record(id) else { continue }  // deleted meanwhile
-            if !settled.contains(record.lookupState) { return false }
-        }
-        return true
-    }
-
-    private static func isFinished(_ worker: LookupWorker) async -> Bool {
-        if case .stopped = await worker.status { return true }
-        if case .unauthorized = await worker.status { return true }
-        return false
-    }
-
-    // MARK: Output
-
-    /// `id  gtin  state  detail` for the record as stored now.
-    static func line(for id: Int64, store: CatalogueStore) throws -> String {
-        guard let details = try blocking({ try await store.details(id) }) else {
-            return TabSeparatedText.line([String(id), "", "deleted", "deleted meanwhile"]) + "\n"
-        }
-        let record = details.record
-        return TabSeparatedText.line([
-            String(record.id), record.gtin.canonical, record.lookupState.rawValue, detail(details),
-        ]) + "\n"
-    }
-
-    static func detail(_ details: RecordDetails) -> String {
-        let record = details.record
-        switch record.lookupState {
-        case .matched:
-            guard let release = details.release else { return "" }
-            return release.artist.isEmpty ? release.title : "\(release.artist) — \(release.title)"
-        case .ambiguous:
-            return "\(record.candidates.count) pressings share this barcode: choose one in the collection UI"
-        case .notFound:
-            return "Discogs knows no release with this barcode"
-        case .failed:
-            return record.lookupError ?? "the lookup failed"
-        case .skipped:
-            return record.skipReason ?? ""
-        case .pending, .lookingUp:
-            return ""
-        }
+        if status != 0 { throw ExitCode(status) }
     }
 }

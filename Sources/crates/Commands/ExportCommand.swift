@@ -1,8 +1,8 @@
 import ArgumentParser
+import CratesApp
 import CratesCore
 import CratesStore
 import Foundation
-import Synchronization
 
 /// `crates export --csv FILE` / `--json FILE`: the collection in a file other programs read,
 /// written atomically.
@@ -11,20 +11,25 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Write the collection as a Discogs-style CSV file or as JSON.",
         discussion: """
-            --csv FILE writes Discogs' collection-export columns, then Barcode:
+            --csv FILE writes Discogs' collection-export columns, then Barcode, Location and Collector Fields:
               \(DiscogsCollectionCSV.columns.joined(separator: ","))
             one row per copy, in the order of `crates list`. Artist, Title, Label, Catalog#, \
             Format, Released (the year) and release_id come from the Discogs release the \
             copy was matched to, and are empty while it is not matched (its Barcode, Date \
-            Added and notes are always there). Date Added is YYYY-MM-DD HH:MM:SS in UTC; \
-            CollectionFolder is the record's location; Collection Notes its note; Rating and \
-            the two condition columns are empty. Fields holding commas, double quotes or line \
+            Added and notes are always there), except where you set your own value with \
+            `crates edit`: yours is written, and Collector Fields names those columns \
+            ("Title,Released"). Barcode is empty for a record without one. Date Added is \
+            YYYY-MM-DD HH:MM:SS in UTC; CollectionFolder is the name of the place the copy is \
+            in, and Location its whole path ("Living Room › Shelf 2 › Crate A3"); Collection \
+            Notes is its note; Rating and the two condition columns are empty. Fields holding \
+            commas, double quotes or line \
             breaks are quoted as RFC 4180 says; rows end with LF as Discogs' exports do \
             (--crlf for CRLF). `crates import` reads this file back.
 
             --json FILE writes a JSON array with one object per copy and line: the fields of \
             `crates list --json` (id, gtin, state, section, addedAt, addMethod, note, \
-            location, lookup attempts, error, retry time and skip reason, candidates, release), \
+            location — id, name, path and code —, lookup attempts, error, retry time and \
+            skip reason, candidates, release, collector), \
             plus release.discogs (the release as Discogs sent it) and history (each lookup \
             and choice, oldest first). Dates are ISO 8601 in UTC.
 
@@ -57,6 +62,11 @@ struct ExportCommand: ParsableCommand {
         "Only the records of this genre section (any case; repeat for several).", valueName: "genre"))
     var genres: [String] = []
 
+    @Option(name: .customLong("location"), help: ArgumentHelp(
+        "Only the records in this place and the places inside it (a name, a path, #id or its label code).",
+        valueName: "name"))
+    var location: String?
+
     @Option(name: .customLong("state"), help: ArgumentHelp(
         "Only records in this lookup state (\(LookupStateOption.validValues); repeat or separate with commas).",
         valueName: "state"))
@@ -71,61 +81,24 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let filter = ExportFilter(sections: genres, states: try LookupStateOption.parse(stateNames))
         let store = try self.store.open()
-        let file = try ExportFile(path: csv ?? json ?? "-")
+        let export = CollectionExport(store: store, filter: ExportFilter(
+            sections: genres, states: try LookupStateOption.parse(stateNames),
+            location: try location.map { name in try blocking { try await LocationDirectory(store: store).resolve(name).id } }))
+        let file: ExportFile
         do {
-            if csv != nil {
-                try writeCSV(store: store, filter: filter, to: file, writer: CSVWriter(lineEnding: crlf ? .crlf : .lf))
-            } else {
-                try writeJSON(store: store, filter: filter, to: file)
-            }
+            file = try ExportFile(path: csv ?? json ?? "-")
+        } catch {
+            throw CLIError(error.description)
+        }
+        let (asCSV, crlf) = (csv != nil, self.crlf)
+        do {
+            try blocking { try await asCSV ? export.writeCSV(to: file, crlf: crlf) : export.writeJSON(to: file) }
             try file.commit()
         } catch {
             file.abandon()
-            throw error
+            throw CLIError("\(error)")
         }
-        if !genres.isEmpty { try blocking { try await ListCommand.warnAboutUnknownGenres(filter, store: store) } }
+        for warning in try blocking({ try await export.unknownGenreWarnings() }) { StandardStreams.errLine(warning) }
     }
-
-    private func writeCSV(store: CatalogueStore, filter: ExportFilter, to file: ExportFile, writer: CSVWriter) throws {
-        try file.write(DiscogsCollectionCSV.header(writer))
-        try blocking {
-            try await store.forEachPage(filter, detail: .listing) { page in
-                var text = ""
-                for entry in page { text += DiscogsCollectionCSV.row(entry, writer) }
-                try file.write(text)
-            }
-        }
-    }
-
-    /// `[`, one object per line with a comma after all but the last, `]`: one JSON document
-    /// that is also easy to read line by line.
-    private func writeJSON(store: CatalogueStore, filter: ExportFilter, to file: ExportFile) throws {
-        try file.write("[")
-        let written = try blocking {
-            let count = Counter()
-            try await store.forEachPage(filter, detail: .full) { page in
-                let encoder = ExportedRecord.makeJSONEncoder()
-                var text = ""
-                for entry in page {
-                    text += (count.next() == 0 ? "\n" : ",\n")
-                    text += try entry.jsonLine(includeDiscogs: true, encoder: encoder)
-                }
-                try file.write(text)
-            }
-            return count.value
-        }
-        try file.write(written == 0 ? "]\n" : "\n]\n")
-    }
-}
-
-/// Records written so far, counted from the store's reader thread.
-private final class Counter: Sendable {
-    private let count = Mutex(0)
-
-    /// The count before this call, then one more.
-    func next() -> Int { count.withLock { value in defer { value += 1 }; return value } }
-
-    var value: Int { count.withLock { $0 } }
 }

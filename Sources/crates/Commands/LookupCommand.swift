@@ -1,6 +1,6 @@
 import ArgumentParser
+import CratesApp
 import CratesCore
-import CratesNet
 import Foundation
 
 /// `crates lookup CODE`: what Discogs says about a barcode (or a release), without adding
@@ -29,7 +29,8 @@ struct LookupCommand: ParsableCommand {
 
             Exit status:
               0  found: one release, or several to choose from
-              1  CODE is not a valid barcode, or not a record's (an ISBN, a coupon…)
+              1  CODE is not a valid barcode, or not a record's (an ISBN, a coupon…:
+                 --force looks it up all the same)
               2  Discogs knows no release with this barcode (or no such release id)
               3  not signed in to Discogs, or Discogs refused the credentials
               4  Discogs could not be reached, or answered with an error
@@ -43,217 +44,50 @@ struct LookupCommand: ParsableCommand {
     @Flag(help: "Print one JSON object instead of tab-separated lines.")
     var json = false
 
+    @Flag(help: "Look up a barcode that is not a record's (an ISBN, ISSN, ISMN, a coupon) all the same.")
+    var force = false
+
     @Argument(help: "The barcode (as printed or scanned), or a Discogs release (r249504 or its URL).")
     var code: String
 
     func run() throws {
-        let environment = ProcessInfo.processInfo.environment
         let shown = GTIN.displayForm(of: code)
-        let query: Query
-        if let id = ReleaseReference.parse(code) {
-            query = .release(id)
-        } else {
-            let parsed: ParsedBarcode
-            do {
-                parsed = try GTIN.parse(code)
-            } catch {
-                StandardStreams.err("crates lookup: \(shown): \(error)\n")
-                throw ExitCode(1)
-            }
-            if let reason = parsed.gtin.notARecordReason {
-                StandardStreams.err("crates lookup: \(shown): \(reason); Discogs lists records only\n")
-                throw ExitCode(1)
-            }
-            query = .barcode(parsed.gtin)
+        let fail = { (message: String, status: Int32) -> ExitCode in
+            StandardStreams.errLine("crates lookup: \(message)")
+            return ExitCode(status)
         }
-
-        let stored: StoredCredentials?
-        let client: DiscogsClient
+        let entry: CodeEntry
         do {
-            stored = try CredentialStore(environment: environment).load()
-            client = try DiscogsSetup.client(environment: environment, version: Crates.version)
+            entry = try CodeEntry.parse(code)
         } catch {
-            throw CLIError("\(error)")
+            throw fail("\(shown): \(error)", 1)
         }
-        if case .barcode = query, stored == nil {
-            StandardStreams.err("""
-                crates lookup: not signed in to Discogs, whose database search needs an account: \
-                run `crates auth` (or `crates auth --token`) first\n
-                """)
-            throw ExitCode(3)
+        if case .barcode(let gtin) = entry, let refusal = gtin.admission.refusal(force: force, action: "look it up anyway") {
+            throw fail("\(shown): \(refusal)", 1)
         }
-
-        let answer: Answer
+        if case .label(let label) = entry { throw fail("\(shown): \(label.notARecordReason): nothing to look up", 1) }
+        let access: DiscogsAccess
         do {
-            answer = try blocking { try await Self.ask(client, query) }
-        } catch let error as DiscogsError {
-            if case .notFound = error, case .release(let id) = query {
-                StandardStreams.err("crates lookup: Discogs has no release \(id)\n")
-                throw ExitCode(2)
-            }
-            StandardStreams.err("crates lookup: \(shown): \(error)\n")
-            if case .unauthorized = error { throw ExitCode(3) }
-            throw ExitCode(4)
+            access = try DiscogsAccess.make()
+        } catch {
+            throw CLIError(error.description)
         }
-
-        let web = client.endpoints.web
+        let answer: DiscogsAnswer
+        do {
+            answer = try blocking { try await DiscogsAnswer.ask(entry, access: access) }
+        } catch let failure as DiscogsAnswerFailure {
+            if case .noSuchRelease = failure { throw fail(failure.description, failure.exitStatus) }
+            throw fail("\(shown): \(failure)", failure.exitStatus)
+        }
+        let web = access.client.endpoints.web
         if json {
             try StandardStreams.out(try answer.json(input: shown, web: web) + "\n")
         } else {
-            var text = ""
-            for release in answer.releases {
-                text += TabSeparatedText.line([answer.outcome] + release.fields(web: web)) + "\n"
-            }
-            try StandardStreams.out(text)
+            try StandardStreams.out(lines: answer.releases.map { TabSeparatedText.line([answer.outcome] + $0.fields(web: web)) })
         }
         if answer.releases.isEmpty {
             let forms = answer.searched.isEmpty ? "" : " (searched: \(answer.searched.joined(separator: "; ")))"
-            StandardStreams.err("crates lookup: Discogs knows no release with barcode \(shown)\(forms)\n")
-            throw ExitCode(2)
+            throw fail("Discogs knows no release with barcode \(shown)\(forms)", 2)
         }
-    }
-
-    /// What was asked.
-    enum Query: Sendable {
-        case barcode(GTIN)
-        case release(Int)
-    }
-
-    /// Discogs' answer, reduced to what is shown.
-    struct Answer: Sendable {
-        var gtin: GTIN?
-        /// "matched", "ambiguous" or "notFound".
-        var outcome: String
-        var matchedForm: String?
-        var searched: [String]
-        var releases: [Listed]
-
-        func json(input: String, web: String) throws -> String {
-            let object = AnswerJSON(
-                input: input, gtin: gtin?.canonical, outcome: outcome, matchedForm: matchedForm,
-                releases: releases.map { ListedJSON($0, web: web) })
-            return String(decoding: try ExportedRecord.makeJSONEncoder().encode(object), as: UTF8.self)
-        }
-    }
-
-    /// One release or candidate as `lookup` lists it.
-    struct Listed: Sendable {
-        var id: Int
-        var artist: String
-        var title: String
-        var label: String?
-        var catno: String?
-        var formats: [String]
-        var year: Int?
-        var country: String?
-        var url: String?
-
-        init(_ release: Release) {
-            id = release.id
-            artist = release.artist
-            title = release.title
-            label = release.labels.isEmpty ? nil : release.labels.map(\.name).joined(separator: ", ")
-            let catnos = release.labels.compactMap(\.catno)
-            catno = catnos.isEmpty ? nil : catnos.joined(separator: ", ")
-            formats = release.formats
-            year = release.year
-            country = release.country
-            url = release.url
-        }
-
-        init(_ candidate: ReleaseCandidate) {
-            id = candidate.releaseID
-            artist = candidate.artist
-            title = candidate.title
-            label = candidate.label
-            catno = candidate.catno
-            formats = candidate.formats
-            year = candidate.year
-            country = candidate.country
-            url = nil
-        }
-
-        /// The release's page: Discogs' own link when it gave one, else the canonical
-        /// /release/ID address (which Discogs redirects to the full one).
-        func page(web: String) -> String { url ?? "\(web)/release/\(id)" }
-
-        func fields(web: String) -> [String] {
-            [
-                String(id), artist, title, label ?? "", catno ?? "", formats.joined(separator: " + "),
-                year.map(String.init) ?? "", country ?? "", page(web: web),
-            ]
-        }
-    }
-
-    static func ask(_ client: DiscogsClient, _ query: Query) async throws(DiscogsError) -> Answer {
-        switch query {
-        case .release(let id):
-            let release = try await client.release(id: id)
-            return Answer(
-                gtin: ReleaseBarcodes.gtin(in: release), outcome: LookupState.matched.rawValue, matchedForm: nil,
-                searched: [], releases: [Listed(release)])
-        case .barcode(let gtin):
-            let barcodeQuery = DiscogsBarcodeQuery(gtin: gtin)
-            let result = try await DiscogsBarcodeLookup(client: client).lookUp(barcodeQuery)
-            switch result.outcome {
-            case .matched(let release):
-                return Answer(
-                    gtin: gtin, outcome: LookupState.matched.rawValue, matchedForm: result.matchedForm,
-                    searched: barcodeQuery.forms, releases: [Listed(release)])
-            case .ambiguous(let candidates):
-                return Answer(
-                    gtin: gtin, outcome: LookupState.ambiguous.rawValue, matchedForm: result.matchedForm,
-                    searched: barcodeQuery.forms, releases: candidates.map(Listed.init))
-            case .notFound, .skipped, .failed:
-                // lookUp throws its failures and skips nothing that got this far.
-                return Answer(
-                    gtin: gtin, outcome: LookupState.notFound.rawValue, matchedForm: nil,
-                    searched: barcodeQuery.forms, releases: [])
-            }
-        }
-    }
-}
-
-private struct AnswerJSON: Encodable {
-    let input: String
-    let gtin: String?
-    let outcome: String
-    let matchedForm: String?
-    let releases: [ListedJSON]
-
-    enum Key: String, CodingKey { case input, gtin, outcome, matchedForm, releases }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Key.self)
-        try c.encode(input, forKey: .input)
-        try c.encode(gtin, forKey: .gtin)
-        try c.encode(outcome, forKey: .outcome)
-        try c.encode(matchedForm, forKey: .matchedForm)
-        try c.encode(releases, forKey: .releases)
-    }
-}
-
-private struct ListedJSON: Encodable {
-    let listed: LookupCommand.Listed
-    let web: String
-
-    init(_ listed: LookupCommand.Listed, web: String) {
-        self.listed = listed
-        self.web = web
-    }
-
-    enum Key: String, CodingKey { case id, artist, title, label, catno, formats, year, country, url }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Key.self)
-        try c.encode(listed.id, forKey: .id)
-        try c.encode(listed.artist, forKey: .artist)
-        try c.encode(listed.title, forKey: .title)
-        try c.encode(listed.label, forKey: .label)
-        try c.encode(listed.catno, forKey: .catno)
-        try c.encode(listed.formats, forKey: .formats)
-        try c.encode(listed.year, forKey: .year)
-        try c.encode(listed.country, forKey: .country)
-        try c.encode(listed.page(web: web), forKey: .url)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CratesApp
 import CratesCore
 import CratesNet
 import Foundation
@@ -17,8 +18,10 @@ struct ScanCommand: ParsableCommand {
             Connects to `crates scand` and prints each scan on standard output as it arrives, \
             with tab-separated columns:
               symbology  data  time  what-crates-does
-            where the last column is "adds barcode", "adds release ID" or "ignored" (only \
-            EAN/UPC/ISBN codes and QR codes holding a Discogs release URL add records). \
+            where the last column is "adds barcode", "adds release ID", "asks first: REASON" \
+            (an ISBN or other code that is not a record's: the collection UI asks), \
+            "refused: REASON" or "ignored" (only EAN/UPC/ISBN codes and QR codes holding a \
+            Discogs release URL add records). \
             Control characters in the data are shown as escapes (\\u{1B}).
 
             With --json, each scan is printed as the daemon's JSON line instead.
@@ -63,45 +66,26 @@ struct ScanCommand: ParsableCommand {
         throw ExitCode(1)
     }
 
-    /// Follows the daemon on a thread of its own until SIGINT or SIGTERM, then exits 0.
+    /// Follows the daemon on a thread of its own until SIGINT, SIGTERM or SIGHUP, then exits 0.
     private static func follow(path: String, json: Bool) {
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        for sig in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopSignals, sig) }
-        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        let signals = StopSignals.block()
         let follower = ScanFollower(path: path) { message in show(message, json: json) }
         follower.start()
-        var received: Int32 = 0
-        while sigwait(&stopSignals, &received) != 0 {}
+        _ = signals.wait()
         follower.stop()
     }
 
     private static func show(_ message: ScanMessage, json: Bool) {
         switch message {
         case .connected(let path):
-            StandardStreams.err("crates scan: connected to \(path)\n")
+            StandardStreams.errLine("crates scan: connected to \(path)")
         case .event(let event):
             // One write per line, at once: a script reading the pipe sees each scan as it comes.
-            try? StandardStreams.out((json ? event.jsonLine : line(for: event)) + "\n")
+            try? StandardStreams.out((json ? event.jsonLine : ScanReport.line(for: event)) + "\n")
         case .dropped(let error):
-            StandardStreams.err("crates scan: dropped a line from the daemon: \(error.description)\n")
+            StandardStreams.errLine("crates scan: dropped a line from the daemon: \(error.description)")
         case .disconnected(let error):
-            StandardStreams.err("crates scan: \(error.description); waiting for the daemon\n")
+            StandardStreams.errLine("crates scan: \(error.description); waiting for the daemon")
         }
-    }
-
-    /// `symbology  data  time  what-crates-does`, tab-separated.
-    static func line(for event: ScanEvent) -> String {
-        let action = switch event.intent {
-        case .barcode: "adds barcode"
-        case .release(let id): "adds release \(id)"
-        case .ignored: "ignored"
-        }
-        return [
-            GTIN.displayForm(of: event.symbology.rawValue, limit: 32),
-            GTIN.displayForm(of: event.data, limit: ScanEvent.maximumLineLength),
-            event.at.formatted(Date.ISO8601FormatStyle()),
-            action,
-        ].joined(separator: "\t")
     }
 }

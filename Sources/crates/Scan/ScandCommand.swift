@@ -1,4 +1,5 @@
 import ArgumentParser
+import CratesApp
 import CratesCore
 import CratesNet
 import Foundation
@@ -66,12 +67,8 @@ struct ScandCommand: ParsableCommand {
     }
 
     func run() throws {
-        // Before any thread starts, so that every thread inherits the mask and the signals
-        // wait for sigwait below instead of killing the process mid-cleanup.
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        for sig in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopSignals, sig) }
-        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        // Before any thread starts (see `StopSignals`).
+        let signals = StopSignals.block()
         // A client that hangs up must not kill the daemon (sends also use MSG_NOSIGNAL).
         signal(SIGPIPE, SIG_IGN)
 
@@ -93,9 +90,7 @@ struct ScandCommand: ParsableCommand {
         log("listening on \(configuration.socket.path); decoder: \(command); hold \(Self.seconds(hold))")
         daemon.start()
 
-        var received: Int32 = 0
-        while sigwait(&stopSignals, &received) != 0 {}
-        log("stopping (\(Self.signalName(received)))")
+        log("stopping (\(StopSignals.name(signals.wait())))")
         daemon.stop()
         if !daemon.waitUntilStopped() { log("the decoder did not stop in time") }
         log("stopped; removed \(configuration.socket.path)")
@@ -103,14 +98,5 @@ struct ScandCommand: ParsableCommand {
 
     static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
-    }
-
-    static func signalName(_ number: Int32) -> String {
-        switch number {
-        case SIGINT: "SIGINT"
-        case SIGTERM: "SIGTERM"
-        case SIGHUP: "SIGHUP"
-        default: "signal \(number)"
-        }
     }
 }

@@ -1,3 +1,4 @@
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -7,10 +8,10 @@ import Testing
 struct LookupCommandTests {
     /// A sandbox signed in to a fresh loopback server; the server lives as long as the test
     /// holds it.
-    static func signedIn() async throws -> (CommandSandbox, TUILookupEndToEndTests.DiscogsServer) {
+    static func signedIn() async throws -> (CommandSandbox, DiscogsTestServer) {
         var sandbox = try CommandSandbox()
-        let server = try TUILookupEndToEndTests.DiscogsServer(token: "lookup-token")
-        sandbox.api = "http://127.0.0.1:\(server.port)"
+        let server = try await DiscogsTestServer.start(token: "lookup-token")
+        sandbox.api = server.base
         try await sandbox.signIn(token: "lookup-token")
         return (sandbox, server)
     }
@@ -26,7 +27,8 @@ struct LookupCommandTests {
         ], "\(result)")
         #expect(result.stderr.isEmpty)
         // Nothing was added.
-        #expect(try await sandbox.crates(["list"]).stdout.isEmpty)
+        let list = try await sandbox.crates(["list"])
+        #expect(list.status == 0 && list.stdout.isEmpty, "\(list)")
         _ = server
     }
 
@@ -68,8 +70,8 @@ struct LookupCommandTests {
     @Test("credentials Discogs refuses (401): exit 3 with what to do")
     func unauthorized() async throws {
         var (sandbox, old) = try await Self.signedIn()
-        let server = try TUILookupEndToEndTests.DiscogsServer(token: "another-token")
-        sandbox.api = "http://127.0.0.1:\(server.port)"
+        let server = try await DiscogsTestServer.start(token: "another-token")
+        sandbox.api = server.base
         let result = try await sandbox.crates(["lookup", "727361626525"])
         #expect(result.status == 3, "\(result)")
         #expect(result.stdout.isEmpty)
@@ -110,12 +112,22 @@ struct LookupCommandTests {
     }
 
     @Test("not a barcode, or not a record's: exit 1 without asking Discogs", arguments: [
-        ("5099750442224", "check digit should be 7"), ("9781617292156", "an ISBN: a book, not a record"), ("hello", "\"h\""),
+        ("5099750442224", "check digit should be 7"), ("9781617292156", "an ISBN: a book, not a record; look it up anyway with --force"),
+        ("hello", "\"h\""), ("2012345678903", "a restricted-circulation number"),
     ])
     func invalid(_ code: String, _ message: String) async throws {
         let result = try await CommandSandbox().crates(["lookup", code])
         #expect(result.status == 1, "\(result)")
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains(message), "\(result)")
+    }
+
+    @Test("--force looks a book up like any barcode (Discogs lists audiobooks under ISBNs)")
+    func forcedBook() async throws {
+        let (sandbox, server) = try await Self.signedIn()
+        let result = try await sandbox.crates(["lookup", "--force", "9781617292156"])
+        #expect(result.status == 2, "searched, and not found on the test server: \(result)")
+        #expect(result.stderr.contains("Discogs knows no release with barcode 9781617292156"), "\(result)")
+        _ = server
     }
 }

@@ -1,5 +1,6 @@
 import CratesCore
 import CratesStore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -32,7 +33,7 @@ struct ImportCommandTests {
     static let messyRefusals = [
         "messy.txt:6: 5099750442228: check digit should be 7, got 8: a misread or a typo (read as EAN-13)",
         "messy.txt:7: 5O99750442227: \"O\" at position 2 is not a digit: a barcode holds only digits, with spaces or dashes between groups",
-        "messy.txt:9: 9781617292156: an ISBN: a book, not a record",
+        "messy.txt:9: 9781617292156: an ISBN: a book, not a record; add it anyway with --force",
         // Over the 4 KB a line may have (issue 12): skipped unread, not parsed as a barcode.
         "messy.txt:10: \(String(repeating: "7", count: 64))…: the line is 10000 bytes long, more than the 4096 a line may have: skipped",
     ]
@@ -81,12 +82,27 @@ struct ImportCommandTests {
 
         // One more copy of a record in the file: the file's two copies are there already.
         _ = try await store.add(NewRecord(gtin: try GTIN(parsing: "5099750442227"), addMethod: .typed))
-        #expect(try await sandbox.crates(["import", "--no-lookup", path]).stdout.contains(": 0 added, 6 already"))
+        let oneMore = try await sandbox.crates(["import", "--no-lookup", path])
+        #expect(oneMore.status == 2, "the refused lines still refused: \(oneMore)")
+        #expect(oneMore.stdout.contains(": 0 added, 6 already"), "\(oneMore)")
 
         let copies = try await sandbox.crates(["import", "--no-lookup", "--copies", path])
         #expect(copies.status == 2, "\(copies)")
         #expect(copies.stdoutLines.first?.contains(": 6 added, 0 already in the collection") == true, "\(copies)")
         #expect(try await Self.gtins(store).count == 13)
+    }
+
+    @Test("--force takes the book line (to be looked up), never the shop's price label")
+    func force() async throws {
+        let sandbox = try CommandSandbox()
+        let path = try write(Data("9781617292156\n2012345678903\n5099750442227\n".utf8), "books.txt", in: sandbox)
+        let result = try await sandbox.crates(["import", "--no-lookup", "--force", path])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stdoutLines.first == "\(path): 2 added, 0 already in the collection, 1 refused (0 invalid, 1 not a record).",
+            "\(result)")
+        #expect(result.stderrLines.first?.hasPrefix("\(path):2: 2012345678903: a restricted-circulation number") == true, "\(result)")
+        let store = try sandbox.openStore()
+        #expect(try await Self.gtins(store).sorted() == ["5099750442227", "9781617292156"])
     }
 
     @Test("--dry-run lists each line's fate and writes nothing, not even a new database file")
@@ -111,6 +127,7 @@ struct ImportCommandTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path).sorted()
         let bytes = try Data(contentsOf: URL(fileURLWithPath: sandbox.database))
         let second = try await sandbox.crates(["import", "--dry-run", path])
+        #expect(second.status == 2, "lines would be refused: \(second)")
         #expect(second.stdoutLines.filter { $0.contains("\tpresent\t") }.map { $0.split(separator: "\t").first ?? "" } == ["2", "12"], "\(second)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path).sorted() == files)
         #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.database)) == bytes)
@@ -146,7 +163,7 @@ struct ImportCommandTests {
         ("5099750442227\nbad\n", [], 2, "1 refused"),
         ("release_id,Collection Notes\n5134861,mine\n", [], 3, "its barcode comes from Discogs: run `crates auth`"),
         ("release_id\n5134861\n", ["--no-lookup"], 3, "import again without --no-lookup"),
-        ("Artist,Title\nPink Floyd,The Wall\n", [], 1, "has no barcode, gtin, upc, ean or release_id column"),
+        ("Artist,Rating\nPink Floyd,5\n", [], 1, "has no barcode, gtin, upc, ean or release_id column"),
         ("", [], 0, "0 added"),
     ] as [(String, [String], Int32, String)])
     func exitCodes(_ contents: String, _ arguments: [String], _ status: Int32, _ text: String) async throws {

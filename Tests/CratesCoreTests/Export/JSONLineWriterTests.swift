@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -39,7 +40,13 @@ import Testing
         for _ in 0..<300 {
             var entry = Bool.random(using: &generator) ? ExportSample.matched : ExportSample.unmatched
             entry.record.note = text()
-            entry.record.location = Bool.random(using: &generator) ? nil : text()
+            entry.record.location = Bool.random(using: &generator)
+                ? nil
+                : Location(id: Int64.random(in: 1...999, using: &generator), name: text(), ancestors: [text(), text()])
+            entry.record.gtin = Bool.random(using: &generator) ? nil : entry.record.gtin
+            entry.record.collector = Bool.random(using: &generator)
+                ? RecordFields()
+                : RecordFields(artist: text(), title: text(), catno: text())
             entry.record.lookupError = text()
             entry.record.skipReason = text()
             entry.section = text()

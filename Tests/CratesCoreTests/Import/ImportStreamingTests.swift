@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Testing
 
 /// Reading an import file as a stream, within bounds (issue 12, items 6 and 7): lines split

@@ -1,0 +1,91 @@
+import CratesCore
+import Foundation
+import Synchronization
+
+/// The progress of an import on standard error: a bar redrawn in place when stderr is a
+/// terminal, plain lines every `plainInterval` seconds (and at the end of each phase) when
+/// it is a file or a pipe.
+public final class ImportProgress: Sendable {
+    /// The lookups so far.
+    public struct Lookups: Hashable, Sendable {
+        public var counts = LookupCounts()
+        public var total = 0
+        /// Seconds left at Discogs' rate, if it can be told.
+        public var secondsLeft: Double?
+
+        public init(counts: LookupCounts = LookupCounts(), total: Int = 0, secondsLeft: Double? = nil) {
+            self.counts = counts
+            self.total = total
+            self.secondsLeft = secondsLeft
+        }
+    }
+
+    public let terminal: Bool
+    public let plainInterval: Double
+    private let state = Mutex<(lastPlain: Date?, barShown: Bool)>((nil, false))
+
+    public init(terminal: Bool = StandardStreams.errorIsTerminal, plainInterval: Double = 10) {
+        self.terminal = terminal
+        self.plainInterval = plainInterval
+    }
+
+    /// Records added so far (shown on a terminal only: adding takes a second or two).
+    public func adding(_ done: Int, of total: Int) {
+        guard terminal, total > 0 else { return }
+        draw("Adding \(Self.bar(done, total, width: 20)) \(done)/\(total)")
+    }
+
+    /// The lookups so far; `final` forces a plain line (the end of the phase).
+    public func lookups(_ value: Lookups, final: Bool = false) {
+        let c = value.counts
+        let counts = "matched \(c.matched) · ambiguous \(c.ambiguous) · not found \(c.notFound)"
+            + (c.skipped > 0 ? " · skipped \(c.skipped)" : "") + " · failed \(c.failed)"
+        let left = value.secondsLeft.map { " · " + Self.duration($0) + " left" } ?? ""
+        if terminal {
+            draw("Looking up \(Self.bar(c.done, value.total, width: 16)) \(c.done)/\(value.total) · \(counts)\(left)")
+            return
+        }
+        let now = Date()
+        let due = state.withLock { state -> Bool in
+            guard final || state.lastPlain.map({ now.timeIntervalSince($0) >= plainInterval }) ?? true else { return false }
+            state.lastPlain = now
+            return true
+        }
+        guard due else { return }
+        let plainCounts = counts.replacingOccurrences(of: " · ", with: ", ")
+        let plainLeft = value.secondsLeft.map { ", about " + Self.duration($0) + " left" } ?? ""
+        StandardStreams.errLine("lookups: \(c.done)/\(value.total) done, \(plainCounts)\(final ? "" : plainLeft)")
+    }
+
+    /// Ends the bar's line, so what follows starts on a fresh one.
+    public func finish() {
+        let shown = state.withLock { state -> Bool in
+            defer { state.barShown = false }
+            return state.barShown
+        }
+        if shown { try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K".utf8)) }
+    }
+
+    private func draw(_ text: String) {
+        state.withLock { $0.barShown = true }
+        // Cut to the terminal's width, so the line never wraps (a wrapped line cannot be
+        // redrawn in place).
+        let width = max(10, StandardStreams.terminalWidth - 1)
+        let line = text.count > width ? String(text.prefix(width - 1)) + "…" : text
+        try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K\(line)".utf8))
+    }
+
+    public static func bar(_ done: Int, _ total: Int, width: Int) -> String {
+        let filled = total > 0 ? min(width, done * width / total) : 0
+        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
+    }
+
+    /// "45 s", "12 min", "3 h 20 min".
+    public static func duration(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded(.up))
+        if s < 60 { return "\(s) s" }
+        let minutes = (s + 59) / 60
+        if minutes < 60 { return "\(minutes) min" }
+        return "\(minutes / 60) h \(minutes % 60) min"
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Synchronization
+
+/// Ctrl-C (SIGINT), SIGTERM and SIGHUP (the terminal closed) for a command that must stop
+/// cleanly: the first asks the work to stop (after the batch in hand, or the lookup in hand,
+/// whose record goes back to the queue); a second Ctrl-C ends the process at once, which
+/// SQLite's journal makes as safe as a kill -9.
+///
+/// The signal handler only writes the signal's number to a pipe (async-signal-safe); a
+/// thread reads it and does the rest.
+public final class StopRequest: Sendable {
+    private struct State {
+        var signal: Int32?
+        var handlers: [@Sendable () -> Void] = []
+    }
+
+    private let state = Mutex(State())
+    /// Said on standard error at the first signal (nil: nothing).
+    private let announcement: String?
+
+    // Written once in `install` before the handlers are installed; the handlers only read.
+    nonisolated(unsafe) private static var writeEnd: Int32 = -1
+
+    /// A request that no signal triggers (for the TUI's session and for tests).
+    public init(announcement: String? = nil) {
+        self.announcement = announcement
+    }
+
+    /// Installs the handlers for this process (once per process).
+    public static func install(announcement: String?) -> StopRequest {
+        let request = StopRequest(announcement: announcement)
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return request }
+        writeEnd = fds[1]
+        let readEnd = fds[0]
+        // A parent may have started us with these blocked (the mask survives exec): unblock
+        // them, or Ctrl-C would never arrive.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in signals { sigaddset(&set, number) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        for number in signals {
+            signal(number) { received in
+                var byte = UInt8(truncatingIfNeeded: received)
+                _ = write(StopRequest.writeEnd, &byte, 1)
+            }
+        }
+        let thread = Thread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(readEnd, &byte, 1)
+                if count == 1 {
+                    request.received(Int32(byte))
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
+        thread.name = "crates.stop-signals"
+        thread.start()
+        return request
+    }
+
+    /// SIGHUP is a stop like SIGTERM: the terminal went away, the work must not be lost.
+    static let signals = [SIGINT, SIGTERM, SIGHUP]
+
+    /// The signal that asked the work to stop, if one did.
+    public var stopSignal: Int32? { state.withLock { $0.signal } }
+
+    public var isRequested: Bool { stopSignal != nil }
+
+    /// The exit status a shell reports for a process stopped by the signal (130 for Ctrl-C).
+    public var exitStatus: Int32 { 128 + (stopSignal ?? SIGINT) }
+
+    /// Runs `body` when a stop is asked for (at once if it already was).
+    public func onRequest(_ body: @escaping @Sendable () -> Void) {
+        let already = state.withLock { state -> Bool in
+            if state.signal == nil { state.handlers.append(body) }
+            return state.signal != nil
+        }
+        if already { body() }
+    }
+
+    /// Asks for a stop as the signal `number` would.
+    public func request(_ number: Int32 = SIGINT) { received(number) }
+
+    private func received(_ number: Int32) {
+        let (first, handlers) = state.withLock { state -> (Bool, [@Sendable () -> Void]) in
+            guard state.signal == nil else { return (false, []) }
+            state.signal = number
+            defer { state.handlers = [] }
+            return (true, state.handlers)
+        }
+        if first {
+            if let announcement { StandardStreams.errLine("\n" + announcement) }
+            for handler in handlers { handler() }
+        } else if number == SIGINT {
+            StandardStreams.errLine("\nQuit.")
+            _exit(128 + SIGINT)
+        }
+    }
+}

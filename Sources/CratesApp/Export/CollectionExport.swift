@@ -1,0 +1,73 @@
+import CratesCore
+import CratesStore
+import Foundation
+
+/// `crates list` and `crates export`: the collection, a page at a time from one snapshot, in
+/// the order the collection UI shows it.
+public struct CollectionExport: Sendable {
+    public let store: CatalogueStore
+    public let filter: ExportFilter
+
+    public init(store: CatalogueStore, filter: ExportFilter) {
+        self.store = store
+        self.filter = filter
+    }
+
+    /// `crates list`: one line per copy (tab-separated columns, or JSON Lines), handed to
+    /// `write` a page at a time.
+    public func list(json: Bool, write: @escaping @Sendable (String) throws -> Void) async throws {
+        try await store.forEachPage(filter, detail: .listing) { page in
+            var text = ""
+            if json {
+                let encoder = ExportedRecord.makeJSONEncoder()
+                for entry in page { text += try entry.jsonLine(includeDiscogs: false, encoder: encoder) + "\n" }
+            } else {
+                for entry in page { text += entry.listingLine + "\n" }
+            }
+            try write(text)
+        }
+    }
+
+    /// Discogs' collection CSV plus a Barcode column.
+    public func writeCSV(to file: ExportFile, crlf: Bool) async throws {
+        let writer = CSVWriter(lineEnding: crlf ? .crlf : .lf)
+        try file.write(DiscogsCollectionCSV.header(writer))
+        try await store.forEachPage(filter, detail: .listing) { page in
+            var text = ""
+            for entry in page { text += DiscogsCollectionCSV.row(entry, writer) }
+            try file.write(text)
+        }
+    }
+
+    /// `[`, one object per line with a comma after all but the last, `]`: one JSON document
+    /// that is also easy to read line by line.
+    public func writeJSON(to file: ExportFile) async throws {
+        try file.write("[")
+        let written = Locked(0)
+        try await store.forEachPage(filter, detail: .full) { page in
+            let encoder = ExportedRecord.makeJSONEncoder()
+            var text = ""
+            for entry in page {
+                let first = written.withLock { count in
+                    defer { count += 1 }
+                    return count == 0
+                }
+                text += first ? "\n" : ",\n"
+                text += try entry.jsonLine(includeDiscogs: true, encoder: encoder)
+            }
+            try file.write(text)
+        }
+        try file.write(written.withLock { $0 } == 0 ? "]\n" : "\n]\n")
+    }
+
+    /// A genre no section has is most likely a typo: one warning each (the list is still
+    /// empty, and the exit status 0, as for any filter nothing passes).
+    public func unknownGenreWarnings() async throws -> [String] {
+        guard !filter.sections.isEmpty else { return [] }
+        let names = try await store.sectionNames()
+        return filter.sections.filter { genre in !names.contains { $0.lowercased() == genre.lowercased() } }.map { genre in
+            let known = names.isEmpty ? "the collection is empty" : "sections: " + names.joined(separator: ", ")
+            return "crates: no section is named \"\(GTIN.displayForm(of: genre))\" (\(known))"
+        }
+    }
+}

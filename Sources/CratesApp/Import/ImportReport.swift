@@ -1,0 +1,97 @@
+import CratesCore
+import CratesStore
+import Foundation
+
+/// What an import did and what is left for a person: the summary printed at the end, the
+/// list of records to resolve in the TUI, and the `--report FILE` with that list in full.
+public struct ImportReport: Sendable {
+    /// One thing a person must look at.
+    public struct Item: Hashable, Sendable {
+        public var line: Int
+        /// `ambiguous`, `not-found`, `not-added`, `invalid`, `not-a-record`.
+        public var kind: String
+        public var barcode: String
+        public var releaseID: String
+        public var detail: String
+    }
+
+    /// The closing pointer to the collection UI's view that walks every record needing a
+    /// person, one by one.
+    public static let walkThem = "Settle them one by one in the collection UI: run `crates` and press N (needs a person)."
+
+    /// How many items the summary lists before "… and N more".
+    public static let shownItems = 50
+
+    public var items: [Item] = []
+
+    /// `lines`: the first line of each barcode in the file; `describedLines`: of each key of
+    /// a row described by its values (`RecordFields.entryKey`).
+    public init(
+        refusals: [ImportRefusal], unresolved: [ImportUnresolved], followUp: CatalogueStore.ImportFollowUp?,
+        lines: [GTIN: Int], describedLines: [String: Int] = [:]
+    ) {
+        for refusal in refusals {
+            items.append(Item(
+                line: refusal.line, kind: refusal.reason.isNotARecord ? "not-a-record" : "invalid",
+                barcode: refusal.input, releaseID: "", detail: refusal.reason.description))
+        }
+        for row in unresolved {
+            items.append(Item(
+                line: row.entry.line, kind: "not-added", barcode: row.entry.gtin?.canonical ?? "",
+                releaseID: row.entry.releaseID.map(String.init) ?? "", detail: row.reason.description))
+        }
+        for record in followUp?.needsPerson ?? [] {
+            let ambiguous = record.state == .ambiguous
+            let status = RecordStatusText.of(record.state, candidateCount: record.candidateCount, hasBarcode: record.gtin != nil) ?? ""
+            let line = record.gtin.flatMap { lines[$0] } ?? record.entryKey.flatMap { describedLines[$0] } ?? 0
+            let next: String
+            if record.gtin == nil {
+                next = ambiguous
+                    ? ": choose one in the collection UI (N walks them), or search it again with `crates search`"
+                    : ": search it again (s in the collection UI), or enter it by hand (m; or import with --manual-missing)"
+            } else {
+                next = ambiguous
+                    ? ": choose one in the collection UI (Enter on the record)"
+                    : ": check it, or look it up again later (r in the collection UI)"
+            }
+            items.append(Item(
+                line: line, kind: ambiguous ? "ambiguous" : "not-found",
+                barcode: record.gtin?.canonical ?? "", releaseID: "",
+                detail: (record.gtin == nil ? (record.described?.description ?? "") + ": " : "") + status + next))
+        }
+        items.sort { ($0.line, $0.kind) < ($1.line, $1.kind) }
+    }
+
+    /// Whether the item is a refused line (already reported on standard error as it was read).
+    public static func isRefusal(_ item: Item) -> Bool { item.kind == "invalid" || item.kind == "not-a-record" }
+
+    /// "Needs a person" and the first `shownItems` records and rows, for standard output
+    /// (the refused lines were reported on standard error already; the report has them too).
+    public func listing(file: String, reportPath: String?) -> [String] {
+        let items = self.items.filter { !Self.isRefusal($0) }
+        guard !items.isEmpty else { return [] }
+        var lines = ["Needs a person (\(items.count)):"]
+        for item in items.prefix(Self.shownItems) {
+            let what = !item.barcode.isEmpty ? "\(item.barcode): " : !item.releaseID.isEmpty ? "release \(item.releaseID): " : ""
+            lines.append("  \(file):\(item.line): \(what)\(item.kind): \(item.detail)")
+        }
+        if items.count > Self.shownItems {
+            lines.append("  … and \(items.count - Self.shownItems) more"
+                + (reportPath == nil ? " (--report FILE writes them all)" : " (all in \(reportPath ?? ""))"))
+        }
+        if items.contains(where: { $0.kind == "ambiguous" || $0.kind == "not-found" }) {
+            lines.append(Self.walkThem)
+        }
+        return lines
+    }
+
+    /// The `--report` file's text: a header, then one tab-separated line per item, in file
+    /// order (`TabSeparatedText`: a value's tabs and line breaks become spaces).
+    public var tabSeparated: String {
+        var text = "line\tkind\tbarcode\trelease_id\tdetail\n"
+        for item in items {
+            text += TabSeparatedText.line([String(item.line), item.kind, item.barcode, item.releaseID, item.detail]) + "\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,37 @@
+import CratesCore
+
+/// A row known only by a Discogs release id that is not in the collection, and why.
+public struct ImportUnresolved: Hashable, Sendable {
+    public enum Reason: Hashable, Sendable, CustomStringConvertible {
+        /// `--no-lookup`.
+        case lookupsOff
+        /// No saved Discogs credentials.
+        case notSignedIn
+        /// Discogs has no such release (deleted or merged).
+        case noSuchRelease
+        case failed(String)
+        case stopped(LookupDriver.Stop)
+
+        public var description: String {
+            switch self {
+            case .lookupsOff:
+                "its barcode comes from Discogs: import again without --no-lookup"
+            case .notSignedIn:
+                "its barcode comes from Discogs: run `crates auth`, then import again"
+            case .noSuchRelease:
+                "Discogs has no such release (deleted or merged?): scan the record's barcode in crates"
+            case .failed(let message):
+                "\(message): import again later"
+            case .stopped(.interrupted), .stopped(.timedOut):
+                "the import was interrupted: import again"
+            case .stopped(.unauthorized):
+                "Discogs refused the credentials: run `crates auth`, then import again"
+            case .stopped(.offline):
+                "Discogs cannot be reached: import again later"
+            }
+        }
+    }
+
+    public var entry: ImportEntry
+    public var reason: Reason
+}

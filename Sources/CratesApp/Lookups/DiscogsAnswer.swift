@@ -1,0 +1,191 @@
+import CratesCore
+import CratesNet
+import Foundation
+
+/// `crates lookup CODE`: what Discogs says about a barcode (each of its printed forms until
+/// one has results, as the collection's lookups search) or a release, reduced to what is
+/// shown. Nothing is added to the collection.
+public struct DiscogsAnswer: Sendable {
+    public var gtin: GTIN?
+    /// "matched", "ambiguous" or "notFound".
+    public var outcome: String
+    public var matchedForm: String?
+    public var searched: [String]
+    public var releases: [Listed]
+
+    /// One release or candidate as `lookup` lists it.
+    public struct Listed: Sendable {
+        public var id: Int
+        public var artist: String
+        public var title: String
+        public var label: String?
+        public var catno: String?
+        public var formats: [String]
+        public var year: Int?
+        public var country: String?
+        public var url: String?
+
+        init(_ release: Release) {
+            id = release.id
+            artist = release.artist
+            title = release.title
+            label = release.labels.isEmpty ? nil : release.labels.map(\.name).joined(separator: ", ")
+            let catnos = release.labels.compactMap(\.catno)
+            catno = catnos.isEmpty ? nil : catnos.joined(separator: ", ")
+            formats = release.formats
+            year = release.year
+            country = release.country
+            url = release.url
+        }
+
+        init(_ candidate: ReleaseCandidate) {
+            id = candidate.releaseID
+            artist = candidate.artist
+            title = candidate.title
+            label = candidate.label
+            catno = candidate.catno
+            formats = candidate.formats
+            year = candidate.year
+            country = candidate.country
+            url = nil
+        }
+
+        /// The release's page: Discogs' own link when it gave one, else the canonical
+        /// /release/ID address (which Discogs redirects to the full one).
+        public func page(web: String) -> String { url ?? "\(web)/release/\(id)" }
+
+        /// `release_id  artist  title  label  catno  format  year  country  url`.
+        public func fields(web: String) -> [String] {
+            [
+                String(id), artist, title, label ?? "", catno ?? "", formats.joined(separator: " + "),
+                year.map(String.init) ?? "", country ?? "", page(web: web),
+            ]
+        }
+    }
+
+    /// Asks Discogs. A barcode search needs an account: `access` must be signed in.
+    public static func ask(_ entry: CodeEntry, access: DiscogsAccess) async throws(DiscogsAnswerFailure) -> DiscogsAnswer {
+        let client = access.client
+        switch entry {
+        case .label(let code):
+            // crates' own label: nothing Discogs could know, and no request spent on it.
+            throw .notARecord(code.notARecordReason)
+        case .release(let id):
+            do {
+                let release = try await client.release(id: id)
+                return DiscogsAnswer(
+                    gtin: ReleaseBarcodes.gtin(in: release), outcome: LookupState.matched.rawValue, matchedForm: nil,
+                    searched: [], releases: [Listed(release)])
+            } catch .notFound {
+                throw .noSuchRelease(id)
+            } catch {
+                throw .discogs(error)
+            }
+        case .barcode(let gtin):
+            guard access.signedIn else { throw .access(.notSignedIn) }
+            let query = DiscogsBarcodeQuery(gtin: gtin)
+            let result: DiscogsBarcodeLookup.Result
+            do {
+                result = try await DiscogsBarcodeLookup(client: client).lookUp(query)
+            } catch {
+                throw .discogs(error)
+            }
+            switch result.outcome {
+            case .matched(let release):
+                return DiscogsAnswer(
+                    gtin: gtin, outcome: LookupState.matched.rawValue, matchedForm: result.matchedForm,
+                    searched: query.forms, releases: [Listed(release)])
+            case .ambiguous(let candidates):
+                return DiscogsAnswer(
+                    gtin: gtin, outcome: LookupState.ambiguous.rawValue, matchedForm: result.matchedForm,
+                    searched: query.forms, releases: candidates.map(Listed.init))
+            case .notFound, .skipped, .failed:
+                // lookUp throws its failures, and skips nothing that got this far.
+                return DiscogsAnswer(
+                    gtin: gtin, outcome: LookupState.notFound.rawValue, matchedForm: nil, searched: query.forms, releases: [])
+            }
+        }
+    }
+
+    /// One JSON object: input, gtin, outcome, matchedForm and releases.
+    public func json(input: String, web: String) throws -> String {
+        let object = AnswerJSON(
+            input: input, gtin: gtin?.canonical, outcome: outcome, matchedForm: matchedForm,
+            releases: releases.map { ListedJSON($0, web: web) })
+        return String(decoding: try ExportedRecord.makeJSONEncoder().encode(object), as: UTF8.self)
+    }
+}
+
+/// Why `crates lookup` has no answer, with its exit status.
+public enum DiscogsAnswerFailure: Error, CustomStringConvertible {
+    case noSuchRelease(Int)
+    case access(DiscogsAccessProblem)
+    case discogs(DiscogsError)
+    /// A code that is never a record's (a crates label): refused before any request.
+    case notARecord(String)
+
+    public var description: String {
+        switch self {
+        case .noSuchRelease(let id): "Discogs has no release \(id)"
+        case .notARecord(let reason): reason
+        case .access(let problem): problem.description
+        case .discogs(let error): error.description
+        }
+    }
+
+    /// 1: not a record's code; 2: no such release; 3: not signed in or refused; 4:
+    /// unreachable or Discogs' error.
+    public var exitStatus: Int32 {
+        switch self {
+        case .notARecord: 1
+        case .noSuchRelease: 2
+        case .access: 3
+        case .discogs(.unauthorized): 3
+        case .discogs: 4
+        }
+    }
+}
+
+private struct AnswerJSON: Encodable {
+    let input: String
+    let gtin: String?
+    let outcome: String
+    let matchedForm: String?
+    let releases: [ListedJSON]
+
+    enum Key: String, CodingKey { case input, gtin, outcome, matchedForm, releases }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(input, forKey: .input)
+        try c.encode(gtin, forKey: .gtin)
+        try c.encode(outcome, forKey: .outcome)
+        try c.encode(matchedForm, forKey: .matchedForm)
+        try c.encode(releases, forKey: .releases)
+    }
+}
+
+private struct ListedJSON: Encodable {
+    let listed: DiscogsAnswer.Listed
+    let web: String
+
+    init(_ listed: DiscogsAnswer.Listed, web: String) {
+        self.listed = listed
+        self.web = web
+    }
+
+    enum Key: String, CodingKey { case id, artist, title, label, catno, formats, year, country, url }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(listed.id, forKey: .id)
+        try c.encode(listed.artist, forKey: .artist)
+        try c.encode(listed.title, forKey: .title)
+        try c.encode(listed.label, forKey: .label)
+        try c.encode(listed.catno, forKey: .catno)
+        try c.encode(listed.formats, forKey: .formats)
+        try c.encode(listed.year, forKey: .year)
+        try c.encode(listed.country, forKey: .country)
+        try c.encode(listed.page(web: web), forKey: .url)
+    }
+}

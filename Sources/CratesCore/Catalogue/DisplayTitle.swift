@@ -1,0 +1,39 @@
+/// How a release is named wherever a person reads it: "Artist — Title" (an em dash with a
+/// space each side), or the title alone when the artist is unknown. One rule for the list,
+/// the details, the picker, the messages and the command line.
+public enum DisplayTitle {
+    public static func of(artist: String, title: String) -> String {
+        artist.isEmpty ? title : "\(artist) — \(title)"
+    }
+}
+
+extension Release {
+    /// "Artist — Title".
+    public var displayTitle: String { DisplayTitle.of(artist: artist, title: title) }
+}
+
+extension ReleaseCandidate {
+    /// "Artist — Title".
+    public var displayTitle: String { DisplayTitle.of(artist: artist, title: title) }
+}
+
+extension CollectionRow {
+    /// "Artist — Title" once there is a title (the release's once matched, or the
+    /// collector's own); the barcode until then; "(no barcode)" when there is neither.
+    public var displayTitle: String {
+        guard let title, !title.isEmpty else { return gtin.isEmpty ? "(no barcode)" : gtin }
+        return DisplayTitle.of(artist: artist ?? "", title: title)
+    }
+}
+
+extension RecordDetails {
+    /// The values shown for the record: the collector's own over the release's.
+    public var shown: RecordFields { RecordFields.shown(collector: record.collector, release: release) }
+
+    /// "Artist — Title" as shown, else the barcode, else what the record says of itself.
+    public var displayTitle: String {
+        let shown = self.shown
+        if let title = shown.title { return DisplayTitle.of(artist: shown.artist ?? "", title: title) }
+        return record.subject
+    }
+}

@@ -1,0 +1,31 @@
+/// What a record's lookup came to, in the words every reader sees (the list's row notes,
+/// `crates add`'s detail column, an import's "needs a person" list). Each reader adds its own
+/// "what to do next".
+public enum RecordStatusText {
+    /// Nil for a matched record (its title says it all).
+    /// `hasBarcode` false: the record was searched by its own values (catalogue number,
+    /// artist, title), not by a barcode.
+    public static func of(
+        _ state: LookupState, candidateCount: Int, lookupError: String? = nil, skipReason: String? = nil,
+        hasBarcode: Bool = true
+    ) -> String? {
+        switch state {
+        case .matched: nil
+        case .pending, .lookingUp: "looking up…"
+        case .ambiguous: hasBarcode ? "\(candidateCount) pressings share this barcode" : "\(candidateCount) pressings fit"
+        case .notFound: hasBarcode ? "Discogs knows no release with this barcode" : "Discogs has no release that fits"
+        case .failed: lookupError ?? "the lookup failed"
+        case .skipped: skipReason ?? "not looked up"
+        case .handEntered: "entered by hand"
+        }
+    }
+}
+
+extension CatalogueRecord {
+    /// `RecordStatusText` for this record.
+    public var statusText: String? {
+        RecordStatusText.of(
+            lookupState, candidateCount: candidates.count, lookupError: lookupError, skipReason: skipReason,
+            hasBarcode: gtin != nil)
+    }
+}

@@ -1,0 +1,37 @@
+/// What the application reports to the collection UI, from any thread; the UI applies these
+/// on its own thread only.
+public enum SessionEvent: Sendable {
+    /// The store answered a `SessionRequest.query` (asked for, or re-run after a change by
+    /// any process).
+    case window(CollectionWindow)
+    /// An add held back by a rule: ask the person (another copy? a book?).
+    case ask(AddQuestion)
+    case details(RecordDetails)
+    /// A record was added: the selection moves to it once the collection shows it.
+    case added(recordID: Int64)
+    /// Records were deleted; `undo` names the batch for `SessionRequest.undo`.
+    case deleted(count: Int, undo: Int)
+    case restored(count: Int)
+    case discogs(DiscogsStatus)
+    case camera(CameraStatus)
+    /// Lookups waiting in the queue.
+    case waiting(Int)
+    case message(String, isError: Bool)
+    /// What a `SessionRequest.search` found (or why it could not search).
+    case found(ReleaseSearchAnswer)
+    /// The records that need a person, oldest first (`SessionRequest.loadNeedsPerson`).
+    case needsPerson([Int64])
+    /// A code the camera daemon read: a barcode or a QR code holding a Discogs release URL is
+    /// added as a typed one would be; any other code is shown and not added (`ScanIntent`).
+    case cameraScan(ScanEvent)
+    /// The current place changed (a place's label was scanned, or one was chosen); nil: none,
+    /// the whole collection.
+    case location(Location?)
+    /// Every place with its counts (asked for with `SessionRequest.loadLocations`).
+    case locations(LocationTree)
+    /// Records were moved into `to` (nil: out of any place); `undo` names the move for
+    /// `SessionRequest.undo`.
+    case moved(count: Int, to: Location?, undo: Int)
+    /// A copy's label was scanned: select that record.
+    case select(recordID: Int64)
+}

@@ -1,0 +1,32 @@
+/// The one rule for text that may reach a terminal, a log line or a tab-separated column:
+/// text from Discogs, from the camera daemon, from a file, is untrusted.
+public enum ControlCharacters {
+    /// C0 controls (ESC, BEL, CR…), DEL and C1 controls (U+0080–U+009F, which some terminals
+    /// take as CSI): a terminal obeys them rather than shows them.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    /// `text` without control characters: tabs and line breaks become a space (so a value
+    /// always stays on its row and in its column), every other control is removed. Runs of
+    /// spaces stay; everything else, CJK and emoji included, is kept.
+    public static func cleaned(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D: out.append(" ")
+            case _ where isControl(scalar): continue
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// `cleaned(text)`, cut to `limit` characters with "…" when longer: for a value quoted in
+    /// an error message.
+    public static func clipped(_ text: String, limit: Int = 120) -> String {
+        let clean = cleaned(text)
+        return clean.count > limit ? String(clean.prefix(limit)) + "…" : clean
+    }
+}

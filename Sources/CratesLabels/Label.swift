@@ -1,0 +1,104 @@
+import CratesCore
+
+/// One label: a barcode, a title (a place's name) and the path above it
+/// ("Living Room › Shelf 2").
+public struct Label: Hashable, Sendable {
+    /// The symbol drawn for the code.
+    public enum Symbology: String, Hashable, Sendable, CaseIterable {
+        /// EAN-13: what every retail scanner reads, and what a keyboard wedge types as digits.
+        case ean13
+        /// A QR code holding the 13 digits, for cameras.
+        case qr
+    }
+
+    /// What to do with a title wider than the label even at the smallest readable size.
+    public enum TitleOverflow: Hashable, Sendable {
+        /// Refuse the label (`LabelError.nameTooLong`): a place's name is what the label is
+        /// for, and a name cut short could be another place's.
+        case fail
+        /// Cut the title short with "…" (a copy's "Artist — Title" may be long).
+        case shorten
+    }
+
+    /// What the symbol encodes: 13 digits for an EAN-13.
+    public var code: GTIN
+    /// The first line: a place's name, or a copy's "Artist — Title".
+    public var title: String
+    /// The places above, outermost first ("Living Room", "Shelf 2"); empty for a room. Shown
+    /// joined by " › ", shortened from the outermost when too long.
+    public var path: [String]
+    public var symbology: Symbology
+    public var titleOverflow: TitleOverflow
+
+    public init(
+        code: GTIN, title: String, path: [String] = [], symbology: Symbology = .ean13,
+        titleOverflow: TitleOverflow = .fail
+    ) {
+        self.code = code
+        self.title = title
+        self.path = path
+        self.symbology = symbology
+        self.titleOverflow = titleOverflow
+    }
+
+    /// A place's label: its code, its name (which must fit) and the places it is in.
+    public init(location code: LabelCode, name: String, path: [String], symbology: Symbology = .ean13) {
+        self.init(code: code.gtin, title: name, path: path, symbology: symbology, titleOverflow: .fail)
+    }
+
+    /// A copy's label: its code, a title shortened if need be ("Artist — Title"), and a path
+    /// (where it lives, or its format and year: the caller's choice).
+    public init(copy code: LabelCode, title: String, path: [String] = [], symbology: Symbology = .ean13) {
+        self.init(code: code.gtin, title: title, path: path, symbology: symbology, titleOverflow: .shorten)
+    }
+
+    /// The separator drawn between the places of a path.
+    public static let pathSeparator = " › "
+}
+
+/// A crate's contents list: the chapter's moving-box manifest, a page of its own with the
+/// crate's name, path and barcode, then its records, flowing onto more pages when long.
+public struct LabelContents: Hashable, Sendable {
+    /// One record in the list. Every field is optional: a record not yet looked up has no
+    /// artist or title (pass its barcode as `title` then).
+    public struct Entry: Hashable, Sendable {
+        public var artist: String?
+        public var title: String?
+        public var format: String?
+        public var year: Int?
+        public var catalogueNumber: String?
+
+        public init(
+            artist: String? = nil, title: String? = nil, format: String? = nil, year: Int? = nil,
+            catalogueNumber: String? = nil
+        ) {
+            self.artist = artist
+            self.title = title
+            self.format = format
+            self.year = year
+            self.catalogueNumber = catalogueNumber
+        }
+
+        /// A record Discogs has described: its artist, title, formats, year and catalogue
+        /// numbers, as the list and the export show them.
+        public init(release: Release) {
+            self.init(
+                artist: release.artist, title: release.title, format: release.formatsText.nilIfEmpty,
+                year: release.year, catalogueNumber: release.catalogNumbersText.nilIfEmpty)
+        }
+    }
+
+    /// The crate's own label: its code, name and path head the list.
+    public var label: Label
+    public var entries: [Entry]
+
+    public init(label: Label, entries: [Entry]) {
+        self.label = label
+        self.entries = entries
+    }
+}
+
+extension String {
+    /// Nil for the empty string.
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,43 @@
+import CratesApp
+import CratesCore
+import CratesNet
+import CratesStore
+import CratesTUI
+import Foundation
+
+/// The collection UI's wiring: the UI loop (CratesTUI) on this, the main thread, and the
+/// session (CratesApp) behind it, talking through the inbox.
+enum CollectionUI {
+    /// Runs until the user quits; returns the signal that ended it, if one did.
+    static func run(store: CatalogueStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?) -> Int32? {
+        let inbox = Inbox()
+        let session = CollectionSession(
+            store: store, discogs: discogs, lookups: lookups, scanner: scanner, post: { inbox.post(.session($0)) })
+        session.start()
+        let runner = AppRunner(
+            inbox: inbox,
+            perform: { command in if case .session(let request) = command { session.perform(request) } },
+            interactive: { _ in signIn(session, inbox) })
+        let signal = runner.run()
+        session.stop()
+        return signal
+    }
+
+    /// `A`: runs `crates auth` on the plain terminal, then the session starts its lookups
+    /// again with the new credentials.
+    private static func signIn(_ session: CollectionSession, _ inbox: Inbox) {
+        print("\nSigning in to Discogs (Ctrl-C to cancel).\n")
+        let status = ExternalPrograms.runInteractive(CommandLine.arguments[0], ["auth"])
+        guard status == 0 else {
+            print("\nNot signed in. Press Enter to go back to crates.")
+            _ = readLine()
+            inbox.post(.session(.message("Not signed in", isError: true)))
+            return
+        }
+        do {
+            session.signedIn(try DiscogsAccess.make())
+        } catch {
+            inbox.post(.session(.message(error.description, isError: true)))
+        }
+    }
+}
