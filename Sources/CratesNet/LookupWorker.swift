@@ -20,6 +20,9 @@ public actor LookupWorker {
         case status(LookupStatus)
         /// A lookup ended and its outcome is stored: `requests` is what it cost.
         case settled(recordID: Int64, outcome: LookupOutcome.Kind, requests: Int)
+        /// The queue had nothing due when the worker looked (failed lookups wait for their
+        /// retry time), whatever the status says (it may still say offline).
+        case nothingDue
     }
 
     /// Timings, all in seconds.
@@ -113,6 +116,7 @@ public actor LookupWorker {
                 continue
             }
             guard let job else {
+                eventSink.yield(.nothingDue)
                 if offlineStreak == 0 { publish(.idle) }
                 await wake.wait(timeout: policy.recheckInterval)
                 continue
@@ -190,15 +194,16 @@ public actor LookupWorker {
     private func settle(_ update: @escaping @Sendable () async throws -> Void) async -> Bool {
         var pause = 0.1
         while true {
-            let written = await Task { () async -> Bool in
+            let refusal = await Task { () async -> String? in
                 do {
                     try await update()
-                    return true
+                    return nil
                 } catch {
-                    return false
+                    return "\(error)"
                 }
             }.value
-            if written { return true }
+            guard let refusal else { return true }
+            publish(.waitingToWrite(reason: refusal))
             let graceOver = stopRequested.map { .now - $0 > .seconds(policy.writeGraceAfterStop) } ?? false
             if Task.isCancelled || graceOver {
                 statistics.unwritten += 1

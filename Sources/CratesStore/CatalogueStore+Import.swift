@@ -17,7 +17,23 @@ extension CatalogueStore {
     /// anything (`crates import --dry-run`): a missing file is an empty collection. A file
     /// that is not a crates database, or is a newer crates', is refused as by `init(path:)`.
     public static func copies(of keys: Set<ImportKey>, inFileAt path: String) throws(StoreError) -> [ImportKey: Int] {
-        guard FileManager.default.fileExists(atPath: path) else { return [:] }
+        try reading(fileAt: path, empty: [:]) { db in try Self.copies(db, of: keys) }
+    }
+
+    /// What an import of `file` would do (`crates import --dry-run`), against the database
+    /// at `path` as `copies(of:inFileAt:)` reads it: one snapshot, the copies counted a batch
+    /// of lines at a time (`ImportPlan.init(file:copies:batchSize:held:)`), so that the memory
+    /// a dry run takes does not grow with the collection's or the file's keys.
+    public static func importPlan(_ file: ImportFile, copies: Bool, inFileAt path: String) throws(StoreError) -> ImportPlan {
+        try reading(fileAt: path, empty: ImportPlan(file: file, present: [:], copies: copies)) { db in
+            try ImportPlan(file: file, copies: copies) { keys in try Self.copies(db, of: keys) }
+        }
+    }
+
+    /// `body` in one read of the database at `path`, opened read-only without creating,
+    /// migrating or changing anything; `empty` when there is no file.
+    private static func reading<T>(fileAt path: String, empty: @autoclosure () -> T, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        guard FileManager.default.fileExists(atPath: path) else { return empty() }
         try inspect(path: path)
         let configuration = Self.configuration(label: "crates.store.dry-run", readonly: true)
         do {
@@ -25,14 +41,15 @@ extension CatalogueStore {
             // connection to a WAL database would otherwise create -wal and -shm beside it.
             if !FileManager.default.fileExists(atPath: path + "-wal"), urisEnabled,
                let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed),
-               let counts = try? DatabaseQueue(path: "file:\(encoded)?immutable=1", configuration: configuration)
-                .read({ db in try Self.copies(db, of: keys) })
+               let queue = try? DatabaseQueue(path: "file:\(encoded)?immutable=1", configuration: configuration)
             {
-                return counts
+                defer { try? queue.close() }
+                // A file immutable=1 cannot read (it is being written meanwhile): opened as usual.
+                if let value = try? queue.read(body) { return value }
             }
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? queue.close() }
-            return try queue.read { db in try Self.copies(db, of: keys) }
+            return try queue.read(body)
         } catch {
             throw StoreError.opening(path: path, error)
         }
@@ -69,9 +86,14 @@ extension CatalogueStore {
         public var addedIDs: [Int64] = []
         /// Valid lines whose copy the collection already held when their batch was written.
         public var present = 0
-        /// Lines known only by a Discogs release id: not written (their barcode must come
-        /// from Discogs first; see `importEntries(_:copies:)`).
+        /// Lines known only by a Discogs release id whose copy the collection does not hold:
+        /// not written (their barcode must come from Discogs first; see
+        /// `importEntries(_:copies:)`).
         public var needsDiscogs = 0
+        /// Those lines: each one's position in the entries, and which copy of its release it
+        /// is in the file (what `addIfAbsent(_:copiesWanted:countedBy:)` wants; 0 with
+        /// `copies`).
+        public var releaseRows: [ReleaseRow] = []
         /// Valid lines dealt with so far (added, present or needing Discogs).
         public var processed = 0
         /// `shouldContinue` stopped the import before every batch was written.
@@ -81,6 +103,12 @@ extension CatalogueStore {
 
         /// How many records were added.
         public var added: Int { addedIDs.count }
+    }
+
+    /// A line known only by a Discogs release id (see `ImportOutcome.releaseRows`).
+    public struct ReleaseRow: Hashable, Sendable {
+        public var position: Int
+        public var occurrence: Int
     }
 
     /// An import that failed part-way: what it had committed before (kept: every batch is
@@ -162,7 +190,8 @@ extension CatalogueStore {
                 }
                 outcome.addedIDs += batch.ids
                 outcome.present += batch.present
-                outcome.needsDiscogs += batch.needsDiscogs
+                outcome.needsDiscogs += batch.releaseRows.count
+                outcome.releaseRows += batch.releaseRows
             } catch {
                 throw ImportWriteError(error: error, outcome: outcome, total: entries.count)
             }
@@ -178,29 +207,26 @@ extension CatalogueStore {
     /// more) one by one; the ids come back in file order.
     private static func importBatch(
         _ db: Database, _ entries: ImportEntries, _ range: Range<Int>, occurrences: [UInt32], copies: Bool, now: Date
-    ) throws -> (ids: [Int64], present: Int, needsDiscogs: Int) {
+    ) throws -> (ids: [Int64], present: Int, releaseRows: [ReleaseRow]) {
         var batch: [(entry: ImportEntry, occurrence: Int)] = []
         batch.reserveCapacity(range.count)
         for index in range { batch.append((entries[index], copies ? 0 : Int(occurrences[index]))) }
-        let storable = batch.lazy.filter { $0.entry.gtin != nil || $0.entry.described != nil }
-        let held = copies ? [:] : try Self.copies(db, of: Set(storable.map(\.entry.key)))
+        let held = copies ? [:] : try Self.copies(db, of: Set(batch.map(\.entry.key)))
         var rows: [ImportEntry] = []
         rows.reserveCapacity(batch.count)
         var present = 0
-        var needsDiscogs = 0
-        for (entry, occurrence) in batch {
-            guard entry.gtin != nil || entry.described != nil else {
-                needsDiscogs += 1
-                continue
-            }
-            if copies || occurrence > held[entry.key] ?? 0 {
-                rows.append(entry)
-            } else {
+        var releaseRows: [ReleaseRow] = []
+        for (offset, (entry, occurrence)) in batch.enumerated() {
+            if !copies, occurrence <= held[entry.key] ?? 0 {
                 present += 1
+            } else if entry.gtin == nil, entry.described == nil {
+                releaseRows.append(ReleaseRow(position: range.lowerBound + offset, occurrence: occurrence))
+            } else {
+                rows.append(entry)
             }
         }
         let barcodes = try insertImported(db, rows.filter { $0.gtin != nil }, now: now)
-        guard barcodes.count < rows.count else { return (barcodes, present, needsDiscogs) }
+        guard barcodes.count < rows.count else { return (barcodes, present, releaseRows) }
         var ids: [Int64] = []
         ids.reserveCapacity(rows.count)
         var next = barcodes.makeIterator()
@@ -211,7 +237,7 @@ extension CatalogueStore {
                 ids.append(try insertDescribed(db, entry, now: now))
             }
         }
-        return (ids, present, needsDiscogs)
+        return (ids, present, releaseRows)
     }
 
     /// One row described by its values: a pending record without a barcode, its values the
@@ -254,6 +280,14 @@ extension CatalogueStore {
     /// or whose key is in `entryKeys` (the import's described rows), and the queue's length:
     /// two indexed reads, whatever the size of the collection.
     public func importFollowUp(gtins: Set<GTIN>, entryKeys: Set<String> = []) async throws(StoreError) -> ImportFollowUp {
+        try await importFollowUp(imported: { gtins.contains($0) }, entryKeys: entryKeys)
+    }
+
+    /// `importFollowUp(gtins:entryKeys:)` with the import's barcodes told by `imported` (a
+    /// million-line import need not make a set of a million GTINs).
+    public func importFollowUp(
+        imported: @escaping @Sendable (GTIN) -> Bool, entryKeys: Set<String> = []
+    ) async throws(StoreError) -> ImportFollowUp {
         try await read { db in
             var needsPerson: [ImportFollowUp.Record] = []
             let rows = try Row.fetchCursor(
@@ -269,7 +303,7 @@ extension CatalogueStore {
                     guard let gtin = GTIN(canonical: gtinText) else {
                         throw StoreError.unreadableValue(recordID: id, column: "gtin", value: gtinText)
                     }
-                    guard gtins.contains(gtin) else { continue }
+                    guard imported(gtin) else { continue }
                     needsPerson.append(.init(id: id, gtin: gtin, state: state, candidateCount: row[3]))
                 } else if let key = row[4] as String?, entryKeys.contains(key) {
                     needsPerson.append(.init(

@@ -71,13 +71,19 @@ extension StoreLocation {
             case let .isTheDatabase(path, file):
                 "\(path) is \(file): writing there would destroy the collection; choose another file"
             case let .isADirectory(path):
-                "\(path) is a directory: name a file"
+                "cannot write \(path): it is a directory; name a file"
             case let .noDirectory(path, directory):
                 "cannot write \(path): there is no directory \(directory)"
             case let .notWritable(path):
                 "cannot write \(path): permission denied"
             }
         }
+    }
+
+    /// `path` with every symbolic link of its last component followed (the file a write
+    /// through it would reach), whether or not that file exists; `path` itself on a loop.
+    public static func finalTarget(of path: String) -> String {
+        Place.resolvingLinks(path) ?? path
     }
 
     /// Checks, without writing anything, that `path` can be written as an output file and is

@@ -31,10 +31,10 @@ struct Crates: ParsableCommand {
         ],
     )
 
-    /// Descriptors 0–2 are filled first (`StandardDescriptors`): `crates scand 2>&-` must not
-    /// take its lock file for standard error. Then ArgumentParser's usual main.
+    /// Descriptors 0–2 are filled first (`StandardStreams.prepare`): `crates scand 2>&-` must
+    /// not take its lock file for standard error. Then ArgumentParser's usual main.
     static func main() {
-        StandardDescriptors.occupy()
+        StandardStreams.prepare()
         main(nil)
     }
 

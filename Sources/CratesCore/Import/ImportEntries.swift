@@ -72,6 +72,22 @@ public struct ImportEntries: RandomAccessCollection, Hashable, Sendable {
         releases.reserveCapacity(count)
     }
 
+    /// The line of the entry at `position`, without building the whole entry.
+    public func line(at position: Int) -> Int { Int(lines[position]) }
+
+    /// The 14-digit number of the entry's GTIN (`GTIN.gtin14Value`), 0 for none: compared
+    /// without making a `GTIN` (a million of them take time and memory).
+    public func gtinValue(at position: Int) -> UInt64 { gtins[position] }
+
+    /// The description of a row without a barcode or release id (issue 14), else nil.
+    public func described(at position: Int) -> RecordFields? { extras[position]?.described }
+
+    /// Whether the entry at `position` is known only by a Discogs release id: it cannot be
+    /// stored before Discogs names its barcode (`ImportPlan.Verdict.needsDiscogs`).
+    public func isReleaseOnly(at position: Int) -> Bool {
+        gtins[position] == 0 && releases[position] != 0
+    }
+
     /// The GTIN of the entry at `position`, without building the whole entry.
     public func gtin(at position: Int) -> GTIN? {
         gtins[position] == 0 ? nil : GTIN(gtin14Value: gtins[position])

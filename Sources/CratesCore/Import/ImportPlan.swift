@@ -44,23 +44,42 @@ public struct ImportPlan: Sendable {
     ///     dictionary: none).
     ///   - copies: add every line as a new copy, whatever the collection holds.
     public init(file: ImportFile, present: [ImportKey: Int], copies: Bool) {
+        self.init(file: file, copies: copies) { keys in
+            var held: [ImportKey: Int] = [:]
+            for key in keys { if let count = present[key] { held[key] = count } }
+            return held
+        }
+    }
+
+    /// The plan with the collection's copies asked for `batchSize` lines' keys at a time
+    /// (`held`: how many copies of each key the collection holds; keys it does not hold may
+    /// be left out): a dry run of a million lines never holds a million keys at once.
+    public init<E: Error>(
+        file: ImportFile, copies: Bool, batchSize: Int = 500, held: (Set<ImportKey>) throws(E) -> [ImportKey: Int]
+    ) throws(E) {
         let entries = file.entries
         let occurrences = copies ? [] : entries.occurrences()
         var verdicts: [Verdict] = []
         verdicts.reserveCapacity(entries.count)
         var counts = (new: 0, present: 0, needsDiscogs: 0)
-        for index in entries.indices {
-            let entry = entries[index]
-            if !copies, Int(occurrences[index]) <= present[entry.key] ?? 0 {
-                verdicts.append(.present)
-                counts.present += 1
-            } else if entry.gtin == nil, entry.releaseID != nil {
-                verdicts.append(.needsDiscogs)
-                counts.needsDiscogs += 1
-            } else {
-                verdicts.append(.new)
-                counts.new += 1
+        var start = 0
+        while start < entries.count {
+            let range = start..<min(start + max(1, batchSize), entries.count)
+            let batch = range.map { entries[$0] }
+            let present = copies ? [:] : try held(Set(batch.map(\.key)))
+            for (index, entry) in zip(range, batch) {
+                if !copies, Int(occurrences[index]) <= present[entry.key] ?? 0 {
+                    verdicts.append(.present)
+                    counts.present += 1
+                } else if entry.gtin == nil, entry.releaseID != nil {
+                    verdicts.append(.needsDiscogs)
+                    counts.needsDiscogs += 1
+                } else {
+                    verdicts.append(.new)
+                    counts.new += 1
+                }
             }
+            start = range.upperBound
         }
         self.entries = entries
         self.verdicts = verdicts

@@ -46,6 +46,8 @@ struct LabelsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The printer's resolution: bars are whole dots.", valueName: "dpi")) var dpi = 300
 
     func run() throws {
+        // Checked before the collection is opened: never the collection's own files.
+        try store.checkOutput(output)
         let printing = LabelPrinting(store: try store.open())
         let request = LabelPrinting.Request(
             places: places, all: all, records: records, layout: layout, contents: contents,
