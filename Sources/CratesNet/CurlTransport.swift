@@ -1,6 +1,7 @@
 import CratesCore
 import CCurl
 import Foundation
+import Synchronization
 
 /// HTTP over libcurl: one easy handle, reused so that its connection stays open between
 /// requests (Discogs answers over keep-alive), HTTPS with certificate verification always on,
@@ -52,12 +53,20 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         errorBuffer.deallocate()
     }
 
+    /// Sends `request`. Cancelling the calling task abandons the transfer within about a
+    /// second (libcurl's progress callback, which it calls at least once a second, says
+    /// stop): a Ctrl-C or SIGHUP of `crates import` does not wait out a 30 s timeout.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         try Self.checkURL(request.url)
-        let result: Result<HTTPResponse, TransportError> = await withCheckedContinuation { continuation in
-            queue.async {
-                continuation.resume(returning: self.perform(request))
+        let cancellation = TransferCancellation()
+        let result: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                queue.async {
+                    continuation.resume(returning: self.perform(request, cancellation: cancellation))
+                }
             }
+        } onCancel: {
+            cancellation.cancel()
         }
         return try result.get()
     }
@@ -87,10 +96,11 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
     }
 
     /// Runs on `queue` only.
-    private func perform(_ request: HTTPRequest) -> Result<HTTPResponse, TransportError> {
+    private func perform(_ request: HTTPRequest, cancellation: TransferCancellation) -> Result<HTTPResponse, TransportError> {
         curl_easy_reset(handle)  // keeps the open connection, forgets the last request's options
         errorBuffer[0] = 0
-        let sink = ResponseSink(limit: configuration.maximumBodyBytes)
+        guard !cancellation.isCancelled else { return .failure(.cancelled) }
+        let sink = ResponseSink(limit: configuration.maximumBodyBytes, cancellation: cancellation)
         let sinkPointer = Unmanaged.passRetained(sink).toOpaque()
         defer { Unmanaged<ResponseSink>.fromOpaque(sinkPointer).release() }
 
@@ -120,6 +130,9 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         set(crates_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, sinkPointer))
         set(crates_curl_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, curlWriteHeader))
         set(crates_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, sinkPointer))
+        set(crates_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0))
+        set(crates_curl_setopt_xferinfo_function(handle, curlProgress))
+        set(crates_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, sinkPointer))
         switch request.method.uppercased() {
         case "GET":
             set(crates_curl_setopt_long(handle, CURLOPT_HTTPGET, 1))
@@ -138,6 +151,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
 
         let result = curl_easy_perform(handle)
         guard result == CURLE_OK else {
+            if result == CURLE_ABORTED_BY_CALLBACK, cancellation.isCancelled { return .failure(.cancelled) }
             if sink.overflowed {
                 return .failure(.curl(code: Int(result.rawValue), message: "response larger than \(configuration.maximumBodyBytes) bytes"))
             }
@@ -189,8 +203,26 @@ private final class ResponseSink {
     var body = Data()
     var overflowed = false
     let limit: Int
+    let cancellation: TransferCancellation
 
-    init(limit: Int) { self.limit = limit }
+    init(limit: Int, cancellation: TransferCancellation) {
+        self.limit = limit
+        self.cancellation = cancellation
+    }
+}
+
+/// Set from the cancelled task, read by libcurl's progress callback on the transport's queue.
+final class TransferCancellation: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    func cancel() { flag.store(true, ordering: .relaxed) }
+    var isCancelled: Bool { flag.load(ordering: .relaxed) }
+}
+
+/// libcurl's progress callback: non-zero aborts the transfer (CURLE_ABORTED_BY_CALLBACK).
+private func curlProgress(_ user: UnsafeMutableRawPointer?, _: curl_off_t, _: curl_off_t, _: curl_off_t, _: curl_off_t) -> Int32 {
+    guard let user else { return 0 }
+    return Unmanaged<ResponseSink>.fromOpaque(user).takeUnretainedValue().cancellation.isCancelled ? 1 : 0
 }
 
 private func curlWriteBody(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ user: UnsafeMutableRawPointer?) -> Int {

@@ -79,6 +79,9 @@ public enum TransportError: Error, Hashable, Sendable, LocalizedError, CustomStr
     case tls(String)
     /// Any other libcurl failure (code and curl's own text).
     case curl(code: Int, message: String)
+    /// The task that sent it was cancelled (Ctrl-C, SIGTERM, SIGHUP): the transfer was
+    /// abandoned within a second, not waited for to its timeout.
+    case cancelled
 
     public var description: String {
         switch self {
@@ -88,6 +91,7 @@ public enum TransportError: Error, Hashable, Sendable, LocalizedError, CustomStr
         case .timedOut(let seconds): "no answer within \(Self.format(seconds)) s"
         case .tls(let detail): "secure connection failed: \(detail)"
         case .curl(let code, let message): "transfer failed (curl \(code)): \(message)"
+        case .cancelled: "cancelled"
         }
     }
 

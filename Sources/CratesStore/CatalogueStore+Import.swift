@@ -72,8 +72,8 @@ extension CatalogueStore {
         }
         do throws(ImportWriteError) {
             let outcome = try await importEntries(
-                ImportEntries(entries), copies: true, now: now, batchSize: batchSize, shouldContinue: shouldContinue,
-                progress: counted)
+                ImportEntries(entries), copies: true, now: now, batchSize: batchSize, keepingIDs: true,
+                shouldContinue: shouldContinue, progress: counted)
             return outcome.addedIDs
         } catch {
             throw error.error
@@ -82,7 +82,10 @@ extension CatalogueStore {
 
     /// What `importEntries(_:copies:)` did.
     public struct ImportOutcome: Hashable, Sendable {
-        /// The records added, in file order.
+        /// How many records were added.
+        public var added = 0
+        /// The records added, in file order, when asked for (`keepingIDs`): a million ids
+        /// are 8 MB an import need not hold.
         public var addedIDs: [Int64] = []
         /// Valid lines whose copy the collection already held when their batch was written.
         public var present = 0
@@ -100,9 +103,6 @@ extension CatalogueStore {
         public var stopped = false
 
         public init() {}
-
-        /// How many records were added.
-        public var added: Int { addedIDs.count }
     }
 
     /// A line known only by a Discogs release id (see `ImportOutcome.releaseRows`).
@@ -170,12 +170,11 @@ extension CatalogueStore {
     /// batches added.
     public func importEntries(
         _ entries: ImportEntries, copies: Bool, now: Date = Date(), batchSize: Int = defaultBatchSize,
-        shouldContinue: @escaping @Sendable () -> Bool = { true },
+        keepingIDs: Bool = false, shouldContinue: @escaping @Sendable () -> Bool = { true },
         progress: (@Sendable (_ added: Int, _ processed: Int) -> Void)? = nil
     ) async throws(ImportWriteError) -> ImportOutcome {
         let occurrences = copies ? [] : entries.occurrences()
         var outcome = ImportOutcome()
-        outcome.addedIDs.reserveCapacity(entries.count)
         let size = max(1, batchSize)
         var start = 0
         while start < entries.count {
@@ -188,7 +187,8 @@ extension CatalogueStore {
                 let batch = try await write { db in
                     try Self.importBatch(db, entries, range, occurrences: occurrences, copies: copies, now: now)
                 }
-                outcome.addedIDs += batch.ids
+                outcome.added += batch.ids.count
+                if keepingIDs { outcome.addedIDs += batch.ids }
                 outcome.present += batch.present
                 outcome.needsDiscogs += batch.releaseRows.count
                 outcome.releaseRows += batch.releaseRows

@@ -64,7 +64,7 @@ import Glibc
     /// "the disk is full after 10,003 of 50,000": what was kept, and that re-running finishes.
     @Test func aFailedImportSaysWhatItKept() {
         var outcome = CatalogueStore.ImportOutcome()
-        outcome.addedIDs = Array(1...10_000)
+        outcome.added = 10_000
         outcome.present = 3
         outcome.processed = 10_003
         let full = CatalogueStore.ImportWriteError(error: .diskFull, outcome: outcome, total: 50_000)

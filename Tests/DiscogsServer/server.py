@@ -19,7 +19,8 @@ Control endpoints (never rate-limited, never counted):
   GET /_control/hold?match=TEXT           requests whose path (with query) contains TEXT wait,
                                           unanswered, until released; stats' "held" counts them
   GET /_control/release[?match=TEXT]      lets the held requests for TEXT (all: no match) go on
-Fault kinds: html500, json500, wrongtype, truncated, redirect, slow, 404, 401, 429.
+Fault kinds: html500, json500, wrongtype, truncated, redirect, slow, 404, 401, 429, and drop
+(the connection closed without an answer, as a timeout or a reset ends a request).
 The User Collection endpoints and their controls (/_control/collection/…): see collection.py.
 """
 import argparse
@@ -419,6 +420,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.fixture("errors/401-invalid-token.json", 401, rl)
         if kind == "429":
             return self.fixture("errors/429.json", 429, rl)
+        if kind == "drop":
+            self.close_connection = True
+            return None
         return self.message(500, "unknown fault " + kind, rl)
 
     def control(self, path, query):

@@ -165,27 +165,27 @@ public struct Importer: Sendable {
                 summary.append("\(counted(entered, "row")) Discogs has no release for entered by hand (--manual-missing).")
             }
         }
-        // The file's barcodes as sorted 14-digit numbers (8 bytes each), not a set of GTINs.
-        var imported = entries.indices.map(entries.gtinValue(at:)).filter { $0 != 0 }
-        imported += (lookups?.addedGTINs ?? []).map(\.gtin14Value)
-        imported.sort()
-        let importedGTINs = imported
-        let followUp = try await store.importFollowUp(
-            imported: { gtin in Self.sortedContains(importedGTINs, gtin.gtin14Value) }, entryKeys: Set(describedLines.keys))
+        // What needs a person among the file's barcodes: the collection's ambiguous and
+        // not-found records, kept when the file lists their barcode (one pass over the
+        // entries; no set of a million GTINs).
+        var followUp = try await store.importFollowUp(imported: { _ in true }, entryKeys: Set(describedLines.keys))
+        let candidates = Set(followUp.needsPerson.compactMap { $0.gtin?.gtin14Value })
+        var inFile = Set((lookups?.addedGTINs ?? []).map(\.gtin14Value))
+        var firstLines: [GTIN: Int] = [:]
+        if !candidates.isEmpty {
+            for index in entries.indices where candidates.contains(entries.gtinValue(at: index)) {
+                inFile.insert(entries.gtinValue(at: index))
+                // The first line of each barcode that needs a person, for the report.
+                if let gtin = entries.gtin(at: index), firstLines[gtin] == nil { firstLines[gtin] = entries.line(at: index) }
+            }
+        }
+        followUp.needsPerson.removeAll { record in record.gtin.map { !inFile.contains($0.gtin14Value) } ?? false }
         let waiting = followUp.pending + followUp.failed
         if waiting > 0 {
             summary.append(
                 "\(counted(waiting, "lookup")) \(waiting == 1 ? "waits" : "wait") in the queue"
                     + (followUp.failed > 0 ? " (\(followUp.failed) failed, to be retried)" : "")
                     + ": `crates`, or this import again, looks them up.")
-        }
-        // The first line of each barcode that needs a person (a few), found in one pass.
-        let wanted = Set(followUp.needsPerson.compactMap { $0.gtin?.gtin14Value })
-        var firstLines: [GTIN: Int] = [:]
-        if !wanted.isEmpty {
-            for index in entries.indices where wanted.contains(entries.gtinValue(at: index)) {
-                if let gtin = entries.gtin(at: index), firstLines[gtin] == nil { firstLines[gtin] = entries.line(at: index) }
-            }
         }
         let report = ImportReport(
             refusals: parsed.refusals, unresolved: unresolved, followUp: followUp, lines: firstLines,
@@ -205,17 +205,6 @@ public struct Importer: Sendable {
             outcome.exitStatus = 4
         }
         return outcome
-    }
-
-    /// Whether `sorted` holds `value` (binary search).
-    static func sortedContains(_ sorted: [UInt64], _ value: UInt64) -> Bool {
-        var low = 0
-        var high = sorted.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sorted[middle] < value { low = middle + 1 } else { high = middle }
-        }
-        return low < sorted.count && sorted[low] == value
     }
 
     // MARK: Lookups

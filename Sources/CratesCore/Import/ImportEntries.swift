@@ -23,6 +23,8 @@ public struct ImportEntries: RandomAccessCollection, Hashable, Sendable {
 
     private var lines: [UInt32] = []
     private var gtins: [UInt64] = []
+    /// Empty while no entry has a release id (a list of barcodes: 8 bytes a line saved), else
+    /// one per entry.
     private var releases: [UInt64] = []
     private var extras: [Int: Extras] = [:]
     /// The distinct keys of described rows (`RecordFields.entryKey`), numbered from 1.
@@ -40,7 +42,7 @@ public struct ImportEntries: RandomAccessCollection, Hashable, Sendable {
     public var endIndex: Int { lines.count }
 
     public subscript(position: Int) -> ImportEntry {
-        let release = releases[position]
+        let release = release(at: position)
         let extra = extras[position]
         // `append` stored only valid entries: a barcode, a release id or a description.
         return ImportEntry(
@@ -62,14 +64,19 @@ public struct ImportEntries: RandomAccessCollection, Hashable, Sendable {
         }
         lines.append(UInt32(clamping: entry.line))
         gtins.append(entry.gtin?.gtin14Value ?? 0)
-        releases.append(UInt64(clamping: entry.releaseID ?? 0))
+        let release = UInt64(clamping: entry.releaseID ?? 0)
+        if release != 0, releases.isEmpty {
+            releases = [UInt64](repeating: 0, count: lines.count - 1)
+            releases.reserveCapacity(lines.capacity)
+        }
+        if !releases.isEmpty { releases.append(release) }
     }
 
     /// Reserves room for `count` entries in all.
     public mutating func reserveCapacity(_ count: Int) {
         lines.reserveCapacity(count)
         gtins.reserveCapacity(count)
-        releases.reserveCapacity(count)
+        if !releases.isEmpty { releases.reserveCapacity(count) }
     }
 
     /// The line of the entry at `position`, without building the whole entry.
@@ -85,7 +92,7 @@ public struct ImportEntries: RandomAccessCollection, Hashable, Sendable {
     /// Whether the entry at `position` is known only by a Discogs release id: it cannot be
     /// stored before Discogs names its barcode (`ImportPlan.Verdict.needsDiscogs`).
     public func isReleaseOnly(at position: Int) -> Bool {
-        gtins[position] == 0 && releases[position] != 0
+        gtins[position] == 0 && release(at: position) != 0
     }
 
     /// The GTIN of the entry at `position`, without building the whole entry.
@@ -97,28 +104,36 @@ public struct ImportEntries: RandomAccessCollection, Hashable, Sendable {
     /// (under 2^47), the release id with the top bit set, or a description key's number with
     /// the next bit set. Equal keys, equal numbers.
     public func keyValue(at position: Int) -> UInt64 {
-        if releases[position] != 0 { return releases[position] | (1 << 63) }
+        let release = release(at: position)
+        if release != 0 { return release | (1 << 63) }
         if gtins[position] != 0 { return gtins[position] }
         return (extras[position]?.describedKey ?? 0) | (1 << 62)
+    }
+
+    /// The release id of the entry at `position`, 0 for none.
+    private func release(at position: Int) -> UInt64 {
+        releases.isEmpty ? 0 : releases[position]
     }
 
     /// For each entry, which copy of its key it is in the file (1 for the first line of a
     /// barcode, 2 for the second…): an import wants, for each key, as many copies in the
     /// collection as the file has lines of it, and this says how many it wants once a given
-    /// line is reached. Found by sorting (16 bytes a line, freed on return), not by a
-    /// dictionary of every key, which would take three times the memory.
+    /// line is reached. Found by sorting the positions by key (4 bytes a line, freed on
+    /// return), not by a dictionary of every key, which would take ten times the memory.
     public func occurrences() -> [UInt32] {
-        var order = [(key: UInt64, index: UInt32)]()
-        order.reserveCapacity(count)
-        for index in indices { order.append((keyValue(at: index), UInt32(index))) }
-        order.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
+        var order = [UInt32](0..<UInt32(clamping: count))
+        order.sort { a, b in
+            let (x, y) = (keyValue(at: Int(a)), keyValue(at: Int(b)))
+            return x != y ? x < y : a < b
+        }
         var result = [UInt32](repeating: 0, count: count)
         var previous: UInt64?
         var occurrence: UInt32 = 0
-        for item in order {
-            occurrence = item.key == previous ? occurrence + 1 : 1
-            previous = item.key
-            result[Int(item.index)] = occurrence
+        for index in order {
+            let key = keyValue(at: Int(index))
+            occurrence = key == previous ? occurrence + 1 : 1
+            previous = key
+            result[Int(index)] = occurrence
         }
         return result
     }
