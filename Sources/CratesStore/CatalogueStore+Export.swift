@@ -82,18 +82,21 @@ extension CatalogueStore {
             var records: [(record: CatalogueRecord, sectionKey: String)] = []
             records.reserveCapacity(rows.count)
             for row in rows {
-                records.append((try StoredValues.record(from: row), try row.decode(String.self, atIndex: 15)))
+                records.append((try StoredValues.record(from: row), try row.decode(String.self, atIndex: StoredValues.recordColumnCount)))
             }
             let releases = try fetchReleases(db, ids: Set(records.compactMap(\.record.releaseID)), detail: detail)
             let histories = detail == .full ? try fetchHistories(db, recordIDs: records.map(\.record.id)) : [:]
+            let links = try fetchDiscogsLinks(db, recordIDs: records.map(\.record.id))
             try body(records.map { item in
                 ExportedRecord(
                     record: item.record, release: item.record.releaseID.flatMap { releases[$0] },
                     section: SortKey.sectionName(fromKey: item.sectionKey),
-                    history: detail == .full ? histories[item.record.id] ?? [] : nil)
+                    history: detail == .full ? histories[item.record.id] ?? [] : nil,
+                    discogs: links[item.record.id])
             })
             after = (
-                try last.decode(String.self, atIndex: 15), try last.decode(String.self, atIndex: 16),
+                try last.decode(String.self, atIndex: StoredValues.recordColumnCount),
+                try last.decode(String.self, atIndex: StoredValues.recordColumnCount + 1),
                 try last.decode(Int64.self, atIndex: 0)
             )
             if rows.count < pageSize { return }

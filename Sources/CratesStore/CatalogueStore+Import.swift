@@ -201,7 +201,9 @@ extension CatalogueStore {
             guard let gtin = entry.gtin else { continue }
             if !rows.isEmpty { json += "," }
             json += "[\"\(gtin.canonical)\",\(StoredValues.seconds(entry.addedAt ?? now)),"
-            json += jsonText(entry.note) + "," + jsonText(entry.location) + "," + (entry.releaseID.map(String.init) ?? "null") + "]"
+            json += jsonText(entry.note) + "," + jsonText(entry.location) + "," + (entry.releaseID.map(String.init) ?? "null")
+            json += "," + jsonText(entry.grading.media?.rawValue) + "," + jsonText(entry.grading.sleeve?.rawValue)
+            json += "," + String(entry.grading.rating.value) + "]"
             rows.append(entry)
         }
         json += "]"
@@ -210,9 +212,10 @@ extension CatalogueStore {
         try db.execute(
             sql: """
                 INSERT INTO record (gtin, addedAt, addMethod, note, location, pinnedReleaseID, lookupState,
-                                    sectionKey, rowKey, updatedAt)
+                                    sectionKey, rowKey, updatedAt, mediaCondition, sleeveCondition, rating)
                 SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?, json_extract(value, '$[2]'),
-                       json_extract(value, '$[3]'), json_extract(value, '$[4]'), ?, ?, ?, ?
+                       json_extract(value, '$[3]'), json_extract(value, '$[4]'), ?, ?, ?, ?,
+                       json_extract(value, '$[5]'), json_extract(value, '$[6]'), json_extract(value, '$[7]')
                 FROM json_each(?) ORDER BY key
                 """,
             arguments: [

@@ -49,8 +49,8 @@ extension CatalogueStore {
         }
         let statement = try db.cachedStatement(sql: """
             INSERT INTO record (gtin, addedAt, addMethod, note, location, releaseID, lookupState,
-                                sectionKey, rowKey, updatedAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                sectionKey, rowKey, updatedAt, mediaCondition, sleeveCondition, rating)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let nowSeconds = StoredValues.seconds(now)
         var ids: [Int64] = []
@@ -65,6 +65,7 @@ extension CatalogueStore {
                 record.location, record.release?.id,
                 (record.release == nil ? LookupState.pending : .matched).rawValue,
                 section, keys.map { $0.rowPrefix + gtin } ?? SortKey.unmatchedRow, nowSeconds,
+                record.grading.media?.rawValue, record.grading.sleeve?.rawValue, record.grading.rating.value,
             ])
             ids.append(db.lastInsertedRowID)
             added[section, default: 0] += 1
@@ -90,7 +91,10 @@ extension CatalogueStore {
         try await read { db in
             guard let record = try StoredValues.fetchRecord(db, id: id) else { return nil }
             let release = try record.releaseID.flatMap { try StoredValues.fetchRelease(db, id: $0) }
-            return RecordDetails(record: record, release: release, history: try StoredValues.events(db, recordID: id))
+            return RecordDetails(
+                record: record, release: release, history: try StoredValues.events(db, recordID: id),
+                discogs: try Self.fetchDiscogsLinks(db, recordIDs: [id])[id],
+                discogsCopies: try record.releaseID.map { try Self.discogsCopies(db, releaseID: $0) } ?? 0)
         }
     }
 

@@ -22,6 +22,7 @@ enum Schema {
         migrator.registerMigration("v1", migrate: createV1)
         migrator.registerMigration("v2 search text", migrate: addSearchText)
         migrator.registerMigration("v3 pinned release", migrate: addPinnedRelease)
+        migrator.registerMigration("v8 discogs sync", migrate: addDiscogsSync)
         return migrator
     }
 
@@ -136,5 +137,64 @@ enum Schema {
             let text = StoredValues.searchText(artist: row[1] ?? "", title: row[2] ?? "", labels: labels)
             try update.execute(arguments: [text, row[0] as Int64])
         }
+    }
+
+    /// Grading per copy (issue 16) and what `crates sync` keeps of the user's Discogs
+    /// collection: see `CatalogueStore+DiscogsSync.swift`.
+    private static func addDiscogsSync(_ db: Database) throws {
+        try db.execute(sql: """
+            -- Discogs' exact texts ("Very Good Plus (VG+)"); the rating 0 (not rated) to 5.
+            ALTER TABLE record ADD COLUMN mediaCondition TEXT;
+            ALTER TABLE record ADD COLUMN sleeveCondition TEXT;
+            ALTER TABLE record ADD COLUMN rating INTEGER NOT NULL DEFAULT 0;
+
+            -- The Discogs account the collection is synced with (one row), so that a sync
+            -- signed in as someone else is refused rather than mixing two collections.
+            CREATE TABLE discogsAccount (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                username TEXT NOT NULL,
+                lastSyncAt REAL
+            );
+            -- The user's folders, as the last sync listed them (for folder names).
+            CREATE TABLE discogsFolder (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL
+            );
+            -- One Discogs instance linked to one copy. recordID has no foreign key: a copy
+            -- deleted in crates keeps its link, so that a sync can report it (or remove it
+            -- on Discogs), and an undone delete finds it again (record ids are never reused).
+            -- The base* columns are what both sides held at the last sync: the base of the
+            -- three-way merge (CopyMerge).
+            CREATE TABLE discogsCopy (
+                instanceID INTEGER PRIMARY KEY,
+                recordID INTEGER NOT NULL UNIQUE,
+                releaseID INTEGER NOT NULL,
+                folderID INTEGER NOT NULL,
+                baseRating INTEGER NOT NULL DEFAULT 0,
+                baseMedia TEXT,
+                baseSleeve TEXT,
+                baseNotes TEXT,
+                removedAt REAL,                   -- a sync found the instance gone from Discogs
+                syncedAt REAL NOT NULL
+            );
+            CREATE INDEX discogsCopy_release ON discogsCopy(releaseID);
+            -- The pushes a sync has planned, each committed before its request is sent and
+            -- deleted once Discogs has answered. An 'add' row whose sentAt is set may have
+            -- been carried out (killed, or the answer lost): the next sync reconciles it
+            -- through the release's instances before anything else, never adds it twice.
+            CREATE TABLE discogsOutbox (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                kind TEXT NOT NULL,               -- add, update, remove
+                recordID INTEGER,
+                releaseID INTEGER NOT NULL,
+                folderID INTEGER NOT NULL,
+                instanceID INTEGER,
+                field TEXT,                       -- update: a SyncField
+                value TEXT,                       -- update: the value sent (NULL clears)
+                sentAt REAL,
+                createdAt REAL NOT NULL
+            );
+            CREATE UNIQUE INDEX discogsOutbox_add ON discogsOutbox(recordID) WHERE kind = 'add';
+            """)
     }
 }

@@ -29,8 +29,12 @@ enum StoredValues {
     /// The columns `record(from:)` reads, in order.
     static let recordColumns = """
         id, gtin, addedAt, addMethod, note, location, releaseID, lookupState, lookupError, \
-        lookupAttempts, retryAt, skipReason, claimedUntil, candidatesJSON, updatedAt
+        lookupAttempts, retryAt, skipReason, claimedUntil, candidatesJSON, updatedAt, \
+        mediaCondition, sleeveCondition, rating
         """
+
+    /// How many columns `recordColumns` names: a query's next column is at this index.
+    static let recordColumnCount = 18
 
     static func record(from row: Row) throws -> CatalogueRecord {
         let id = try row.decode(Int64.self, atIndex: 0)
@@ -60,7 +64,26 @@ enum StoredValues {
             skipReason: try row.decode(String?.self, atIndex: 11),
             claimedUntil: try row.decode(Double?.self, atIndex: 12).map(date),
             candidates: candidates,
-            updatedAt: date(try row.decode(Double.self, atIndex: 14)))
+            updatedAt: date(try row.decode(Double.self, atIndex: 14)),
+            grading: try grading(from: row, at: 15, recordID: id))
+    }
+
+    /// The grading columns (`mediaCondition`, `sleeveCondition`, `rating`) from `index` on.
+    static func grading(from row: Row, at index: Int, recordID: Int64) throws -> CopyGrading {
+        var grading = CopyGrading(rating: Rating(clamping: try row.decode(Int.self, atIndex: index + 2)))
+        if let text = try row.decode(String?.self, atIndex: index) {
+            guard let media = MediaCondition(rawValue: text) else {
+                throw StoreError.unreadableValue(recordID: recordID, column: "mediaCondition", value: text)
+            }
+            grading.media = media
+        }
+        if let text = try row.decode(String?.self, atIndex: index + 1) {
+            guard let sleeve = SleeveCondition(rawValue: text) else {
+                throw StoreError.unreadableValue(recordID: recordID, column: "sleeveCondition", value: text)
+            }
+            grading.sleeve = sleeve
+        }
+        return grading
     }
 
     static func lookupState(_ text: String, recordID: Int64?) throws -> LookupState {
@@ -83,7 +106,7 @@ enum StoredValues {
         try db.execute(
             sql: """
                 INSERT OR IGNORE INTO record (\(recordColumns), candidateCount, sectionKey, rowKey)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 record.id, record.gtin.canonical, seconds(record.addedAt), record.addMethod.rawValue,
@@ -91,6 +114,7 @@ enum StoredValues {
                 record.lookupState.rawValue, record.lookupError, record.lookupAttempts,
                 record.retryAt.map(seconds), record.skipReason, record.claimedUntil.map(seconds),
                 record.candidates.isEmpty ? nil : try json(record.candidates), seconds(record.updatedAt),
+                record.grading.media?.rawValue, record.grading.sleeve?.rawValue, record.grading.rating.value,
                 record.candidates.count, keys.section, keys.row,
             ])
         if db.changesCount > 0 { try count(db, sectionKey: keys.section, by: 1) }

@@ -26,6 +26,7 @@ struct Crates: ParsableCommand {
         subcommands: [
             AuthCommand.self, BarcodeCommand.self, AddCommand.self, ListCommand.self, ExportCommand.self,
             LookupCommand.self, ImportCommand.self, ScandCommand.self, ScanCommand.self,
+            SyncCommand.self, EditCommand.self,
         ],
     )
 

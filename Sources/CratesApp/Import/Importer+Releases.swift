@@ -62,7 +62,7 @@ extension Importer {
             do {
                 _ = try await store.add(NewRecord(
                     gtin: gtin, addedAt: row.addedAt ?? Date(), addMethod: .import, note: row.note,
-                    location: row.location, release: release))
+                    location: row.location, release: release, grading: row.grading))
                 outcome.counts.count(.matched)
                 outcome.addedGTINs.append(gtin)
             } catch {

@@ -31,13 +31,15 @@ public struct CatalogueRecord: Hashable, Sendable, Identifiable {
     /// The pressings to choose from, when the state is `ambiguous`.
     public var candidates: [ReleaseCandidate]
     public var updatedAt: Date
+    /// The copy's media and sleeve conditions and rating (its notes are `note`).
+    public var grading: CopyGrading
 
     public init(
         id: Int64, gtin: GTIN, addedAt: Date, addMethod: AddMethod, note: String? = nil,
         location: String? = nil, releaseID: Int? = nil, lookupState: LookupState = .pending,
         lookupError: String? = nil, lookupAttempts: Int = 0, retryAt: Date? = nil,
         skipReason: String? = nil, claimedUntil: Date? = nil, candidates: [ReleaseCandidate] = [],
-        updatedAt: Date
+        updatedAt: Date, grading: CopyGrading = .none
     ) {
         self.id = id
         self.gtin = gtin
@@ -54,6 +56,7 @@ public struct CatalogueRecord: Hashable, Sendable, Identifiable {
         self.claimedUntil = claimedUntil
         self.candidates = candidates
         self.updatedAt = updatedAt
+        self.grading = grading
     }
 }
 
@@ -64,6 +67,8 @@ public struct NewRecord: Hashable, Sendable {
     public var addMethod: AddMethod
     public var note: String?
     public var location: String?
+    /// Conditions and rating known already (a Discogs collection export's columns).
+    public var grading: CopyGrading
     /// Known already (e.g. added by Discogs release id): the record is stored `matched` and
     /// never enters the lookup queue. Nil: the record is stored `pending`.
     public var release: Release? {
@@ -77,13 +82,14 @@ public struct NewRecord: Hashable, Sendable {
 
     public init(
         gtin: GTIN, addedAt: Date = Date(), addMethod: AddMethod, note: String? = nil,
-        location: String? = nil, release: Release? = nil
+        location: String? = nil, release: Release? = nil, grading: CopyGrading = .none
     ) {
         self.gtin = gtin
         self.addedAt = addedAt
         self.addMethod = addMethod
         self.note = note
         self.location = location
+        self.grading = grading
         self.releaseBox = release.map(ReleaseBox.init)
     }
 }

@@ -8,6 +8,8 @@ public enum LookupState: String, Hashable, Sendable, Codable, CaseIterable {
 /// How a record came into the collection.
 public enum AddMethod: String, Hashable, Sendable, Codable, CaseIterable {
     case typed, wedge, camera, `import`, releaseID
+    /// Pulled from the user's Discogs collection by `crates sync` (one instance, one copy).
+    case discogs
 }
 
 /// A record claimed from the queue for one lookup.

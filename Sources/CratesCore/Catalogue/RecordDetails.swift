@@ -34,11 +34,20 @@ public struct RecordDetails: Hashable, Sendable {
     public var release: Release?
     /// Oldest first.
     public var history: [LookupEvent]
+    /// The Discogs instance the copy is synced with, if any.
+    public var discogs: DiscogsCopyLink?
+    /// How many instances of the copy's release the Discogs collection held at the last sync.
+    public var discogsCopies: Int
 
-    public init(record: CatalogueRecord, release: Release?, history: [LookupEvent]) {
+    public init(
+        record: CatalogueRecord, release: Release?, history: [LookupEvent], discogs: DiscogsCopyLink? = nil,
+        discogsCopies: Int = 0
+    ) {
         self.record = record
         self.release = release
         self.history = history
+        self.discogs = discogs
+        self.discogsCopies = discogsCopies
     }
 }
 

@@ -10,8 +10,12 @@ extension ExportedRecord {
     /// ambiguous: `id`, `artist`, `title`, `label`, `catno`, `formats`, `year`, `country`,
     /// `thumbURL`), `release` (null, or `id`, `artist`, `title`, `genres`, `styles`, `formats`,
     /// `year`, `country`, `labels` [{`name`, `catno`}], `url`, `thumbURL`, and with
-    /// `includeDiscogs` `discogs`: the release as Discogs sent it), and, when the history was
-    /// read, `history` [{`at`, `kind`, `message`}].
+    /// `includeDiscogs` `discogs`: the release as Discogs sent it), `mediaCondition` and
+    /// `sleeveCondition` (Discogs' exact grade texts, or null), `rating` (0, not rated, to
+    /// 5), `discogsCollection` (null, or the Discogs instance the copy is synced with:
+    /// `instanceID`, `folderID`, `folder`, `removedOnDiscogs`), and, when the history was
+    /// read, `history` [{`at`, `kind`, `message`}]. `gtin` is null for a copy whose barcode
+    /// crates does not know (pulled from Discogs: see `StandInBarcode`).
     public struct JSONObject: Encodable {
         public var entry: ExportedRecord
         public var includeDiscogs: Bool
@@ -27,13 +31,14 @@ extension ExportedRecord {
         enum Key: String, CodingKey {
             case id, gtin, state, section, addedAt, addMethod, note, location, lookupAttempts, lookupError
             case retryAt, skipReason, updatedAt, candidates, release, history
+            case mediaCondition, sleeveCondition, rating, discogsCollection
         }
 
         public func encode(to encoder: any Encoder) throws {
             let record = entry.record
             var c = encoder.container(keyedBy: Key.self)
             try c.encode(record.id, forKey: .id)
-            try c.encode(record.gtin.canonical, forKey: .gtin)
+            try c.encode(record.gtin.known?.canonical, forKey: .gtin)
             try c.encode(record.lookupState.rawValue, forKey: .state)
             try c.encode(entry.section, forKey: .section)
             try c.encode(UTCTimestamp.format(record.addedAt, .iso8601), forKey: .addedAt)
@@ -49,6 +54,10 @@ extension ExportedRecord {
             try c.encode(
                 entry.release.map { ReleaseJSON(release: $0, includeDiscogs: includeDiscogs, placeholder: discogsPlaceholder) },
                 forKey: .release)
+            try c.encode(record.grading.media?.rawValue, forKey: .mediaCondition)
+            try c.encode(record.grading.sleeve?.rawValue, forKey: .sleeveCondition)
+            try c.encode(record.grading.rating.value, forKey: .rating)
+            try c.encode(entry.discogs.map(CollectionLinkJSON.init), forKey: .discogsCollection)
             if let history = entry.history {
                 try c.encode(history.map(EventJSON.init), forKey: .history)
             }
@@ -174,5 +183,21 @@ private struct EventJSON: Encodable {
         try c.encode(UTCTimestamp.format(event.at, .iso8601), forKey: .at)
         try c.encode(event.kind.rawValue, forKey: .kind)
         try c.encode(event.message, forKey: .message)
+    }
+}
+
+private struct CollectionLinkJSON: Encodable {
+    let link: DiscogsCopyLink
+
+    init(_ link: DiscogsCopyLink) { self.link = link }
+
+    enum Key: String, CodingKey { case instanceID, folderID, folder, removedOnDiscogs }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(link.instanceID, forKey: .instanceID)
+        try c.encode(link.folderID, forKey: .folderID)
+        try c.encode(link.folderName, forKey: .folder)
+        try c.encode(link.removedOnDiscogs, forKey: .removedOnDiscogs)
     }
 }

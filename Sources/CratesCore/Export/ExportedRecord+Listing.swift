@@ -12,7 +12,7 @@ extension ExportedRecord {
     /// exactly one line.
     public var listingLine: String {
         let release = self.release
-        var fields: [String] = [String(record.id), record.gtin.canonical, record.lookupState.rawValue, section]
+        var fields: [String] = [String(record.id), record.gtin.known?.canonical ?? "", record.lookupState.rawValue, section]
         fields.append(release?.artist ?? "")
         fields.append(release?.title ?? "")
         fields.append(release?.formatsText ?? "")

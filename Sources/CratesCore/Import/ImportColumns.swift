@@ -15,6 +15,11 @@ public struct ImportColumns: Hashable, Sendable {
     public var date: Int?
     /// The index of the location column (`location`, or Discogs' `CollectionFolder`), if any.
     public var location: Int?
+    /// The grading columns (Discogs' `Collection Media Condition`, `Collection Sleeve
+    /// Condition` and `Rating`, or `media`, `sleeve`, `rating`), if any.
+    public var media: Int?
+    public var sleeve: Int?
+    public var rating: Int?
 
     /// Header names, normalised, in order of preference.
     static let barcodeNames = ["barcode", "gtin", "upc", "ean", "ean13", "upca", "upcean", "eanupc", "barcodes"]
@@ -24,6 +29,9 @@ public struct ImportColumns: Hashable, Sendable {
     static let dateNames = ["dateadded", "added", "addedat", "date"]
     /// crates' export writes the location as Discogs' `CollectionFolder`.
     static let locationNames = ["location", "collectionfolder", "folder"]
+    static let mediaNames = ["collectionmediacondition", "mediacondition", "media"]
+    static let sleeveNames = ["collectionsleevecondition", "sleevecondition", "sleeve"]
+    static let ratingNames = ["rating", "collectionrating"]
 
     /// The columns found in a header row's names.
     public init(names: [String]) {
@@ -38,6 +46,9 @@ public struct ImportColumns: Hashable, Sendable {
         note = first(Self.noteNames)
         date = first(Self.dateNames)
         location = first(Self.locationNames)
+        media = first(Self.mediaNames)
+        sleeve = first(Self.sleeveNames)
+        rating = first(Self.ratingNames)
     }
 
     /// Whether a record can be keyed on these columns.
@@ -130,12 +141,22 @@ struct CSVFormat {
             }
             addedAt = date
         }
+        var grading = CopyGrading()
+        do throws(ImportRefusal.Reason) {
+            grading = try ImportValidation.grading(
+                media: field(columns.media, of: record), sleeve: field(columns.sleeve, of: record),
+                rating: field(columns.rating, of: record))
+        } catch {
+            refusals.append(ImportRefusal(line: line, input: "", reason: error))
+            return
+        }
         let note = field(columns.note, of: record).flatMap(ImportValidation.note)
         // Discogs files every copy in a folder; "Uncategorized" is its default, not a place.
         let location = field(columns.location, of: record).flatMap(ImportValidation.note)
             .flatMap { $0.lowercased() == "uncategorized" ? nil : $0 }
         guard let entry = ImportEntry(
-            line: line, gtin: gtin, releaseID: releaseID, note: note, addedAt: addedAt, location: location)
+            line: line, gtin: gtin, releaseID: releaseID, note: note, addedAt: addedAt, location: location,
+            grading: grading)
         else {
             refusals.append(ImportRefusal(line: line, input: "", reason: .noBarcode))
             return

@@ -31,12 +31,14 @@ public struct ImportEntry: Hashable, Sendable {
     /// Where the copy lives, from a `location` column (or Discogs' `CollectionFolder`, whose
     /// default folder, "Uncategorized", means none).
     public var location: String?
+    /// The conditions and rating of a Discogs collection export's row.
+    public var grading: CopyGrading
 
     /// Nil when the entry has neither a barcode nor a release id (never made by the parser).
     /// An entry keyed on `releaseID` when given, else on `gtin`.
     public init?(
         line: Int, gtin: GTIN?, releaseID: Int? = nil, note: String? = nil, addedAt: Date? = nil,
-        location: String? = nil
+        location: String? = nil, grading: CopyGrading = .none
     ) {
         guard gtin != nil || releaseID != nil else { return nil }
         self.line = line
@@ -45,6 +47,7 @@ public struct ImportEntry: Hashable, Sendable {
         self.note = note
         self.addedAt = addedAt
         self.location = location
+        self.grading = grading
     }
 
     /// The release id when there is one (it names the pressing), else the barcode.

@@ -94,6 +94,26 @@ enum ImportValidation {
         return .success(gtin)
     }
 
+    /// The grading columns of a row: Discogs' grade texts (or their short forms: "VG+",
+    /// "NM"), and a rating from 0 to 5; an empty field is no value.
+    static func grading(media: String?, sleeve: String?, rating: String?) throws(ImportRefusal.Reason) -> CopyGrading {
+        var grading = CopyGrading()
+        do throws(ConditionError) {
+            if let media, !media.trimmingWhitespace().isEmpty { grading.media = try MediaCondition(parsing: media) }
+            if let sleeve, !sleeve.trimmingWhitespace().isEmpty { grading.sleeve = try SleeveCondition(parsing: sleeve) }
+        } catch {
+            throw .condition(error)
+        }
+        if let rating, !rating.trimmingWhitespace().isEmpty {
+            do throws(RatingError) {
+                grading.rating = try Rating(parsing: rating)
+            } catch {
+                throw .rating(error)
+            }
+        }
+        return grading
+    }
+
     /// A Discogs release number: 1 to 12 ASCII digits, not zero.
     static func releaseID(_ text: Substring) -> Int? {
         guard !text.isEmpty, text.count <= 12, text.allSatisfy({ $0.isASCII && $0.isNumber }),

@@ -20,4 +20,8 @@ public enum SessionEvent: Sendable {
     /// A code the camera daemon read: a barcode or a QR code holding a Discogs release URL is
     /// added as a typed one would be; any other code is shown and not added (`ScanIntent`).
     case cameraScan(ScanEvent)
+    /// A Discogs sync's progress, for the status line.
+    case sync(SyncStatus)
+    /// A question after a sync (y/N).
+    case syncQuestion(SyncQuestion)
 }

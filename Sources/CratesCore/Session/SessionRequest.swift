@@ -19,6 +19,13 @@ public enum SessionRequest: Equatable, Sendable {
     /// Matches a record to the pressing the person chose.
     case choose(recordID: Int64, releaseID: Int)
     case openURL(String)
+    /// Sets a copy's conditions, rating or note (the details view's pickers).
+    case grade(recordID: Int64, CopyGradingChange)
+    /// Syncs the collection with the user's Discogs collection, both ways (`S`).
+    case sync
+    /// Removes from the Discogs collection these instances, whose copies were deleted in
+    /// crates (the yes to the question a sync asks).
+    case removeFromDiscogs(instanceIDs: [Int64])
 }
 
 /// What a person has allowed for one add, after being asked.

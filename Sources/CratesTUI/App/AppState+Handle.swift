@@ -57,6 +57,10 @@ extension AppState {
             waiting = count
         case .message(let text, let isError):
             say(text, isError: isError)
+        case .sync(let status):
+            sync = status
+        case .syncQuestion(let question):
+            syncQuestion = question
         case .cameraScan(let scan):
             if let ignored = scan.intent.ignoredMessage {
                 say(ignored)
@@ -104,6 +108,13 @@ extension AppState {
             }
             say("Not deleted")
             return drainQueuedScans()
+        }
+
+        if let question = syncQuestion {
+            syncQuestion = nil
+            if key == .character("y") || key == .character("Y") { return [.session(question.yes)] }
+            say(question.declined)
+            return []
         }
 
         if let question = questions.first, case .list = mode {
@@ -178,6 +189,10 @@ extension AppState {
             say("Looking up \(item.gtin) again")
             return [.session(.retry(item.recordID))]
         case .authenticate: return [.authenticate]
+        case .sync:
+            say("Syncing with Discogs…")
+            return [.session(.sync)]
+        case .mediaGrade, .sleeveGrade, .rate: break  // the details view's
         case .help: mode = .help(scroll: 0)
         case .back:
             if !filter.isEmpty { filter = "" }
@@ -189,6 +204,7 @@ extension AppState {
     }
 
     mutating func detailsKey(_ key: Key, _ state: DetailsState) -> [AppCommand] {
+        if let picker = state.picker { return gradePickerKey(key, picker, state) }
         guard let action = KeyMap.action(for: key, in: .details) else { return [] }
         var state = state
         switch action {
@@ -222,6 +238,9 @@ extension AppState {
         case .help: mode = .help(scroll: 0)
             return []
         case .redraw: return [.redraw]
+        case .mediaGrade, .sleeveGrade, .rate:
+            openGradePicker(action, state)
+            return []
         default: break
         }
         mode = .details(state)

@@ -3,6 +3,7 @@ public enum Action: String, Sendable, CaseIterable {
     case moveDown, moveUp, pageDown, pageUp, top, bottom, nextSection, previousSection
     case filter, add, delete, undo, open, openInBrowser, retry, authenticate
     case help, back, quit, redraw
+    case sync, mediaGrade, sleeveGrade, rate
 }
 
 /// Where a binding applies.
@@ -42,6 +43,10 @@ public enum KeyMap {
         KeyBinding(keys: [.character("o")], action: .openInBrowser, help: "open the Discogs page", contexts: [.list, .details, .picker]),
         KeyBinding(keys: [.character("r")], action: .retry, help: "look the record up again", contexts: [.list, .details]),
         KeyBinding(keys: [.character("A")], action: .authenticate, help: "sign in to Discogs (runs `crates auth`)", contexts: [.list]),
+        KeyBinding(keys: [.character("S")], action: .sync, help: "sync with your Discogs collection (pull and push)", contexts: [.list]),
+        KeyBinding(keys: [.character("M")], action: .mediaGrade, help: "media condition (a picker of Discogs' grades)", contexts: [.details]),
+        KeyBinding(keys: [.character("V")], action: .sleeveGrade, help: "sleeve condition (a picker of Discogs' grades)", contexts: [.details]),
+        KeyBinding(keys: [.character("*")], action: .rate, help: "rating, 0 to 5 stars (a picker)", contexts: [.details]),
         KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.list, .details, .picker]),
         KeyBinding(keys: [.escape, .left, .character("h")], action: .back, help: "back; clear the filter", contexts: [.list, .details, .picker, .help]),
         KeyBinding(keys: [.character("q")], action: .quit, help: "quit (back, in a view)", contexts: [.list, .details, .picker, .help]),

@@ -99,6 +99,7 @@ extension AppState {
             ("\(list.totalRecords.grouped) \(list.totalRecords == 1 ? "record" : "records")", "\(list.totalRecords.grouped) rec")
         ]
         if waiting > 0 { parts.append(("\(waiting.grouped) waiting", "\(waiting.grouped) wait")) }
+        if let long = sync.text, let short = sync.shortText { parts.append((long, short)) }
         parts.append((discogs.text, discogs.shortText))
         if let long = camera.text, let short = camera.shortText { parts.append((long, short)) }
         // Too wide: the least important facts take their short forms first, so that on a
@@ -137,6 +138,10 @@ extension AppState {
         }
         if let confirm = confirmDelete {
             screen.put("Delete \(confirm.label)? (y/N)", row: row, column: 0, style: .prompt)
+            return
+        }
+        if let question = syncQuestion {
+            screen.put("\(question.text) (y/N)", row: row, column: 0, style: .prompt)
             return
         }
         if let question = questions.first, case .list = mode {

@@ -23,6 +23,7 @@ extension AppState {
                 }
             }
         }
+        if let picker = state.picker { renderGradePicker(picker, into: &screen) }
     }
 
     func renderPicker(_ state: PickerState, into screen: inout Screen) {
@@ -111,7 +112,7 @@ extension RecordDetails {
                 add(i == 0 ? "Labels" : "", label.catno.map { "\(label.name) – \($0)" } ?? label.name)
             }
         }
-        add("Barcode", "\(record.gtin.canonical) (\(BarcodeDescription.of(record.gtin)))")
+        add("Barcode", record.gtin.isStandIn ? "not known (pulled from Discogs)" : "\(record.gtin.canonical) (\(BarcodeDescription.of(record.gtin)))")
         let detail = record.lookupError ?? record.skipReason
         add("Lookup", detail.map { "\(record.lookupState.label): \($0)" } ?? record.lookupState.label)
         if record.lookupState == .failed, let retry = record.retryAt {
@@ -121,6 +122,10 @@ extension RecordDetails {
         add("Added", "\(DateText.short(record.addedAt)), \(record.addMethod.label)")
         add("Location", record.location)
         add("Note", record.note)
+        add("Media", (record.grading.media?.rawValue ?? "not graded") + " (M)")
+        add("Sleeve", (record.grading.sleeve?.rawValue ?? "not graded") + " (V)")
+        add("Rating", record.grading.rating.stars + " (*)")
+        add("Collection", collectionText)
         if record.lookupState == .ambiguous, !record.candidates.isEmpty {
             lines.append(Line(label: "", value: ""))
             lines.append(Line(label: "", value: "\(record.candidates.count) pressings share this barcode: Enter to choose", style: .pending))
@@ -134,6 +139,24 @@ extension RecordDetails {
     }
 }
 
+extension RecordDetails {
+    /// Where the copy stands with the Discogs collection: "on Discogs, in \"Vinyl\"",
+    /// "removed on Discogs", "not on Discogs yet (S syncs)", and how many copies of its
+    /// release Discogs has.
+    var collectionText: String? {
+        var parts: [String] = []
+        if let link = discogs {
+            parts.append(link.removedOnDiscogs ? "removed on Discogs" : "on Discogs, " + link.summary)
+        } else if release != nil {
+            parts.append("not on Discogs yet (S syncs)")
+        }
+        if discogsCopies > 1 || (discogsCopies == 1 && discogs == nil) {
+            parts.append("\(discogsCopies == 1 ? "1 copy" : "\(discogsCopies) copies") of this release on Discogs")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+    }
+}
+
 extension AddMethod {
     var label: String {
         switch self {
@@ -142,6 +165,7 @@ extension AddMethod {
         case .camera: return "scanned (camera)"
         case .import: return "imported"
         case .releaseID: return "added by Discogs release id"
+        case .discogs: return "pulled from your Discogs collection"
         }
     }
 }

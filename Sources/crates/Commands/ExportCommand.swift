@@ -17,14 +17,18 @@ struct ExportCommand: ParsableCommand {
             Format, Released (the year) and release_id come from the Discogs release the \
             copy was matched to, and are empty while it is not matched (its Barcode, Date \
             Added and notes are always there). Date Added is YYYY-MM-DD HH:MM:SS in UTC; \
-            CollectionFolder is the record's location; Collection Notes its note; Rating and \
-            the two condition columns are empty. Fields holding commas, double quotes or line \
+            CollectionFolder is the copy's Discogs folder once `crates sync` has put it on \
+            Discogs, else the record's location; Collection Notes its note; Rating (1 to 5, \
+            empty when not rated) and the two condition columns (Discogs' grades, such as \
+            "Very Good Plus (VG+)") come from `crates edit` or a sync. Barcode is empty for a \
+            copy pulled from Discogs, whose barcode crates does not know. Fields holding commas, double quotes or line \
             breaks are quoted as RFC 4180 says; rows end with LF as Discogs' exports do \
             (--crlf for CRLF). `crates import` reads this file back.
 
             --json FILE writes a JSON array with one object per copy and line: the fields of \
             `crates list --json` (id, gtin, state, section, addedAt, addMethod, note, \
-            location, lookup attempts, error, retry time and skip reason, candidates, release), \
+            location, lookup attempts, error, retry time and skip reason, candidates, release, \
+            mediaCondition, sleeveCondition, rating, discogsCollection), \
             plus release.discogs (the release as Discogs sent it) and history (each lookup \
             and choice, oldest first). Dates are ISO 8601 in UTC.
 

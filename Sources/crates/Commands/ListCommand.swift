@@ -24,8 +24,12 @@ struct ListCommand: ParsableCommand {
 
             With --json, one JSON object per record and line (JSON Lines), with every field \
             crates keeps about the copy: id, gtin, state, section, addedAt, addMethod, note, \
-            location, lookupAttempts, lookupError, retryAt, skipReason, updatedAt, candidates \
-            and release (null until matched). `crates export --json` writes the same objects \
+            location, lookupAttempts, lookupError, retryAt, skipReason, updatedAt, candidates, \
+            release (null until matched), mediaCondition and sleeveCondition (Discogs' grade \
+            texts, or null), rating (0: not rated, to 5) and discogsCollection (null, or the \
+            Discogs instance `crates sync` linked the copy to: instanceID, folderID, folder, \
+            removedOnDiscogs). gtin is null for a copy pulled from Discogs, whose barcode \
+            crates does not know. `crates export --json` writes the same objects \
             with Discogs' own release JSON and the lookup history added.
 
             An empty collection (or a filter nothing passes) prints nothing and exits 0. The \
