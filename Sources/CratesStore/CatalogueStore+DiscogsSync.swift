@@ -403,16 +403,19 @@ extension CatalogueStore {
     }
 
     /// The copies to add to Discogs: matched to a release, linked to no instance, no add
-    /// planned yet. `limit` for a dry run's listing.
-    public func copiesToAdd(limit: Int = .max) async throws(StoreError) -> (count: Int, first: [SyncCopy]) {
-        try await read { db in
+    /// planned yet; those in `excluding` count as linked (a dry run's links). `limit` for a
+    /// dry run's listing.
+    public func copiesToAdd(limit: Int = .max, excluding: Set<Int64> = []) async throws(StoreError) -> (count: Int, first: [SyncCopy]) {
+        let excluded = Self.jsonArray(Array(excluding))
+        return try await read { db in
             let condition = """
                 FROM record r LEFT JOIN release rel ON rel.id = r.releaseID
                 WHERE r.releaseID IS NOT NULL
                   AND NOT EXISTS (SELECT 1 FROM discogsCopy c WHERE c.recordID = r.id)
                   AND NOT EXISTS (SELECT 1 FROM discogsOutbox o WHERE o.kind = 'add' AND o.recordID = r.id)
+                  AND r.id NOT IN (SELECT value FROM json_each(?))
                 """
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) " + condition) ?? 0
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) " + condition, arguments: [excluded]) ?? 0
             let rows = try Row.fetchAll(
                 db,
                 sql: """
@@ -420,7 +423,7 @@ extension CatalogueStore {
                            rel.artist, rel.title
                     \(condition) ORDER BY r.addedAt, r.id LIMIT ?
                     """,
-                arguments: [min(limit, Int(Int32.max))])
+                arguments: [excluded, min(limit, Int(Int32.max))])
             return (count, try rows.map { try Self.syncCopy(from: $0, at: 1) })
         }
     }

@@ -46,7 +46,7 @@ extension SyncRun {
             return
         }
         if options.dryRun {
-            let (count, first) = try await store.copiesToAdd(limit: 1_000_000)
+            let (count, first) = try await store.copiesToAdd(limit: 1_000_000, excluding: claimed)
             report.pushed = count
             report.planned += first.map { "would add to Discogs: \($0.recordID) \(SyncReport.clean($0.title)) (folder \(folderID))" }
             return

@@ -103,6 +103,8 @@ struct SyncRun {
     var reconciledInDryRun: Set<Int64> = []
     /// Copies a dry run has linked (it writes nothing, so the store does not know).
     var claimed: Set<Int64> = []
+    /// The first sync of this collection: the account is recorded once Discogs has let it in.
+    var recordAccount = false
 
     init(sync: DiscogsSync, options: DiscogsSync.Options) {
         self.sync = sync
@@ -122,6 +124,8 @@ struct SyncRun {
             try await reconcile()
             if !options.dryRun { try await store.discardUnsentOutbox() }
             fields = DiscogsCollectionFieldMap(fields: try await client.collectionFields(username: username))
+            // Discogs has shown this user the collection's own fields: it is theirs.
+            if recordAccount { try await store.setDiscogsAccount(username) }
             let folders = try await client.collectionFolders(username: username)
             if !options.dryRun { try await store.setDiscogsFolders(folders) }
             let target: Int
@@ -171,7 +175,7 @@ struct SyncRun {
         if let synced, synced.lowercased() != username.lowercased() {
             throw SyncFailure.otherAccount(synced: synced, signedIn: username)
         }
-        if synced == nil, !options.dryRun { try await store.setDiscogsAccount(username) }
+        recordAccount = synced == nil && !options.dryRun
     }
 
     // MARK: The listing

@@ -56,6 +56,14 @@ public struct SyncConflict: Hashable, Sendable {
     public var field: SyncField
     public var crates: String?
     public var discogs: String?
+
+    public init(recordID: Int64, title: String, field: SyncField, crates: String?, discogs: String?) {
+        self.recordID = recordID
+        self.title = title
+        self.field = field
+        self.crates = crates
+        self.discogs = discogs
+    }
 }
 
 /// One copy named in a sync's report.
@@ -64,6 +72,12 @@ public struct SyncListedCopy: Hashable, Sendable {
     public var recordID: Int64?
     public var instanceID: Int64?
     public var title: String
+
+    public init(recordID: Int64?, instanceID: Int64?, title: String) {
+        self.recordID = recordID
+        self.instanceID = instanceID
+        self.title = title
+    }
 }
 
 /// What a sync did (or, dry, would do), for `crates sync` to print and the collection UI to
