@@ -203,13 +203,7 @@ extension CatalogueStore {
         return try await write { db in
             for link in changes.links {
                 try Self.take(db, link, now: now)
-                try db.execute(
-                    sql: """
-                        INSERT INTO discogsCopy (instanceID, recordID, releaseID, folderID, baseRating, baseMedia, baseSleeve,
-                                                 baseNotes, syncedAt)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: Self.linkArguments(link.key, recordID: link.recordID, base: link.base, now: now))
+                try Self.insertLink(db, link.key, recordID: link.recordID, base: link.base, now: now)
             }
             for link in changes.refreshes {
                 guard try Self.take(db, link, now: now) else { continue }
@@ -228,13 +222,7 @@ extension CatalogueStore {
             for pulled in changes.pulled {
                 let id = try Self.insertPulled(db, pulled, now: now)
                 pulledIDs.append(id)
-                try db.execute(
-                    sql: """
-                        INSERT INTO discogsCopy (instanceID, recordID, releaseID, folderID, baseRating, baseMedia, baseSleeve,
-                                                 baseNotes, syncedAt)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: Self.linkArguments(pulled.key, recordID: id, base: pulled.values, now: now))
+                try Self.insertLink(db, pulled.key, recordID: id, base: pulled.values, now: now)
             }
             for push in changes.pushes {
                 try db.execute(
@@ -269,11 +257,15 @@ extension CatalogueStore {
         return true
     }
 
-    private static func linkArguments(_ key: DiscogsInstanceKey, recordID: Int64, base: SyncedValues, now: Date) -> StatementArguments {
-        [
-            key.instanceID, recordID, key.releaseID, key.folderID, base.rating.value, base.media?.rawValue, base.sleeve?.rawValue,
-            base.notes, StoredValues.seconds(now),
-        ]
+    /// Links an instance to a copy, with the values both sides hold.
+    private static func insertLink(_ db: Database, _ key: DiscogsInstanceKey, recordID: Int64, base: SyncedValues, now: Date) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO discogsCopy (instanceID, recordID, releaseID, folderID, baseRating, baseMedia, baseSleeve, baseNotes, syncedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                key.instanceID, recordID, key.releaseID, key.folderID, base.rating.value, base.media?.rawValue, base.sleeve?.rawValue,
+                base.notes, StoredValues.seconds(now),
+            ])
     }
 
     /// A copy pulled from Discogs: matched to its release at once (stored from

@@ -136,12 +136,8 @@ struct SyncRun {
             let seen = try await readListing()
             try await afterListing(seen: seen)
             try await push(to: target)
-        } catch let failure as SyncFailure {
-            report.failure = failure
-        } catch let error as DiscogsError {
-            report.failure = .from(error)
         } catch {
-            report.failure = .other("\(error)")
+            report.failure = SyncFailure.from(error)
         }
     }
 
@@ -153,12 +149,8 @@ struct SyncRun {
             let links = try await store.linksDeletedInCrates().filter { wanted.contains($0.instanceID) }
             try await store.planRemoves(links)
             try await drainOutbox()
-        } catch let failure as SyncFailure {
-            report.failure = failure
-        } catch let error as DiscogsError {
-            report.failure = .from(error)
         } catch {
-            report.failure = .other("\(error)")
+            report.failure = SyncFailure.from(error)
         }
     }
 

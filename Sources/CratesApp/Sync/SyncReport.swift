@@ -39,12 +39,18 @@ public enum SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The failure a Discogs error stops a sync with.
-    static func from(_ error: DiscogsError) -> SyncFailure {
+    /// The failure an error stops a sync with: a Discogs error by its kind, a store error
+    /// (or anything else) as it says.
+    static func from(_ error: any Error) -> SyncFailure {
         switch error {
-        case .unauthorized, .forbidden: .refused(error.description)
-        case .transport, .server, .rateLimited: .unreachable(error.description)
-        default: .other(error.description)
+        case let failure as SyncFailure: failure
+        case let error as DiscogsError:
+            switch error {
+            case .unauthorized, .forbidden: .refused(error.description)
+            case .transport, .server, .rateLimited: .unreachable(error.description)
+            default: .other(error.description)
+            }
+        default: .other("\(error)")
         }
     }
 }

@@ -10,23 +10,27 @@ public enum SyncStatus: Equatable, Sendable {
     public var text: String? {
         switch self {
         case .idle: nil
-        case .reading(let done, let total?): "sync: reading \(Self.grouped(done))/\(Self.grouped(total))"
-        case .reading(let done, nil): "sync: reading \(Self.grouped(done))"
+        case .reading(let done, let total?): "sync: reading \(NumberText.grouped(done))/\(NumberText.grouped(total))"
+        case .reading(let done, nil): "sync: reading \(NumberText.grouped(done))"
         case .pushing(let done, let total): "sync: pushing \(done)/\(total)"
         }
     }
 
     /// The short form, for a narrow status line.
     public var shortText: String? { self == .idle ? nil : "syncing" }
+}
 
-    static func grouped(_ n: Int) -> String {
+/// Numbers as the screens and messages write them.
+public enum NumberText {
+    /// 12,345: thousands grouped, locale-independent so screens are stable in tests.
+    public static func grouped(_ n: Int) -> String {
         let digits = String(n.magnitude)
         var out = ""
         for (i, c) in digits.enumerated() {
             if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
             out.append(c)
         }
-        return out
+        return n < 0 ? "-" + out : out
     }
 }
 

@@ -171,14 +171,6 @@ extension CollectionRow {
 }
 
 extension Int {
-    /// 12,345 — thousands grouped, locale-independent so screens are stable in tests.
-    var grouped: String {
-        let digits = String(self.magnitude)
-        var out = ""
-        for (i, c) in digits.enumerated() {
-            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(c)
-        }
-        return self < 0 ? "-" + out : out
-    }
+    /// 12,345 — thousands grouped (`NumberText.grouped`).
+    var grouped: String { NumberText.grouped(self) }
 }

@@ -93,6 +93,11 @@ struct SyncCommandTests {
                 "the linked copy took Discogs' rating and sleeve:\n\(csv.stdout)")
         #expect(csv.stdoutLines.contains(",Artist,Stockholm,,\"CD, Album\",5,1997,1,Uncategorized,2015-01-01 00:02:00,,,second copy,"),
                 "the pulled copy: no barcode, its rating and note:\n\(csv.stdout)")
+
+        // Adding another copy of a release the Discogs collection has says so, with no request.
+        let add = try await sandbox.crates(["add", "r5134861"])
+        #expect(add.status == 0, "\(add)")
+        #expect(add.stdoutLines.first?.hasSuffix("\tmatched\tHammerFall — Glory To The Brave (on Discogs: 1 copy)") == true, "\(add)")
     }
 
     @Test("edit: a bad grade or rating is a usage error (64), a missing record 1; nothing changes")
