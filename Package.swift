@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "CratesLabels", dependencies: ["CratesCore", "CZint", "CCairo"], swiftSettings: strict),
         // The use cases (add, import, look up, sign in, the TUI session…), shared by the
         // commands and the collection UI. Knows nothing of the terminal UI.
-        .target(name: "CratesApp", dependencies: ["CratesCore", "CratesStore", "CratesNet"], swiftSettings: strict),
+        .target(name: "CratesApp", dependencies: ["CratesCore", "CratesStore", "CratesNet", "CratesLabels"], swiftSettings: strict),
         // Argument parsing, one call into CratesApp, printing; and the TUI's wiring.
         .executableTarget(
             name: "crates",
@@ -68,10 +68,11 @@ let package = Package(
         .testTarget(name: "CratesNetTests", dependencies: ["CratesNet", "CratesTestSupport"], swiftSettings: strict),
         .testTarget(name: "CratesTUITests", dependencies: ["CratesTUI"], swiftSettings: strict),
         // Renders label PDFs and reads them back with pdftoppm, zbarimg and pdfinfo.
-        .testTarget(name: "CratesLabelsTests", dependencies: ["CratesLabels"], swiftSettings: strict),
+        .testTarget(name: "CratesLabelsTests", dependencies: ["CratesLabels", "CratesTestSupport"], swiftSettings: strict),
         .testTarget(name: "CratesAppTests", dependencies: ["CratesApp", "CratesCore", "CratesStore", "CratesNet", "CratesTestSupport"], swiftSettings: strict),
         // Runs the built `crates` binary as a process (and under tmux for end-to-end tests).
         .testTarget(
-            name: "CratesCLITests", dependencies: ["CratesCore", "CratesStore", "CratesTestSupport"], swiftSettings: strict),
+            name: "CratesCLITests", dependencies: ["CratesCore", "CratesStore", "CratesLabels", "CratesTestSupport"],
+            swiftSettings: strict),
     ]
 )

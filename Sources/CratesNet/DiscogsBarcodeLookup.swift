@@ -46,11 +46,19 @@ public struct DiscogsBarcodeLookup: Sendable {
     /// searching the barcode. When Discogs no longer has it (404: deleted or merged), the
     /// barcode is searched as for any record.
     public func lookUp(releaseID: Int, otherwise query: DiscogsBarcodeQuery) async throws(DiscogsError) -> Result {
+        try await lookUp(releaseID: releaseID) { () async throws(DiscogsError) -> Result in try await lookUp(query) }
+    }
+
+    /// Fetches the release `releaseID`; when Discogs no longer has it, `otherwise` finds the
+    /// record as any record is found (its request counted too).
+    func lookUp(
+        releaseID: Int, otherwise: () async throws(DiscogsError) -> Result
+    ) async throws(DiscogsError) -> Result {
         do {
             let release = try await client.release(id: releaseID)
             return Result(outcome: .matched(release), requests: 1)
         } catch .notFound {
-            var result = try await lookUp(query)
+            var result = try await otherwise()
             result.requests += 1
             return result
         }

@@ -117,13 +117,8 @@ public actor LookupWorker {
     /// Looks one job up and records its outcome. Returns a final status when the worker
     /// must stop.
     private func process(_ job: LookupJob) async -> LookupStatus? {
-        let query = DiscogsBarcodeQuery(gtin: job.gtin)
         do {
-            let result = if let releaseID = job.releaseID {
-                try await lookup.lookUp(releaseID: releaseID, otherwise: query)
-            } else {
-                try await lookup.lookUp(query)
-            }
+            let result = try await lookup.lookUp(job)
             statistics.count(result.outcome.kind, requests: result.requests)
             await settle { [queue] in try await queue.complete(job, with: result.outcome) }
             eventSink.yield(.settled(recordID: job.recordID, outcome: result.outcome.kind, requests: result.requests))

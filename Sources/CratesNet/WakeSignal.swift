@@ -1,6 +1,6 @@
-/// Wakes a sleeping loop early: `wait(timeout:)` returns when `signal()` is called or the
-/// timeout passes, whichever comes first. A signal sent while nobody waits is kept for the
-/// next wait, so a nudge is never lost between two checks.
+/// Wakes a sleeping loop early: `wait(timeout:)` returns when `signal()` is called, the
+/// timeout passes or the waiting task is cancelled, whichever comes first. A signal sent
+/// while nobody waits is kept for the next wait, so a nudge is never lost between two checks.
 actor WakeSignal {
     private var pending = false
     private var waiter: CheckedContinuation<Void, Never>?
@@ -16,7 +16,7 @@ actor WakeSignal {
     }
 
     func wait(timeout seconds: Double) async {
-        if pending {
+        if pending || Task.isCancelled {
             pending = false
             return
         }
@@ -26,8 +26,15 @@ actor WakeSignal {
             try? await Task.sleep(for: .seconds(max(0, seconds)))
             await self?.expire(mine)
         }
-        await withCheckedContinuation { continuation in
-            waiter = continuation
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                waiter = continuation
+                // Cancelled between the check above and now: the handler below may have run
+                // before there was a waiter to wake.
+                if Task.isCancelled { expire(mine) }
+            }
+        } onCancel: {
+            Task { await self.expire(mine) }
         }
         timer.cancel()
     }

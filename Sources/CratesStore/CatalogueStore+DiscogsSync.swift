@@ -108,7 +108,7 @@ extension CatalogueStore {
                     db,
                     sql: """
                         SELECT COALESCE(r.releaseID, r.pinnedReleaseID) AS rid, r.id, r.addedAt, r.note, r.mediaCondition,
-                               r.sleeveCondition, r.rating, r.gtin, rel.artist, rel.title
+                               r.sleeveCondition, r.rating, r.gtin, COALESCE(r.ownArtist, rel.artist), COALESCE(r.ownTitle, rel.title)
                         FROM record r LEFT JOIN release rel ON rel.id = r.releaseID
                         WHERE rid IN (SELECT value FROM json_each(?))
                           AND NOT EXISTS (SELECT 1 FROM discogsCopy c WHERE c.recordID = r.id)
@@ -269,9 +269,10 @@ extension CatalogueStore {
     }
 
     /// A copy pulled from Discogs: matched to its release at once (stored from
-    /// `basic_information` unless the release is there already), its barcode the stand-in
-    /// (`StandInBarcode`: the list does not give one), the release pinned so that a lookup
-    /// asked for later fetches the release rather than searching the stand-in.
+    /// `basic_information` unless the release is there already), a record without a barcode
+    /// (the list does not give one), its release pinned so that a lookup asked for later
+    /// fetches the release, as for any record without a barcode known by its release. The
+    /// duplicate rules count it among its release's copies.
     private static func insertPulled(_ db: Database, _ pulled: SyncPageChanges.Pulled, now: Date) throws -> Int64 {
         let release: Release
         if let stored = try StoredValues.fetchRelease(db, id: pulled.release.id) {
@@ -280,19 +281,18 @@ extension CatalogueStore {
             try StoredValues.upsertRelease(db, pulled.release, now: now)
             release = pulled.release
         }
-        let gtin = StandInBarcode.gtin(releaseID: release.id).canonical
-        let keys = RecordKeys(release: release, gtin: gtin)
+        let keys = RecordKeys(release: release, gtin: "")
+        let grading = CopyGrading(media: pulled.values.media, sleeve: pulled.values.sleeve, rating: pulled.values.rating)
         try db.execute(
             sql: """
                 INSERT INTO record (gtin, addedAt, addMethod, note, releaseID, pinnedReleaseID, lookupState, sectionKey, rowKey,
-                                    updatedAt, mediaCondition, sleeveCondition, rating)
-                VALUES (?, ?, ?, ?, ?, ?, 'matched', ?, ?, ?, ?, ?, ?)
+                                    updatedAt, \(StoredValues.gradingColumns.joined(separator: ", ")))
+                VALUES (NULL, ?, ?, ?, ?, ?, 'matched', ?, ?, ?, ?, ?, ?)
                 """,
-            arguments: [
-                gtin, StoredValues.seconds(pulled.addedAt), AddMethod.discogs.rawValue, pulled.values.notes, release.id,
-                release.id, keys.section, keys.row, StoredValues.seconds(now), pulled.values.media?.rawValue,
-                pulled.values.sleeve?.rawValue, pulled.values.rating.value,
-            ])
+            arguments: StatementArguments([
+                StoredValues.seconds(pulled.addedAt), AddMethod.discogs.rawValue, pulled.values.notes, release.id,
+                release.id, keys.section, keys.row, StoredValues.seconds(now),
+            ] + StoredValues.gradingValues(grading)))
         let id = db.lastInsertedRowID
         try StoredValues.count(db, sectionKey: keys.section, by: 1)
         try StoredValues.addEvent(
@@ -412,7 +412,7 @@ extension CatalogueStore {
                 db,
                 sql: """
                     SELECT r.releaseID, r.id, r.addedAt, r.note, r.mediaCondition, r.sleeveCondition, r.rating, r.gtin,
-                           rel.artist, rel.title
+                           COALESCE(r.ownArtist, rel.artist), COALESCE(r.ownTitle, rel.title)
                     \(condition) ORDER BY r.addedAt, r.id LIMIT ?
                     """,
                 arguments: [excluded, min(limit, Int(Int32.max))])
@@ -535,7 +535,8 @@ extension CatalogueStore {
             try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT r.id, r.addedAt, r.note, r.mediaCondition, r.sleeveCondition, r.rating, r.gtin, rel.artist, rel.title
+                    SELECT r.id, r.addedAt, r.note, r.mediaCondition, r.sleeveCondition, r.rating, r.gtin,
+                           COALESCE(r.ownArtist, rel.artist), COALESCE(r.ownTitle, rel.title)
                     FROM record r LEFT JOIN release rel ON rel.id = r.releaseID WHERE r.id = ?
                     """,
                 arguments: [recordID]
@@ -592,7 +593,7 @@ extension CatalogueStore {
     private static let linkSelect = """
         SELECT c.instanceID, c.recordID, c.releaseID, c.folderID, c.baseRating, c.baseMedia, c.baseSleeve, c.baseNotes,
                c.removedAt, r.id, r.addedAt, r.note, r.mediaCondition, r.sleeveCondition, r.rating, r.gtin,
-               COALESCE(rel.artist, crel.artist), COALESCE(rel.title, crel.title)
+               COALESCE(r.ownArtist, rel.artist, crel.artist), COALESCE(r.ownTitle, rel.title, crel.title)
         FROM discogsCopy c LEFT JOIN record r ON r.id = c.recordID
         LEFT JOIN release rel ON rel.id = r.releaseID
         LEFT JOIN release crel ON crel.id = c.releaseID
@@ -621,14 +622,13 @@ extension CatalogueStore {
     }
 
     /// A copy from the columns id, addedAt, note, mediaCondition, sleeveCondition, rating,
-    /// gtin, artist, title starting at `index`.
+    /// gtin, artist, title (the collector's where set) starting at `index`.
     private static func syncCopy(from row: Row, at index: Int) throws -> SyncCopy {
         let id: Int64 = row[index]
         let grading = try StoredValues.grading(from: row, at: index + 3, recordID: id)
-        let gtin: String = row[index + 6]
+        let gtin: String? = row[index + 6]
         let title: String? = row[index + 8]
-        let name = title.map { DisplayTitle.of(artist: row[index + 7] ?? "", title: $0) }
-            ?? (GTIN(canonical: gtin)?.known?.canonical ?? "record \(id)")
+        let name = title.map { DisplayTitle.of(artist: row[index + 7] ?? "", title: $0) } ?? gtin ?? "record \(id)"
         return SyncCopy(
             recordID: id, values: SyncedValues(grading: grading, note: row[index + 2]),
             addedAt: StoredValues.date(row[index + 1]), title: name)

@@ -1,4 +1,6 @@
+import CratesApp
 import CratesCore
+import CratesNet
 import CratesStore
 import CratesTestSupport
 import Foundation
@@ -22,10 +24,34 @@ final class EventLog: Sendable {
 
     func post(_ event: SessionEvent) { events.append(event) }
 
+    /// How many events so far `match` holds for.
+    func count(_ match: (SessionEvent) -> Bool) -> Int { events.all.filter(match).count }
+
     /// The first event that `match` maps to a value, waited for with a deadline.
     func first<T>(_ what: String, _ match: @escaping (SessionEvent) -> T?) async throws -> T {
         try await waitFor(what, lastSeen: { "\(self.events.all.count) events" }) {
             self.events.all.lazy.compactMap(match).first
         }
     }
+}
+
+/// Discogs as the use cases see it, at the loopback `server`: signed in with its token
+/// (or `token`), paced at Discogs' authenticated rate.
+func access(_ server: DiscogsTestServer, token: String? = DiscogsTestServer.token) throws -> DiscogsAccess {
+    let transport = try CurlTransport(configuration: .init(userAgent: DiscogsUserAgent.make(version: "test"), connectTimeout: 5, totalTimeout: 20))
+    let client = DiscogsClient(
+        transport: transport, endpoints: server.endpoints, credentials: token.map { .personalToken($0) },
+        rateLimiter: RateLimiter(configuration: .authenticated))
+    return DiscogsAccess(client: client, username: token == nil ? nil : "DamIDhagor", signedIn: token != nil)
+}
+
+/// A worker over `store` with that access's client.
+func worker(_ store: CatalogueStore, _ access: DiscogsAccess) -> LookupWorker {
+    LookupWorker(queue: store, lookup: DiscogsBarcodeLookup(client: access.client))
+}
+
+/// Adds a pending record of `digits`.
+@discardableResult
+func addPending(_ store: CatalogueStore, _ digits: String) async throws -> CatalogueRecord {
+    try await store.add(NewRecord(gtin: try gtin(digits), addMethod: .typed))
 }

@@ -14,17 +14,19 @@ struct GradingTests {
         let first = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed, release: release(7)))
         let second = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed, release: release(7)))
         #expect(first.grading == .none)
-        let change = CopyGradingChange(media: .set(.veryGoodPlus), sleeve: .set(.notGraded), rating: try Rating(4), note: .set("seam split"))
-        let graded = try await store.setGrading(change, for: first.id)
+        let change = RecordEdit(
+            note: .set("seam split"), grading: CopyGradingChange(media: .set(.veryGoodPlus), sleeve: .set(.notGraded), rating: try Rating(4)))
+        let graded = try await store.edit(first.id, change)
         #expect(graded.grading == CopyGrading(media: .veryGoodPlus, sleeve: .notGraded, rating: try Rating(4)))
         #expect(graded.note == "seam split")
         #expect(try await store.record(second.id)?.grading == CopyGrading.none, "copies are graded apart")
         let deleted = try await store.delete([first.id])
         try await store.restore(deleted)
         #expect(try await store.record(first.id)?.grading == graded.grading)
-        let cleared = try await store.setGrading(CopyGradingChange(media: .clear, note: .clear), for: first.id)
+        let cleared = try await store.edit(first.id, RecordEdit(note: .clear, grading: CopyGradingChange(media: .clear)))
         #expect(cleared.grading.media == nil && cleared.note == nil && cleared.grading.rating.value == 4)
-        await #expect(throws: StoreError.recordNotFound(99)) { try await store.setGrading(change, for: 99) }
+        #expect(try await store.details(first.id)?.history.contains { $0.message.hasPrefix("edited: note \"seam split\", media \"Very Good Plus (VG+)\"") } == true)
+        await #expect(throws: StoreError.recordNotFound(99)) { try await store.edit(99, change) }
     }
 
     @Test("an imported Discogs export row keeps its grading")
@@ -36,7 +38,7 @@ struct GradingTests {
         #expect(try await store.record(ids[0])?.grading == entry.grading)
     }
 
-    @Test("a sync's page: a pulled copy is matched, barcode-less, pinned; links and counts show in the details")
+    @Test("a sync's page: a pulled copy is matched, without a barcode, a copy of its release; links and counts show in the details")
     func pulledCopy() async throws {
         let store = try CatalogueStore.inMemory()
         var changes = CatalogueStore.SyncPageChanges()
@@ -46,7 +48,9 @@ struct GradingTests {
             values: SyncedValues(rating: Rating(clamping: 3), media: .mint, notes: "from Discogs")))
         let ids = try await store.applySyncPage(changes)
         let details = try #require(try await store.details(ids[0]))
-        #expect(details.record.lookupState == .matched && details.record.gtin.isStandIn && details.record.addMethod == .discogs)
+        #expect(details.record.lookupState == .matched && details.record.gtin == nil && details.record.addMethod == .discogs)
+        // Keyed by its release: the duplicate rules count it among the release's copies.
+        #expect(try await store.copies(of: [.release(7)]) == [.release(7): 1])
         #expect(details.record.grading == CopyGrading(media: .mint, rating: Rating(clamping: 3)))
         #expect(details.record.note == "from Discogs")
         #expect(details.discogs == DiscogsCopyLink(instanceID: key.instanceID, releaseID: 7, folderID: 1))

@@ -43,7 +43,7 @@ import Testing
         #expect(ids.count == 2)
         let first = try #require(try await store.record(ids[0]))
         #expect(first.addMethod == .import && first.lookupState == .pending)
-        #expect(first.addedAt == added && first.note == "signed" && first.location == "crate signed")
+        #expect(first.addedAt == added && first.note == "signed" && first.location?.pathText == "crate signed")
         #expect(first.releaseID == nil)
 
         // The pinned record's lookup job names its release; the other's does not.

@@ -16,7 +16,7 @@ import Testing
         #expect(record.addedAt == addedAt)
         #expect(record.addMethod == .camera)
         #expect(record.note == "signed")
-        #expect(record.location == "crate 3")
+        #expect(record.location?.pathText == "crate 3")
         #expect(record.lookupState == .pending)
         #expect(record.releaseID == nil)
         #expect(record.lookupAttempts == 0)

@@ -71,6 +71,22 @@ struct GradingAndSyncTests {
         #expect(Self.inDetails().lines.contains { $0.contains("Collection   not on Discogs yet (S syncs)") })
     }
 
+    @Test("the details show the place and the grades together; M, e and the place's keys live side by side")
+    func placeAndGrades() {
+        var details = Self.details(grading: CopyGrading(media: .nearMint, rating: Rating(clamping: 2)))
+        details.record.location = Location(id: 5, name: "Crate A3", parentID: 4, ancestors: ["Living Room", "Shelf 2"])
+        var h = Self.inDetails(details)
+        let text = h.lines.joined(separator: "\n")
+        #expect(text.contains("Location     Crate A3 (Living Room › Shelf 2)"))
+        #expect(text.contains("Media        Near Mint (NM or M-) (M)") && text.contains("Rating       ★★☆☆☆ (*)"))
+        #expect(KeyMap.action(for: .character("M"), in: .details) == .mediaGrade)
+        #expect(KeyMap.action(for: .character("e"), in: .details) == .edit)
+        #expect(KeyMap.action(for: .character("S"), in: .list) == .sync)
+        #expect(KeyMap.action(for: .character("L"), in: .list) == .locations)
+        h.type("M")
+        #expect(h.type([.character("k"), .enter]) == [.session(.grade(recordID: 1, CopyGradingChange(media: .set(.mint))))])
+    }
+
     @Test("M opens the media grades on the current one; Enter sets the one chosen; Esc leaves it")
     func mediaPicker() {
         var h = Self.inDetails(Self.details(grading: CopyGrading(media: .veryGood)))

@@ -22,7 +22,7 @@ import Testing
         let screen = Harness().lines
         #expect(screen.count == 24)
         #expect(Array(screen[0...9]) == [
-            " crates                                            ?:help a:add /:filter q:quit",
+            " crates                                   ?:help a:add s:search /:filter q:quit",
             " Electronic (2)",
             "  Björk — Homogenic                                           CD           1997",
             "  Massive Attack — Mezzanine                                  LP           1998",
@@ -129,8 +129,8 @@ import Testing
         h.send(.details(AppStateTests.details(id: 5, state: .ambiguous, candidates: Self.candidates)))
         h.type([.down])
         #expect(Array(h.lines[0...8]) == [
-            " crates · choose a pressing                 Esc:back ?:help",
-            " 3 pressings share 5012345678900: choose one (Enter), o ope…",
+            " crates · choose a pressing                Esc:back F1:help",
+            " 3 pressings share 5012345678900: type to narrow, Enter cho…",
             "",
             " 1. Portishead — Dummy",
             "    UK · 1994 · CD, Album · Go! Beat · 828 522-2",

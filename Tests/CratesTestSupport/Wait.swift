@@ -23,7 +23,7 @@ public struct WaitTimeout: Error, CustomStringConvertible {
 
 /// How long a test waits for something by default: long enough for a loaded one-core
 /// machine, and only ever spent in full when the test is failing anyway.
-public let defaultWaitDeadline: Duration = .seconds(30)
+public let defaultWaitDeadline: Duration = .seconds(90)
 
 /// Looks at `probe` until it gives a value, and returns that value; throws `WaitTimeout`
 /// (naming `what`, and `lastSeen()` when given) when it gives none by `deadline`.

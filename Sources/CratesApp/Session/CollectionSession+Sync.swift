@@ -6,11 +6,12 @@ import Foundation
 /// The collection UI's grading and Discogs sync: `M`, `V` and `*` in the details view, `S`
 /// in the list, with the sync's progress on the status line and its question after.
 extension CollectionSession {
-    /// A copy's conditions, rating or note, set from the details view.
+    /// A copy's conditions or rating, set from the details view's pickers: an edit as `e`
+    /// makes one (`CatalogueStore.edit`).
     func grade(_ recordID: Int64, _ change: CopyGradingChange) async throws {
-        let record = try await store.setGrading(change, for: recordID)
+        let record = try await store.edit(recordID, RecordEdit(grading: change))
         if let details = try await store.details(recordID) { post(.details(details)) }
-        post(.message(GradeEdit.message(for: record, change: change), isError: false))
+        post(.message(RecordEditing.gradingMessage(for: record, change: change), isError: false))
     }
 
     /// Starts a sync in the background, unless one runs already; the status line follows it
@@ -64,8 +65,11 @@ extension CollectionSession {
 
     /// What a scan says about Discogs: by the release when it is known, else by the
     /// barcode's copies already matched.
-    func onDiscogsText(release: Release?, gtin: GTIN) async throws -> String? {
-        let copies = if let release { try await store.discogsCopies(ofRelease: release.id) } else { try await store.discogsCopies(ofBarcode: gtin) }
+    func onDiscogsText(release: Release?, gtin: GTIN?) async throws -> String? {
+        let copies =
+            if let release { try await store.discogsCopies(ofRelease: release.id) }
+            else if let gtin { try await store.discogsCopies(ofBarcode: gtin) }
+            else { 0 }
         return DiscogsOwnership.text(copies: copies)
     }
 

@@ -9,6 +9,10 @@ public struct LookupEvent: Hashable, Sendable, Identifiable {
         case chosen
         /// The user asked for the record to be looked up again.
         case retryRequested
+        /// The collector changed the record's own values, its note, grades or rating.
+        case edited
+        /// The collector entered the record by hand.
+        case enteredByHand
     }
 
     public var id: Int64

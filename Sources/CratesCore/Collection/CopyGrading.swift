@@ -29,9 +29,9 @@ public struct CopyGrading: Hashable, Sendable {
     }
 }
 
-/// A change to some of a copy's grading and notes: nil leaves a value as it is; `.clear`
-/// removes it. What `crates edit --media/--sleeve/--rating/--note` and the collection UI's
-/// grade pickers ask for.
+/// A change to some of a copy's grading: nil leaves a value as it is; `.clear` removes it.
+/// Part of a `RecordEdit` (`crates edit --media/--sleeve/--rating`, the collection UI's grade
+/// pickers), whose `note` is the copy's notes.
 public struct CopyGradingChange: Hashable, Sendable {
     /// A new value, or none (the field is cleared).
     public enum Value<T: Hashable & Sendable>: Hashable, Sendable {
@@ -47,21 +47,38 @@ public struct CopyGradingChange: Hashable, Sendable {
     public var media: Value<MediaCondition>?
     public var sleeve: Value<SleeveCondition>?
     public var rating: Rating?
-    /// The copy's note (`CatalogueRecord.note`), which Discogs' "Notes" field mirrors.
-    public var note: Value<String>?
 
-    public init(
-        media: Value<MediaCondition>? = nil, sleeve: Value<SleeveCondition>? = nil, rating: Rating? = nil,
-        note: Value<String>? = nil
-    ) {
+    public init(media: Value<MediaCondition>? = nil, sleeve: Value<SleeveCondition>? = nil, rating: Rating? = nil) {
         self.media = media
         self.sleeve = sleeve
         self.rating = rating
-        self.note = note
+    }
+
+    /// The change typed: a grade in Discogs' words or short form ("VG+", "near mint", "Very
+    /// Good Plus (VG+)"), a rating from 0 (not rated) to 5. A blank value clears it; nil
+    /// changes nothing.
+    public static func checked(media: String?, sleeve: String?, rating: String?) throws(RecordFieldError) -> CopyGradingChange {
+        var change = CopyGradingChange()
+        do throws(ConditionError) {
+            if let media { change.media = media.allSatisfy(\.isWhitespace) ? .clear : .set(try MediaCondition(parsing: media)) }
+            if let sleeve { change.sleeve = sleeve.allSatisfy(\.isWhitespace) ? .clear : .set(try SleeveCondition(parsing: sleeve)) }
+        } catch {
+            throw .condition(error)
+        }
+        if let rating, rating.allSatisfy(\.isWhitespace) {
+            change.rating = .unrated
+        } else if let rating {
+            do throws(RatingError) {
+                change.rating = try Rating(parsing: rating)
+            } catch {
+                throw .rating(error)
+            }
+        }
+        return change
     }
 
     /// True when the change asks for nothing.
-    public var isEmpty: Bool { media == nil && sleeve == nil && rating == nil && note == nil }
+    public var isEmpty: Bool { media == nil && sleeve == nil && rating == nil }
 
     /// `grading` with this change made.
     public func applied(to grading: CopyGrading) -> CopyGrading {
@@ -72,11 +89,14 @@ public struct CopyGradingChange: Hashable, Sendable {
         return out
     }
 
-    /// `note` with this change made: an empty or blank note is no note.
-    public func applied(toNote note: String?) -> String? {
-        guard let change = self.note else { return note }
-        guard let text = change.value, !text.allSatisfy(\.isWhitespace) else { return nil }
-        return text
+    /// What the change does, for a record's history: "media \"Very Good Plus (VG+)\"",
+    /// "sleeve removed", "rating 4".
+    var summaryParts: [String] {
+        var parts: [String] = []
+        if let media { parts.append(media.value.map { "media \"\($0.rawValue)\"" } ?? "media removed") }
+        if let sleeve { parts.append(sleeve.value.map { "sleeve \"\($0.rawValue)\"" } ?? "sleeve removed") }
+        if let rating { parts.append(rating.isRated ? "rating \(rating.value)" : "rating removed") }
+        return parts
     }
 }
 

@@ -16,15 +16,15 @@ extension AppState {
     }
 
     mutating func gradePickerKey(_ key: Key, _ picker: GradePicker, _ state: DetailsState) -> [AppCommand] {
-        guard let action = KeyMap.action(for: key, in: .picker) else { return [] }
+        guard let action = KeyMap.action(for: key, in: .grades) else { return [] }
         var picker = picker
         var state = state
         let last = picker.labels.count - 1
         switch action {
         case .moveDown: picker.selected = min(last, picker.selected + 1)
         case .moveUp: picker.selected = max(0, picker.selected - 1)
-        case .top, .pageUp: picker.selected = 0
-        case .bottom, .pageDown: picker.selected = last
+        case .top: picker.selected = 0
+        case .bottom: picker.selected = last
         case .open:
             state.picker = nil
             mode = .details(state)

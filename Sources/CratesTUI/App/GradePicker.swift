@@ -37,7 +37,7 @@ public struct GradePicker: Equatable, Sendable {
         switch kind {
         case .media: ["not graded"] + MediaCondition.allCases.map(\.rawValue)
         case .sleeve: ["not graded"] + SleeveCondition.allCases.map(\.rawValue)
-        case .rating: Rating.range.map { value in value == 0 ? "not rated" : String(repeating: "★", count: value) + String(repeating: "☆", count: 5 - value) }
+        case .rating: Rating.range.map { Rating(clamping: $0).stars }
         }
     }
 

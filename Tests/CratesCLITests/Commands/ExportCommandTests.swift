@@ -22,15 +22,15 @@ struct ExportCommandTests {
     }
 
     static let header = "Catalog#,Artist,Title,Label,Format,Rating,Released,release_id,CollectionFolder,Date Added,"
-        + "Collection Media Condition,Collection Sleeve Condition,Collection Notes,Barcode"
+        + "Collection Media Condition,Collection Sleeve Condition,Collection Notes,Barcode,Location,Collector Fields"
 
     static var awkwardCSV: String {
         let release = #""SD 7200, R2 1","Crosby, Stills & Nash","""Déjà"" Vu,"# + "\n" + #"Live","Atlantic, Rhino, Inc.","#
             + #""Vinyl, LP, Album + CD, Album",,1970,249504,"#
         return header + "\n"
-            + release + #"Crate 3,2024-01-31 12:34:56,,,"signed, ""mint"""# + "\n" + #"sleeve worn",\#(Seed.gtin(1).canonical)"# + "\n"
-            + release + #",2024-01-31 12:34:57,,,,\#(Seed.gtin(1).canonical)"# + "\n"
-            + ",,,,,,,,,2024-01-31 12:34:58,,,,\(Seed.gtin(2).canonical)\n"
+            + release + #"Crate 3,2024-01-31 12:34:56,,,"signed, ""mint"""# + "\n" + #"sleeve worn",\#(Seed.gtin(1).canonical),Crate 3,"# + "\n"
+            + release + #",2024-01-31 12:34:57,,,,\#(Seed.gtin(1).canonical),,"# + "\n"
+            + ",,,,,,,,,2024-01-31 12:34:58,,,,\(Seed.gtin(2).canonical),,\n"
     }
 
     @Test("CSV: Discogs' columns plus Barcode, one row per copy, RFC 4180 quoting, LF rows")
@@ -58,7 +58,7 @@ struct ExportCommandTests {
         #expect(crlf.status == 0, "\(crlf)")
         // Rows end CRLF; the line breaks inside quoted fields stay as they are in the text.
         #expect(crlf.stdout.hasPrefix(Self.header + "\r\n"))
-        #expect(crlf.stdout.hasSuffix(",,,,\(Seed.gtin(2).canonical)\r\n"))
+        #expect(crlf.stdout.hasSuffix(",,,,\(Seed.gtin(2).canonical),,\r\n"))
         #expect(crlf.stdout.contains(#"Vu,"# + "\n" + "Live"))
     }
 
@@ -77,7 +77,7 @@ struct ExportCommandTests {
         try await Self.seedAwkward(try sandbox.openStore())
         let unknown = try await sandbox.crates(["export", "--csv", "-", "--state", "pending"])
         #expect(unknown.status == 0, "\(unknown)")
-        #expect(unknown.stdout == Self.header + "\n,,,,,,,,,2024-01-31 12:34:58,,,,\(Seed.gtin(2).canonical)\n", "\(unknown)")
+        #expect(unknown.stdout == Self.header + "\n,,,,,,,,,2024-01-31 12:34:58,,,,\(Seed.gtin(2).canonical),,\n", "\(unknown)")
         let folk = try await sandbox.crates(["export", "--csv", "-", "--genre", "folk, world, & country"])
         #expect(folk.status == 0, "\(folk)")
         #expect(folk.stdout.components(separatedBy: "249504").count == 3, "\(folk)")
@@ -99,7 +99,7 @@ struct ExportCommandTests {
         #expect(array.compactMap { ($0["id"] as? NSNumber)?.intValue } == [1, 2, 3])
         let first = try #require(array.first)
         #expect(first["note"] as? String == "signed, \"mint\"\nsleeve worn")
-        #expect(first["location"] as? String == "Crate 3")
+        #expect((first["location"] as? [String: Any])?["path"] as? String == "Crate 3")
         #expect(first["addMethod"] as? String == "wedge")
         #expect(first["addedAt"] as? String == "2024-01-31T12:34:56Z")
         let release = try #require(first["release"] as? [String: Any])

@@ -36,12 +36,12 @@ struct ListCommandTests {
         #expect(result.stderr.isEmpty)
         let lines = result.stdoutLines.map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
         #expect(lines.map { Int64($0[0]) } == expected)
-        #expect(lines.allSatisfy { $0.count == 12 })
+        #expect(lines.allSatisfy { $0.count == 13 })
         #expect(lines.first == [
             String(expected[0]), Seed.gtin(6).canonical, "matched", "Electronic", "Ada", "Ambient", "CD, Album", "1997",
-            "", "", "13", "2024-01-31T12:34:56Z",
+            "", "", "13", "2024-01-31T12:34:56Z", "",
         ])
-        #expect(lines.last == [String(expected[7]), Seed.gtin(7).canonical, "pending", "Unknown", "", "", "", "", "", "", "", "2024-01-31T12:34:56Z"])
+        #expect(lines.last == [String(expected[7]), Seed.gtin(7).canonical, "pending", "Unknown", "", "", "", "", "", "", "", "2024-01-31T12:34:56Z", ""])
     }
 
     @Test("--genre (any case, the exact section name) and --state narrow the list")

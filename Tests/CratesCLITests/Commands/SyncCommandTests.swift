@@ -79,7 +79,14 @@ struct SyncCommandTests {
             """#)
         let edit = try await sandbox.crates(["edit", String(ids[1]), "--media", "vg+", "--sleeve", "near mint", "--rating", "4", "--note", "signed"])
         #expect(edit.status == 0, "\(edit)")
-        #expect(edit.stdoutLines == ["\(ids[1])\tVery Good Plus (VG+)\tNear Mint (NM or M-)\t4\tsigned"])
+        #expect(edit.stdoutLines.count == 1 && edit.stdoutLines[0].hasPrefix("\(ids[1])\t\(Seed.gtin(1).canonical)\tmatched\tRock\tArtist\tGlory To The Brave\t"),
+                "the record as `crates list` prints it: \(edit)")
+        let edited = try await sandbox.crates(["list", "--json"])
+        let object = try #require(edited.stdoutLines.lazy.compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.first { ($0["id"] as? Int).map(Int64.init) == ids[1] })
+        #expect(object["mediaCondition"] as? String == "Very Good Plus (VG+)" && object["sleeveCondition"] as? String == "Near Mint (NM or M-)")
+        #expect(object["rating"] as? Int == 4 && object["note"] as? String == "signed")
 
         let sync = try await sandbox.crates(["sync"])
         #expect(sync.status == 0, "\(sync)")
@@ -91,8 +98,18 @@ struct SyncCommandTests {
         #expect(csv.status == 0)
         #expect(csv.stdoutLines.contains { $0.hasPrefix(",Artist,Stockholm,,\"CD, Album\",2,1997,1,Uncategorized,") && $0.contains(",,Generic,,") },
                 "the linked copy took Discogs' rating and sleeve:\n\(csv.stdout)")
-        #expect(csv.stdoutLines.contains(",Artist,Stockholm,,\"CD, Album\",5,1997,1,Uncategorized,2015-01-01 00:02:00,,,second copy,"),
-                "the pulled copy: no barcode, its rating and note:\n\(csv.stdout)")
+        #expect(csv.stdoutLines.contains(",Artist,Stockholm,,\"CD, Album\",5,1997,1,Uncategorized,2015-01-01 00:02:00,,,second copy,,,"),
+                "the pulled copy: no barcode (nor place, nor values of the collector's), its rating and note:\n\(csv.stdout)")
+        // A record without a barcode everywhere: the list's gtin column empty, JSON's gtin null.
+        let listed = try await sandbox.crates(["list"])
+        let pulledLine = try #require(listed.stdoutLines.map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+            .first { $0.count > 11 && $0[11] == "2015-01-01T00:02:00Z" }, "\(listed)")
+        #expect(pulledLine[1] == "" && pulledLine[2] == "matched" && pulledLine[5] == "Stockholm")
+        let pulledJSON = try await sandbox.crates(["list", "--json"])
+        let pulledObject = try #require(pulledJSON.stdoutLines.lazy.compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.first { $0["addMethod"] as? String == "discogs" })
+        #expect(pulledObject["gtin"] is NSNull && pulledObject["rating"] as? Int == 5)
 
         // Adding another copy of a release the Discogs collection has says so, with no request.
         let add = try await sandbox.crates(["add", "r5134861"])
@@ -100,19 +117,19 @@ struct SyncCommandTests {
         #expect(add.stdoutLines.first?.hasSuffix("\tmatched\tHammerFall — Glory To The Brave (on Discogs: 1 copy)") == true, "\(add)")
     }
 
-    @Test("edit: a bad grade or rating is a usage error (64), a missing record 1; nothing changes")
+    @Test("edit: a bad grade or rating is refused (1), as a missing record; no flag is a usage error (64); nothing changes")
     func editRefusals() async throws {
         let sandbox = try CommandSandbox()
         let ids = try await Self.seedCopies(sandbox)
         let bad = try await sandbox.crates(["edit", String(ids[0]), "--media", "shiny"])
-        #expect(bad.status == 64, "\(bad)")
+        #expect(bad.status == 1, "\(bad)")
         #expect(bad.stderr.contains("\"shiny\" is not a media condition: use one of Mint (M),"), "\(bad)")
         let rating = try await sandbox.crates(["edit", String(ids[0]), "--rating", "7"])
-        #expect(rating.status == 64 && rating.stderr.contains("7 is not a rating"), "\(rating)")
+        #expect(rating.status == 1 && rating.stderr.contains("7 is not a rating"), "\(rating)")
         let nothing = try await sandbox.crates(["edit", String(ids[0])])
         #expect(nothing.status == 64 && nothing.stderr.contains("nothing to change"), "\(nothing)")
         let missing = try await sandbox.crates(["edit", "999", "--rating", "3"])
-        #expect(missing.status == 1 && missing.stderr.contains("there is no record 999"), "\(missing)")
+        #expect(missing.status == 1 && missing.stderr.contains("no record has id 999"), "\(missing)")
         let json = try await sandbox.crates(["list", "--json"])
         #expect(json.status == 0 && json.stdoutLines.allSatisfy { $0.contains(#""mediaCondition":null"#) && $0.contains(#""rating":0"#) })
     }

@@ -163,7 +163,7 @@ struct ImportCommandTests {
         ("5099750442227\nbad\n", [], 2, "1 refused"),
         ("release_id,Collection Notes\n5134861,mine\n", [], 3, "its barcode comes from Discogs: run `crates auth`"),
         ("release_id\n5134861\n", ["--no-lookup"], 3, "import again without --no-lookup"),
-        ("Artist,Title\nPink Floyd,The Wall\n", [], 1, "has no barcode, gtin, upc, ean or release_id column"),
+        ("Artist,Rating\nPink Floyd,5\n", [], 1, "has no barcode, gtin, upc, ean or release_id column"),
         ("", [], 0, "0 added"),
     ] as [(String, [String], Int32, String)])
     func exitCodes(_ contents: String, _ arguments: [String], _ status: Int32, _ text: String) async throws {

@@ -10,10 +10,13 @@ struct ScanClientCommandTests {
         import os, socket, sys
         path = sys.argv[1]
         s = socket.socket(socket.AF_UNIX)
-        s.bind(path)
-        os.chmod(path, 0o600)
+        # Bound and listening under another name first: the test connects as soon as the
+        # path appears, which must not be between bind and listen (ECONNREFUSED).
+        s.bind(path + '.new')
+        os.chmod(path + '.new', 0o600)
         s.listen(1)
-        s.settimeout(20)
+        os.rename(path + '.new', path)
+        s.settimeout(90)
         c, _ = s.accept()
         c.sendall(b'EAN-13:5099750442227\n'
                   + b'\xff\xfe{"symbology":"EAN-13"}\n'

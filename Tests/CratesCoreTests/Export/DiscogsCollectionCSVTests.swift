@@ -2,14 +2,15 @@ import CratesCore
 import Foundation
 import Testing
 
-/// Discogs' collection-export columns plus Barcode, one row per copy.
+/// Discogs' collection-export columns plus Barcode, Location and Collector Fields, one row per copy.
 @Suite("Discogs collection CSV")
 struct DiscogsCollectionCSVTests {
-    @Test("the header is Discogs' export header plus Barcode, exactly")
+    @Test("the header is Discogs' export header plus Barcode, Location and Collector Fields, exactly")
     func header() {
         #expect(DiscogsCollectionCSV.header() == "Catalog#,Artist,Title,Label,Format,Rating,Released,release_id,"
-            + "CollectionFolder,Date Added,Collection Media Condition,Collection Sleeve Condition,Collection Notes,Barcode\n")
-        #expect(DiscogsCollectionCSV.header(CSVWriter(lineEnding: .crlf)).hasSuffix("Barcode\r\n"))
+            + "CollectionFolder,Date Added,Collection Media Condition,Collection Sleeve Condition,Collection Notes,Barcode,"
+            + "Location,Collector Fields\n")
+        #expect(DiscogsCollectionCSV.header(CSVWriter(lineEnding: .crlf)).hasSuffix("Barcode,Location,Collector Fields\r\n"))
     }
 
     @Test("a matched copy: release columns filled, commas, quotes and line breaks quoted")
@@ -17,17 +18,17 @@ struct DiscogsCollectionCSVTests {
         let row = DiscogsCollectionCSV.row(ExportSample.matched)
         #expect(row == #"SD 7200,"Crosby, Stills & Nash","""Déjà"" Vu,"# + "\n" + #"Live","Atlantic, Rhino, Inc.","#
             + #""Vinyl, LP, Album + CD, Album",,1970,249504,"Crate 3, top",2024-01-31 12:34:56,,,"#
-            + #""signed, ""mint"""# + "\n" + #"sleeve worn",0075678190421"# + "\n")
+            + #""signed, ""mint"""# + "\n" + #"sleeve worn",0075678190421,"Living Room › Crate 3, top","# + "\n")
         #expect(DiscogsCollectionCSV.fields(ExportSample.matched) == [
             "SD 7200", "Crosby, Stills & Nash", "\"Déjà\" Vu,\nLive", "Atlantic, Rhino, Inc.", "Vinyl, LP, Album + CD, Album",
             "", "1970", "249504", "Crate 3, top", "2024-01-31 12:34:56", "", "", "signed, \"mint\"\nsleeve worn",
-            "0075678190421",
+            "0075678190421", "Living Room › Crate 3, top", "",
         ])
     }
 
     @Test("an unmatched copy: empty release columns, its barcode and date kept")
     func unmatched() {
-        #expect(DiscogsCollectionCSV.row(ExportSample.unmatched) == ",,,,,,,,,2024-01-31 12:34:56,,,,5012345678900\n")
+        #expect(DiscogsCollectionCSV.row(ExportSample.unmatched) == ",,,,,,,,,2024-01-31 12:34:56,,,,5012345678900,,\n")
     }
 
     @Test("the rows read back to the same fields, one row per copy")
@@ -64,11 +65,13 @@ struct DiscogsCollectionCSVGradingTests {
         #expect(DiscogsCollectionCSV.fields(entry)[8] == "Crate 3, top", "removed on Discogs: in no folder there")
     }
 
-    @Test("a copy pulled from Discogs has no barcode to write, and JSON says null")
-    func standIn() throws {
+    @Test("a copy pulled from Discogs is a record without a barcode: none to write, and JSON says null")
+    func pulled() throws {
         var entry = Self.graded
-        entry.record.gtin = StandInBarcode.gtin(releaseID: 249_504)
-        #expect(DiscogsCollectionCSV.fields(entry).last == "")
+        entry.record.gtin = nil
+        entry.record.addMethod = .discogs
+        let barcode = try #require(DiscogsCollectionCSV.columns.firstIndex(of: "Barcode"))
+        #expect(DiscogsCollectionCSV.fields(entry)[barcode] == "")
         let line = try entry.jsonLine(includeDiscogs: false, encoder: ExportedRecord.makeJSONEncoder())
         #expect(line.contains(#""gtin":null"#))
         #expect(line.contains(#""mediaCondition":"Very Good Plus (VG+)""#) && line.contains(#""rating":4"#))

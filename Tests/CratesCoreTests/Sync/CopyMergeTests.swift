@@ -64,28 +64,27 @@ struct CopyMergeTests {
 
 @Suite("Grading per copy")
 struct CopyGradingTests {
-    @Test("a change sets, clears or keeps each value; a blank note is no note")
+    @Test("a change sets, clears or keeps each value; typed grades in full or short, a blank one clears")
     func change() throws {
         let graded = CopyGrading(media: .veryGoodPlus, sleeve: .generic, rating: try Rating(4))
         let change = CopyGradingChange(media: .clear, rating: try Rating(2))
         #expect(change.applied(to: graded) == CopyGrading(sleeve: .generic, rating: try Rating(2)))
-        #expect(CopyGradingChange(note: .set("  ")).applied(toNote: "old") == nil)
-        #expect(CopyGradingChange().applied(toNote: "old") == "old")
+        #expect(CopyGradingChange().applied(to: graded) == graded)
         #expect(CopyGradingChange().isEmpty && !change.isEmpty)
         #expect(graded.summary == "VG+/Generic ★★★★☆")
         #expect(CopyGrading.none.summary.isEmpty && CopyGrading.none.isEmpty)
+        #expect(try CopyGradingChange.checked(media: "vg+", sleeve: " ", rating: "3")
+            == CopyGradingChange(media: .set(.veryGoodPlus), sleeve: .clear, rating: try Rating(3)))
+        #expect(try CopyGradingChange.checked(media: nil, sleeve: nil, rating: nil).isEmpty)
+        #expect(throws: RecordFieldError.self) { try CopyGradingChange.checked(media: "shiny", sleeve: nil, rating: nil) }
+        #expect(throws: RecordFieldError.self) { try CopyGradingChange.checked(media: nil, sleeve: nil, rating: "7") }
     }
 
-    @Test("a copy pulled from Discogs has a stand-in barcode no scan can be: 292 + the release id")
-    func standIn() throws {
-        let gtin = StandInBarcode.gtin(releaseID: 5_134_861)
-        #expect(gtin.canonical.count == 13 && gtin.canonical.hasPrefix("292005134861"))
-        #expect(gtin.isStandIn && gtin.known == nil)
-        #expect(CheckDigit.isValid(gtin.canonical))
-        if case .reserved = gtin.admission {} else { Issue.record("a stand-in is refused as a scan") }
-        #expect(LabelCode(gtin) == nil, "not one of crates' label codes")
-        let real = try GTIN.parse("5099750442227").gtin
-        #expect(!real.isStandIn && real.known == real)
-        #expect(StandInBarcode.gtin(releaseID: 2_000_000_000).canonical.hasPrefix("292000000000"))
+    @Test("an edit carries grades beside the collector's values and the note, and says what it does")
+    func edit() throws {
+        let edit = try RecordEdit.checked(values: [.year: "1974"], note: "signed", media: "NM", rating: "0")
+        #expect(edit.grading == CopyGradingChange(media: .set(.nearMint), rating: .unrated))
+        #expect(edit.summary == "year \"1974\", note \"signed\", media \"Near Mint (NM or M-)\", rating removed")
+        #expect(!RecordEdit(grading: CopyGradingChange(sleeve: .clear)).isEmpty && RecordEdit().isEmpty)
     }
 }
