@@ -131,7 +131,14 @@ extension AppState {
 
         if let question = questions.first, case .list = mode, let answer = Self.answer(to: question, key: key) {
             questions.removeFirst()
-            if let request = question.request(for: answer) { return [.session(request)] + drainQueuedScans() }
+            if let request = question.request(for: answer) {
+                if case .moveHere(let move) = question.kind, answer == .yes {
+                    say("Moving \(move.title)")
+                } else {
+                    say("Added \(question.subject)")
+                }
+                return [.session(request)] + drainQueuedScans()
+            }
             if case .moveHere(let move) = question.kind {
                 say("Not moved: \(move.title) stays \(move.from.map { "in \($0.name)" } ?? "in no place")")
             } else {

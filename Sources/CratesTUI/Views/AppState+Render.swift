@@ -93,7 +93,7 @@ extension AppState {
                     screen.put("…", row: y, column: 2, style: selected ? .selected : .dim)
                     continue
                 }
-                let (text, note, noteStyle) = item.rowText
+                let (text, note, noteStyle) = item.rowText(lookupsRunning: discogs.looksUp)
                 var col = screen.put(text, row: y, column: 2, style: base, limit: mainWidth)
                 if let note, col + 2 < 2 + mainWidth {
                     col = screen.put("  " + note, row: y, column: col, style: selected ? .selected : noteStyle, limit: 2 + mainWidth - col)
@@ -178,10 +178,13 @@ extension AppState {
 extension CollectionRow {
     /// The row's main text, and a short note after it for records that are not matched
     /// (the details view gives the whole story).
-    var rowText: (String, String?, Style) {
+    /// `lookupsRunning`: whether this session looks records up now; if not, a waiting record
+    /// says it waits rather than that it is being looked up.
+    func rowText(lookupsRunning: Bool) -> (String, String?, Style) {
         switch lookupState {
         case .matched: return (displayTitle, nil, .normal)
-        case .pending, .lookingUp: return (displayTitle, "looking up…", .pending)
+        case .pending, .lookingUp:
+            return (displayTitle, lookupsRunning ? "looking up…" : "waits for Discogs", .pending)
         case .notFound: return (displayTitle, "no match on Discogs", .dim)
         case .ambiguous: return (displayTitle, "\(candidateCount) pressings: press Enter to choose", .pending)
         case .failed: return (displayTitle, "lookup failed: will retry (Enter for details)", .error)
