@@ -7,8 +7,9 @@ import GRDB
 /// The record's sort keys follow the values shown, so an edited title or genre moves it.
 extension CatalogueStore {
     /// Applies `edit` to the record: sets the collector's values given, gives the cleared
-    /// fields back to Discogs, sets or removes the note; one transaction, with an `edited`
-    /// entry in the history. Returns the record as stored now.
+    /// fields back to Discogs, sets or removes the note, grades and rates the copy; one
+    /// transaction, with an `edited` entry in the history. Returns the record as stored now.
+    /// (The next `crates sync` pushes the note, grades and rating of a synced copy.)
     @discardableResult
     public func edit(_ recordID: Int64, _ edit: RecordEdit, now: Date = Date()) async throws(StoreError) -> CatalogueRecord {
         try await write { db in
@@ -23,7 +24,8 @@ extension CatalogueStore {
             case .clear?: note = nil
             case nil: break
             }
-            try Self.store(db, collector: collector, note: note, recordID: recordID, now: now)
+            let grading = edit.grading.applied(to: record.grading)
+            try Self.store(db, collector: collector, note: note, grading: grading, recordID: recordID, now: now)
             try StoredValues.addEvent(db, recordID: recordID, at: now, kind: .edited, message: "edited: \(edit.summary)")
             guard let stored = try StoredValues.fetchRecord(db, id: recordID) else { throw StoreError.recordNotFound(recordID) }
             return stored
@@ -46,7 +48,7 @@ extension CatalogueStore {
                     WHERE id = ?
                     """,
                 arguments: [recordID])
-            try Self.store(db, collector: collector, note: record.note, recordID: recordID, now: now)
+            try Self.store(db, collector: collector, note: record.note, grading: record.grading, recordID: recordID, now: now)
             try StoredValues.addEvent(
                 db, recordID: recordID, at: now, kind: .enteredByHand, message: "entered by hand: \(collector.description)")
             guard let stored = try StoredValues.fetchRecord(db, id: recordID) else { throw StoreError.recordNotFound(recordID) }
@@ -70,14 +72,16 @@ extension CatalogueStore {
         }
     }
 
-    /// Writes the collector's values and the note, their search text, and the sort keys
-    /// they decide.
-    static func store(_ db: Database, collector: RecordFields, note: String?, recordID: Int64, now: Date) throws {
-        let assignments = StoredValues.ownColumns.map { "\($0) = ?" }.joined(separator: ", ")
+    /// Writes the collector's values, the note and the grading, the values' search text, and
+    /// the sort keys they decide.
+    static func store(
+        _ db: Database, collector: RecordFields, note: String?, grading: CopyGrading, recordID: Int64, now: Date
+    ) throws {
+        let assignments = (StoredValues.ownColumns + StoredValues.gradingColumns).map { "\($0) = ?" }.joined(separator: ", ")
         try db.execute(
             sql: "UPDATE record SET \(assignments), ownSearchText = ?, note = ?, updatedAt = ? WHERE id = ?",
             arguments: StatementArguments(
-                StoredValues.ownValues(collector) + [
+                StoredValues.ownValues(collector) + StoredValues.gradingValues(grading) + [
                     StoredValues.ownSearchText(collector), note, StoredValues.seconds(now), recordID,
                 ]))
         try StoredValues.rekey(db, recordID: recordID)

@@ -113,11 +113,13 @@ extension CatalogueStore {
             guard let last = items.last else { return }
             let releases = try fetchReleases(db, ids: Set(items.compactMap(\.record.releaseID)), detail: detail)
             let histories = detail == .full ? try fetchHistories(db, recordIDs: items.map(\.record.id)) : [:]
+            let links = try fetchDiscogsLinks(db, recordIDs: items.map(\.record.id))
             try body(items.map { item in
                 ExportedRecord(
                     record: item.record, release: item.record.releaseID.flatMap { releases[$0] },
                     section: SortKey.sectionName(fromKey: item.sectionKey),
-                    history: detail == .full ? histories[item.record.id] ?? [] : nil)
+                    history: detail == .full ? histories[item.record.id] ?? [] : nil,
+                    discogs: links[item.record.id])
             })
             after = (last.sectionKey, last.rowKey, last.record.id)
             if items.count < pageSize { return }

@@ -246,7 +246,7 @@ extension CatalogueStore {
         let fields = entry.described ?? .none
         return try insert(db, [NewRecord(
             gtin: nil, addedAt: entry.addedAt ?? now, addMethod: .import, note: entry.note, location: entry.location,
-            collector: fields)], now: now)[0]
+            collector: fields, grading: entry.grading)], now: now)[0]
     }
 
     /// What the records of an import need now: those waiting for a person, and how many
@@ -448,7 +448,9 @@ extension CatalogueStore {
             if !rows.isEmpty { json += "," }
             json += "[\"\(gtin.canonical)\",\(StoredValues.seconds(entry.addedAt ?? now)),"
             json += jsonText(entry.note) + "," + (entry.location.flatMap { places[$0] }.map(String.init) ?? "null") + ","
-            json += (entry.releaseID.map(String.init) ?? "null") + "]"
+            json += (entry.releaseID.map(String.init) ?? "null")
+            json += "," + jsonText(entry.grading.media?.rawValue) + "," + jsonText(entry.grading.sleeve?.rawValue)
+            json += "," + String(entry.grading.rating.value) + "]"
             rows.append(entry)
         }
         json += "]"
@@ -457,9 +459,10 @@ extension CatalogueStore {
         try db.execute(
             sql: """
                 INSERT INTO record (gtin, addedAt, addMethod, note, locationID, pinnedReleaseID, lookupState,
-                                    sectionKey, rowKey, updatedAt)
+                                    sectionKey, rowKey, updatedAt, mediaCondition, sleeveCondition, rating)
                 SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?, json_extract(value, '$[2]'),
-                       json_extract(value, '$[3]'), json_extract(value, '$[4]'), ?, ?, ?, ?
+                       json_extract(value, '$[3]'), json_extract(value, '$[4]'), ?, ?, ?, ?,
+                       json_extract(value, '$[5]'), json_extract(value, '$[6]'), json_extract(value, '$[7]')
                 FROM json_each(?) ORDER BY key
                 """,
             arguments: [

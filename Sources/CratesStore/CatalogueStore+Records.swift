@@ -92,11 +92,12 @@ extension CatalogueStore {
             // Removed meanwhile (by another process): said plainly, not as a foreign key.
             throw StoreError.location(.unknownID(id))
         }
+        let columns = [
+            "gtin", "addedAt", "addMethod", "note", "locationID", "releaseID", "lookupState", "sectionKey", "rowKey", "updatedAt",
+        ] + StoredValues.ownColumns + StoredValues.gradingColumns + ["ownSearchText", "entryKey"]
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO record (gtin, addedAt, addMethod, note, locationID, releaseID, lookupState,
-                                sectionKey, rowKey, updatedAt, \(StoredValues.ownColumns.joined(separator: ", ")),
-                                ownSearchText, entryKey)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO record (\(columns.joined(separator: ", ")))
+            VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
             """)
         let nowSeconds = StoredValues.seconds(now)
         var ids: [Int64] = []
@@ -117,7 +118,7 @@ extension CatalogueStore {
                 gtin, StoredValues.seconds(record.addedAt), record.addMethod.rawValue, record.note,
                 record.locationID ?? record.location.flatMap { places[$0] }, record.release?.id,
                 record.initialState.rawValue, section, row ?? SortKey.unmatchedRow, nowSeconds,
-            ] + StoredValues.ownValues(collector) + [
+            ] + StoredValues.ownValues(collector) + StoredValues.gradingValues(record.grading) + [
                 StoredValues.ownSearchText(collector), StoredValues.entryKey(gtin: record.gtin, collector: collector),
             ]))
             let id = db.lastInsertedRowID
@@ -167,7 +168,10 @@ extension CatalogueStore {
         try await read { db in
             guard let record = try StoredValues.fetchRecord(db, id: id) else { return nil }
             let release = try record.releaseID.flatMap { try StoredValues.fetchRelease(db, id: $0) }
-            return RecordDetails(record: record, release: release, history: try StoredValues.events(db, recordID: id))
+            return RecordDetails(
+                record: record, release: release, history: try StoredValues.events(db, recordID: id),
+                discogs: try Self.fetchDiscogsLinks(db, recordIDs: [id])[id],
+                discogsCopies: try record.releaseID.map { try Self.discogsCopies(db, releaseID: $0) } ?? 0)
         }
     }
 

@@ -24,7 +24,8 @@ enum Schema {
     /// "v6 collector values" and "v7 locations" were written side by side on two branches,
     /// so a database may have had either first (a test opens one of each). Both orders end
     /// with the same columns: v7 only adds a table and a column, and v6 rebuilds `record`
-    /// from its stored definition, whatever columns it has.
+    /// from its stored definition, whatever columns it has. "v8 discogs sync" too: the sync
+    /// branch's databases ran it right after v3, and v6's rebuild keeps its columns.
     static var migrations: [(identifier: String, migrate: @Sendable (Database) throws -> Void)] {
         [
             ("v1", createV1),
@@ -33,6 +34,7 @@ enum Schema {
             ("v4 claim owner", addClaimOwner),
             ("v6 collector values", addCollectorValues),
             ("v7 locations", addLocations),
+            ("v8 discogs sync", addDiscogsSync),
         ]
     }
 
@@ -278,5 +280,64 @@ enum Schema {
             try db.execute(
                 sql: "UPDATE record SET locationID = ?, location = NULL WHERE location = ?", arguments: [parent, text])
         }
+    }
+
+    /// Grading per copy (issue 16) and what `crates sync` keeps of the user's Discogs
+    /// collection: see `CatalogueStore+DiscogsSync.swift`.
+    private static func addDiscogsSync(_ db: Database) throws {
+        try db.execute(sql: """
+            -- Discogs' exact texts ("Very Good Plus (VG+)"); the rating 0 (not rated) to 5.
+            ALTER TABLE record ADD COLUMN mediaCondition TEXT;
+            ALTER TABLE record ADD COLUMN sleeveCondition TEXT;
+            ALTER TABLE record ADD COLUMN rating INTEGER NOT NULL DEFAULT 0;
+
+            -- The Discogs account the collection is synced with (one row), so that a sync
+            -- signed in as someone else is refused rather than mixing two collections.
+            CREATE TABLE discogsAccount (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                username TEXT NOT NULL,
+                lastSyncAt REAL
+            );
+            -- The user's folders, as the last sync listed them (for folder names).
+            CREATE TABLE discogsFolder (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL
+            );
+            -- One Discogs instance linked to one copy. recordID has no foreign key: a copy
+            -- deleted in crates keeps its link, so that a sync can report it (or remove it
+            -- on Discogs), and an undone delete finds it again (record ids are never reused).
+            -- The base* columns are what both sides held at the last sync: the base of the
+            -- three-way merge (CopyMerge).
+            CREATE TABLE discogsCopy (
+                instanceID INTEGER PRIMARY KEY,
+                recordID INTEGER NOT NULL UNIQUE,
+                releaseID INTEGER NOT NULL,
+                folderID INTEGER NOT NULL,
+                baseRating INTEGER NOT NULL DEFAULT 0,
+                baseMedia TEXT,
+                baseSleeve TEXT,
+                baseNotes TEXT,
+                removedAt REAL,                   -- a sync found the instance gone from Discogs
+                syncedAt REAL NOT NULL
+            );
+            CREATE INDEX discogsCopy_release ON discogsCopy(releaseID);
+            -- The pushes a sync has planned, each committed before its request is sent and
+            -- deleted once Discogs has answered. An 'add' row whose sentAt is set may have
+            -- been carried out (killed, or the answer lost): the next sync reconciles it
+            -- through the release's instances before anything else, never adds it twice.
+            CREATE TABLE discogsOutbox (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                kind TEXT NOT NULL,               -- add, update, remove
+                recordID INTEGER,
+                releaseID INTEGER NOT NULL,
+                folderID INTEGER NOT NULL,
+                instanceID INTEGER,
+                field TEXT,                       -- update: a SyncField
+                value TEXT,                       -- update: the value sent (NULL clears)
+                sentAt REAL,
+                createdAt REAL NOT NULL
+            );
+            CREATE UNIQUE INDEX discogsOutbox_add ON discogsOutbox(recordID) WHERE kind = 'add';
+            """)
     }
 }

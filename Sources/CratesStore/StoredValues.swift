@@ -26,17 +26,26 @@ enum StoredValues {
 
     // MARK: record
 
-    /// The columns `record(from:)` reads, in order.
-    static let recordColumns = """
-        id, gtin, addedAt, addMethod, note, locationID, releaseID, lookupState, lookupError, \
-        lookupAttempts, retryAt, skipReason, claimedUntil, candidatesJSON, updatedAt, \
-        \(ownColumns.joined(separator: ", "))
-        """
-    /// How many columns `recordColumns` names.
-    static let recordColumnCount = 15 + ownColumns.count
-
+    /// The record's own columns, which `record(from:)` reads first, in this order (the
+    /// indexes below follow from it).
+    static let baseColumns = [
+        "id", "gtin", "addedAt", "addMethod", "note", "locationID", "releaseID", "lookupState", "lookupError",
+        "lookupAttempts", "retryAt", "skipReason", "claimedUntil", "candidatesJSON", "updatedAt",
+    ]
     /// The collector's values, in `RecordField.allCases` order.
     static let ownColumns = ["ownArtist", "ownTitle", "ownGenre", "ownYear", "ownFormat", "ownLabel", "ownCatno", "ownCountry"]
+    /// The copy's grading (`CopyGrading`), in this order.
+    static let gradingColumns = ["mediaCondition", "sleeveCondition", "rating"]
+
+    /// Every column `record(from:)` reads, in order.
+    static let recordColumnList = baseColumns + ownColumns + gradingColumns
+    /// `recordColumnList` for a SELECT.
+    static let recordColumns = recordColumnList.joined(separator: ", ")
+    /// How many columns `recordColumns` names: a query's next column is at this index.
+    static let recordColumnCount = recordColumnList.count
+    /// Where the collector's values and the grading start in `recordColumns`.
+    private static let ownIndex = baseColumns.count
+    private static let gradingIndex = baseColumns.count + ownColumns.count
 
     /// The record in `row` (read with `recordColumns`); `location` gives the place of a
     /// location id (`fetchLocation`, or a `LocationTree` read once for many rows).
@@ -72,7 +81,8 @@ enum StoredValues {
             claimedUntil: try row.decode(Double?.self, atIndex: 12).map(date),
             candidates: candidates,
             updatedAt: date(try row.decode(Double.self, atIndex: 14)),
-            collector: try collector(from: row, at: 15))
+            collector: try collector(from: row, at: ownIndex),
+            grading: try grading(from: row, at: gradingIndex, recordID: id))
     }
 
     /// The collector's values from `ownColumns`, read from `index` on.
@@ -82,6 +92,11 @@ enum StoredValues {
             genre: try row.decode(String?.self, atIndex: index + 2), year: try row.decode(Int?.self, atIndex: index + 3),
             format: try row.decode(String?.self, atIndex: index + 4), label: try row.decode(String?.self, atIndex: index + 5),
             catno: try row.decode(String?.self, atIndex: index + 6), country: try row.decode(String?.self, atIndex: index + 7))
+    }
+
+    /// The values of `gradingColumns` for `grading`, in order.
+    static func gradingValues(_ grading: CopyGrading) -> [(any DatabaseValueConvertible)?] {
+        [grading.media?.rawValue, grading.sleeve?.rawValue, grading.rating.value]
     }
 
     /// The values of `ownColumns` for `fields`, in order.
@@ -122,6 +137,24 @@ enum StoredValues {
         if own { try rekey(db, recordID: recordID) }
     }
 
+    /// The grading columns (`mediaCondition`, `sleeveCondition`, `rating`) from `index` on.
+    static func grading(from row: Row, at index: Int, recordID: Int64) throws -> CopyGrading {
+        var grading = CopyGrading(rating: Rating(clamping: try row.decode(Int.self, atIndex: index + 2)))
+        if let text = try row.decode(String?.self, atIndex: index) {
+            guard let media = MediaCondition(rawValue: text) else {
+                throw StoreError.unreadableValue(recordID: recordID, column: "mediaCondition", value: text)
+            }
+            grading.media = media
+        }
+        if let text = try row.decode(String?.self, atIndex: index + 1) {
+            guard let sleeve = SleeveCondition(rawValue: text) else {
+                throw StoreError.unreadableValue(recordID: recordID, column: "sleeveCondition", value: text)
+            }
+            grading.sleeve = sleeve
+        }
+        return grading
+    }
+
     static func lookupState(_ text: String, recordID: Int64?) throws -> LookupState {
         guard let state = LookupState(rawValue: text) else {
             throw StoreError.unreadableValue(recordID: recordID, column: "lookupState", value: text)
@@ -145,14 +178,16 @@ enum StoredValues {
             record.lookupState.rawValue, record.lookupError, record.lookupAttempts,
             record.retryAt.map(seconds), record.skipReason, record.claimedUntil.map(seconds),
             record.candidates.isEmpty ? nil : try json(record.candidates), seconds(record.updatedAt),
-        ] + ownValues(record.collector) + [
+        ] + ownValues(record.collector) + gradingValues(record.grading) + [
             record.candidates.count, keys.section, keys.row, ownSearchText(record.collector),
             entryKey(gtin: record.gtin, collector: record.collector),
         ]
         var placeholders = Array(repeating: "?", count: values.count)
-        // The place (`locationID`, the sixth column), unless it was removed meanwhile (the
-        // copy then comes back in none).
-        placeholders[5] = "(SELECT id FROM location WHERE id = ?)"
+        // The place (`locationID`), unless it was removed meanwhile (the copy then comes back
+        // in none).
+        if let place = recordColumnList.firstIndex(of: "locationID") {
+            placeholders[place] = "(SELECT id FROM location WHERE id = ?)"
+        }
         try db.execute(
             sql: """
                 INSERT OR IGNORE INTO record (\(recordColumns), candidateCount, sectionKey, rowKey, ownSearchText, entryKey)

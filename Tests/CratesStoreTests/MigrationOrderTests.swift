@@ -6,10 +6,11 @@ import Testing
 
 @testable import CratesStore
 
-/// "v6 collector values" (issue 14) and "v7 locations" (issue 15) were written side by side:
-/// crates runs v6 then v7, but a database made by the locations branch had v7 first. Each
-/// order must end with every column, and v6's rebuild of `record` must keep what v7 added.
-@Suite("Migrations v6 and v7 in either order")
+/// "v6 collector values" (issue 14), "v7 locations" (issue 15) and "v8 discogs sync" (issue
+/// 16) were written side by side: crates runs v6, v7, v8, but a database made by the
+/// locations branch had v7 first, and one made by the sync branch v8 first. Each order must
+/// end with every column, and v6's rebuild of `record` must keep what v7 and v8 added.
+@Suite("Migrations v6, v7 and v8 in any order")
 struct MigrationOrderTests {
     @Test("v7 before v6: v6's rebuild keeps locationID, its index, its foreign key and the places; the same columns as v6 before v7")
     func v7BeforeV6() async throws {
@@ -19,8 +20,10 @@ struct MigrationOrderTests {
         // free-text locations of v1 into places.
         do {
             let queue = try DatabaseQueue(path: swappedPath)
-            // Without v4 too: main had no "v4 claim owner" then, so this build runs v4 and v6 after v7.
-            let migrator = Schema.migrator(Schema.migrations.filter { !["v4 claim owner", "v6 collector values"].contains($0.identifier) })
+            // As that branch had it: no "v4 claim owner", "v6 collector values" or "v8 discogs
+            // sync" yet, so this build runs v4, v6 and v8 after v7.
+            let migrator = Schema.migrator(
+                Schema.migrations.filter { !["v4 claim owner", "v6 collector values", "v8 discogs sync"].contains($0.identifier) })
             try migrator.migrate(queue, upTo: "v3 pinned release")
             try await queue.write { db in
                 for (n, location) in [(1, "Living Room › Crate 3"), (2, nil)] as [(Int, String?)] {
@@ -39,7 +42,7 @@ struct MigrationOrderTests {
             try queue.close()
         }
 
-        // This build runs the ones missing: v4 and v6, after v7.
+        // This build runs the ones missing: v4, v6 and v8, after v7.
         let swapped = try CatalogueStore(path: swappedPath)
         #expect(try await swapped.integrityProblems().isEmpty)
         #expect(try await swapped.record(1)?.location?.pathText == "Living Room › Crate 3")
@@ -70,6 +73,61 @@ struct MigrationOrderTests {
         // v6's rebuild keeps v4's column (the claim's owner), in either order.
         #expect(try await Self.schema(usual).columns.contains("claimOwner NOT NULL=0"))
         #expect(try await Self.schema(swapped).columns.contains("claimOwner NOT NULL=0"))
+    }
+
+    @Test(
+        "v8 before v6 (and v7): v6's rebuild keeps the grading columns, their values and the links; the same columns as the usual order",
+        arguments: [["v8 discogs sync"], ["v7 locations", "v8 discogs sync"]])
+    func v8BeforeV6(first: [String]) async throws {
+        let directory = try TemporaryDirectory(prefix: "crates-v8v6")
+        let path = directory.file("v8-first.sqlite")
+        // As the sync branch left a database (v1, v2, v3, v8; or v7 before it as well): a
+        // graded copy, linked to a Discogs instance, and its undo-safe id counter.
+        do {
+            let queue = try DatabaseQueue(path: path)
+            let early = ["v1", "v2 search text", "v3 pinned release"] + first
+            let migrator = Schema.migrator(early.compactMap { id in Schema.migrations.first { $0.identifier == id } })
+            try migrator.migrate(queue)
+            try await queue.write { db in
+                for n in 1...2 {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO record (gtin, addedAt, addMethod, lookupState, sectionKey, rowKey, updatedAt,
+                                                mediaCondition, sleeveCondition, rating)
+                            VALUES (?, ?, 'typed', 'pending', ?, ?, ?, ?, ?, ?)
+                            """,
+                        arguments: [
+                            makeGTIN(n).canonical, n, SortKey.unknownSection, SortKey.unmatchedRow, n,
+                            n == 1 ? MediaCondition.veryGoodPlus.rawValue : nil, n == 1 ? SleeveCondition.generic.rawValue : nil, n == 1 ? 4 : 0,
+                        ])
+                }
+                try StoredValues.count(db, sectionKey: SortKey.unknownSection, by: 2)
+                try db.execute(sql: "DELETE FROM record WHERE id = 2")  // a trigger counts it out
+                try db.execute(
+                    sql: "INSERT INTO discogsCopy (instanceID, recordID, releaseID, folderID, baseRating, syncedAt) VALUES (?, 1, 7, 1, 4, 0)",
+                    arguments: [Int64(5_000_000_001)])
+            }
+            let applied = try await queue.read { db in try migrator.appliedIdentifiers(db) }
+            #expect(Set(applied) == Set(early))
+            try queue.close()
+        }
+
+        // This build runs the ones missing, v6 among them, after v8.
+        let store = try CatalogueStore(path: path)
+        #expect(try await store.integrityProblems().isEmpty)
+        let graded = try #require(try await store.record(1))
+        #expect(graded.grading == CopyGrading(media: .veryGoodPlus, sleeve: .generic, rating: try Rating(4)))
+        #expect(try await store.details(1)?.discogs?.instanceID == 5_000_000_001)
+        // Both features on the rebuilt table: a pulled copy is a record without a barcode.
+        let byHand = try await store.add(NewRecord(
+            gtin: nil, addMethod: .manual, collector: RecordFields(artist: "A", title: "T"), handEntered: true,
+            grading: CopyGrading(rating: try Rating(2))))
+        #expect(byHand.id == 3, "the id of the copy deleted before the migration is never reused")
+        #expect(byHand.gtin == nil && byHand.grading.rating.value == 2)
+
+        let usual = try CatalogueStore(path: directory.file("usual.sqlite"))
+        #expect(try await Self.schema(store) == Self.schema(usual))
+        #expect(try await Self.schema(usual).columns.isSuperset(of: ["mediaCondition NOT NULL=0", "rating NOT NULL=1", "gtin NOT NULL=0"]))
     }
 
     /// The record table's columns (name, whether NOT NULL) and the indexes and triggers on it.

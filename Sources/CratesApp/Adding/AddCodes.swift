@@ -118,7 +118,11 @@ public struct AddCodes: Sendable {
             return TabSeparatedText.line([String(id), "", "deleted", "deleted meanwhile"]) + "\n"
         }
         let record = details.record
-        return TabSeparatedText.line([String(record.id), record.gtin?.canonical ?? "", record.lookupState.rawValue, detail(details)]) + "\n"
+        var detail = detail(details)
+        if let onDiscogs = DiscogsOwnership.text(copies: details.discogsCopies) {
+            detail += detail.isEmpty ? onDiscogs : " (\(onDiscogs))"
+        }
+        return TabSeparatedText.line([String(record.id), record.gtin?.canonical ?? "", record.lookupState.rawValue, detail]) + "\n"
     }
 
     /// What Discogs found: Artist — Title (as shown: the collector's values win), how many

@@ -9,8 +9,8 @@ import Synchronization
 /// lookup worker and follows the camera daemon, and reports everything as `SessionEvent`s
 /// through `post`. It knows nothing of the terminal.
 public final class CollectionSession: Sendable {
-    private let store: CatalogueStore
-    private let post: @Sendable (SessionEvent) -> Void
+    let store: CatalogueStore
+    let post: @Sendable (SessionEvent) -> Void
     private let access: Mutex<DiscogsAccess?>
     private let lookups: Bool
     /// The camera daemon's socket; nil with `--no-scanner`.
@@ -26,6 +26,10 @@ public final class CollectionSession: Sendable {
     private let executor = Mutex<Task<Void, Never>?>(nil)
     /// Searches without a barcode, and the releases they found (added or linked from there).
     private let finder: Mutex<ReleaseFinder>
+    /// Whether a Discogs sync runs now (one at a time).
+    let syncRunning = Mutex(false)
+    /// Records added in this session, whose lookup's match says whether Discogs has them.
+    let recentAdds = Mutex<Set<Int64>>([])
 
     public init(
         store: CatalogueStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?,
@@ -42,7 +46,7 @@ public final class CollectionSession: Sendable {
         (requests, requestSink) = AsyncStream.makeStream(of: SessionRequest.self)
     }
 
-    private var discogs: DiscogsAccess? { access.withLock { $0 } }
+    var discogs: DiscogsAccess? { access.withLock { $0 } }
 
     /// Starts watching the collection, the worker and the camera.
     public func start() {
@@ -154,6 +158,12 @@ public final class CollectionSession: Sendable {
                 } else {
                     post(.message("No browser here: \(url)", isError: false))
                 }
+            case .grade(let recordID, let change):
+                try await grade(recordID, change)
+            case .sync:
+                startSync()
+            case .removeFromDiscogs(let instanceIDs):
+                startRemoval(instanceIDs)
             case .search(let query, let recordID):
                 // Waits for Discogs: off the serial line, as an add by release.
                 Task { await self.search(query, for: recordID) }
@@ -192,7 +202,13 @@ public final class CollectionSession: Sendable {
             {
             case .added(let record, let release):
                 post(.added(recordID: record.id))
-                if let release { post(.message("Added \(release.displayTitle)", isError: false)) }
+                recentAdds.withLock { _ = $0.insert(record.id) }
+                let onDiscogs = try await onDiscogsText(release: release, gtin: record.gtin)
+                if let release {
+                    post(.message("Added \(release.displayTitle)" + (onDiscogs.map { ": \($0)" } ?? ""), isError: false))
+                } else if let onDiscogs {
+                    post(.message("Added \(record.subject): \(onDiscogs)", isError: false))
+                }
                 nudgeWorker()
             case .held(let question):
                 post(.ask(question))
@@ -322,6 +338,10 @@ public final class CollectionSession: Sendable {
         let task = Task {
             let reports = Task {
                 for await event in worker.events {
+                    if case .settled(let recordID, .matched, _) = event {
+                        await self.announceOwnership(recordID: recordID)
+                        continue
+                    }
                     guard case .status(let status) = event else { continue }
                     post(.discogs(DiscogsStatus(status, username: username)))
                     if case .working(let waiting) = status { post(.waiting(waiting + 1)) }

@@ -37,13 +37,15 @@ public struct CatalogueRecord: Hashable, Sendable, Identifiable {
     /// The collector's own values (typed by hand, edited, or an import row's): each one set
     /// wins over Discogs' value, and no lookup changes them.
     public var collector: RecordFields
+    /// The copy's media and sleeve conditions and rating (its notes are `note`).
+    public var grading: CopyGrading
 
     public init(
         id: Int64, gtin: GTIN?, addedAt: Date, addMethod: AddMethod, note: String? = nil,
         location: Location? = nil, releaseID: Int? = nil, lookupState: LookupState = .pending,
         lookupError: String? = nil, lookupAttempts: Int = 0, retryAt: Date? = nil,
         skipReason: String? = nil, claimedUntil: Date? = nil, candidates: [ReleaseCandidate] = [],
-        updatedAt: Date, collector: RecordFields = .none
+        updatedAt: Date, collector: RecordFields = .none, grading: CopyGrading = .none
     ) {
         self.id = id
         self.gtin = gtin
@@ -61,6 +63,7 @@ public struct CatalogueRecord: Hashable, Sendable, Identifiable {
         self.candidates = candidates
         self.updatedAt = updatedAt
         self.collector = collector
+        self.grading = grading
     }
 
     /// "5099750442227", or what the record says about itself when it has no barcode
@@ -85,6 +88,8 @@ public struct NewRecord: Hashable, Sendable {
     /// `LocationTree.placement(forImported:)`: it joins the place it names, or the places
     /// missing are made). Ignored when `locationID` is given.
     public var location: String?
+    /// Conditions and rating known already (a Discogs collection export's columns).
+    public var grading: CopyGrading
     /// Known already (e.g. added by Discogs release id): the record is stored `matched` and
     /// never enters the lookup queue. Nil: the record is stored `pending`.
     public var release: Release? {
@@ -111,7 +116,7 @@ public struct NewRecord: Hashable, Sendable {
     public init(
         gtin: GTIN?, addedAt: Date = Date(), addMethod: AddMethod, note: String? = nil,
         location: String? = nil, locationID: Int64? = nil, release: Release? = nil,
-        collector: RecordFields = .none, handEntered: Bool = false
+        collector: RecordFields = .none, handEntered: Bool = false, grading: CopyGrading = .none
     ) {
         self.gtin = gtin
         self.addedAt = addedAt
@@ -119,6 +124,7 @@ public struct NewRecord: Hashable, Sendable {
         self.note = note
         self.location = location
         self.locationID = locationID
+        self.grading = grading
         self.releaseBox = release.map(ValueBox.init)
         self.collectorBox = collector.isEmpty ? nil : ValueBox(collector)
         self.handEntered = handEntered

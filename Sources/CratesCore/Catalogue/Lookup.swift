@@ -18,6 +18,8 @@ public enum AddMethod: String, Hashable, Sendable, Codable, CaseIterable {
     case manual
     /// Chosen from a search without a barcode (the TUI's `s`).
     case search
+    /// Pulled from the user's Discogs collection by `crates sync` (one instance, one copy).
+    case discogs
 }
 
 /// A record claimed from the queue for one lookup.

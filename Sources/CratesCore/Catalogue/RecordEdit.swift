@@ -1,7 +1,8 @@
 import Foundation
 
-/// What a person changes on a record (`crates edit`, the TUI's `e`): fields set to their own
-/// values, fields given back to Discogs, and the note.
+/// What a person changes on a record (`crates edit`, the TUI's `e`, and its grade pickers
+/// `M`, `V`, `*`): fields set to their own values, fields given back to Discogs, the note,
+/// and the copy's conditions and rating.
 public struct RecordEdit: Hashable, Sendable {
     /// What happens to the note.
     public enum NoteChange: Hashable, Sendable {
@@ -13,25 +14,36 @@ public struct RecordEdit: Hashable, Sendable {
     public var values: RecordFields
     /// Fields whose collector's value goes: Discogs' value shows again.
     public var clear: Set<RecordField>
+    /// The copy's note (Discogs' "Notes", which `crates sync` keeps in step).
     public var note: NoteChange?
+    /// The copy's media and sleeve conditions and rating to change (issue 16).
+    public var grading: CopyGradingChange
 
-    public init(values: RecordFields = .none, clear: Set<RecordField> = [], note: NoteChange? = nil) {
+    public init(
+        values: RecordFields = .none, clear: Set<RecordField> = [], note: NoteChange? = nil,
+        grading: CopyGradingChange = CopyGradingChange()
+    ) {
         self.values = values
         self.clear = clear
         self.note = note
+        self.grading = grading
     }
 
     /// True when nothing would change.
-    public var isEmpty: Bool { values.isEmpty && clear.isEmpty && note == nil }
+    public var isEmpty: Bool { values.isEmpty && clear.isEmpty && note == nil && grading.isEmpty }
 
     /// Checks what was typed, field by field (`RecordFieldValue.checked`): `values` are the
-    /// fields to set, `clear` the names given to `--clear` (a field's name, or `note`).
+    /// fields to set, `clear` the names given to `--clear` (a field's name, or `note`);
+    /// `media` and `sleeve` a Discogs grade in its words or short form ("VG+", "near mint",
+    /// "Very Good Plus (VG+)"), `rating` 0 (not rated) to 5; a blank grade or note clears it.
     /// Refused: a field both set and cleared, an unknown name, a value that does not check.
     public static func checked(
         values: [RecordField: String], clear names: [String] = [], note: String? = nil,
+        media: String? = nil, sleeve: String? = nil, rating: String? = nil,
         currentYear: Int = ReleaseSearchQuery.currentYear()
     ) throws(RecordFieldError) -> RecordEdit {
         var edit = RecordEdit()
+        edit.grading = try CopyGradingChange.checked(media: media, sleeve: sleeve, rating: rating)
         for field in RecordField.allCases {
             guard let text = values[field] else { continue }
             edit.values.set(field, try RecordFieldValue.checked(text, field, currentYear: currentYear))
@@ -64,6 +76,7 @@ public struct RecordEdit: Hashable, Sendable {
         case .clear?: parts.append("note removed")
         case nil: break
         }
+        parts += grading.summaryParts
         return parts.joined(separator: ", ")
     }
 }
@@ -128,6 +141,10 @@ public enum RecordFieldError: Error, Hashable, Sendable, CustomStringConvertible
     case unknownField(String)
     case setAndCleared(RecordField)
     case noteSetAndCleared
+    /// A grade that is not one of Discogs'.
+    case condition(ConditionError)
+    /// A rating that is not 0 to 5.
+    case rating(RatingError)
     /// A record entered by hand needs these.
     case missing([RecordField])
 
@@ -149,6 +166,10 @@ public enum RecordFieldError: Error, Hashable, Sendable, CustomStringConvertible
             "the \(field.name) is both set and cleared: give one of --\(field.rawValue) and --clear \(field.rawValue)"
         case .noteSetAndCleared:
             "the note is both set and cleared: give one of --note and --clear note"
+        case .condition(let error):
+            error.description
+        case .rating(let error):
+            error.description
         case .missing(let fields):
             "a record entered by hand needs " + fields.map { "the \($0.name)" }.joined(separator: " and ")
         }

@@ -12,12 +12,12 @@ import Foundation
 /// | `Artist`, `Title` | as crates shows them (Discogs' " (2)" and "*" markers removed) |
 /// | `Label` | the label names, joined by ", " |
 /// | `Format` | the formats with their descriptions ("CD, Album"), several joined by " + " |
-/// | `Rating` | empty: crates keeps no ratings |
+/// | `Rating` | the copy's rating, 1 to 5; empty when not rated |
 /// | `Released` | the release year |
 /// | `release_id` | the Discogs release id |
-/// | `CollectionFolder` | the name of the place the copy is in (crates' nearest thing to a folder) |
+/// | `CollectionFolder` | the Discogs folder of a copy synced with Discogs (`crates sync`); else the name of the place the copy is in (crates' nearest thing to a folder) |
 /// | `Date Added` | when the copy was added, `YYYY-MM-DD HH:MM:SS` in UTC (`UTCTimestamp`) |
-/// | `Collection Media Condition`, `Collection Sleeve Condition` | empty: crates keeps none |
+/// | `Collection Media Condition`, `Collection Sleeve Condition` | Discogs' exact grade texts ("Very Good Plus (VG+)"), empty when not graded |
 /// | `Collection Notes` | the record's note |
 /// | `Barcode` | the canonical GTIN (8, 13 or 14 digits); empty for a record without one |
 /// | `Location` | the place's whole path, "Living Room › Shelf 2 › Crate A3" (what `crates import` reads back first) |
@@ -71,13 +71,14 @@ public enum DiscogsCollectionCSV {
         fields.append(shown.title ?? "")
         fields.append(shown.label ?? "")
         fields.append(shown.format ?? "")
-        fields.append("")  // Rating
+        fields.append(record.grading.rating.isRated ? String(record.grading.rating.value) : "")
         fields.append(shown.year.map { String($0) } ?? "")
         fields.append(release.map { String($0.id) } ?? "")
-        fields.append(record.location?.name ?? "")
+        let folder = entry.discogs.flatMap { $0.removedOnDiscogs ? nil : $0.folderName }
+        fields.append(folder ?? record.location?.name ?? "")
         fields.append(UTCTimestamp.format(record.addedAt, .discogs))
-        fields.append("")  // Collection Media Condition
-        fields.append("")  // Collection Sleeve Condition
+        fields.append(record.grading.media?.rawValue ?? "")
+        fields.append(record.grading.sleeve?.rawValue ?? "")
         fields.append(record.note ?? "")
         fields.append(record.gtin?.canonical ?? "")
         fields.append(record.location?.pathText ?? "")

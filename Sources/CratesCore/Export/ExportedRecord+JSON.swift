@@ -15,8 +15,11 @@ extension ExportedRecord {
     /// `includeDiscogs` `discogs`: the release as Discogs sent it), `collector` (the
     /// collector's own values, which win over the release's: `artist`, `title`, `genre`,
     /// `year`, `format`, `label`, `catno`, `country`, each null where Discogs' value stands),
-    /// and, when the history was read, `history` [{`at`, `kind`, `message`}]. `gtin` is null
-    /// for a record without a barcode.
+    /// `mediaCondition` and `sleeveCondition` (Discogs' exact grade texts, or null), `rating`
+    /// (0, not rated, to 5), `discogsCollection` (null, or the Discogs instance the copy is
+    /// synced with: `instanceID`, `folderID`, `folder`, `removedOnDiscogs`), and, when the
+    /// history was read, `history` [{`at`, `kind`, `message`}]. `gtin` is null for a record
+    /// without a barcode (one entered by hand, found by search, or pulled from Discogs).
     public struct JSONObject: Encodable {
         public var entry: ExportedRecord
         public var includeDiscogs: Bool
@@ -32,6 +35,7 @@ extension ExportedRecord {
         enum Key: String, CodingKey {
             case id, gtin, state, section, addedAt, addMethod, note, location, lookupAttempts, lookupError
             case retryAt, skipReason, updatedAt, candidates, release, history, collector
+            case mediaCondition, sleeveCondition, rating, discogsCollection
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -55,6 +59,10 @@ extension ExportedRecord {
                 entry.release.map { ReleaseJSON(release: $0, includeDiscogs: includeDiscogs, placeholder: discogsPlaceholder) },
                 forKey: .release)
             try c.encode(CollectorJSON(record.collector), forKey: .collector)
+            try c.encode(record.grading.media?.rawValue, forKey: .mediaCondition)
+            try c.encode(record.grading.sleeve?.rawValue, forKey: .sleeveCondition)
+            try c.encode(record.grading.rating.value, forKey: .rating)
+            try c.encode(entry.discogs.map(CollectionLinkJSON.init), forKey: .discogsCollection)
             if let history = entry.history {
                 try c.encode(history.map(EventJSON.init), forKey: .history)
             }
@@ -224,5 +232,21 @@ private struct EventJSON: Encodable {
         try c.encode(UTCTimestamp.format(event.at, .iso8601), forKey: .at)
         try c.encode(event.kind.rawValue, forKey: .kind)
         try c.encode(event.message, forKey: .message)
+    }
+}
+
+private struct CollectionLinkJSON: Encodable {
+    let link: DiscogsCopyLink
+
+    init(_ link: DiscogsCopyLink) { self.link = link }
+
+    enum Key: String, CodingKey { case instanceID, folderID, folder, removedOnDiscogs }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(link.instanceID, forKey: .instanceID)
+        try c.encode(link.folderID, forKey: .folderID)
+        try c.encode(link.folderName, forKey: .folder)
+        try c.encode(link.removedOnDiscogs, forKey: .removedOnDiscogs)
     }
 }

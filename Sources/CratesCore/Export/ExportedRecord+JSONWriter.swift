@@ -39,6 +39,15 @@ extension ExportedRecord {
             out.member("year") { $0.raw(fields.year.map { String($0) } ?? "null") }
             out.close()
         }
+        out.member("discogsCollection") { out in
+            guard let link = discogs else { return out.raw("null") }
+            out.open()
+            out.member("folder") { $0.string(link.folderName) }
+            out.member("folderID") { $0.raw(String(link.folderID)) }
+            out.member("instanceID") { $0.raw(String(link.instanceID)) }
+            out.member("removedOnDiscogs") { $0.raw(link.removedOnDiscogs ? "true" : "false") }
+            out.close()
+        }
         out.member("gtin") { $0.string(record.gtin?.canonical) }
         if let history {
             out.member("history") { out in
@@ -63,7 +72,9 @@ extension ExportedRecord {
         }
         out.member("lookupAttempts") { $0.raw(String(record.lookupAttempts)) }
         out.member("lookupError") { $0.string(record.lookupError) }
+        out.member("mediaCondition") { $0.string(record.grading.media?.rawValue) }
         out.member("note") { $0.string(record.note) }
+        out.member("rating") { $0.raw(String(record.grading.rating.value)) }
         out.member("release") { out in
             guard let release else { return out.raw("null") }
             out.open()
@@ -96,6 +107,7 @@ extension ExportedRecord {
         out.member("retryAt") { $0.string(record.retryAt.map { UTCTimestamp.format($0, .iso8601) }) }
         out.member("section") { $0.string(section) }
         out.member("skipReason") { $0.string(record.skipReason) }
+        out.member("sleeveCondition") { $0.string(record.grading.sleeve?.rawValue) }
         out.member("state") { $0.string(record.lookupState.rawValue) }
         out.member("updatedAt") { $0.string(UTCTimestamp.format(record.updatedAt, .iso8601)) }
         out.close()

@@ -9,12 +9,18 @@ public struct ExportedRecord: Hashable, Sendable {
     public var section: String
     /// The lookup history, oldest first; nil when it was not read (the list does not need it).
     public var history: [LookupEvent]?
+    /// The Discogs instance the copy is synced with (`crates sync`), if any.
+    public var discogs: DiscogsCopyLink?
 
-    public init(record: CatalogueRecord, release: Release?, section: String, history: [LookupEvent]? = nil) {
+    public init(
+        record: CatalogueRecord, release: Release?, section: String, history: [LookupEvent]? = nil,
+        discogs: DiscogsCopyLink? = nil
+    ) {
         self.record = record
         self.release = release
         self.section = section
         self.history = history
+        self.discogs = discogs
     }
 
     /// The values shown for the copy: the collector's own over the release's.

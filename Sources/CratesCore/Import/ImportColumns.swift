@@ -21,6 +21,11 @@ public struct ImportColumns: Hashable, Sendable {
     /// (also Discogs' `Catalog#`), `label`, `year` (also `Released`), `country`, `format`.
     /// Read only for rows with neither a barcode nor a release id.
     public var described: [RecordField: Int] = [:]
+    /// The grading columns (Discogs' `Collection Media Condition`, `Collection Sleeve
+    /// Condition` and `Rating`, or `media`, `sleeve`, `rating`), if any.
+    public var media: Int?
+    public var sleeve: Int?
+    public var rating: Int?
 
     /// Header names, normalised, in order of preference.
     static let barcodeNames = ["barcode", "gtin", "upc", "ean", "ean13", "upca", "upcean", "eanupc", "barcodes"]
@@ -41,6 +46,9 @@ public struct ImportColumns: Hashable, Sendable {
         .country: ["country"],
         .format: ["format", "formats"],
     ]
+    static let mediaNames = ["collectionmediacondition", "mediacondition", "media"]
+    static let sleeveNames = ["collectionsleevecondition", "sleevecondition", "sleeve"]
+    static let ratingNames = ["rating", "collectionrating"]
 
     /// The columns found in a header row's names.
     public init(names: [String], delimiter: UInt8 = UInt8(ascii: ",")) {
@@ -56,6 +64,9 @@ public struct ImportColumns: Hashable, Sendable {
         note = first(Self.noteNames)
         date = first(Self.dateNames)
         location = first(Self.locationNames)
+        media = first(Self.mediaNames)
+        sleeve = first(Self.sleeveNames)
+        rating = first(Self.ratingNames)
         for (field, wanted) in Self.describedNames {
             if let index = first(wanted) { described[field] = index }
         }
@@ -226,6 +237,15 @@ struct CSVFormat: Sendable {
             }
             addedAt = date
         }
+        var grading = CopyGrading()
+        do throws(ImportRefusal.Reason) {
+            grading = try ImportValidation.grading(
+                media: field(columns.media, of: record), sleeve: field(columns.sleeve, of: record),
+                rating: field(columns.rating, of: record))
+        } catch {
+            collector.refuse(ImportRefusal(line: line, input: "", reason: error))
+            return
+        }
         let note = field(columns.note, of: record).flatMap(ImportValidation.note)
         // Discogs files every copy in a folder; "Uncategorized" is its default, not a place.
         let location = field(columns.location, of: record).flatMap(ImportValidation.note)
@@ -241,7 +261,7 @@ struct CSVFormat: Sendable {
         }
         guard let entry = ImportEntry(
             line: line, gtin: gtin, releaseID: releaseID, note: note, addedAt: addedAt, location: location,
-            described: described)
+            described: described, grading: grading)
         else {
             collector.refuse(ImportRefusal(line: line, input: "", reason: .noBarcode))
             return

@@ -6,8 +6,8 @@ import Foundation
 ///
 /// Each entry is a line number (32 bits), a GTIN as its 14-digit number (`GTIN.gtin14Value`,
 /// 0 for none) and a Discogs release id (0 for none), in three parallel arrays; the rarer
-/// note, date, location and description of a row without a barcode (CSV files only) sit in
-/// a side table keyed by position. Reading an element builds the `ImportEntry`, so callers
+/// note, date, location, grading and description of a row without a barcode (CSV files
+/// only) sit in a side table keyed by position. Reading an element builds the `ImportEntry`, so callers
 /// see the same values as before.
 public struct ImportEntries: RandomAccessCollection, Hashable, Sendable {
     /// What only CSV rows have.
@@ -19,6 +19,8 @@ public struct ImportEntries: RandomAccessCollection, Hashable, Sendable {
         /// file's distinct description keys (see `keyValue(at:)`).
         var described: RecordFields?
         var describedKey: UInt64 = 0
+        /// A Discogs collection export's conditions and rating (issue 16).
+        var grading: CopyGrading = .none
     }
 
     private var lines: [UInt32] = []
@@ -26,6 +28,7 @@ public struct ImportEntries: RandomAccessCollection, Hashable, Sendable {
     /// Empty while no entry has a release id (a list of barcodes: 8 bytes a line saved), else
     /// one per entry.
     private var releases: [UInt64] = []
+    private var hasReleases = false
     private var extras: [Int: Extras] = [:]
     /// The distinct keys of described rows (`RecordFields.entryKey`), numbered from 1.
     private var describedKeys: [String: UInt64] = [:]
@@ -47,14 +50,17 @@ public struct ImportEntries: RandomAccessCollection, Hashable, Sendable {
         // `append` stored only valid entries: a barcode, a release id or a description.
         return ImportEntry(
             stored: Int(lines[position]), gtin: gtin(at: position), releaseID: release == 0 ? nil : Int(release),
-            note: extra?.note, addedAt: extra?.addedAt, location: extra?.location, described: extra?.described)
+            note: extra?.note, addedAt: extra?.addedAt, location: extra?.location, described: extra?.described,
+            grading: extra?.grading ?? .none)
     }
 
     /// Adds `entry` at the end. Line numbers past 4,294,967,295 are clamped (a file that long
     /// is refused long before, by its size).
     public mutating func append(_ entry: ImportEntry) {
-        if entry.note != nil || entry.addedAt != nil || entry.location != nil || entry.described != nil {
-            var extra = Extras(note: entry.note, addedAt: entry.addedAt, location: entry.location, described: entry.described)
+        if entry.note != nil || entry.addedAt != nil || entry.location != nil || entry.described != nil || !entry.grading.isEmpty {
+            var extra = Extras(
+                note: entry.note, addedAt: entry.addedAt, location: entry.location, described: entry.described,
+                grading: entry.grading)
             if case .described(let key) = entry.key {
                 let number = describedKeys[key] ?? UInt64(describedKeys.count + 1)
                 describedKeys[key] = number
@@ -65,18 +71,20 @@ public struct ImportEntries: RandomAccessCollection, Hashable, Sendable {
         lines.append(UInt32(clamping: entry.line))
         gtins.append(entry.gtin?.gtin14Value ?? 0)
         let release = UInt64(clamping: entry.releaseID ?? 0)
-        if release != 0, releases.isEmpty {
+        // The first release id fills in the zeros of the entries before it.
+        if release != 0, !hasReleases {
+            hasReleases = true
             releases = [UInt64](repeating: 0, count: lines.count - 1)
             releases.reserveCapacity(lines.capacity)
         }
-        if !releases.isEmpty { releases.append(release) }
+        if hasReleases { releases.append(release) }
     }
 
     /// Reserves room for `count` entries in all.
     public mutating func reserveCapacity(_ count: Int) {
         lines.reserveCapacity(count)
         gtins.reserveCapacity(count)
-        if !releases.isEmpty { releases.reserveCapacity(count) }
+        if hasReleases { releases.reserveCapacity(count) }
     }
 
     /// The line of the entry at `position`, without building the whole entry.
@@ -112,7 +120,7 @@ public struct ImportEntries: RandomAccessCollection, Hashable, Sendable {
 
     /// The release id of the entry at `position`, 0 for none.
     private func release(at position: Int) -> UInt64 {
-        releases.isEmpty ? 0 : releases[position]
+        hasReleases ? releases[position] : 0
     }
 
     /// For each entry, which copy of its key it is in the file (1 for the first line of a

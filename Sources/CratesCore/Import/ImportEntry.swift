@@ -38,13 +38,15 @@ public struct ImportEntry: Hashable, Sendable {
     /// (`artist`, `title`, `catno`, `label`, `year`, `country`, `format` columns). Searched
     /// on Discogs, and kept on the record as the collector's own values.
     public var described: RecordFields?
+    /// The conditions and rating of a Discogs collection export's row.
+    public var grading: CopyGrading
 
     /// Nil when the entry has neither a barcode, nor a release id, nor a description with a
     /// key (never made by the parser). An entry keyed on `releaseID` when given, else on
     /// `gtin`, else on `described`.
     public init?(
         line: Int, gtin: GTIN?, releaseID: Int? = nil, note: String? = nil, addedAt: Date? = nil,
-        location: String? = nil, described: RecordFields? = nil
+        location: String? = nil, described: RecordFields? = nil, grading: CopyGrading = .none
     ) {
         let described = (gtin == nil && releaseID == nil) ? described : nil
         guard gtin != nil || releaseID != nil || described?.entryKey != nil else { return nil }
@@ -55,12 +57,13 @@ public struct ImportEntry: Hashable, Sendable {
         self.addedAt = addedAt
         self.location = location
         self.described = described
+        self.grading = grading
     }
 
     /// An entry read back from `ImportEntries`, which stores only valid ones.
     init(
         stored line: Int, gtin: GTIN?, releaseID: Int?, note: String?, addedAt: Date?, location: String?,
-        described: RecordFields?
+        described: RecordFields?, grading: CopyGrading
     ) {
         self.line = line
         self.gtin = gtin
@@ -69,6 +72,7 @@ public struct ImportEntry: Hashable, Sendable {
         self.addedAt = addedAt
         self.location = location
         self.described = described
+        self.grading = grading
     }
 
     /// The release id when there is one (it names the pressing), else the barcode, else the

@@ -95,6 +95,21 @@ enum ImportValidation {
         return .success(gtin)
     }
 
+    /// The grading columns of a row: Discogs' grade texts (or their short forms: "VG+",
+    /// "NM"), and a rating from 0 to 5; an empty field is no value. Read as `crates edit`
+    /// reads its flags (`CopyGradingChange.checked`), made on a copy graded with nothing.
+    static func grading(media: String?, sleeve: String?, rating: String?) throws(ImportRefusal.Reason) -> CopyGrading {
+        do {
+            return try CopyGradingChange.checked(media: media, sleeve: sleeve, rating: rating).applied(to: .none)
+        } catch .condition(let error) {
+            throw .condition(error)
+        } catch .rating(let error) {
+            throw .rating(error)
+        } catch {
+            throw .description(error.description)
+        }
+    }
+
     /// A Discogs release number: 1 to 12 ASCII digits, not zero.
     static func releaseID(_ text: Substring) -> Int? {
         guard !text.isEmpty, text.count <= 12, text.allSatisfy({ $0.isASCII && $0.isNumber }),

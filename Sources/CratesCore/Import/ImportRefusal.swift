@@ -14,6 +14,10 @@ public struct ImportRefusal: Hashable, Sendable, CustomStringConvertible {
         case releaseID(String)
         /// The date column holds something that is not a date.
         case date(String)
+        /// A condition column holds something that is not a Discogs grade.
+        case condition(ConditionError)
+        /// The rating column holds something that is not 0 to 5.
+        case rating(RatingError)
         /// A CSV row with neither a barcode nor a release id (nor a catalogue number or a
         /// title to search by).
         case noBarcode
@@ -42,6 +46,10 @@ public struct ImportRefusal: Hashable, Sendable, CustomStringConvertible {
                 "release_id \"\(GTIN.displayForm(of: text, limit: 24))\" is not a Discogs release number (digits, like 249504)"
             case .date(let text):
                 "date \"\(GTIN.displayForm(of: text, limit: 32))\" is not a date: write it as 2024-05-01 or 2024-05-01 12:34:56"
+            case .condition(let error):
+                error.description
+            case .rating(let error):
+                error.description
             case .noBarcode:
                 "the row has no barcode, release_id, catalogue number or title: nothing to find the record by"
             case .description(let reason):

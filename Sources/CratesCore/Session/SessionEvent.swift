@@ -34,4 +34,8 @@ public enum SessionEvent: Sendable {
     case moved(count: Int, to: Location?, undo: Int)
     /// A copy's label was scanned: select that record.
     case select(recordID: Int64)
+    /// A Discogs sync's progress, for the status line.
+    case sync(SyncStatus)
+    /// A question after a sync (y/N).
+    case syncQuestion(SyncQuestion)
 }

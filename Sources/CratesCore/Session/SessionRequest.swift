@@ -43,6 +43,13 @@ public enum SessionRequest: Equatable, Sendable {
     case setLocation(Int64?)
     /// Every place with its counts, for the tree view (`SessionEvent.locations`).
     case loadLocations
+    /// Sets a copy's conditions, rating or note (the details view's pickers).
+    case grade(recordID: Int64, CopyGradingChange)
+    /// Syncs the collection with the user's Discogs collection, both ways (`S`).
+    case sync
+    /// Removes from the Discogs collection these instances, whose copies were deleted in
+    /// crates (the yes to the question a sync asks).
+    case removeFromDiscogs(instanceIDs: [Int64])
 }
 
 /// What a person has allowed for one add, after being asked.

@@ -63,6 +63,10 @@ extension AppState {
             waiting = count
         case .message(let text, let isError):
             say(text, isError: isError)
+        case .sync(let status):
+            sync = status
+        case .syncQuestion(let question):
+            syncQuestion = question
         case .cameraScan(let scan):
             if let ignored = scan.intent.ignoredMessage {
                 say(ignored)
@@ -118,9 +122,23 @@ extension AppState {
             return drainQueuedScans()
         }
 
+        if let question = syncQuestion {
+            syncQuestion = nil
+            if key == .character("y") || key == .character("Y") { return [.session(question.yes)] }
+            say(question.declined)
+            return []
+        }
+
         if let question = questions.first, case .list = mode, let answer = Self.answer(to: question, key: key) {
             questions.removeFirst()
-            if let request = question.request(for: answer) { return [.session(request)] + drainQueuedScans() }
+            if let request = question.request(for: answer) {
+                if case .moveHere(let move) = question.kind, answer == .yes {
+                    say("Moving \(move.title)")
+                } else {
+                    say("Added \(question.subject)")
+                }
+                return [.session(request)] + drainQueuedScans()
+            }
             if case .moveHere(let move) = question.kind {
                 say("Not moved: \(move.title) stays \(move.from.map { "in \($0.name)" } ?? "in no place")")
             } else {
@@ -216,6 +234,10 @@ extension AppState {
         case .needsPerson: return openNeeds()
         case .leave, .nextField, .previousField, .submit, .clearField: break
         case .authenticate: return [.authenticate]
+        case .sync:
+            say("Syncing with Discogs…")
+            return [.session(.sync)]
+        case .mediaGrade, .sleeveGrade, .rate: break  // the details view's
         case .help: mode = .help(scroll: 0)
         case .back:
             // The filter first, then the place (the whole collection again).
@@ -234,6 +256,7 @@ extension AppState {
     }
 
     mutating func detailsKey(_ key: Key, _ state: DetailsState) -> [AppCommand] {
+        if let picker = state.picker { return gradePickerKey(key, picker, state) }
         guard let action = KeyMap.action(for: key, in: .details) else { return [] }
         var state = state
         switch action {
@@ -278,6 +301,9 @@ extension AppState {
         case .help: mode = .help(scroll: 0)
             return []
         case .redraw: return [.redraw]
+        case .mediaGrade, .sleeveGrade, .rate:
+            openGradePicker(action, state)
+            return []
         default: break
         }
         mode = .details(state)

@@ -29,6 +29,8 @@ public struct AppState: Sendable {
         public var recordID: Int64
         public var details: RecordDetails?
         public var scroll: Int
+        /// A grade or rating being chosen (`M`, `V`, `*`), over the details.
+        public var picker: GradePicker? = nil
     }
 
     public struct PickerState: Equatable, Sendable {
@@ -117,6 +119,10 @@ public struct AppState: Sendable {
     public internal(set) var walk: NeedsWalk?
     public internal(set) var discogs: DiscogsStatus = .notSignedIn
     public internal(set) var camera: CameraStatus = .disabled
+    /// A Discogs sync's progress (`S`).
+    public internal(set) var sync: SyncStatus = .idle
+    /// A sync's question waiting in the status line (y/N).
+    public internal(set) var syncQuestion: SyncQuestion?
     public internal(set) var waiting = 0
     public internal(set) var message: Message?
     public internal(set) var width: Int

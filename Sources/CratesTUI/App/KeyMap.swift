@@ -10,6 +10,8 @@ public enum Action: String, Sendable, CaseIterable {
     case nextField, previousField, submit, clearField
     /// The places as a tree, with counts (issue 15).
     case locations
+    /// Issue 16: sync with the Discogs collection; in the details view, grade and rate.
+    case sync, mediaGrade, sleeveGrade, rate
 }
 
 /// Where a binding applies.
@@ -20,6 +22,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
     case form = "Search, entry by hand, edit"
     case needs = "Needs a person (N)"
     case locations = "Places (L)"
+    case grades = "Grading (M, V, * in the details)"
     case help = "Help"
 
     /// What the help says about the context beyond its keys.
@@ -80,6 +83,11 @@ public enum KeyMap {
         KeyBinding(keys: [.control("o")], action: .openInBrowser, help: "open the pressing's Discogs page", contexts: [.picker]),
         KeyBinding(keys: [.character("r")], action: .retry, help: "look the record up again", contexts: [.list, .details, .needs]),
         KeyBinding(keys: [.character("A")], action: .authenticate, help: "sign in to Discogs (runs `crates auth`)", contexts: [.list]),
+        // Grading and the Discogs collection (issue 16).
+        KeyBinding(keys: [.character("S")], action: .sync, help: "sync with your Discogs collection (pull and push)", contexts: [.list]),
+        KeyBinding(keys: [.character("M")], action: .mediaGrade, help: "media condition (a picker of Discogs' grades)", contexts: [.details]),
+        KeyBinding(keys: [.character("V")], action: .sleeveGrade, help: "sleeve condition (a picker of Discogs' grades)", contexts: [.details]),
+        KeyBinding(keys: [.character("*")], action: .rate, help: "rating, 0 to 5 stars (a picker)", contexts: [.details]),
         KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.list, .details, .needs]),
         KeyBinding(keys: [.function(1)], action: .help, help: "this help", contexts: [.picker]),
         KeyBinding(keys: [.escape, .left, .character("h")], action: .back, help: "back; clear the filter, then leave the place", contexts: [.list, .details, .help]),
@@ -100,6 +108,13 @@ public enum KeyMap {
         KeyBinding(keys: [.escape, .left, .character("h"), .character("q")], action: .back, help: "back to the list", contexts: [.locations]),
         KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.locations]),
         KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.locations]),
+        KeyBinding(keys: [.down, .character("j")], action: .moveDown, help: "next grade", contexts: [.grades]),
+        KeyBinding(keys: [.up, .character("k")], action: .moveUp, help: "previous grade", contexts: [.grades]),
+        KeyBinding(keys: [.home, .pageUp, .character("g")], action: .top, help: "the first: not graded, not rated", contexts: [.grades]),
+        KeyBinding(keys: [.end, .pageDown, .character("G")], action: .bottom, help: "the last", contexts: [.grades]),
+        KeyBinding(keys: [.enter, .right, .character("l")], action: .open, help: "set it", contexts: [.grades]),
+        KeyBinding(keys: [.escape, .left, .character("h"), .character("q")], action: .back, help: "leave it as it was", contexts: [.grades]),
+        KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.grades]),
     ]
 
     /// The action bound to `key` in `context`, if any.

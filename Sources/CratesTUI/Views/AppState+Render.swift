@@ -93,7 +93,7 @@ extension AppState {
                     screen.put("…", row: y, column: 2, style: selected ? .selected : .dim)
                     continue
                 }
-                let (text, note, noteStyle) = item.rowText
+                let (text, note, noteStyle) = item.rowText(lookupsRunning: discogs.looksUp)
                 var col = screen.put(text, row: y, column: 2, style: base, limit: mainWidth)
                 if let note, col + 2 < 2 + mainWidth {
                     col = screen.put("  " + note, row: y, column: col, style: selected ? .selected : noteStyle, limit: 2 + mainWidth - col)
@@ -119,6 +119,7 @@ extension AppState {
         parts.append(
             ("\(list.totalRecords.grouped) \(list.totalRecords == 1 ? "record" : "records")", "\(list.totalRecords.grouped) rec"))
         if waiting > 0 { parts.append(("\(waiting.grouped) waiting", "\(waiting.grouped) wait")) }
+        if let long = sync.text, let short = sync.shortText { parts.append((long, short)) }
         parts.append((discogs.text, discogs.shortText))
         if let long = camera.text, let short = camera.shortText { parts.append((long, short)) }
         // Too wide: the least important facts take their short forms first, so that on a
@@ -159,6 +160,10 @@ extension AppState {
             screen.put("Delete \(confirm.label)? (y/N)", row: row, column: 0, style: .prompt)
             return
         }
+        if let question = syncQuestion {
+            screen.put("\(question.text) (y/N)", row: row, column: 0, style: .prompt)
+            return
+        }
         if let question = questions.first, case .list = mode {
             let more = questions.count > 1 ? "  (+\(questions.count - 1) more)" : ""
             screen.put("\(question.text) \(question.choices)\(more)", row: row, column: 0, style: .prompt)
@@ -173,10 +178,13 @@ extension AppState {
 extension CollectionRow {
     /// The row's main text, and a short note after it for records that are not matched
     /// (the details view gives the whole story).
-    var rowText: (String, String?, Style) {
+    /// `lookupsRunning`: whether this session looks records up now; if not, a waiting record
+    /// says it waits rather than that it is being looked up.
+    func rowText(lookupsRunning: Bool) -> (String, String?, Style) {
         switch lookupState {
         case .matched: return (displayTitle, nil, .normal)
-        case .pending, .lookingUp: return (displayTitle, "looking up…", .pending)
+        case .pending, .lookingUp:
+            return (displayTitle, lookupsRunning ? "looking up…" : "waits for Discogs", .pending)
         case .notFound: return (displayTitle, "no match on Discogs", .dim)
         case .ambiguous: return (displayTitle, "\(candidateCount) pressings: press Enter to choose", .pending)
         case .failed: return (displayTitle, "lookup failed: will retry (Enter for details)", .error)
@@ -187,14 +195,6 @@ extension CollectionRow {
 }
 
 extension Int {
-    /// 12,345 — thousands grouped, locale-independent so screens are stable in tests.
-    var grouped: String {
-        let digits = String(self.magnitude)
-        var out = ""
-        for (i, c) in digits.enumerated() {
-            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(c)
-        }
-        return self < 0 ? "-" + out : out
-    }
+    /// 12,345 — thousands grouped (`NumberText.grouped`).
+    var grouped: String { NumberText.grouped(self) }
 }

@@ -23,6 +23,7 @@ extension AppState {
                 }
             }
         }
+        if let picker = state.picker { renderGradePicker(picker, into: &screen) }
     }
 
     func renderPicker(_ state: PickerState, into screen: inout Screen) {
@@ -154,6 +155,10 @@ extension RecordDetails {
         add("Location", record.location?.display)
         add("Copy label", LabelCode(kind: .copy, id: Int(record.id))?.digits)
         add("Note", record.note)
+        add("Media", (record.grading.media?.rawValue ?? "not graded") + " (M)")
+        add("Sleeve", (record.grading.sleeve?.rawValue ?? "not graded") + " (V)")
+        add("Rating", record.grading.rating.stars + " (*)")
+        add("Collection", collectionText)
         if record.lookupState == .ambiguous, !record.candidates.isEmpty {
             lines.append(Line(label: "", value: ""))
             let what = record.gtin == nil ? "pressings fit" : "pressings share this barcode"
@@ -168,6 +173,24 @@ extension RecordDetails {
     }
 }
 
+extension RecordDetails {
+    /// Where the copy stands with the Discogs collection: "on Discogs, in \"Vinyl\"",
+    /// "removed on Discogs", "not on Discogs yet (S syncs)", and how many copies of its
+    /// release Discogs has.
+    var collectionText: String? {
+        var parts: [String] = []
+        if let link = discogs {
+            parts.append(link.removedOnDiscogs ? "removed on Discogs" : "on Discogs, " + link.summary)
+        } else if release != nil {
+            parts.append("not on Discogs yet (S syncs)")
+        }
+        if discogsCopies > 1 || (discogsCopies == 1 && discogs == nil) {
+            parts.append("\(discogsCopies == 1 ? "1 copy" : "\(discogsCopies) copies") of this release on Discogs")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+    }
+}
+
 extension AddMethod {
     var label: String {
         switch self {
@@ -178,6 +201,7 @@ extension AddMethod {
         case .releaseID: return "added by Discogs release id"
         case .manual: return "entered by hand"
         case .search: return "found by search"
+        case .discogs: return "pulled from your Discogs collection"
         }
     }
 }

@@ -18,18 +18,22 @@ struct ExportCommand: ParsableCommand {
             copy was matched to, and are empty while it is not matched (its Barcode, Date \
             Added and notes are always there), except where you set your own value with \
             `crates edit`: yours is written, and Collector Fields names those columns \
-            ("Title,Released"). Barcode is empty for a record without one. Date Added is \
-            YYYY-MM-DD HH:MM:SS in UTC; CollectionFolder is the name of the place the copy is \
-            in, and Location its whole path ("Living Room › Shelf 2 › Crate A3"); Collection \
-            Notes is its note; Rating and the two condition columns are empty. Fields holding \
-            commas, double quotes or line \
+            ("Title,Released"). Barcode is empty for a record without one (such as a copy \
+            pulled from Discogs by `crates sync`). Date Added is YYYY-MM-DD HH:MM:SS in UTC; \
+            CollectionFolder is the copy's Discogs folder once `crates sync` has put it on \
+            Discogs, else the name of the place the copy is in, and Location the place's \
+            whole path ("Living Room › Shelf 2 › Crate A3"); Collection Notes is its note; \
+            Rating (1 to 5, empty when not rated) and the two condition columns (Discogs' \
+            grades, such as "Very Good Plus (VG+)") come from `crates edit` or a sync. \
+            Fields holding commas, double quotes or line \
             breaks are quoted as RFC 4180 says; rows end with LF as Discogs' exports do \
             (--crlf for CRLF). `crates import` reads this file back.
 
             --json FILE writes a JSON array with one object per copy and line: the fields of \
             `crates list --json` (id, gtin, state, section, addedAt, addMethod, note, \
             location — id, name, path and code —, lookup attempts, error, retry time and \
-            skip reason, candidates, release, collector), \
+            skip reason, candidates, release, collector, mediaCondition, sleeveCondition, \
+            rating, discogsCollection), \
             plus release.discogs (the release as Discogs sent it) and history (each lookup \
             and choice, oldest first). Dates are ISO 8601 in UTC.
 

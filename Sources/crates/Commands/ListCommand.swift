@@ -29,9 +29,13 @@ struct ListCommand: ParsableCommand {
             crates keeps about the copy: id, gtin, state, section, addedAt, addMethod, note, \
             location (null, or the place: id, name, path and code), lookupAttempts, \
             lookupError, retryAt, skipReason, updatedAt, candidates, release (null until \
-            matched; Discogs' values) and collector (your own values, which win: artist, \
+            matched; Discogs' values), collector (your own values, which win: artist, \
             title, genre, year, format, label, catno, country, each null where Discogs' value \
-            stands). `crates export --json` writes the same objects \
+            stands), mediaCondition and sleeveCondition (Discogs' grade texts, or null), \
+            rating (0: not rated, to 5) and discogsCollection (null, or the Discogs instance \
+            `crates sync` linked the copy to: instanceID, folderID, folder, removedOnDiscogs). \
+            gtin is null for a record without a barcode (such as a copy pulled from Discogs). \
+            `crates export --json` writes the same objects \
             with Discogs' own release JSON and the lookup history added.
 
             An empty collection (or a filter nothing passes) prints nothing and exits 0. The \

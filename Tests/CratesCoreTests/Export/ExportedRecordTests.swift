@@ -32,8 +32,11 @@ struct ExportedRecordTests {
         #expect(Set(object.keys) == [
             "id", "gtin", "state", "section", "addedAt", "addMethod", "note", "location", "lookupAttempts",
             "lookupError", "retryAt", "skipReason", "updatedAt", "candidates", "release", "collector",
+            "mediaCondition", "sleeveCondition", "rating", "discogsCollection",
         ])
         #expect(object["note"] is NSNull)
+        #expect(object["mediaCondition"] is NSNull && object["discogsCollection"] is NSNull)
+        #expect(object["rating"] as? Int == 0)
         #expect(object["release"] is NSNull)
         #expect(object["gtin"] as? String == "5012345678900")
         #expect(object["state"] as? String == "ambiguous")

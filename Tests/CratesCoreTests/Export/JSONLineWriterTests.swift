@@ -62,6 +62,19 @@ import Testing
             entry.release?.genres = [text()]
             entry.release?.labels = [.init(name: text(), catno: text())]
             entry.release?.url = text()
+            // The copy's grading and its Discogs instance (issue 16's members).
+            entry.record.grading = Bool.random(using: &generator)
+                ? .none
+                : CopyGrading(
+                    media: MediaCondition.allCases.randomElement(using: &generator),
+                    sleeve: SleeveCondition.allCases.randomElement(using: &generator),
+                    rating: Rating(clamping: Int.random(in: 0...5, using: &generator)))
+            entry.discogs = Bool.random(using: &generator)
+                ? nil
+                : DiscogsCopyLink(
+                    instanceID: Int64.random(in: 1...5_000_000_000, using: &generator), releaseID: 249504,
+                    folderID: Int.random(in: 0...9, using: &generator), folderName: Bool.random(using: &generator) ? nil : text(),
+                    removedOnDiscogs: Bool.random(using: &generator))
             entry.history = Bool.random(using: &generator)
                 ? [LookupEvent(id: 1, recordID: 7, at: ExportSample.addedAt, kind: .failed, message: text())] : nil
             try expectSame(entry)
