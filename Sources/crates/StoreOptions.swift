@@ -32,7 +32,8 @@ struct StoreOptions: ParsableArguments {
         }
     }
 
-    /// Opens the collection read-only, for a command that only reads it (`list`, `export`):
+    /// Opens the collection read-only, for a command that only reads it (`list`, `export`,
+    /// `location list`, `labels`):
     /// a missing file is not created (it reads as an empty collection), and a collection the
     /// user may not write (mode 0444, a directory 0555) can be read (issue 12).
     func openForReading() throws -> CatalogueStore {

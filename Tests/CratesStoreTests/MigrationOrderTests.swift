@@ -130,6 +130,32 @@ struct MigrationOrderTests {
         #expect(try await Self.schema(usual).columns.isSuperset(of: ["mediaCondition NOT NULL=0", "rating NOT NULL=1", "gtin NOT NULL=0"]))
     }
 
+    /// A collection made by a build without "v4 claim owner" (main before issue 12 was merged:
+    /// v1–v3, then v6, v7, v8): this build runs v4 last, on the table v6 rebuilt, and a
+    /// claim then names its process (a kill -9's claim is free at once).
+    @Test("v4 after v6, v7 and v8: claimOwner added to the rebuilt table; the same schema as the usual order; claims name their owner")
+    func v4Last() async throws {
+        let directory = try TemporaryDirectory(prefix: "crates-v4last")
+        let path = directory.file("v4-last.sqlite")
+        do {
+            let queue = try DatabaseQueue(path: path)
+            let migrator = Schema.migrator(Schema.migrations.filter { $0.identifier != "v4 claim owner" })
+            try migrator.migrate(queue)
+            #expect(try await queue.read { db in try db.columns(in: "record").contains { $0.name == "claimOwner" } } == false)
+            try queue.close()
+        }
+        let store = try CatalogueStore(path: path)
+        #expect(try await store.integrityProblems().isEmpty)
+        let usual = try CatalogueStore(path: directory.file("usual.sqlite"))
+        #expect(try await Self.schema(store) == Self.schema(usual))
+        #expect(try await Self.schema(store).columns.contains("claimOwner NOT NULL=0"))
+        let record = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))
+        let job = try #require(try await store.claimNext(now: Date(), lease: 900))
+        #expect(job.recordID == record.id)
+        let owner = try await store.read { db in try String.fetchOne(db, sql: "SELECT claimOwner FROM record WHERE id = ?", arguments: [record.id]) }
+        #expect(owner != nil && owner == ClaimOwner.current)
+    }
+
     /// The record table's columns (name, whether NOT NULL) and the indexes and triggers on it.
     static func schema(_ store: CatalogueStore) async throws -> RecordSchema {
         try await store.read { db in

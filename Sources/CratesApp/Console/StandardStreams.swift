@@ -28,9 +28,15 @@ public enum StandardStreams {
         signal(SIGXFSZ, SIG_IGN)
     }
 
+    /// Whether standard output was closed when the process started (`>&-`): what is
+    /// written there is an error, not lost without a word.
+    public static var standardOutputClosedAtStart: Bool {
+        closedAtStart.withLock { $0.contains(STDOUT_FILENO) }
+    }
+
     /// Writes `text` to standard output.
     public static func out(_ text: String) throws(OutputError) {
-        if closedAtStart.withLock({ $0.contains(STDOUT_FILENO) }) {
+        if standardOutputClosedAtStart {
             throw OutputError(reason: "it was closed when crates started")
         }
         var bytes = Array(text.utf8)

@@ -37,6 +37,9 @@ public final class ExportFile: Sendable {
     public init(path: String, sparing database: String? = nil) throws(ExportError) {
         self.path = path
         guard path != "-" else {
+            if StandardStreams.standardOutputClosedAtStart {
+                throw .cannotWrite(path: path, reason: "it was closed when crates started")
+            }
             finalPath = nil
             replacedMode = nil
             state = Mutex(State(descriptor: STDOUT_FILENO, temporaryPath: nil))
@@ -220,6 +223,8 @@ public enum ExportError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case let .cannotWrite(path, reason) where path == "-":
+            "cannot write to standard output: \(reason)"
         case let .cannotWrite(path, reason):
             "cannot write \(path): \(reason) (nothing was changed at \(path))"
         case let .refused(problem):

@@ -48,7 +48,8 @@ struct LabelsCommand: ParsableCommand {
     func run() throws {
         // Checked before the collection is opened: never the collection's own files.
         try store.checkOutput(output)
-        let printing = LabelPrinting(store: try store.open())
+        // Read-only: printing labels writes nothing to the collection.
+        let printing = LabelPrinting(store: try store.openForReading())
         let request = LabelPrinting.Request(
             places: places, all: all, records: records, layout: layout, contents: contents,
             skip: skip, bleed: bleed, dpi: dpi)

@@ -20,6 +20,21 @@ enum Reliability {
         }
     }
 
+    /// What a person must never be shown instead of a reason (issue 12, item 9): Foundation's
+    /// error text ("The operation could not be completed. (NSCocoaErrorDomain error 640.)"),
+    /// an NSError's dump, SQLite's or Swift's internals.
+    static let rawErrorTexts = [
+        "NSCocoaErrorDomain", "Error Domain=", "NSPOSIXErrorDomain", "The operation could not be completed",
+        "SQLite error", "SQLITE_", "Fatal error", "DatabaseError",
+    ]
+
+    /// Expects `result` to show none of `rawErrorTexts`, on either stream.
+    static func expectPlainText(_ result: ProcessResult, sourceLocation: SourceLocation = #_sourceLocation) {
+        for text in rawErrorTexts {
+            #expect(!result.stdout.contains(text) && !result.stderr.contains(text), "\(text): \(result)", sourceLocation: sourceLocation)
+        }
+    }
+
     /// Writes `text` to `name` in the sandbox; its path.
     static func write(_ text: String, _ name: String, in sandbox: CommandSandbox) throws -> String {
         let path = sandbox.directory.appendingPathComponent(name).path
