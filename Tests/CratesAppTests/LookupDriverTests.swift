@@ -101,4 +101,36 @@ struct LookupDriverTests {
         #expect(try await temporary.store.record(record.id)?.lookupState == .pending)
         #expect(try await server.stats().releases.isEmpty)
     }
+
+    /// Issue 12, item 11: "a single 30 s timeout stops all of an import's lookups, still with
+    /// exit 0". The server holds one search unanswered (until the test releases it, after the
+    /// drive); the transport's whole-request timeout, 30 s for Discogs, is 1 s here, so that
+    /// search times out. That lookup fails (to be retried later); the others go on.
+    @Test("one request that times out fails that lookup only: the others are looked up, the drive reaches its goal")
+    func oneTimeoutFailsOneLookup() async throws {
+        let server = try await DiscogsTestServer.start()
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        let held = try await addPending(store, "5099750442227")
+        var others: [CatalogueRecord] = []
+        for digits in ["727361626525", "5012345678900", "5012345678917"] { others.append(try await addPending(store, digits)) }
+        try await server.hold(match: "barcode=5099750442227")
+        let transport = try CurlTransport(
+            configuration: .init(userAgent: DiscogsUserAgent.make(version: "test"), connectTimeout: 5, totalTimeout: 1))
+        let client = DiscogsClient(
+            transport: transport, endpoints: server.endpoints, credentials: .personalToken(DiscogsTestServer.token),
+            rateLimiter: RateLimiter(configuration: .authenticated))
+        let access = DiscogsAccess(client: client, username: "DamIDhagor", signedIn: true)
+        let run = await LookupDriver(worker: worker(store, access)).run(until: .queueDrained)
+        try await server.release()
+        #expect(run.stop == nil, "not stopped as offline by one timeout: \(String(describing: run.stop))")
+        #expect(run.counts.done == 4 && run.counts.failed == 1, "\(run.counts)")
+        let timedOut = try #require(try await store.record(held.id))
+        #expect(timedOut.lookupState == .failed && timedOut.retryAt != nil)
+        #expect(timedOut.lookupError?.contains("no answer within 1 s") == true, "\(String(describing: timedOut.lookupError))")
+        for record in others {
+            let state = try await store.record(record.id)?.lookupState
+            #expect(state == .matched || state == .ambiguous || state == .notFound, "\(record.gtin?.canonical ?? ""): \(String(describing: state))")
+        }
+    }
 }

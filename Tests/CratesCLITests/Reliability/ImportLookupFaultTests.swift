@@ -114,4 +114,24 @@ struct ImportLookupFaultTests {
         let store = try sandbox.openStore()
         #expect(try await Reliability.states(store) == [.matched: 1, .ambiguous: 1, .notFound: 1, .failed: 1])
     }
+
+    /// "18 lookups: 17 matched, 0, 0, 0": a summary whose parts did not add up to its total.
+    /// Every kind of outcome at once, a skipped lookup among them: a record of a shop's price
+    /// label (restricted circulation, 20…) that an older crates stored is in the queue, and
+    /// the import's lookups drain the queue; it is never sent to Discogs. Each kind has its
+    /// count, and they add up.
+    @Test("every outcome in one import (matched, ambiguous, not found, skipped): the summary names each, and they add up")
+    func theSummaryAddsUp() async throws {
+        let (sandbox, server) = try await signedIn()
+        let store = try sandbox.openStore()
+        _ = try await store.add(NewRecord(gtin: try GTIN.parse("2012345678903").gtin, addMethod: .typed))
+        let path = try Reliability.write("5099750442227\n727361626525\n5012345678900\n5000000000098\n", "shelf.txt", in: sandbox)
+        let result = try await sandbox.crates(["import", path], deadline: .seconds(120))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("Discogs: 5 lookups: 2 matched, 1 ambiguous, 1 not found, 1 skipped, 0 failed."), "\(result)")
+        let counts = Reliability.lookupCounts(result.stdout)
+        #expect(counts?["total"] == 5, "\(result)")
+        #expect(try await Reliability.states(store) == [.matched: 2, .ambiguous: 1, .notFound: 1, .skipped: 1])
+        #expect(try await server.stats().searches.allSatisfy { !$0.contains("2012345678903") }, "never sent")
+    }
 }
