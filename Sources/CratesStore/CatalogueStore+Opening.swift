@@ -119,9 +119,10 @@ extension CatalogueStore {
         return unknown.isEmpty ? .ok : .newer(unknown)
     }
 
-    /// Applies the migrations this build knows. Two processes opening a new file at once
-    /// may race here: the loser's migration fails ("table already exists"), after which the
-    /// database is fully migrated by the winner, which is all that matters.
+    /// Applies the migrations this build knows. Processes opening the file take turns
+    /// (`OpeningLock`); should one that does not take the lock (an older crates) race a
+    /// migration, the loser's fails ("table already exists"), which does no harm once the
+    /// winner has migrated the database fully.
     static func migrate(_ writer: any DatabaseWriter, path: String) throws(StoreError) {
         let migrator = Schema.migrator
         do {

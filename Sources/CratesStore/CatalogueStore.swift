@@ -34,15 +34,19 @@ public final class CatalogueStore: Sendable {
     /// mode 0700 when missing. `busyTimeout`: how long to wait for another process's lock.
     public init(path: String, busyTimeout: TimeInterval = defaultBusyTimeout) throws(StoreError) {
         try StoreLocation.prepareDirectory(for: path)
-        try Self.inspect(path: path)
-        let pool: DatabasePool
-        do {
-            pool = try DatabasePool(
-                path: path, configuration: Self.configuration(label: "crates.store", busyTimeout: busyTimeout))
-        } catch {
-            throw StoreError.opening(path: path, error)
+        // One process at a time checks, creates and migrates the file (`OpeningLock`).
+        let pool = try OpeningLock.holding(forDatabaseAt: path) { () throws(StoreError) -> DatabasePool in
+            try Self.inspect(path: path)
+            let pool: DatabasePool
+            do {
+                pool = try DatabasePool(
+                    path: path, configuration: Self.configuration(label: "crates.store", busyTimeout: busyTimeout))
+            } catch {
+                throw StoreError.opening(path: path, error)
+            }
+            try Self.migrate(pool, path: path)
+            return pool
         }
-        try Self.migrate(pool, path: path)
         self.path = path
         self.writer = pool
         self.busyTimeout = busyTimeout

@@ -78,6 +78,26 @@ struct ConcurrentCommandTests {
         }
     }
 
+    /// The collection does not exist yet: the four processes create it at once. Opening
+    /// (creating, switching to WAL, migrating) is one process at a time (`OpeningLock`);
+    /// before, the loser of the race failed with "duplicate column name" or "locked".
+    @Test("four crates add of one barcode at once on a collection that does not exist yet: it is made once, one copy")
+    func fourAddsMakeTheCollection() async throws {
+        for trial in 0..<Self.trials {
+            let sandbox = try CommandSandbox()
+            let children = try (0..<4).map { _ in
+                try ProcessRunner.startCrates(["add", "5099750442227"], environment: sandbox.environment, deadline: .seconds(120))
+            }
+            var results: [ProcessResult] = []
+            for child in children { results.append(await child.result()) }
+            #expect(results.count { $0.status == 0 } == 1, "trial \(trial): \(results)")
+            #expect(results.count { $0.status == 2 && $0.stderr.contains("already in the collection") } == 3, "trial \(trial): \(results)")
+            let store = try sandbox.openStore()
+            #expect(try await store.copies(of: try GTIN.parse("5099750442227").gtin) == 1, "trial \(trial)")
+            #expect(try await store.integrityProblems().isEmpty)
+        }
+    }
+
     @Test("two crates import of a CSV without barcodes at once: each row described once, stored once")
     func describedRowsAtOnce() async throws {
         for trial in 0..<Self.trials {
@@ -89,6 +109,50 @@ struct ConcurrentCommandTests {
             let results = try await race(sandbox, Array(repeating: ["import", "--no-lookup", path], count: 2))
             for result in results { #expect(result.status == 0, "trial \(trial): \(result)") }
             #expect(try await store.outline().rowCount == 40, "trial \(trial): \(results.map(\.stdout))")
+        }
+    }
+
+    /// `crates sync` pulls the copies Discogs has and crates has not. Two syncs at once both
+    /// read the same listing (the server holds both listings until both asked); each page is
+    /// checked again inside its write transaction, so each instance becomes one copy.
+    @Test("two crates sync at once pull each Discogs instance once; their 'pulled' counts add up to the instances")
+    func twoSyncsAtOnce() async throws {
+        for trial in 0..<Self.trials {
+            var sandbox = try CommandSandbox()
+            let server = try await DiscogsTestServer.start(token: "sync-token")
+            sandbox.api = server.base
+            try await sandbox.signIn(token: "sync-token")
+            try await server.collection.seed(#"""
+                {"instances": [{"release_id": 1, "rating": 3}, {"release_id": 5134861}, {"release_id": 10507194},
+                               {"release_id": 1, "rating": 5}]}
+                """#)
+            try await server.collection.hold("folder_releases", count: 2)
+            let syncs = try (0..<2).map { _ in
+                try ProcessRunner.startCrates(["sync"], environment: sandbox.environment, deadline: .seconds(120))
+            }
+            // Both listings held (or a sync ended first: its result says why).
+            try await waitUntil("both syncs' listings held", lastSeen: {
+                (try? await server.collection.stats()).map { "held \($0.held), requests \($0.requests)" } ?? ""
+            }) {
+                try await server.collection.stats().held >= 2 || syncs.contains { $0.hasExited }
+            }
+            try await server.collection.release()
+            var pulled = 0
+            for sync in syncs {
+                let result = await sync.result()
+                #expect(result.status == 0 && !result.signalled, "trial \(trial): \(result)")
+                let first = try #require(result.stdoutLines.first, "trial \(trial): \(result)")
+                let count = first.split(separator: ": ").last?.split(separator: " ").first.flatMap { Int($0) }
+                pulled += try #require(count, "\(first)")
+            }
+            #expect(pulled == 4, "trial \(trial): one of them pulled each instance")
+            let store = try sandbox.openStore()
+            #expect(try await store.outline().rowCount == 4, "trial \(trial)")
+            var instances: Set<Int64> = []
+            for id in Int64(1)...4 {
+                if let link = try await store.details(id)?.discogs { instances.insert(link.instanceID) }
+            }
+            #expect(instances.count == 4, "trial \(trial): each copy linked to an instance of its own")
         }
     }
 }
