@@ -8,9 +8,10 @@ import Testing
 /// must stay under 100 MB: for many valid lines (added, then all present), for one 50 MB
 /// line, and for `--dry-run`.
 ///
-/// The binary is `$CRATES_RELEASE_BINARY` when set (scripts/bench-reliability.sh measures the
-/// release build with 1,000,000 lines), else the tests' debug build with 200,000 lines (the
-/// debug build is slower, not bigger: its peak for 1,000,000 lines is about 75 MB).
+/// The binary is the release build, as a user runs it, with 1,000,000 lines: `make test`
+/// builds it and names it in `$CRATES_RELEASE_BINARY`. A bare `swift test` (no release
+/// build at hand) measures the tests' debug build with 200,000 lines instead (the debug
+/// build is slower, not bigger: its peak for 1,000,000 lines is about 75 MB).
 @Suite("crates import in bounded memory (process)", .serialized)
 struct ImportMemoryCommandTests {
     static var binary: (path: String, lines: Int)? {
