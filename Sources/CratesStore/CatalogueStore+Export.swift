@@ -64,6 +64,9 @@ extension CatalogueStore {
         }
         // The places, read once for every page: a collection has tens or hundreds.
         let tree = try fetchTree(db)
+        // Copies linked to Discogs instances: read page by page only when there are any (a
+        // collection never synced has none, and the query would cost every page).
+        let linked = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM discogsCopy)") ?? false
         if !filter.states.isEmpty {
             // `+lookupState`: kept off the record_queue index, so that SQLite walks
             // record_order in the list's order instead of sorting every matching row again
@@ -113,7 +116,7 @@ extension CatalogueStore {
             guard let last = items.last else { return }
             let releases = try fetchReleases(db, ids: Set(items.compactMap(\.record.releaseID)), detail: detail)
             let histories = detail == .full ? try fetchHistories(db, recordIDs: items.map(\.record.id)) : [:]
-            let links = try fetchDiscogsLinks(db, recordIDs: items.map(\.record.id))
+            let links = linked ? try fetchDiscogsLinks(db, recordIDs: items.map(\.record.id)) : [:]
             try body(items.map { item in
                 ExportedRecord(
                     record: item.record, release: item.record.releaseID.flatMap { releases[$0] },

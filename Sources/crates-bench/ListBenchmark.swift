@@ -67,10 +67,14 @@ struct ListBenchmark {
     /// As `crates export --json` does: every record with its release, Discogs' JSON and history.
     static func exportJSON(_ store: CatalogueStore, to file: FileHandle) async throws {
         try await store.forEachPage(ExportFilter(), detail: .full) { page in
-            let encoder = ExportedRecord.makeJSONEncoder()
-            var text = ""
-            for entry in page { text += try entry.jsonLine(includeDiscogs: true, encoder: encoder) + ",\n" }
-            file.write(Data(text.utf8))
+            // As CollectionExport.writeJSON: each page as bytes.
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(page.count * 768)
+            for entry in page {
+                entry.appendJSONLine(includeDiscogs: true, to: &bytes)
+                bytes.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\n")])
+            }
+            file.write(Data(bytes))
         }
     }
 
