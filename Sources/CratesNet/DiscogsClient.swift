@@ -84,7 +84,7 @@ public struct DiscogsClient: Sendable {
                 body = Data(OAuthPercentEncoding.formString(formBody).utf8)
             }
             let ticket: RateLimiter.Ticket
-            do { ticket = try await rateLimiter.acquire() } catch { throw .transport(.cannotConnect("cancelled")) }
+            do { ticket = try await rateLimiter.acquire(priority: RequestPriority.current) } catch { throw .transport(.cancelled) }
             let response: HTTPResponse
             do {
                 response = try await transport.send(HTTPRequest(method: method, url: url, headers: headers, body: body))

@@ -61,6 +61,24 @@ public enum DiscogsError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// True when sending the same request again in a moment may well work, so a lookup tries
+    /// again within the run (after 1 s, 2 s, 4 s…) instead of failing the record: a 5xx, an
+    /// answer that does not parse or is not JSON (a proxy's error page), no connection, a
+    /// broken one, a timeout, and 429s that outlasted the client's own pauses. Not a 404:
+    /// a release that is gone stays gone.
+    public var isTransient: Bool {
+        switch self {
+        case .transport(let e): e.isTransient
+        case .server, .malformedBody, .unexpectedContentType, .rateLimited: true
+        case .unauthorized, .forbidden, .notFound, .unprocessable, .http, .redirected, .wrongHost, .invalidURL: false
+        }
+    }
+
+    /// True when the request got no answer because its task was cancelled.
+    public var isCancellation: Bool {
+        self == .transport(.cancelled)
+    }
+
     /// True when the network or Discogs cannot be reached at all.
     public var isOffline: Bool {
         if case .transport(let e) = self { return e.isOffline }

@@ -1,6 +1,6 @@
-/// Wakes a sleeping loop early: `wait(timeout:)` returns when `signal()` is called or the
-/// timeout passes, whichever comes first. A signal sent while nobody waits is kept for the
-/// next wait, so a nudge is never lost between two checks.
+/// Wakes a sleeping loop early: `wait(timeout:)` returns when `signal()` is called, the
+/// timeout passes, or the waiting task is cancelled, whichever comes first. A signal sent
+/// while nobody waits is kept for the next wait, so a nudge is never lost between two checks.
 actor WakeSignal {
     private var pending = false
     private var waiter: CheckedContinuation<Void, Never>?
@@ -16,7 +16,7 @@ actor WakeSignal {
     }
 
     func wait(timeout seconds: Double) async {
-        if pending {
+        if pending || Task.isCancelled {
             pending = false
             return
         }
@@ -26,8 +26,12 @@ actor WakeSignal {
             try? await Task.sleep(for: .seconds(max(0, seconds)))
             await self?.expire(mine)
         }
-        await withCheckedContinuation { continuation in
-            waiter = continuation
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                waiter = continuation
+            }
+        } onCancel: {
+            Task { await self.expire(mine) }
         }
         timer.cancel()
     }
@@ -36,5 +40,45 @@ actor WakeSignal {
         guard which == generation, let waiter else { return }
         self.waiter = nil
         waiter.resume()
+    }
+}
+
+/// The pauses between a lookup's attempts: each sleeper waits its time, or less when
+/// `interruptAll()` (the worker is stopping) or its task's cancellation wakes it.
+actor InterruptiblePauses {
+    private var sleepers: [Int: CheckedContinuation<Bool, Never>] = [:]
+    private var next = 0
+    private var interrupted = false
+
+    /// True when the whole pause was waited.
+    func sleep(_ seconds: Double) async -> Bool {
+        if interrupted || Task.isCancelled { return false }
+        next += 1
+        let id = next
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: .seconds(max(0, seconds)))
+            await self?.end(id, completed: true)
+        }
+        let completed = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                sleepers[id] = continuation
+            }
+        } onCancel: {
+            Task { await self.end(id, completed: false) }
+        }
+        timer.cancel()
+        return completed
+    }
+
+    /// Wakes every sleeper, now and from now on.
+    func interruptAll() {
+        interrupted = true
+        let all = sleepers.values
+        sleepers = [:]
+        for sleeper in all { sleeper.resume(returning: false) }
+    }
+
+    private func end(_ id: Int, completed: Bool) {
+        sleepers.removeValue(forKey: id)?.resume(returning: completed)
     }
 }

@@ -63,7 +63,7 @@ public enum AddReport {
             case .timedOut(let seconds):
                 "gave up waiting after \(seconds) s: the remaining lookups stay in the queue"
             case .offline:
-                "Discogs cannot be reached: the remaining lookups stay in the queue"
+                "Discogs cannot be reached: the remaining lookups stay in the queue, for the collection UI or `crates import` to finish later"
             case .failed:
                 nil
             }

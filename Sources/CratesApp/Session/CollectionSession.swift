@@ -22,6 +22,8 @@ public final class CollectionSession: Sendable {
     private let requests: AsyncStream<SessionRequest>
     private let requestSink: AsyncStream<SessionRequest>.Continuation
     private let executor = Mutex<Task<Void, Never>?>(nil)
+    /// Releases whose full details are being fetched for a person now.
+    private let fetchingDetails = Mutex<Set<Int>>([])
 
     public init(
         store: CatalogueStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?,
@@ -110,6 +112,9 @@ public final class CollectionSession: Sendable {
             case .loadDetails(let id):
                 if let details = try await store.details(id) {
                     post(.details(details))
+                    if let release = details.release, !release.hasFullDetails {
+                        Task { await self.fetchDetails(release.id, for: id) }
+                    }
                 } else {
                     post(.message("That record is gone", isError: true))
                 }
@@ -147,18 +152,40 @@ public final class CollectionSession: Sendable {
         }
     }
 
-    /// The person chose a pressing: fetched in full, then the record is matched to it.
+    /// The person chose a pressing: fetched in full (ahead of the lookup queue: they are
+    /// waiting for it), then the record is matched to it.
     private func choose(_ releaseID: Int, for recordID: Int64) async {
         guard let client = discogs?.client else {
             post(.message(DiscogsAccessProblem.notSignedIn.description, isError: true))
             return
         }
         do {
-            let release = try await client.release(id: releaseID)
+            let release = try await client.release(id: releaseID, priority: .interactive)
             try await store.choose(release, for: recordID)
         } catch {
             post(.message("\(error)", isError: true))
         }
+    }
+
+    /// The person opened the details of a record whose release was completed from a search
+    /// result: its full details (tracklist, credits, identifiers, notes) are fetched at
+    /// once, ahead of the lookup queue, kept, and the details shown again. Quietly nothing
+    /// when not signed in or when Discogs cannot give them now (the background fetches will).
+    private func fetchDetails(_ releaseID: Int, for recordID: Int64) async {
+        guard let client = discogs?.client, startFetching(releaseID) else { return }
+        defer { fetchingDetails.withLock { _ = $0.remove(releaseID) } }
+        do {
+            let release = try await client.release(id: releaseID, priority: .interactive)
+            try await store.storeDetails(release)
+            if let details = try await store.details(recordID) { post(.details(details)) }
+        } catch {
+            SessionLog.warning("details of release \(releaseID): \(error)")
+        }
+    }
+
+    /// False when the release's details are being fetched already.
+    private func startFetching(_ releaseID: Int) -> Bool {
+        fetchingDetails.withLock { $0.insert(releaseID).inserted }
     }
 
     /// The queue's length for the status line, read after each change (an indexed count).
@@ -208,7 +235,11 @@ public final class CollectionSession: Sendable {
             return
         }
         let username = discogs.username.map(ControlCharacters.cleaned)
-        let worker = LookupWorker(queue: store, lookup: DiscogsBarcodeLookup(client: discogs.client))
+        // The collection UI also fetches full details in the background, from the requests
+        // the lookups leave over.
+        var policy = LookupWorker.Policy()
+        policy.backgroundDetails = true
+        let worker = LookupWorker(queue: store, lookup: DiscogsBarcodeLookup(client: discogs.client), details: store, policy: policy)
         let post = self.post
         let task = Task {
             let reports = Task {
