@@ -35,7 +35,11 @@ public enum DiscogsError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .transport(let e): "Discogs is unreachable: \(e)"
+        case .transport(let e):
+            switch e {
+            case .connectionLost, .timedOut: "Discogs did not answer: \(e)"
+            default: "Discogs is unreachable: \(e)"
+            }
         case .unauthorized(let m): "Discogs refused the credentials (\(m)): run `crates auth`"
         case .forbidden(let m):
             "Discogs refused access (\(m)): the collection belongs to another Discogs user, or crates is not signed in as its owner: run `crates auth` as the owner"

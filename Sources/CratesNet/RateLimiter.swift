@@ -116,6 +116,11 @@ public actor RateLimiter {
         return stamps.count
     }
 
+    /// Requests sent and not yet answered.
+    public var inFlight: Int {
+        stamps.count { $0.open }
+    }
+
     /// Requests waiting for a slot, at `priority`.
     public func waiting(_ priority: Priority) -> Int {
         waiters.count { $0.priority == priority }

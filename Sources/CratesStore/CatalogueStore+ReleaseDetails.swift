@@ -16,7 +16,7 @@ extension CatalogueStore: ReleaseDetailsQueue {
                     SELECT r.id FROM release r INDEXED BY release_without_details
                     WHERE r.hasFullDetails = 0 \(skip)
                       AND EXISTS (SELECT 1 FROM record WHERE releaseID = r.id)
-                    ORDER BY r.fetchedAt DESC LIMIT 1
+                    ORDER BY r.fetchedAt DESC, r.id DESC LIMIT 1
                     """,
                 arguments: StatementArguments(Array(excluding)))
         }
