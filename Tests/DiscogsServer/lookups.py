@@ -9,7 +9,7 @@ benchmark (scripts/bench-lookup.sh) and the lookup worker's tests need.
 - Index entries {"corpus": ID}: the search answers that corpus release's result (e.g. one
   whose title has several " - ").
 - A fault mix (--fault-mix html500=0.2,truncated=0.1,stall=0.05 --seed N --stall 20): each
-  API request, once counted in the rate-limit window, draws its fate: an HTML 500, its real
+  search or release request, once counted in the rate-limit window, draws its fate: an HTML 500, its real
   answer cut short (a body that does not parse), or its real answer after --stall seconds.
 - Fault kinds on demand (/_control/fault): "reset" (the connection is closed without an
   answer), "stall" (the real answer, --stall seconds late), "hold" (the real answer, once the
@@ -126,9 +126,10 @@ def hold(handler, full_path, fault=None):
             st.stats["held"] -= 1
 
 
-def mixed_fault(state):
-    """The fate of one API request under --fault-mix: a kind, or None."""
-    if not state.mix:
+def mixed_fault(state, path):
+    """The fate of one lookup request (a search or a release) under --fault-mix: a kind, or
+    None. Signing in and the collection endpoints are left alone."""
+    if not state.mix or not (path.startswith("/database/search") or path.startswith("/releases/")):
         return None
     with state.lock:
         r = state.rng.random()

@@ -240,7 +240,7 @@ class Handler(BaseHTTPRequestHandler):
             fault = entry.get("fault")
         lookups.hold(self, self.path, fault)   # /_control/hold, or the "hold" fault
         if fault is None:
-            fault = lookups.mixed_fault(st)
+            fault = lookups.mixed_fault(st, path)
             if fault == "truncated":
                 fault = "truncated-real"
         if fault in ("hold", "stall", "reset", "truncated-real"):

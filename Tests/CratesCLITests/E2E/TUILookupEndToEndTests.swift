@@ -17,12 +17,13 @@ struct TUILookupEndToEndTests {
         let stdin: Pipe
         let port: Int
 
-        init(token: String) throws {
+        /// `arguments` go to server.py after the token (e.g. ["--generate"]).
+        init(token: String, arguments: [String] = []) throws {
             let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().deletingLastPathComponent()
             process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", root.appendingPathComponent("Tests/DiscogsServer/server.py").path, "--token", token]
+            process.arguments = ["python3", root.appendingPathComponent("Tests/DiscogsServer/server.py").path, "--token", token] + arguments
             stdin = Pipe()
             let stdout = Pipe()
             process.standardInput = stdin
