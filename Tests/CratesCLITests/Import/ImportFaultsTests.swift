@@ -18,15 +18,6 @@ struct ImportFaultsTests {
         return (sandbox, server)
     }
 
-    /// The server's counters (`/_control/stats`).
-    private func stats(_ server: TUILookupEndToEndTests.DiscogsServer) async throws -> [String: Any] {
-        let script = "import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1]).read().decode())"
-        let result = try await ProcessRunner.run(
-            URL(fileURLWithPath: "/usr/bin/env"),
-            arguments: ["python3", "-c", script, "http://127.0.0.1:\(server.port)/_control/stats"], deadline: .seconds(10))
-        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
-    }
-
     /// The fault mix (20% HTML 500s, 10% truncated JSON, 5% stalled answers), seeded,
     /// with a short stall: one import, every record matched.
     @Test("one import under the fault mix: every record final, none left failed")
@@ -48,7 +39,7 @@ struct ImportFaultsTests {
         #expect(try await store.waitingCount() == 0)
         let rows = try await store.sections().flatMap(\.rows)
         #expect(rows.count == count && rows.allSatisfy { $0.lookupState == .matched })
-        let counters = try await stats(server)
+        let counters = try await server.control("stats")
         let faults = counters["mixed_faults"] as? [String: Int] ?? [:]
         #expect((faults["html500"] ?? 0) + (faults["truncated"] ?? 0) > 0, "the mix did strike: \(faults)")
         #expect(counters["throttled"] as? Int == 0)
