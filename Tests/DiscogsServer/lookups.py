@@ -162,6 +162,14 @@ def apply_in_place(handler, kind):
     return True
 
 
+def query_token(path):
+    """A personal token sent as ?token= (Discogs takes it so too; python3-discogs-client sends
+    it so), as the Authorization header it stands for; "" when there is none."""
+    import urllib.parse
+    token = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(path).query)).get("token")
+    return "Discogs token=" + token if token else ""
+
+
 # --- generated releases ----------------------------------------------------------------
 
 def _valid_gtin(digits):

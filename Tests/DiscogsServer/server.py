@@ -293,7 +293,7 @@ class Handler(BaseHTTPRequestHandler):
     def authenticate(self, method, body_pairs):
         """Returns (who, problem): who is None for anonymous requests; problem is a 401 text."""
         st = self.server.state
-        auth = self.headers.get("Authorization", "")
+        auth = self.headers.get("Authorization", "") or lookups.query_token(self.path)
         kind = "none"
         who, problem = None, None
         if auth.startswith("Discogs token="):
