@@ -55,8 +55,12 @@ public actor LookupWorker {
         public var concurrency = 4
         /// The pauses before sending a failed request again within the run; a record fails
         /// (to be retried later, `retryDelay`) at the failure after the last pause. With 30%
-        /// of answers failing, eight attempts leave one record in 15,000 failed.
-        public var retryPauses: [Double] = [1, 2, 4, 8, 16, 30, 30]
+        /// of answers failing, eight attempts leave one record in 15,000 failed. Doubling
+        /// stops at 8 s: the rate limit already spaces a record's attempts (a retry that
+        /// finds the window full waits up to a minute), and Discogs failing every request
+        /// is caught apart (`unreachableAfter…`): longer pauses would only lengthen the
+        /// end of an import.
+        public var retryPauses: [Double] = [1, 2, 4, 8, 8, 8, 8]
         /// Discogs counts as unreachable when this many connections in a row could not be
         /// made (refused, no route, no DNS)…
         public var unreachableAfterConnectionFailures = 3
@@ -67,6 +71,12 @@ public actor LookupWorker {
         /// Fetch the full details of releases completed from search results while no lookup
         /// is due (needs a `ReleaseDetailsQueue`).
         public var backgroundDetails = false
+        /// An answer that has not come after this many seconds is asked for again alongside
+        /// (the first answer wins), when that costs nothing: only the records in hand are left,
+        /// nobody waits for the window, and it has room. Nil: never.
+        public var hedgeAfter: Double? = 4
+        /// How long the first record is looked up alone, waiting for Discogs' first answer.
+        public var warmUp: Double = 2
         /// The first pause before writing an outcome again when the store refused it,
         /// doubled up to 2 s.
         public var storeRetryPause: Double = 0.05
@@ -115,6 +125,8 @@ public actor LookupWorker {
     private var unreachable = false
     /// Whether Discogs has answered this worker once (any answer but a refusal).
     private var answered = false
+    /// When the worker stops waiting for that first answer before claiming more.
+    private var warmUpEnds = Date.distantFuture
     private var offlineRound = 0
     private var probeAfter = Date.distantPast
     private var background: Task<Void, Never>?
@@ -154,6 +166,7 @@ public actor LookupWorker {
         await lookup.client.rateLimiter.setObserver { [weak self] seconds in
             Task { await self?.rateLimitChanged(seconds) }
         }
+        warmUpEnds = now().addingTimeInterval(policy.warmUp)
         let final = await withDiscardingTaskGroup(returning: LookupStatus.self) { group in
             while true {
                 if let refused {
@@ -193,15 +206,17 @@ public actor LookupWorker {
     private func mayClaim() -> Bool {
         // Unreachable: one record at a time, as a probe, after the pause.
         if unreachable { return inHand.isEmpty && now() >= probeAfter }
-        // One record until Discogs has answered once: refused credentials or a network that
-        // is down then cost one request, not one per record in flight.
-        let concurrency = answered ? policy.concurrency : 1
+        // One record until Discogs has answered once (or a first answer is slow to come):
+        // refused credentials or a network that is down then cost one request, not one per
+        // record in flight.
+        if !answered, now() < warmUpEnds { return inHand.isEmpty }
         let active = inHand.values.count { !$0 }
-        return active < concurrency && inHand.count < policy.concurrency * 4
+        return active < policy.concurrency && inHand.count < policy.concurrency * 4
     }
 
     private func nextWake() -> Double {
         if unreachable, inHand.isEmpty { return max(0.01, min(policy.recheckInterval, probeAfter.timeIntervalSince(now()))) }
+        if !answered, now() < warmUpEnds { return max(0.01, min(policy.recheckInterval, warmUpEnds.timeIntervalSince(now()))) }
         return policy.recheckInterval
     }
 
@@ -236,6 +251,10 @@ public actor LookupWorker {
             report: { [weak self] error in await self?.noteOutcome(error) },
             decide: { [weak self] in await self?.decision() ?? .stop },
             sleep: { [weak self] seconds in await self?.pause(job.recordID, seconds) ?? false })
+        if let after = policy.hedgeAfter {
+            retry.hedgeAfter = after
+            retry.hedge = { [weak self] in await self?.mayHedge() ?? false }
+        }
         let outcome: LookupOutcome
         do {
             outcome = try await lookup.lookUp(job, retry: &retry).outcome
@@ -295,6 +314,18 @@ public actor LookupWorker {
         let completed = await pauses.sleep(seconds)
         if inHand[recordID] != nil { inHand[recordID] = false }
         return completed
+    }
+
+    /// Whether a slow answer may be asked for again now: the room it takes in the window
+    /// would otherwise go unused (no record waits in the queue beyond those in hand, no
+    /// request waits for the window, and the window is not full).
+    private func mayHedge() async -> Bool {
+        guard !stopping, !unreachable, refused == nil else { return false }
+        let limiter = lookup.client.rateLimiter
+        guard await limiter.waiting(.lookup) == 0, await limiter.waiting(.interactive) == 0,
+            await limiter.inWindow < limiter.limit
+        else { return false }
+        return await waiting() <= inHand.count
     }
 
     private func decision() -> RequestRetry.Decision {

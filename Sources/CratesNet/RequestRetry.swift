@@ -34,6 +34,13 @@ public struct RequestRetry: Sendable {
     public var decide: @Sendable () async -> Decision
     /// Waits `seconds`; false when woken early to stop.
     public var sleep: @Sendable (Double) async -> Bool
+    /// Asked when an answer has not come `hedgeAfter` seconds after its request went: true
+    /// sends the same request again alongside (the first answer wins; the other is
+    /// abandoned). For the end of a run, when the window has room nobody else waits for:
+    /// one stalled answer then does not hold the last record for its whole stall. Nil: never.
+    public var hedge: (@Sendable () async -> Bool)?
+    /// See `hedge`.
+    public var hedgeAfter: Double = 4
 
     public init(
         pauses: [Double] = RequestRetry.shortPauses,
@@ -53,11 +60,12 @@ public struct RequestRetry: Sendable {
     public static var once: RequestRetry { RequestRetry(pauses: []) }
 
     /// Sends `request`, again after each transient failure while pauses remain.
-    public mutating func send<T: Sendable>(_ request: () async throws(DiscogsError) -> T) async throws(DiscogsError) -> T {
+    public mutating func send<T: Sendable>(_ request: @escaping @Sendable () async throws(DiscogsError) -> T) async throws(DiscogsError) -> T {
         while true {
-            requests += 1
+            let (result, sent) = await attempt(request)
+            requests += sent
             do {
-                let value = try await request()
+                let value = try result.get()
                 failuresInARow = 0
                 await report(nil)
                 return value
@@ -73,6 +81,56 @@ public struct RequestRetry: Sendable {
                 guard await sleep(pause), !Task.isCancelled else { throw .transport(.cancelled) }
                 try await check(after: error)
             }
+        }
+    }
+
+    /// One attempt: the request, and perhaps a second copy of it (`hedge`). The result, and
+    /// how many requests went.
+    private func attempt<T: Sendable>(_ request: @escaping @Sendable () async throws(DiscogsError) -> T) async -> (Result<T, DiscogsError>, Int) {
+        guard let hedge else { return (await Self.run(request), 1) }
+        let delay = hedgeAfter
+        return await withTaskGroup(of: Lane<T>.self) { group in
+            group.addTask { .answer(await Self.run(request)) }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(delay))
+                return .timer
+            }
+            var sent = 1
+            var outstanding = 1
+            var failure = DiscogsError.transport(.cancelled)
+            while let lane = await group.next() {
+                switch lane {
+                case .timer:
+                    guard outstanding > 0, !Task.isCancelled, await hedge() else { continue }
+                    group.addTask { .answer(await Self.run(request)) }
+                    sent += 1
+                    outstanding += 1
+                case .answer(.success(let value)):
+                    group.cancelAll()  // the other copy, or the timer
+                    return (.success(value), sent)
+                case .answer(.failure(let error)):
+                    outstanding -= 1
+                    if !error.isCancellation { failure = error }
+                    if outstanding == 0 {
+                        group.cancelAll()
+                        return (.failure(failure), sent)
+                    }
+                }
+            }
+            return (.failure(failure), sent)
+        }
+    }
+
+    private enum Lane<T: Sendable>: Sendable {
+        case answer(Result<T, DiscogsError>)
+        case timer
+    }
+
+    private static func run<T: Sendable>(_ request: @Sendable () async throws(DiscogsError) -> T) async -> Result<T, DiscogsError> {
+        do {
+            return .success(try await request())
+        } catch {
+            return .failure(error)
         }
     }
 

@@ -98,6 +98,27 @@ struct LookupThroughputTests {
         #expect(stats.requests == 9)
     }
 
+    @Test("at the end of a run, an answer slow to come is asked for again alongside; not before")
+    func aSlowAnswerAtTheEndIsAskedForAgain() async throws {
+        let server = try await DiscogsTestServer.start(["--generate"])
+        let slow = ean(4)
+        try await server.hold("barcode=" + slow.canonical)  // its first request only
+        let queue = InMemoryLookupQueue()
+        for n in 1...6 { await queue.enqueue(ean(n)) }
+        var policy = LookupWorker.Policy.fast()
+        policy.hedgeAfter = 0.3
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server)), policy: policy)
+        #expect(await drive(worker, until: settledAll(queue)))
+        #expect(await queue.all.allSatisfy { $0.state == .matched })
+        let stats = try await server.lookupStats()
+        #expect(stats.held == 1, "matched from the second copy while the first was still held")
+        #expect(stats.count("barcode=" + slow.canonical) == 2)
+        let second = try #require(stats.order.lastIndex { $0.contains("barcode=" + slow.canonical) })
+        #expect(second == stats.order.count - 1, "asked again only once the other records were done: \(stats.order)")
+        #expect(await worker.statistics.requests == 7)
+        try await server.release()
+    }
+
     @Test("with requests in flight, the limiter never lets more out than the window allows")
     func theWindowHoldsWithRequestsInFlight() async throws {
         let server = try await DiscogsTestServer.start(["--generate", "--limit", "6", "--window", "1.5"])

@@ -143,7 +143,9 @@ import Testing
         let client = DiscogsClient(
             transport: try testTransport(), endpoints: DiscogsEndpoints(api: "http://127.0.0.1:\(port)", web: "http://127.0.0.1:\(port)"),
             credentials: .personalToken("t"), rateLimiter: RateLimiter(configuration: .authenticated))
-        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: client), policy: Self.policy)
+        // Three pauses: the connections fail for longer than `unreachableAfterSeconds`
+        // within the first record's lookup.
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: client), policy: .fast(pauses: 3))
         let updates = Task {
             var seen: [LookupStatus] = []
             for await event in worker.events {

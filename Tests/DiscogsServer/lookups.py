@@ -17,7 +17,8 @@ benchmark (scripts/bench-lookup.sh) and the lookup worker's tests need.
 - Holds: /_control/hold?match=TEXT&count=N holds the next N requests whose path contains TEXT
   until /_control/release?match=TEXT (every hold when TEXT is empty). Held requests count in
   the window when they arrive. stats: "held" (held now), "in_flight" and "max_in_flight"
-  (requests being answered at once), "order" (the API requests' paths, as they arrived),
+  (requests being answered at once), "order" and "order_at" (the API requests' paths as
+  they arrived, and when: time.monotonic()),
   "mixed_faults" (what the mix drew, by kind).
 """
 import json
@@ -59,7 +60,7 @@ def setup(state):
 def reset(state):
     """Called from State.reset (under no lock): counters and holds back to zero; the mix
     starts again from its seed."""
-    state.stats.update({"held": 0, "in_flight": 0, "max_in_flight": 0, "mixed_faults": {}, "order": []})
+    state.stats.update({"held": 0, "in_flight": 0, "max_in_flight": 0, "mixed_faults": {}, "order": [], "order_at": []})
     if hasattr(state, "holds"):
         for hold in state.holds:
             hold["event"].set()
@@ -70,7 +71,8 @@ def reset(state):
 def begin(handler):
     st = handler.server.state
     with st.lock:
-        st.stats["order"].append(handler.path)   # API requests in the order they arrived
+        st.stats["order"].append(handler.path)   # API requests in the order they arrived…
+        st.stats["order_at"].append(time.monotonic())   # …and when
         st.in_flight += 1
         st.stats["in_flight"] = st.in_flight
         st.stats["max_in_flight"] = max(st.stats["max_in_flight"], st.in_flight)
