@@ -25,12 +25,13 @@ public final class CurlTransport: HTTPTransport, Sendable {
         /// A response body larger than this is cut off as an error: no Discogs answer is
         /// near it, and memory stays bounded whatever a server sends.
         public var maximumBodyBytes: Int
-        /// Requests in flight at once, each on a connection of its own.
+        /// Requests in flight at once, each on a connection of its own (made as needed: a
+        /// few as a rule; more while some answers are slow to come).
         public var connections: Int
 
         public init(
             userAgent: String, connectTimeout: Double = 10, totalTimeout: Double = 30, maximumBodyBytes: Int = 16 << 20,
-            connections: Int = 6
+            connections: Int = 12
         ) {
             self.userAgent = userAgent
             self.connectTimeout = connectTimeout

@@ -50,9 +50,13 @@ public actor LookupWorker {
         public var offlineBase: Double = 5
         /// …up to this.
         public var offlineMaximum: Double = 300
-        /// Records being looked up at once (a record pausing between two attempts does not
-        /// count): the requests in flight.
+        /// Records being looked up at once: the requests in flight. A record pausing between
+        /// two attempts does not count, nor one whose answer is slower than `slowAfter`.
         public var concurrency = 4
+        /// See `concurrency`.
+        public var slowAfter: Double = 2
+        /// The most records in hand at once, pausing or slow ones included.
+        public var maximumInHand = 16
         /// The pauses before sending a failed request again within the run; a record fails
         /// (to be retried later, `retryDelay`) at the failure after the last pause. With 30%
         /// of answers failing, eight attempts leave one record in 15,000 failed. Doubling
@@ -175,7 +179,7 @@ public actor LookupWorker {
                 }
                 if stopping || Task.isCancelled { return .stopped }
                 var drained = false
-                while !stopping, refused == nil, mayClaim() {
+                while !stopping, refused == nil, await mayClaim() {
                     let job: LookupJob?
                     do {
                         job = try await queue.claimNext(now: now(), lease: policy.lease)
@@ -203,20 +207,26 @@ public actor LookupWorker {
 
     // MARK: Claims and status
 
-    private func mayClaim() -> Bool {
+    private func mayClaim() async -> Bool {
         // Unreachable: one record at a time, as a probe, after the pause.
         if unreachable { return inHand.isEmpty && now() >= probeAfter }
         // One record until Discogs has answered once (or a first answer is slow to come):
         // refused credentials or a network that is down then cost one request, not one per
         // record in flight.
         if !answered, now() < warmUpEnds { return inHand.isEmpty }
-        let active = inHand.values.count { !$0 }
-        return active < policy.concurrency && inHand.count < policy.concurrency * 4
+        guard inHand.count < policy.maximumInHand else { return false }
+        // In flight: the records in hand, less those pausing between attempts and those
+        // whose answer is slow to come (a stalled answer holds back only its own record).
+        let slow = await lookup.client.rateLimiter.inFlight(longerThan: policy.slowAfter)
+        let active = inHand.values.count { !$0 } - slow
+        return active < policy.concurrency
     }
 
     private func nextWake() -> Double {
         if unreachable, inHand.isEmpty { return max(0.01, min(policy.recheckInterval, probeAfter.timeIntervalSince(now()))) }
         if !answered, now() < warmUpEnds { return max(0.01, min(policy.recheckInterval, warmUpEnds.timeIntervalSince(now()))) }
+        // Busy: look again when an answer may have become slow.
+        if !inHand.isEmpty { return min(policy.recheckInterval, policy.slowAfter) }
         return policy.recheckInterval
     }
 

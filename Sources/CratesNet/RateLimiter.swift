@@ -121,6 +121,12 @@ public actor RateLimiter {
         stamps.count { $0.open }
     }
 
+    /// Requests sent at least `seconds` ago and not yet answered: slow answers.
+    public func inFlight(longerThan seconds: Double) -> Int {
+        let now = clock.now()
+        return stamps.count { $0.open && now - $0.time >= seconds }
+    }
+
     /// Requests waiting for a slot, at `priority`.
     public func waiting(_ priority: Priority) -> Int {
         waiters.count { $0.priority == priority }

@@ -101,10 +101,19 @@ public struct RequestRetry: Sendable {
             while let lane = await group.next() {
                 switch lane {
                 case .timer:
-                    guard outstanding > 0, !Task.isCancelled, await hedge() else { continue }
-                    group.addTask { .answer(await Self.run(request)) }
-                    sent += 1
-                    outstanding += 1
+                    guard outstanding > 0, !Task.isCancelled else { continue }
+                    // One copy alongside at a time, three at most (a copy may fail too); when
+                    // not now (others wait, or the window is full: the request may have
+                    // waited for the window all this while), ask again later.
+                    if outstanding == 1, sent < 4, await hedge() {
+                        group.addTask { .answer(await Self.run(request)) }
+                        sent += 1
+                        outstanding += 1
+                    }
+                    group.addTask {
+                        try? await Task.sleep(for: .seconds(delay))
+                        return .timer
+                    }
                 case .answer(.success(let value)):
                     group.cancelAll()  // the other copy, or the timer
                     return (.success(value), sent)
