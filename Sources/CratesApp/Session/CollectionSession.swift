@@ -246,7 +246,8 @@ public final class CollectionSession: Sendable {
                 for await event in worker.events {
                     guard case .status(let status) = event else { continue }
                     post(.discogs(DiscogsStatus(status, username: username)))
-                    if case .working(let waiting) = status { post(.waiting(waiting + 1)) }
+                    // Not counting the records in hand: the waiting count comes from the
+                    // store after each change (`refreshWaiting`).
                 }
             }
             post(.discogs(.signedIn(username: discogs.displayName)))
