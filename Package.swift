@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "CratesLabels", dependencies: ["CratesCore", "CZint", "CCairo"], swiftSettings: strict),
         // The use cases (add, import, look up, sign in, the TUI session…), shared by the
         // commands and the collection UI. Knows nothing of the terminal UI.
-        .target(name: "CratesApp", dependencies: ["CratesCore", "CratesStore", "CratesNet"], swiftSettings: strict),
+        .target(name: "CratesApp", dependencies: ["CratesCore", "CratesStore", "CratesNet", "CratesLabels"], swiftSettings: strict),
         // Argument parsing, one call into CratesApp, printing; and the TUI's wiring.
         .executableTarget(
             name: "crates",
@@ -54,14 +54,22 @@ let package = Package(
         // The UI benchmark (scripts/bench.sh): the UI core over a 100,000-record store.
         .executableTarget(name: "crates-tui-bench", dependencies: ["CratesCore", "CratesStore", "CratesTUI"], swiftSettings: strict),
 
-        .testTarget(name: "CratesCoreTests", dependencies: ["CratesCore"], swiftSettings: strict),
-        .testTarget(name: "CratesStoreTests", dependencies: ["CratesStore", "crates-bench"], swiftSettings: strict),
-        .testTarget(name: "CratesNetTests", dependencies: ["CratesNet"], swiftSettings: strict),
+        // What every test target shares: waits with deadlines, the process runner, the
+        // loopback Discogs server, a lock box, temporary directories, a seeded generator.
+        .target(
+            name: "CratesTestSupport", dependencies: ["CratesCore", "CratesNet"], path: "Tests/CratesTestSupport",
+            swiftSettings: strict),
+        .testTarget(name: "CratesCoreTests", dependencies: ["CratesCore", "CratesTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "CratesStoreTests", dependencies: ["CratesStore", "CratesTestSupport", "crates-bench"], swiftSettings: strict),
+        .testTarget(name: "CratesNetTests", dependencies: ["CratesNet", "CratesTestSupport"], swiftSettings: strict),
         .testTarget(name: "CratesTUITests", dependencies: ["CratesTUI"], swiftSettings: strict),
         // Renders label PDFs and reads them back with pdftoppm, zbarimg and pdfinfo.
-        .testTarget(name: "CratesLabelsTests", dependencies: ["CratesLabels"], swiftSettings: strict),
-        .testTarget(name: "CratesAppTests", dependencies: ["CratesApp", "CratesCore", "CratesStore", "CratesNet"], swiftSettings: strict),
+        .testTarget(name: "CratesLabelsTests", dependencies: ["CratesLabels", "CratesTestSupport"], swiftSettings: strict),
+        .testTarget(name: "CratesAppTests", dependencies: ["CratesApp", "CratesCore", "CratesStore", "CratesNet", "CratesTestSupport"], swiftSettings: strict),
         // Runs the built `crates` binary as a process (and under tmux for end-to-end tests).
-        .testTarget(name: "CratesCLITests", dependencies: ["CratesCore", "CratesStore"], swiftSettings: strict),
+        .testTarget(
+            name: "CratesCLITests", dependencies: ["CratesCore", "CratesStore", "CratesLabels", "CratesTestSupport"],
+            swiftSettings: strict),
     ]
 )

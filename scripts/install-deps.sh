@@ -17,6 +17,7 @@ packages=(
   poppler-utils         # label tests: pdftoppm, pdfinfo, pdftotext
   socat                 # socket tests
   python3               # the loopback Discogs test server
+  time                  # /usr/bin/time -v: peak memory in scripts/bench-sync.sh
   ca-certificates       # HTTPS certificate verification
 )
 

@@ -2,7 +2,8 @@ import CCairo
 
 /// Draws a `LabelDocumentPlan` as a PDF with cairo: each page at its exact size in points,
 /// bars as filled vector rectangles, text as embedded font glyphs. The PDF is collected in
-/// memory; writing it to a file is `AtomicFile`'s job, so a failure never leaves half a file.
+/// memory; writing it to a file is the caller's (crates writes it with `ExportFile`, whole
+/// or not at all).
 enum CairoPDFRenderer {
     /// The PDF's bytes.
     static func render(_ plan: LabelDocumentPlan, title: String) throws(LabelError) -> [UInt8] {

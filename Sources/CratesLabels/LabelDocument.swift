@@ -2,11 +2,12 @@
 ///
 ///     let layout = try LabelSheetLayout.named("a4-3x7")
 ///     let labels = [Label(location: code, name: "Crate A3", path: ["Living Room", "Shelf 2"])]
-///     try LabelDocument.write(labels: labels, layout: layout, options: LabelOptions(skip: 4), to: "labels.pdf")
+///     let bytes = try LabelDocument(labels: labels, layout: layout, options: LabelOptions(skip: 4)).pdf()
 ///
 /// Laying out (`init`) checks everything that can be wrong with the input (a name longer
-/// than a label, a bleed too large, a skip past the sheet) before anything is drawn or
-/// written; `write(to:)` then renders with cairo and replaces the file atomically.
+/// than a label, a bleed too large, a skip past the sheet) before anything is drawn;
+/// `pdf()` then renders with cairo. Writing the file is the caller's (crates writes it
+/// through `ExportFile`, atomically).
 public struct LabelDocument: Hashable, Sendable {
     /// What is drawn where.
     public let plan: LabelDocumentPlan
@@ -28,22 +29,5 @@ public struct LabelDocument: Hashable, Sendable {
     /// The PDF's bytes.
     public func pdf() throws(LabelError) -> [UInt8] {
         try CairoPDFRenderer.render(plan, title: "crates labels (\(plan.layout))")
-    }
-
-    /// Writes the PDF to `path`: to a temporary file beside it, then renamed over it, so that
-    /// `path` is never half written and is left as it was on failure.
-    public func write(to path: String) throws(LabelError) {
-        try AtomicFile.write(pdf(), to: path)
-    }
-
-    /// Lays out and writes in one call; returns the plan (what was drawn where).
-    @discardableResult
-    public static func write(
-        labels: [Label], contents: [LabelContents] = [], layout: LabelSheetLayout,
-        options: LabelOptions = LabelOptions(), to path: String
-    ) throws(LabelError) -> LabelDocumentPlan {
-        let document = try LabelDocument(labels: labels, contents: contents, layout: layout, options: options)
-        try document.write(to: path)
-        return document.plan
     }
 }

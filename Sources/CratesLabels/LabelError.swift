@@ -23,8 +23,6 @@ public enum LabelError: Error, Hashable, Sendable, CustomStringConvertible {
     case barcode(data: String, reason: String)
     /// cairo failed while drawing the PDF (its status text).
     case drawing(String)
-    /// The PDF could not be written at `path`; nothing was changed there.
-    case cannotWrite(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -53,8 +51,6 @@ public enum LabelError: Error, Hashable, Sendable, CustomStringConvertible {
             return "cannot draw the barcode \(Self.safe(data)): \(reason)"
         case let .drawing(reason):
             return "cannot draw the labels: \(reason)"
-        case let .cannotWrite(path, reason):
-            return "cannot write \(Self.safe(path)): \(reason) (nothing was changed at \(Self.safe(path)))"
         }
     }
 

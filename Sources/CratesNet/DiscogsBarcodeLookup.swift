@@ -23,15 +23,6 @@ public struct DiscogsBarcodeLookup: Sendable {
         public var matchedForm: String?
     }
 
-    /// Looks a claimed record up: its pinned release when it has one, else its barcode.
-    public func lookUp(_ job: LookupJob, retry: inout RequestRetry) async throws(DiscogsError) -> Result {
-        let query = DiscogsBarcodeQuery(gtin: job.gtin)
-        if let releaseID = job.releaseID {
-            return try await lookUp(releaseID: releaseID, otherwise: query, retry: &retry)
-        }
-        return try await lookUp(query, retry: &retry)
-    }
-
     /// Never spends a request on a GTIN that is not a record (`skipReason`), nor on a form
     /// twice. Each request goes through `retry` (transient failures are sent again after a
     /// pause); a failure that outlasts it stops the lookup with its error: the job is
@@ -66,12 +57,23 @@ public struct DiscogsBarcodeLookup: Sendable {
     /// searching the barcode. When Discogs no longer has it (404: deleted or merged), the
     /// barcode is searched as for any record.
     public func lookUp(releaseID: Int, otherwise query: DiscogsBarcodeQuery, retry: inout RequestRetry) async throws(DiscogsError) -> Result {
+        try await lookUp(releaseID: releaseID, retry: &retry) { (retry: inout RequestRetry) async throws(DiscogsError) -> Result in
+            try await lookUp(query, retry: &retry)
+        }
+    }
+
+    /// Fetches the release `releaseID`; when Discogs no longer has it, `otherwise` finds the
+    /// record as any record is found (its requests counted too).
+    func lookUp(
+        releaseID: Int, retry: inout RequestRetry,
+        otherwise: (inout RequestRetry) async throws(DiscogsError) -> Result
+    ) async throws(DiscogsError) -> Result {
         let before = retry.requests
         do {
             let release = try await retry.send { () async throws(DiscogsError) in try await client.release(id: releaseID) }
             return Result(outcome: .matched(release), requests: retry.requests - before)
         } catch .notFound {
-            var result = try await lookUp(query, retry: &retry)
+            var result = try await otherwise(&retry)
             result.requests = retry.requests - before
             return result
         }

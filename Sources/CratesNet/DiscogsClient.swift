@@ -71,6 +71,9 @@ public struct DiscogsClient: Sendable {
         var attempt = 0
         while true {
             attempt += 1
+            // A cancelled task (Ctrl-C, a time limit) sends nothing more: the lookup in hand
+            // then ends at its next request and goes back to the queue.
+            if Task.isCancelled { throw .transport(.cancelled) }
             var headers: [(name: String, value: String)] = [("Accept", "application/json")]
             let auth = authorization.map { $0(method, url, formBody) }
                 ?? credentials?.authorization(method: method, url: url, formBody: formBody, timestamp: timestamp(), nonce: nonce())

@@ -1,5 +1,5 @@
 /// Wakes a sleeping loop early: `wait(timeout:)` returns when `signal()` is called, the
-/// timeout passes, or the waiting task is cancelled, whichever comes first. A signal sent
+/// timeout passes or the waiting task is cancelled, whichever comes first. A signal sent
 /// while nobody waits is kept for the next wait, so a nudge is never lost between two checks.
 actor WakeSignal {
     private var pending = false
@@ -29,6 +29,9 @@ actor WakeSignal {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 waiter = continuation
+                // Cancelled between the check above and now: the handler below may have run
+                // before there was a waiter to wake.
+                if Task.isCancelled { expire(mine) }
             }
         } onCancel: {
             Task { await self.expire(mine) }

@@ -56,6 +56,14 @@ extension CatalogueStore {
             conditions.append("sectionKey IN (\(placeholders(keys.count)))")
             arguments += StatementArguments(keys)
         }
+        if let location = filter.location {
+            let places = try subtree(db, of: location)
+            guard !places.isEmpty else { return }
+            conditions.append("locationID IN (\(placeholders(places.count)))")
+            arguments += StatementArguments(places)
+        }
+        // The places, read once for every page: a collection has tens or hundreds.
+        let tree = try fetchTree(db)
         if !filter.states.isEmpty {
             conditions.append("lookupState IN (\(placeholders(filter.states.count)))")
             arguments += StatementArguments(filter.states.map(\.rawValue))
@@ -79,24 +87,43 @@ extension CatalogueStore {
                     """,
                 arguments: pageArguments + StatementArguments([pageSize]))
             guard let last = rows.last else { return }
+            let sectionIndex = StoredValues.recordColumnCount
             var records: [(record: CatalogueRecord, sectionKey: String)] = []
             records.reserveCapacity(rows.count)
             for row in rows {
-                records.append((try StoredValues.record(from: row), try row.decode(String.self, atIndex: 15)))
+                records.append((
+                    try StoredValues.record(from: row, location: tree.location), try row.decode(String.self, atIndex: sectionIndex)))
             }
             let releases = try fetchReleases(db, ids: Set(records.compactMap(\.record.releaseID)), detail: detail)
             let histories = detail == .full ? try fetchHistories(db, recordIDs: records.map(\.record.id)) : [:]
+            let links = try fetchDiscogsLinks(db, recordIDs: records.map(\.record.id))
             try body(records.map { item in
                 ExportedRecord(
                     record: item.record, release: item.record.releaseID.flatMap { releases[$0] },
                     section: SortKey.sectionName(fromKey: item.sectionKey),
-                    history: detail == .full ? histories[item.record.id] ?? [] : nil)
+                    history: detail == .full ? histories[item.record.id] ?? [] : nil,
+                    discogs: links[item.record.id])
             })
             after = (
-                try last.decode(String.self, atIndex: 15), try last.decode(String.self, atIndex: 16),
+                try last.decode(String.self, atIndex: sectionIndex), try last.decode(String.self, atIndex: sectionIndex + 1),
                 try last.decode(Int64.self, atIndex: 0)
             )
             if rows.count < pageSize { return }
+        }
+    }
+
+    /// One record as `crates list` shows it (without Discogs' JSON or the history); nil when
+    /// there is none.
+    public func exported(_ id: Int64) async throws(StoreError) -> ExportedRecord? {
+        try await read { db in
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT \(StoredValues.recordColumns), sectionKey FROM record WHERE id = ?", arguments: [id])
+            else { return nil }
+            let record = try StoredValues.record(from: row) { try StoredValues.fetchLocation(db, id: $0) }
+            let release = try Self.fetchReleases(db, ids: Set(record.releaseID.map { [$0] } ?? []), detail: .listing)
+            return ExportedRecord(
+                record: record, release: record.releaseID.flatMap { release[$0] },
+                section: SortKey.sectionName(fromKey: try row.decode(String.self, atIndex: StoredValues.recordColumnCount)))
         }
     }
 

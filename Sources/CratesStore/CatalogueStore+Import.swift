@@ -38,13 +38,16 @@ extension CatalogueStore {
         }
     }
 
-    /// Adds `entries` (those with a barcode; the others are skipped) as imported records,
-    /// `batchSize` per transaction, and returns their ids in order.
+    /// Adds `entries` (those with a barcode, or described by their values; rows known only
+    /// by a release id are skipped) as imported records, `batchSize` per transaction, and
+    /// returns their ids in order.
     ///
-    /// Each entry becomes a `pending` record dated `addedAt` (else `now`) with its note and
-    /// location. An entry with a release id keeps it as the record's pinned release, so that
+    /// Each entry becomes a `pending` record dated `addedAt` (else `now`) with its note, in
+    /// the place its location names (found, or made: `LocationTree.placement(forImported:)`). An entry with a release id keeps it as the record's pinned release, so that
     /// its lookup fetches that release; when the release is already stored, the record is
-    /// matched to it at once. Each batch is committed before the next begins, so a kill
+    /// matched to it at once. An entry described by its values (a CSV row without a barcode:
+    /// catalogue number, artist, title…) keeps them as the collector's values, and its lookup
+    /// searches Discogs by them. Each batch is committed before the next begins, so a kill
     /// loses at most the batch in hand, and `shouldContinue` (asked before each batch) stops
     /// an interrupted import between batches. `progress` is called after each commit with
     /// the number of records added so far.
@@ -53,18 +56,41 @@ extension CatalogueStore {
         shouldContinue: @escaping @Sendable () -> Bool = { true },
         progress: (@Sendable (Int) -> Void)? = nil
     ) async throws(StoreError) -> [Int64] {
-        let storable = entries.filter { $0.gtin != nil }
+        let storable = entries.filter { $0.gtin != nil || $0.described != nil }
         var ids: [Int64] = []
         ids.reserveCapacity(storable.count)
         let size = max(1, batchSize)
         var start = 0
         while start < storable.count, shouldContinue() {
             let batch = Array(storable[start..<min(start + size, storable.count)])
-            ids += try await write { db in try Self.insertImported(db, batch, now: now) }
+            ids += try await write { db in
+                // Barcodes in one statement; described rows (few, each searched later at a
+                // request a second or more) one by one; the ids put back in file order.
+                let barcodes = try Self.insertImported(db, batch.filter { $0.gtin != nil }, now: now)
+                var described: [Int64] = []
+                for entry in batch where entry.gtin == nil { described.append(try Self.insertDescribed(db, entry, now: now)) }
+                var merged: [Int64] = []
+                merged.reserveCapacity(batch.count)
+                var b = barcodes.makeIterator()
+                var d = described.makeIterator()
+                for entry in batch {
+                    if let id = entry.gtin != nil ? b.next() : d.next() { merged.append(id) }
+                }
+                return merged
+            }
             start += batch.count
             progress?(ids.count)
         }
         return ids
+    }
+
+    /// One row described by its values: a pending record without a barcode, its values the
+    /// collector's, keyed on them for the duplicate rule.
+    private static func insertDescribed(_ db: Database, _ entry: ImportEntry, now: Date) throws -> Int64 {
+        let fields = entry.described ?? .none
+        return try insert(db, [NewRecord(
+            gtin: nil, addedAt: entry.addedAt ?? now, addMethod: .import, note: entry.note, location: entry.location,
+            collector: fields, grading: entry.grading)], now: now)[0]
     }
 
     /// What the records of an import need now: those waiting for a person, and how many
@@ -74,11 +100,16 @@ extension CatalogueStore {
         /// found on Discogs.
         public struct Record: Hashable, Sendable {
             public var id: Int64
-            public var gtin: GTIN
+            /// Nil for a row described by its values.
+            public var gtin: GTIN?
             /// `ambiguous` or `notFound`.
             public var state: LookupState
             /// The pressings to choose from, when ambiguous.
             public var candidateCount: Int
+            /// The import key of a row described by its values (`RecordFields.entryKey`).
+            public var entryKey: String?
+            /// What the record says of itself, for a row without a barcode.
+            public var described: RecordFields?
         }
 
         /// The import's ambiguous and not-found records, oldest first.
@@ -89,26 +120,32 @@ extension CatalogueStore {
         public var failed: Int
     }
 
-    /// The ambiguous and not-found records whose GTIN is in `gtins` (the import's barcodes),
-    /// and the queue's length: two indexed reads, whatever the size of the collection.
-    public func importFollowUp(gtins: Set<GTIN>) async throws(StoreError) -> ImportFollowUp {
+    /// The ambiguous and not-found records whose GTIN is in `gtins` (the import's barcodes)
+    /// or whose key is in `entryKeys` (the import's described rows), and the queue's length:
+    /// two indexed reads, whatever the size of the collection.
+    public func importFollowUp(gtins: Set<GTIN>, entryKeys: Set<String> = []) async throws(StoreError) -> ImportFollowUp {
         try await read { db in
             var needsPerson: [ImportFollowUp.Record] = []
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT id, gtin, lookupState, candidateCount FROM record
-                    WHERE lookupState IN ('ambiguous', 'notFound') ORDER BY id
+                    SELECT id, gtin, lookupState, candidateCount, entryKey, \(StoredValues.ownColumns.joined(separator: ", "))
+                    FROM record WHERE lookupState IN ('ambiguous', 'notFound') ORDER BY id
                     """)
             while let row = try rows.next() {
                 let id: Int64 = row[0]
-                let gtinText: String = row[1]
-                guard let gtin = GTIN(canonical: gtinText) else {
-                    throw StoreError.unreadableValue(recordID: id, column: "gtin", value: gtinText)
-                }
-                guard gtins.contains(gtin) else { continue }
                 let state = try StoredValues.lookupState(row[2], recordID: id)
-                needsPerson.append(.init(id: id, gtin: gtin, state: state, candidateCount: row[3]))
+                if let gtinText = row[1] as String? {
+                    guard let gtin = GTIN(canonical: gtinText) else {
+                        throw StoreError.unreadableValue(recordID: id, column: "gtin", value: gtinText)
+                    }
+                    guard gtins.contains(gtin) else { continue }
+                    needsPerson.append(.init(id: id, gtin: gtin, state: state, candidateCount: row[3]))
+                } else if let key = row[4] as String?, entryKeys.contains(key) {
+                    needsPerson.append(.init(
+                        id: id, gtin: nil, state: state, candidateCount: row[3], entryKey: key,
+                        described: try StoredValues.collector(from: row, at: 5)))
+                }
             }
             let counts = try Row.fetchOne(
                 db,
@@ -118,6 +155,28 @@ extension CatalogueStore {
                     """)
             return ImportFollowUp(
                 needsPerson: needsPerson, pending: counts.map { $0[0] } ?? 0, failed: counts.map { $0[1] } ?? 0)
+        }
+    }
+
+    /// `--manual-missing`: the import's described rows that Discogs has no release for (not
+    /// found, keyed in `entryKeys`) become records entered by hand, their values the
+    /// record. Returns how many.
+    public func enterNotFoundByHand(entryKeys: Set<String>, now: Date = Date()) async throws(StoreError) -> Int {
+        guard !entryKeys.isEmpty else { return 0 }
+        return try await write { db in
+            var count = 0
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT id, entryKey FROM record WHERE lookupState = 'notFound' AND gtin IS NULL AND entryKey IS NOT NULL")
+            for row in rows where entryKeys.contains(row[1]) {
+                let id: Int64 = row[0]
+                try db.execute(
+                    sql: "UPDATE record SET lookupState = 'handEntered', updatedAt = ? WHERE id = ?",
+                    arguments: [StoredValues.seconds(now), id])
+                try StoredValues.addEvent(
+                    db, recordID: id, at: now, kind: .enteredByHand, message: "entered by hand: not on Discogs (--manual-missing)")
+                count += 1
+            }
+            return count
         }
     }
 
@@ -152,9 +211,21 @@ extension CatalogueStore {
             switch key {
             case .gtin(let gtin): gtins.insert(gtin.canonical)
             case .release(let id): releases.insert(id)
+            case .described: break
             }
         }
         var counts: [ImportKey: Int] = [:]
+        let described = keys.compactMap { key -> String? in if case .described(let text) = key { text } else { nil } }
+        // Before migration v6 (a dry run reads an older file as it is) no record has a key.
+        if !described.isEmpty, try db.columns(in: "record").contains(where: { $0.name == "entryKey" }) {
+            for chunk in stride(from: 0, to: described.count, by: gtinListLimit) {
+                let part = Array(described[chunk..<min(chunk + gtinListLimit, described.count)])
+                let rows = try Row.fetchCursor(
+                    db, sql: "SELECT entryKey, COUNT(*) FROM record WHERE entryKey IN (\(importPlaceholders(part.count))) GROUP BY entryKey",
+                    arguments: StatementArguments(part))
+                while let row = try rows.next() { counts[.described(row[0])] = row[1] }
+            }
+        }
         if !gtins.isEmpty {
             let sql: String
             var arguments = StatementArguments()
@@ -162,7 +233,7 @@ extension CatalogueStore {
                 sql = "SELECT gtin, COUNT(*) FROM record WHERE gtin IN (\(importPlaceholders(gtins.count))) GROUP BY gtin"
                 arguments = StatementArguments(Array(gtins))
             } else {
-                sql = "SELECT gtin, COUNT(*) FROM record GROUP BY gtin"
+                sql = "SELECT gtin, COUNT(*) FROM record WHERE gtin IS NOT NULL GROUP BY gtin"
             }
             let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let row = try rows.next() {
@@ -193,6 +264,8 @@ extension CatalogueStore {
     /// pinned release already stored is then attached at once.
     private static func insertImported(_ db: Database, _ entries: [ImportEntry], now: Date) throws -> [Int64] {
         let nowSeconds = StoredValues.seconds(now)
+        // Each distinct location once: it joins a place or makes one (see `placeImported`).
+        let places = try placeImported(db, Set(entries.lazy.compactMap(\.location)), now: now)
         var json = "["
         json.reserveCapacity(entries.count * 40)
         var rows: [ImportEntry] = []
@@ -201,7 +274,10 @@ extension CatalogueStore {
             guard let gtin = entry.gtin else { continue }
             if !rows.isEmpty { json += "," }
             json += "[\"\(gtin.canonical)\",\(StoredValues.seconds(entry.addedAt ?? now)),"
-            json += jsonText(entry.note) + "," + jsonText(entry.location) + "," + (entry.releaseID.map(String.init) ?? "null") + "]"
+            json += jsonText(entry.note) + "," + (entry.location.flatMap { places[$0] }.map(String.init) ?? "null") + ","
+            json += (entry.releaseID.map(String.init) ?? "null")
+            json += "," + jsonText(entry.grading.media?.rawValue) + "," + jsonText(entry.grading.sleeve?.rawValue)
+            json += "," + String(entry.grading.rating.value) + "]"
             rows.append(entry)
         }
         json += "]"
@@ -209,10 +285,11 @@ extension CatalogueStore {
         let before = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM record") ?? 0
         try db.execute(
             sql: """
-                INSERT INTO record (gtin, addedAt, addMethod, note, location, pinnedReleaseID, lookupState,
-                                    sectionKey, rowKey, updatedAt)
+                INSERT INTO record (gtin, addedAt, addMethod, note, locationID, pinnedReleaseID, lookupState,
+                                    sectionKey, rowKey, updatedAt, mediaCondition, sleeveCondition, rating)
                 SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?, json_extract(value, '$[2]'),
-                       json_extract(value, '$[3]'), json_extract(value, '$[4]'), ?, ?, ?, ?
+                       json_extract(value, '$[3]'), json_extract(value, '$[4]'), ?, ?, ?, ?,
+                       json_extract(value, '$[5]'), json_extract(value, '$[6]'), json_extract(value, '$[7]')
                 FROM json_each(?) ORDER BY key
                 """,
             arguments: [

@@ -14,34 +14,46 @@ extension CatalogueStore: LookupQueue {
         try await write { db in
             let nowSeconds = StoredValues.seconds(now)
             // Each query walks the record_queue index (lookupState, retryAt, rowid).
+            let columns = "id, gtin, lookupAttempts, pinnedReleaseID, \(StoredValues.ownColumns.joined(separator: ", "))"
             let candidates: [(sql: String, arguments: StatementArguments)] = [
-                ("SELECT id, gtin, lookupAttempts, pinnedReleaseID FROM record WHERE lookupState = 'pending' ORDER BY retryAt, id LIMIT 1", []),
+                ("SELECT \(columns) FROM record WHERE lookupState = 'pending' ORDER BY retryAt, id LIMIT 1", []),
                 ("""
-                 SELECT id, gtin, lookupAttempts, pinnedReleaseID FROM record
+                 SELECT \(columns) FROM record
                  WHERE lookupState = 'failed' AND (retryAt IS NULL OR retryAt <= ?) ORDER BY retryAt, id LIMIT 1
                  """, [nowSeconds]),
                 ("""
-                 SELECT id, gtin, lookupAttempts, pinnedReleaseID FROM record
+                 SELECT \(columns) FROM record
                  WHERE lookupState = 'lookingUp' AND (claimedUntil IS NULL OR claimedUntil <= ?) ORDER BY claimedUntil, id LIMIT 1
                  """, [nowSeconds]),
             ]
             for candidate in candidates {
                 guard let row = try Row.fetchOne(db, sql: candidate.sql, arguments: candidate.arguments) else { continue }
                 let id = try row.decode(Int64.self, atIndex: 0)
-                let gtinText = try row.decode(String.self, atIndex: 1)
-                guard let gtin = GTIN(canonical: gtinText) else {
-                    // Not a GTIN this build reads: set it aside rather than claim it forever.
+                let pinned = try row.decode(Int?.self, atIndex: 3)
+                var gtin: GTIN?
+                var search: ReleaseSearchQuery?
+                var unreadable: String?
+                if let gtinText = try row.decode(String?.self, atIndex: 1) {
+                    gtin = GTIN(canonical: gtinText)
+                    if gtin == nil { unreadable = "unreadable GTIN \(String(reflecting: gtinText))" }
+                } else {
+                    // Without a barcode: its release, else the search its own values make.
+                    search = try StoredValues.collector(from: row, at: 4).searchQuery
+                    if pinned == nil, search == nil { unreadable = "no barcode, and nothing to search Discogs by" }
+                }
+                if let unreadable {
+                    // Nothing this build can look up: set it aside rather than claim it forever.
                     try db.execute(
                         sql: "UPDATE record SET lookupState = 'skipped', skipReason = ?, updatedAt = ? WHERE id = ?",
-                        arguments: ["unreadable GTIN \(String(reflecting: gtinText))", nowSeconds, id])
+                        arguments: [unreadable, nowSeconds, id])
                     continue
                 }
                 try db.execute(
                     sql: "UPDATE record SET lookupState = 'lookingUp', claimedUntil = ?, updatedAt = ? WHERE id = ?",
                     arguments: [nowSeconds + max(0, lease), nowSeconds, id])
                 return LookupJob(
-                    recordID: id, gtin: gtin, attempts: try row.decode(Int.self, atIndex: 2),
-                    releaseID: try row.decode(Int?.self, atIndex: 3))
+                    recordID: id, gtin: gtin, attempts: try row.decode(Int.self, atIndex: 2), releaseID: pinned,
+                    search: search)
             }
             return nil
         }
@@ -81,8 +93,10 @@ extension CatalogueStore: LookupQueue {
                         try StoredValues.json(candidates), candidates.count, SortKey.unknownSection,
                         SortKey.unmatchedRow, job.recordID,
                     ])
+                try StoredValues.rekeyIfOwn(db, recordID: job.recordID)
                 kind = .ambiguous
-                message = "\(candidates.count) releases share this barcode"
+                message = job.gtin == nil
+                    ? "\(candidates.count) releases fit" : "\(candidates.count) releases share this barcode"
             case .notFound:
                 try db.execute(
                     sql: """
@@ -92,8 +106,9 @@ extension CatalogueStore: LookupQueue {
                         WHERE id = ?
                         """,
                     arguments: [SortKey.unknownSection, SortKey.unmatchedRow, job.recordID])
+                try StoredValues.rekeyIfOwn(db, recordID: job.recordID)
                 kind = .notFound
-                message = "Discogs knows no release with this barcode"
+                message = job.gtin == nil ? "Discogs has no release that fits" : "Discogs knows no release with this barcode"
             case let .failed(error, retryAt):
                 // A transient failure: whatever the record resolved to before stays.
                 try db.execute(

@@ -47,27 +47,50 @@ extension CatalogueStore {
             let stored = try StoredValues.upsertRelease(db, release, now: now)
             keysByRelease[release.id] = RecordKeys(release: stored, gtin: "")
         }
+        // Places named by path (an import's) found or made once per batch; places named by
+        // id must exist.
+        let places = try placeImported(
+            db, Set(records.lazy.filter { $0.locationID == nil }.compactMap(\.location)), now: now)
+        for id in Set(records.compactMap(\.locationID)) where try StoredValues.fetchLocation(db, id: id) == nil {
+            // Removed meanwhile (by another process): said plainly, not as a foreign key.
+            throw StoreError.location(.unknownID(id))
+        }
+        let columns = [
+            "gtin", "addedAt", "addMethod", "note", "locationID", "releaseID", "lookupState", "sectionKey", "rowKey", "updatedAt",
+        ] + StoredValues.ownColumns + StoredValues.gradingColumns + ["ownSearchText", "entryKey"]
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO record (gtin, addedAt, addMethod, note, location, releaseID, lookupState,
-                                sectionKey, rowKey, updatedAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO record (\(columns.joined(separator: ", ")))
+            VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
             """)
         let nowSeconds = StoredValues.seconds(now)
         var ids: [Int64] = []
         ids.reserveCapacity(records.count)
         var added: [String: Int] = [:]
         for record in records {
-            let gtin = record.gtin.canonical
-            let keys = record.release.flatMap { keysByRelease[$0.id] }
+            let gtin = record.gtin?.canonical
+            let collector = record.collector
+            let keys: RecordKeys?
+            if collector.isEmpty {
+                keys = record.release.flatMap { keysByRelease[$0.id] }
+            } else {
+                keys = RecordKeys(release: record.release, collector: collector, gtin: "")
+            }
             let section = keys?.section ?? SortKey.unknownSection
-            try statement.execute(arguments: [
+            let row = keys.map { $0.rowPrefix == SortKey.unmatchedRow ? SortKey.unmatchedRow : $0.rowPrefix + (gtin ?? "") }
+            try statement.execute(arguments: StatementArguments([
                 gtin, StoredValues.seconds(record.addedAt), record.addMethod.rawValue, record.note,
-                record.location, record.release?.id,
-                (record.release == nil ? LookupState.pending : .matched).rawValue,
-                section, keys.map { $0.rowPrefix + gtin } ?? SortKey.unmatchedRow, nowSeconds,
-            ])
-            ids.append(db.lastInsertedRowID)
+                record.locationID ?? record.location.flatMap { places[$0] }, record.release?.id,
+                record.initialState.rawValue, section, row ?? SortKey.unmatchedRow, nowSeconds,
+            ] + StoredValues.ownValues(collector) + StoredValues.gradingValues(record.grading) + [
+                StoredValues.ownSearchText(collector), StoredValues.entryKey(gtin: record.gtin, collector: collector),
+            ]))
+            let id = db.lastInsertedRowID
+            ids.append(id)
             added[section, default: 0] += 1
+            if record.handEntered {
+                try StoredValues.addEvent(
+                    db, recordID: id, at: now, kind: .enteredByHand, message: "entered by hand: \(collector.description)")
+            }
         }
         for (section, count) in added { try StoredValues.count(db, sectionKey: section, by: count) }
         return ids
@@ -77,6 +100,24 @@ extension CatalogueStore {
     public func copies(of gtin: GTIN) async throws(StoreError) -> Int {
         try await read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record WHERE gtin = ?", arguments: [gtin.canonical]) ?? 0
+        }
+    }
+
+    /// How many copies of the Discogs release `id` the collection holds (matched to it, or
+    /// imported with it): the duplicate rule for a release that lists no barcode.
+    public func copies(ofRelease id: Int) async throws(StoreError) -> Int {
+        try await read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM record WHERE releaseID = ? OR pinnedReleaseID = ?", arguments: [id, id]) ?? 0
+        }
+    }
+
+    /// How many copies described like `fields` (`RecordFields.entryKey`) the collection
+    /// holds without a barcode: the duplicate rule for a record entered by hand.
+    public func copies(described fields: RecordFields) async throws(StoreError) -> Int {
+        guard let key = fields.entryKey else { return 0 }
+        return try await read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record WHERE entryKey = ?", arguments: [key]) ?? 0
         }
     }
 
@@ -90,7 +131,10 @@ extension CatalogueStore {
         try await read { db in
             guard let record = try StoredValues.fetchRecord(db, id: id) else { return nil }
             let release = try record.releaseID.flatMap { try StoredValues.fetchRelease(db, id: $0) }
-            return RecordDetails(record: record, release: release, history: try StoredValues.events(db, recordID: id))
+            return RecordDetails(
+                record: record, release: release, history: try StoredValues.events(db, recordID: id),
+                discogs: try Self.fetchDiscogsLinks(db, recordIDs: [id])[id],
+                discogsCopies: try record.releaseID.map { try Self.discogsCopies(db, releaseID: $0) } ?? 0)
         }
     }
 
@@ -122,35 +166,53 @@ extension CatalogueStore {
     }
 
     /// Attaches `release` to the record, which becomes `matched`: the user chose one of the
-    /// candidates of an ambiguous record, or named a release for it. Any state may be
-    /// overridden so; a lookup still in flight for the record is then ignored when it ends.
+    /// candidates of an ambiguous record, named a release for it, or linked a record entered
+    /// by hand through a search. Any state may be overridden so; a lookup still in flight for
+    /// the record is then ignored when it ends. The collector's values stay and still win.
     public func choose(_ release: Release, for recordID: Int64, now: Date = Date()) async throws(StoreError) {
         try await write { db in
-            guard try StoredValues.fetchRecord(db, id: recordID) != nil else { throw StoreError.recordNotFound(recordID) }
+            guard let record = try StoredValues.fetchRecord(db, id: recordID) else { throw StoreError.recordNotFound(recordID) }
             let release = try StoredValues.upsertRelease(db, release, now: now)
             try Self.attach(db, release: release, to: recordID, now: now)
+            let verb = record.lookupState == .handEntered ? "linked to" : "chose"
             try StoredValues.addEvent(
                 db, recordID: recordID, at: now, kind: .chosen,
-                message: "chose release \(release.id): \(release.displayTitle)")
+                message: "\(verb) release \(release.id): \(release.displayTitle)")
         }
     }
 
     /// Puts these records back in the queue (`pending`, attempts counted from zero): what
-    /// they resolved to stays shown until the new lookup ends. Ids not found are skipped.
-    public func retry(_ ids: [Int64], now: Date = Date()) async throws(StoreError) {
+    /// they resolved to stays shown until the new lookup ends. A matched record is looked up
+    /// by its release (fetched again: Discogs' values refreshed, the collector's kept), not
+    /// by its barcode, so a pressing chosen by a person stays chosen. Records entered by
+    /// hand are left alone (no lookup overwrites them), as are ids not found. Returns the
+    /// ids queued.
+    @discardableResult
+    public func retry(_ ids: [Int64], now: Date = Date()) async throws(StoreError) -> [Int64] {
         try await write { db in
+            var queued: [Int64] = []
             for id in ids {
                 try db.execute(
                     sql: """
                         UPDATE record SET lookupState = 'pending', lookupError = NULL, lookupAttempts = 0,
-                            retryAt = NULL, skipReason = NULL, claimedUntil = NULL, updatedAt = ?
-                        WHERE id = ?
+                            retryAt = NULL, skipReason = NULL, claimedUntil = NULL, updatedAt = ?,
+                            pinnedReleaseID = coalesce(releaseID, pinnedReleaseID)
+                        WHERE id = ? AND lookupState != 'handEntered'
                         """,
                     arguments: [StoredValues.seconds(now), id])
                 if db.changesCount > 0 {
+                    queued.append(id)
                     try StoredValues.addEvent(db, recordID: id, at: now, kind: .retryRequested, message: "look up again")
                 }
             }
+            return queued
+        }
+    }
+
+    /// Every record's id but those entered by hand (`crates refresh --all`), oldest first.
+    public func lookupableIDs() async throws(StoreError) -> [Int64] {
+        try await read { db in
+            try Int64.fetchAll(db, sql: "SELECT id FROM record WHERE lookupState != 'handEntered' ORDER BY id")
         }
     }
 
@@ -161,9 +223,10 @@ extension CatalogueStore {
             sql: """
                 UPDATE record SET releaseID = ?, lookupState = 'matched', lookupError = NULL,
                     retryAt = NULL, skipReason = NULL, claimedUntil = NULL, candidatesJSON = NULL,
-                    candidateCount = 0, sectionKey = ?, rowKey = ? || gtin, updatedAt = ?
+                    candidateCount = 0, sectionKey = ?, rowKey = ? || coalesce(gtin, ''), updatedAt = ?
                 WHERE id = ?
                 """,
             arguments: [release.id, keys.section, keys.rowPrefix, StoredValues.seconds(now), recordID])
+        try StoredValues.rekeyIfOwn(db, recordID: recordID)
     }
 }

@@ -26,10 +26,17 @@ extension CatalogueStore {
 
     // MARK: Queries (shared with the observers)
 
+    /// Artist, title, format and year as the list shows them: the collector's own where
+    /// set, else the release's.
+    static let shownColumns = """
+        coalesce(r.ownArtist, rel.artist), coalesce(r.ownTitle, rel.title), \
+        coalesce(r.ownFormat, rel.formatSummary), coalesce(r.ownYear, rel.year)
+        """
+
     /// The columns `row(from:)` reads, then the section key.
     static let rowQuery = """
-        SELECT r.id, r.gtin, r.lookupState, r.candidateCount, r.addedAt,
-               rel.artist, rel.title, rel.formatSummary, rel.year, r.sectionKey
+        SELECT r.id, coalesce(r.gtin, ''), r.lookupState, r.candidateCount, r.addedAt,
+               \(shownColumns), r.sectionKey
         FROM record r LEFT JOIN release rel ON rel.id = r.releaseID
         ORDER BY r.sectionKey, r.rowKey, r.id
         """
@@ -82,8 +89,8 @@ extension CatalogueStore {
     /// One window: the ids are found on the covering `record_order` index first, so the
     /// rows skipped by OFFSET cost an index step each, not a table read and a join.
     static let windowQuery = """
-        SELECT r.id, r.gtin, r.lookupState, r.candidateCount, r.addedAt,
-               rel.artist, rel.title, rel.formatSummary, rel.year, r.sectionKey
+        SELECT r.id, coalesce(r.gtin, ''), r.lookupState, r.candidateCount, r.addedAt,
+               \(shownColumns), r.sectionKey
         FROM (SELECT id FROM record ORDER BY sectionKey, rowKey, id LIMIT ? OFFSET ?) AS w
         JOIN record r ON r.id = w.id
         LEFT JOIN release rel ON rel.id = r.releaseID

@@ -17,12 +17,32 @@ enum Schema {
     /// "CRAT" in ASCII, per SQLite's application_id convention (a 32-bit big-endian tag).
     static let applicationID: Int32 = 0x4352_4154
 
-    static var migrator: DatabaseMigrator {
+    static var migrator: DatabaseMigrator { migrator(migrations) }
+
+    /// Every migration, in the order they run: the identifier and what it does.
+    ///
+    /// "v6 collector values" and "v7 locations" were written side by side on two branches,
+    /// so a database may have had either first (a test opens one of each). Both orders end
+    /// with the same columns: v7 only adds a table and a column, and v6 rebuilds `record`
+    /// from its stored definition, whatever columns it has. "v8 discogs sync" too: the sync
+    /// branch's databases ran it right after v3, and v6's rebuild keeps its columns.
+    static var migrations: [(identifier: String, migrate: @Sendable (Database) throws -> Void)] {
+        [
+            ("v1", createV1),
+            ("v2 search text", addSearchText),
+            ("v3 pinned release", addPinnedRelease),
+            ("v5 release details", addReleaseDetails),
+            ("v6 collector values", addCollectorValues),
+            ("v7 locations", addLocations),
+            ("v8 discogs sync", addDiscogsSync),
+        ]
+    }
+
+    /// A migrator of `migrations` in their order (tests make databases as an older crates,
+    /// or another branch's, left them).
+    static func migrator(_ migrations: [(identifier: String, migrate: @Sendable (Database) throws -> Void)]) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1", migrate: createV1)
-        migrator.registerMigration("v2 search text", migrate: addSearchText)
-        migrator.registerMigration("v3 pinned release", migrate: addPinnedRelease)
-        migrator.registerMigration("v5 release details", migrate: addReleaseDetails)
+        for migration in migrations { migrator.registerMigration(migration.identifier, migrate: migration.migrate) }
         return migrator
     }
 
@@ -149,5 +169,179 @@ enum Schema {
             let text = StoredValues.searchText(artist: row[1] ?? "", title: row[2] ?? "", labels: labels)
             try update.execute(arguments: [text, row[0] as Int64])
         }
+    }
+
+    /// Records without a barcode, and the collector's own values (issue 14).
+    ///
+    /// 1. `record.gtin` becomes nullable: a record entered by hand, a release found by search
+    ///    that lists no barcode, an import row described by its catalogue number. SQLite
+    ///    cannot drop a NOT NULL constraint in place, so the table is rebuilt from its own
+    ///    stored definition, whatever columns earlier migrations added, by the procedure of
+    ///    https://sqlite.org/lang_altertable.html#otheralter: create the new table, copy the
+    ///    rows, drop the old one, rename the new one, and create its indexes and triggers
+    ///    again from their stored SQL. GRDB runs a migration with foreign keys off and checks
+    ///    them before the commit (`foreignKeyChecks: .deferred`), so `lookupEvent`'s rows stay
+    ///    and still point at their records. The AUTOINCREMENT counter is carried over, so the
+    ///    id of a record deleted before the migration is still never reused (undo).
+    /// 2. The collector's values (`own…`), each NULL where Discogs' value stands, and their
+    ///    folded search text for the list's filter.
+    /// 3. `entryKey`: what identifies a copy described without a barcode
+    ///    (`RecordFields.entryKey`), for the import's duplicate rule.
+    private static func addCollectorValues(_ db: Database) throws {
+        try rebuildRecordWithNullableGTIN(db)
+        try db.execute(sql: """
+            ALTER TABLE record ADD COLUMN ownArtist TEXT;
+            ALTER TABLE record ADD COLUMN ownTitle TEXT;
+            ALTER TABLE record ADD COLUMN ownGenre TEXT;
+            ALTER TABLE record ADD COLUMN ownYear INTEGER;
+            ALTER TABLE record ADD COLUMN ownFormat TEXT;
+            ALTER TABLE record ADD COLUMN ownLabel TEXT;
+            ALTER TABLE record ADD COLUMN ownCatno TEXT;
+            ALTER TABLE record ADD COLUMN ownCountry TEXT;
+            ALTER TABLE record ADD COLUMN ownSearchText TEXT;
+            ALTER TABLE record ADD COLUMN entryKey TEXT;
+            CREATE INDEX record_entryKey ON record(entryKey) WHERE entryKey IS NOT NULL;
+            """)
+    }
+
+    private static func rebuildRecordWithNullableGTIN(_ db: Database) throws {
+        guard let table = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'record'") else {
+            throw StoreError.database("the record table is missing")
+        }
+        guard let constraint = table.range(of: #"\bgtin\s+TEXT\s+NOT\s+NULL\b"#, options: [.regularExpression, .caseInsensitive]),
+              let name = table.range(of: #"^\s*CREATE\s+TABLE\s+"?record"?"#, options: [.regularExpression, .caseInsensitive])
+        else {
+            throw StoreError.database("the record table's definition is not one crates wrote: \(table.prefix(80))")
+        }
+        var rebuilt = table
+        rebuilt.replaceSubrange(constraint, with: "gtin TEXT")
+        rebuilt.replaceSubrange(name, with: "CREATE TABLE record_v6")
+        // Indexes and triggers go with the old table: kept as SQL, made again on the new one.
+        let dependents = try String.fetchAll(db, sql: """
+            SELECT sql FROM sqlite_master
+            WHERE tbl_name = 'record' AND type IN ('index', 'trigger') AND sql IS NOT NULL
+            ORDER BY type = 'trigger', name
+            """)
+        let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'record'")
+        try db.execute(sql: rebuilt)
+        try db.execute(sql: "INSERT INTO record_v6 SELECT * FROM record")
+        try db.execute(sql: "DROP TABLE record")
+        try db.execute(sql: "ALTER TABLE record_v6 RENAME TO record")
+        for statement in dependents { try db.execute(sql: statement) }
+        if let sequence {
+            try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = 'record'")
+            try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('record', ?)", arguments: [sequence])
+        }
+    }
+
+    /// Places (room › shelf › crate) as a tree, and each copy in at most one of them.
+    ///
+    /// - `location.id` is AUTOINCREMENT: ids are never reused, since a printed label carries
+    ///   the id (`LabelCode`), and a label of a removed place must not come to name a new one.
+    /// - `nameKey` is the name folded (`LocationName.key`): names are unique among the places
+    ///   in one place, so that a path from the top names exactly one place.
+    /// - `record.locationID` replaces the free-text `record.location` of v1: each distinct
+    ///   text becomes a place (split at "›" into nested places, as crates' export writes a
+    ///   path), its records are put in it, and the text is cleared. The old column stays,
+    ///   always NULL: SQLite before 3.35 cannot drop a column, and nothing reads it now.
+    ///
+    /// The names are compared with `LocationName.key`, the store's one comparison of names
+    /// (as the sort keys use `TextFolding`, it cannot change without a migration of its own).
+    private static func addLocations(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE location (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                parentID INTEGER REFERENCES location(id),
+                name TEXT NOT NULL,
+                nameKey TEXT NOT NULL,
+                createdAt REAL NOT NULL
+            );
+            CREATE UNIQUE INDEX location_sibling ON location(ifnull(parentID, 0), nameKey);
+            CREATE INDEX location_parent ON location(parentID);
+            ALTER TABLE record ADD COLUMN locationID INTEGER REFERENCES location(id) ON DELETE SET NULL;
+            CREATE INDEX record_location ON record(locationID) WHERE locationID IS NOT NULL;
+            """)
+        let texts = try String.fetchAll(db, sql: "SELECT DISTINCT location FROM record WHERE location IS NOT NULL")
+        let now = Date().timeIntervalSince1970
+        for text in texts {
+            let names = text.split(separator: "›").map { String($0.trimmingCharacters(in: .whitespacesAndNewlines).prefix(80)) }
+                .filter { !$0.isEmpty }
+            var parent: Int64?
+            for name in names {
+                let key = LocationName.key(name)
+                if let id = try Int64.fetchOne(
+                    db, sql: "SELECT id FROM location WHERE ifnull(parentID, 0) = ? AND nameKey = ?",
+                    arguments: [parent ?? 0, key])
+                {
+                    parent = id
+                } else {
+                    try db.execute(
+                        sql: "INSERT INTO location (parentID, name, nameKey, createdAt) VALUES (?, ?, ?, ?)",
+                        arguments: [parent, name, key, now])
+                    parent = db.lastInsertedRowID
+                }
+            }
+            try db.execute(
+                sql: "UPDATE record SET locationID = ?, location = NULL WHERE location = ?", arguments: [parent, text])
+        }
+    }
+
+    /// Grading per copy (issue 16) and what `crates sync` keeps of the user's Discogs
+    /// collection: see `CatalogueStore+DiscogsSync.swift`.
+    private static func addDiscogsSync(_ db: Database) throws {
+        try db.execute(sql: """
+            -- Discogs' exact texts ("Very Good Plus (VG+)"); the rating 0 (not rated) to 5.
+            ALTER TABLE record ADD COLUMN mediaCondition TEXT;
+            ALTER TABLE record ADD COLUMN sleeveCondition TEXT;
+            ALTER TABLE record ADD COLUMN rating INTEGER NOT NULL DEFAULT 0;
+
+            -- The Discogs account the collection is synced with (one row), so that a sync
+            -- signed in as someone else is refused rather than mixing two collections.
+            CREATE TABLE discogsAccount (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                username TEXT NOT NULL,
+                lastSyncAt REAL
+            );
+            -- The user's folders, as the last sync listed them (for folder names).
+            CREATE TABLE discogsFolder (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL
+            );
+            -- One Discogs instance linked to one copy. recordID has no foreign key: a copy
+            -- deleted in crates keeps its link, so that a sync can report it (or remove it
+            -- on Discogs), and an undone delete finds it again (record ids are never reused).
+            -- The base* columns are what both sides held at the last sync: the base of the
+            -- three-way merge (CopyMerge).
+            CREATE TABLE discogsCopy (
+                instanceID INTEGER PRIMARY KEY,
+                recordID INTEGER NOT NULL UNIQUE,
+                releaseID INTEGER NOT NULL,
+                folderID INTEGER NOT NULL,
+                baseRating INTEGER NOT NULL DEFAULT 0,
+                baseMedia TEXT,
+                baseSleeve TEXT,
+                baseNotes TEXT,
+                removedAt REAL,                   -- a sync found the instance gone from Discogs
+                syncedAt REAL NOT NULL
+            );
+            CREATE INDEX discogsCopy_release ON discogsCopy(releaseID);
+            -- The pushes a sync has planned, each committed before its request is sent and
+            -- deleted once Discogs has answered. An 'add' row whose sentAt is set may have
+            -- been carried out (killed, or the answer lost): the next sync reconciles it
+            -- through the release's instances before anything else, never adds it twice.
+            CREATE TABLE discogsOutbox (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                kind TEXT NOT NULL,               -- add, update, remove
+                recordID INTEGER,
+                releaseID INTEGER NOT NULL,
+                folderID INTEGER NOT NULL,
+                instanceID INTEGER,
+                field TEXT,                       -- update: a SyncField
+                value TEXT,                       -- update: the value sent (NULL clears)
+                sentAt REAL,
+                createdAt REAL NOT NULL
+            );
+            CREATE UNIQUE INDEX discogsOutbox_add ON discogsOutbox(recordID) WHERE kind = 'add';
+            """)
     }
 }

@@ -1,3 +1,4 @@
+import CratesCore
 import Foundation
 import GRDB
 
@@ -16,6 +17,8 @@ public enum StoreError: Error, Hashable, Sendable, LocalizedError, CustomStringC
     /// A stored value this build cannot read (a GTIN, a state, JSON): the row was written by
     /// something else than crates, or the file is damaged.
     case unreadableValue(recordID: Int64?, column: String, value: String)
+    /// A place that cannot be named, made, changed or removed so (see `LocationError`).
+    case location(LocationError)
     /// Any other SQLite failure.
     case database(String)
 
@@ -35,6 +38,8 @@ public enum StoreError: Error, Hashable, Sendable, LocalizedError, CustomStringC
             let row = recordID.map { "record \($0)" } ?? "a row"
             return "\(row) has an unreadable \(column) \(String(reflecting: value)): "
                 + "the database was changed outside crates, or is damaged"
+        case let .location(error):
+            return error.description
         case let .database(message):
             return "database error: \(message)"
         }

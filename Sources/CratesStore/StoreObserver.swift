@@ -9,7 +9,7 @@ import GRDB
 /// `DatabasePool` only, never of another process's (a `crates import` beside the TUI), and it
 /// cannot be told to refetch from outside (to move a window). So:
 /// - commits through this store's writer are seen at once, by a `DatabaseRegionObservation`
-///   on the `record` and `release` tables (GRDB calls it right after each commit);
+///   on the `record`, `release` and `location` tables (GRDB calls it right after each commit);
 /// - commits by any other connection, in this process or another, are seen by polling
 ///   `PRAGMA data_version` every `pollInterval` on a dedicated read-only connection: SQLite
 ///   changes that number, per connection, whenever another connection has committed
@@ -53,7 +53,7 @@ final class StoreObserver<Value: Sendable>: Sendable {
 
     /// Starts observing the writer's commits, fetches the first value, and starts polling.
     func start(writer: any DatabaseWriter) {
-        let region = DatabaseRegionObservation(tracking: Table("record"), Table("release")).start(
+        let region = DatabaseRegionObservation(tracking: Table("record"), Table("release"), Table("location")).start(
             in: writer,
             onError: { [weak self] error in self?.onError(StoreError.wrap(error)) },
             onChange: { [weak self] _ in self?.schedule() })

@@ -94,10 +94,18 @@ extension StoredValues {
             ON CONFLICT(id) DO UPDATE SET rawJSON = excluded.rawJSON
             """).execute(arguments: [release.id, release.rawJSON])
         let keys = RecordKeys(release: release, gtin: "")
+        // Records whose collector's genre, title or artist decide their keys are keyed one
+        // by one; the others all take the release's.
         try db.cachedStatement(sql: """
-            UPDATE record SET sectionKey = ?, rowKey = ? || gtin
-            WHERE releaseID = ? AND (sectionKey != ? OR rowKey != ? || gtin)
+            UPDATE record SET sectionKey = ?, rowKey = ? || coalesce(gtin, '')
+            WHERE releaseID = ? AND (sectionKey != ? OR rowKey != ? || coalesce(gtin, ''))
+              AND ownGenre IS NULL AND ownTitle IS NULL AND ownArtist IS NULL
             """).execute(arguments: [keys.section, keys.rowPrefix, release.id, keys.section, keys.rowPrefix])
+        let own = try Int64.fetchAll(db, sql: """
+            SELECT id FROM record
+            WHERE releaseID = ? AND (ownGenre IS NOT NULL OR ownTitle IS NOT NULL OR ownArtist IS NOT NULL)
+            """, arguments: [release.id])
+        for id in own { try rekey(db, recordID: id) }
         return release
     }
 }

@@ -22,7 +22,9 @@ struct BarcodeCommand: ParsableCommand {
               input  canonical  kind  add-on  country-or-class  lookup-forms  notes
             The lookup forms are separated by "; ", as are the notes; an empty add-on or \
             notes column is "-". The class says plainly when the code is not a record \
-            (an ISBN, a coupon, a shop's price label…).
+            (an ISBN, a coupon, a shop's price label…), and names crates' own labels (a \
+            place's, 290…, or a copy's, 291…: never looked up, so their lookup forms are \
+            "-"); a label typed with a wrong check digit says which label was meant.
 
             An invalid code gets a line on standard error instead:
               input  error  message

@@ -26,6 +26,8 @@ struct Crates: ParsableCommand {
         subcommands: [
             AuthCommand.self, BarcodeCommand.self, AddCommand.self, ListCommand.self, ExportCommand.self,
             LookupCommand.self, ImportCommand.self, ScandCommand.self, ScanCommand.self,
+            SearchCommand.self, EditCommand.self, RefreshCommand.self,
+            LocationCommand.self, MoveCommand.self, LabelsCommand.self, SyncCommand.self,
         ],
     )
 

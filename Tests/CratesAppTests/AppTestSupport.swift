@@ -1,38 +1,57 @@
+import CratesApp
 import CratesCore
+import CratesNet
 import CratesStore
+import CratesTestSupport
 import Foundation
 
 /// A store in a fresh temporary file, removed when the value goes.
 final class TemporaryStore: Sendable {
-    let directory: String
+    let directory: TemporaryDirectory
     let store: CatalogueStore
 
     init() throws {
-        directory = NSTemporaryDirectory() + "crates-app-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        store = try CatalogueStore(path: directory + "/crates.sqlite")
+        directory = try TemporaryDirectory(prefix: "crates-app")
+        store = try CatalogueStore(path: directory.file("crates.sqlite"))
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
 }
 
 func gtin(_ text: String) throws -> GTIN { try GTIN.parse(text).gtin }
 
 /// The events a session posted, in order.
 final class EventLog: Sendable {
-    private let events = Locked<[SessionEvent]>([])
+    private let events = LockBox<[SessionEvent]>()
 
-    func post(_ event: SessionEvent) { events.withLock { $0.append(event) } }
+    func post(_ event: SessionEvent) { events.append(event) }
 
-    var all: [SessionEvent] { events.withLock { $0 } }
+    /// How many events so far `match` holds for.
+    func count(_ match: (SessionEvent) -> Bool) -> Int { events.all.filter(match).count }
 
-    /// The first event that `match` maps to a value, waiting up to `seconds` for it.
-    func first<T>(within seconds: Double = 15, _ match: @escaping (SessionEvent) -> T?) async -> T? {
-        let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while true {
-            if let found = all.lazy.compactMap(match).first { return found }
-            if ContinuousClock.now >= end { return all.lazy.compactMap(match).first }
-            try? await Task.sleep(for: .milliseconds(10))
+    /// The first event that `match` maps to a value, waited for with a deadline.
+    func first<T>(_ what: String, _ match: @escaping (SessionEvent) -> T?) async throws -> T {
+        try await waitFor(what, lastSeen: { "\(self.events.all.count) events" }) {
+            self.events.all.lazy.compactMap(match).first
         }
     }
+}
+
+/// Discogs as the use cases see it, at the loopback `server`: signed in with its token
+/// (or `token`), paced at Discogs' authenticated rate.
+func access(_ server: DiscogsTestServer, token: String? = DiscogsTestServer.token) throws -> DiscogsAccess {
+    let transport = try CurlTransport(configuration: .init(userAgent: DiscogsUserAgent.make(version: "test"), connectTimeout: 5, totalTimeout: 20))
+    let client = DiscogsClient(
+        transport: transport, endpoints: server.endpoints, credentials: token.map { .personalToken($0) },
+        rateLimiter: RateLimiter(configuration: .authenticated))
+    return DiscogsAccess(client: client, username: token == nil ? nil : "DamIDhagor", signedIn: token != nil)
+}
+
+/// A worker over `store` with that access's client.
+func worker(_ store: CatalogueStore, _ access: DiscogsAccess) -> LookupWorker {
+    LookupWorker(queue: store, lookup: DiscogsBarcodeLookup(client: access.client))
+}
+
+/// Adds a pending record of `digits`.
+@discardableResult
+func addPending(_ store: CatalogueStore, _ digits: String) async throws -> CatalogueRecord {
+    try await store.add(NewRecord(gtin: try gtin(digits), addMethod: .typed))
 }

@@ -14,30 +14,30 @@ struct CollectionSessionTests {
         let log = EventLog()
         let session = CollectionSession(store: temporary.store, discogs: nil, lookups: false, scanner: nil, post: log.post)
         session.start()
-        defer { session.stop() }
-        #expect(await log.first { if case .discogs(.lookupsOff) = $0 { true } else { nil } } == true)
-        #expect(await log.first { if case .window(let w) = $0, w.totalRecords == 0 { true } else { nil } } == true)
+        _ = try await log.first("lookups off") { if case .discogs(.lookupsOff) = $0 { true } else { nil } }
+        _ = try await log.first("the empty collection") { if case .window(let w) = $0, w.totalRecords == 0 { true } else { nil } }
 
         let code = try gtin("5099750442227")
         session.perform(.add(.barcode(code), method: .wedge))
-        let id = try #require(await log.first { if case .added(let id) = $0 { id } else { nil } })
-        let window = await log.first { event -> CollectionWindow? in
+        let id = try await log.first("added") { if case .added(let id) = $0 { id } else { nil } }
+        let window = try await log.first("a window with the new record") { event -> CollectionWindow? in
             if case .window(let w) = event, w.rows.contains(where: { $0.recordID == id }) { return w }
             return nil
         }
-        #expect(window?.rows.first?.lookupState == .pending)
+        #expect(window.rows.first?.lookupState == .pending)
 
         session.perform(.add(.barcode(code), method: .wedge))
-        let question = try #require(await log.first { if case .ask(let q) = $0 { q } else { nil } })
+        let question = try await log.first("a question") { if case .ask(let q) = $0 { q } else { nil } }
         #expect(question.kind == .anotherCopy(copies: 1))
         session.perform(question.yes)
-        #expect(await log.first { if case .window(let w) = $0, w.totalRecords == 2 { true } else { nil } } == true)
+        _ = try await log.first("two copies listed") { if case .window(let w) = $0, w.totalRecords == 2 { true } else { nil } }
 
         session.perform(.delete([id]))
-        let token = try #require(await log.first { if case .deleted(1, let token) = $0 { token } else { nil } })
+        let token = try await log.first("deleted") { if case .deleted(1, let token) = $0 { token } else { nil } }
         session.perform(.undo(token))
-        #expect(await log.first { if case .restored(1) = $0 { true } else { nil } } == true)
+        _ = try await log.first("restored") { if case .restored(1) = $0 { true } else { nil } }
         #expect(try await temporary.store.record(id)?.gtin == code)
+        await session.stopped()
     }
 
     @Test("a book asks; a price label is refused with a message; details come back for a record")
@@ -46,19 +46,19 @@ struct CollectionSessionTests {
         let log = EventLog()
         let session = CollectionSession(store: temporary.store, discogs: nil, lookups: false, scanner: nil, post: log.post)
         session.start()
-        defer { session.stop() }
         session.perform(.add(.barcode(try gtin("9781617292156")), method: .typed))
-        let question = try #require(await log.first { if case .ask(let q) = $0 { q } else { nil } })
+        let question = try await log.first("a question") { if case .ask(let q) = $0 { q } else { nil } }
         #expect(question.text == "This is a book (ISBN 9781617292156): add it anyway?")
         session.perform(.add(.barcode(try gtin("2012345678903")), method: .camera))
-        let message = await log.first { if case .message(let text, true) = $0 { text } else { nil } }
-        #expect(message?.contains("restricted-circulation") == true)
+        let message = try await log.first("an error message") { if case .message(let text, true) = $0 { text } else { nil } }
+        #expect(message.contains("restricted-circulation"))
         session.perform(question.yes)
-        let id = try #require(await log.first { if case .added(let id) = $0 { id } else { nil } })
+        let id = try await log.first("added") { if case .added(let id) = $0 { id } else { nil } }
         session.perform(.loadDetails(id))
-        let details = await log.first { if case .details(let d) = $0 { d } else { nil } }
-        #expect(details?.record.gtin.canonical == "9781617292156")
+        let details = try await log.first("details") { if case .details(let d) = $0 { d } else { nil } }
+        #expect(details.record.gtin?.canonical == "9781617292156")
         session.perform(.loadDetails(9_999))
-        #expect(await log.first { if case .message("That record is gone", true) = $0 { true } else { nil } } == true)
+        _ = try await log.first("gone") { if case .message("That record is gone", true) = $0 { true } else { nil } }
+        await session.stopped()
     }
 }

@@ -16,7 +16,7 @@ struct UndoLedgerTests {
         let (count, token) = try await ledger.delete([a.id, b.id, 999])
         #expect(count == 2)
         #expect(try await store.record(a.id) == nil)
-        #expect(try await ledger.undo(token) == 2)
+        #expect(try await ledger.undo(token) == .restored(count: 2))
         #expect(try await store.record(b.id)?.addMethod == .wedge)
         #expect(try await store.details(a.id)?.history.count == 1, "the history comes back too")
         #expect(try await ledger.undo(token) == nil)

@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Testing
 
 @Suite("GTIN lookup forms for Discogs")

@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Testing
 
 /// Properties over random digit strings from a seeded generator (the same strings every run).

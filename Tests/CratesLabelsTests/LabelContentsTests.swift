@@ -1,5 +1,6 @@
 import CratesCore
 import CratesLabels
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -84,17 +85,17 @@ struct LabelContentsTests {
     @Test("on a4-3x7: labels first, then the list's pages; the list's barcode decodes to the crate; pdftotext finds every record")
     func decodedSheet() async throws {
         let (directory, pdf) = try LabelFixtures.temporaryPDF()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { directory.remove() }
         let labels = try LabelFixtures.locations(2, from: 40)
         let list = LabelContents(label: try Self.crate(), entries: Self.entries(70))
-        let plan = try LabelDocument.write(labels: labels, contents: [list], layout: .a4L7160, to: pdf.path)
+        let plan = try LabelFixtures.write(labels: labels, contents: [list], layout: .a4L7160, to: pdf.path)
         #expect(plan.pages.count == 3)
         try await LabelPDFDecodeTests.expectPageSizes(pdf, plan)
-        #expect(try await LabelTools.decode(pdf, page: 1) == labels.map(LabelFixtures.decoded).sorted())
-        #expect(try await LabelTools.decode(pdf, page: 2) == ["EAN-13:2900000000179"])
-        #expect(try await LabelTools.decode(pdf, page: 3) == [])
+        #expect(try await PDFTools.decode(pdf, page: 1) == labels.map(LabelFixtures.decoded).sorted())
+        #expect(try await PDFTools.decode(pdf, page: 2) == ["EAN-13:2900000000179"])
+        #expect(try await PDFTools.decode(pdf, page: 3) == [])
 
-        let text = try await LabelTools.check("pdftotext", ["-layout", pdf.path, "-"]).stdout
+        let text = try await PDFTools.text(pdf, layout: true)
         var searchFrom = text.startIndex
         for entry in 1...70 {
             // In order: each after the one before.
@@ -111,16 +112,16 @@ struct LabelContentsTests {
     @Test("on roll-62: one long page, entries on two lines, the crate's barcode decodes")
     func decodedRoll() async throws {
         let (directory, pdf) = try LabelFixtures.temporaryPDF()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { directory.remove() }
         let list = LabelContents(label: try Self.crate(), entries: Self.entries(12))
-        let plan = try LabelDocument.write(labels: [], contents: [list], layout: .roll62, to: pdf.path)
+        let plan = try LabelFixtures.write(labels: [], contents: [list], layout: .roll62, to: pdf.path)
         #expect(plan.pages.count == 1)
-        let sizes = try await LabelTools.pageSizes(pdf)
+        let sizes = try await PDFTools.pageSizes(pdf)
         #expect(sizes.count == 1)
         #expect(abs((sizes.first?.width ?? 0) - 175.748) < 0.002)
         #expect(abs((sizes.first?.height ?? 0) - plan.pages[0].height) < 0.01)
-        #expect(try await LabelTools.decode(pdf, page: 1) == ["EAN-13:2900000000179"])
-        let text = try await LabelTools.check("pdftotext", [pdf.path, "-"]).stdout
+        #expect(try await PDFTools.decode(pdf, page: 1) == ["EAN-13:2900000000179"])
+        let text = try await PDFTools.text(pdf)
         #expect(text.contains("Artist 12 — Title 12") && text.contains("LP, Album · 1972 · CAT-12"))
     }
 }

@@ -1,15 +1,10 @@
+import CratesTestSupport
 import Foundation
 import Testing
 
 @testable import CratesNet
 
 @Suite struct CredentialStoreTests {
-    private func temporaryDirectory() throws -> String {
-        let dir = NSTemporaryDirectory() + "crates-credentials-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
-
     private func mode(_ path: String) throws -> Int {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         return try #require(attributes[.posixPermissions] as? Int)
@@ -27,7 +22,8 @@ import Testing
         .oauth(consumerKey: "ck", consumerSecret: "cs", token: "t", tokenSecret: "ts"),
     ])
     func savesPrivatelyAndReadsBack(credentials: DiscogsCredentials) throws {
-        let root = try temporaryDirectory()
+        let directory = try TemporaryDirectory()
+        let root = directory.path
         let store = CredentialStore(directory: root + "/crates")
         #expect(try store.load() == nil)
         try store.save(StoredCredentials(credentials: credentials, username: "someone"))
@@ -41,7 +37,8 @@ import Testing
     }
 
     @Test func replacesAtomicallyAndTightensModes() throws {
-        let root = try temporaryDirectory()
+        let directory = try TemporaryDirectory()
+        let root = directory.path
         let store = CredentialStore(directory: root)
         chmod(root, 0o755)
         try store.save(StoredCredentials(credentials: .personalToken("one"), username: nil))
@@ -54,14 +51,16 @@ import Testing
     }
 
     @Test func aForeignFileIsMalformed() throws {
-        let root = try temporaryDirectory()
+        let directory = try TemporaryDirectory()
+        let root = directory.path
         let store = CredentialStore(directory: root)
         try Data(#"{"kind": "token"}"#.utf8).write(to: URL(fileURLWithPath: store.path))
         #expect(throws: CredentialStoreError.malformed(path: store.path)) { try store.load() }
     }
 
     @Test func consumerFromEnvironmentThenConfigFile() throws {
-        let root = try temporaryDirectory()
+        let directory = try TemporaryDirectory()
+        let root = directory.path
         #expect(DiscogsConsumer.resolve(environment: [:], configDirectory: root) == nil)
         try Data(#"{"discogs_consumer_key": "fk", "discogs_consumer_secret": "fs", "other": 1}"#.utf8).write(to: URL(fileURLWithPath: root + "/config.json"))
         #expect(DiscogsConsumer.resolve(environment: [:], configDirectory: root) == DiscogsConsumer(key: "fk", secret: "fs"))

@@ -1,3 +1,4 @@
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -11,10 +12,10 @@ import Testing
 
     @Test func aHeldAnswerHoldsBackOnlyItself() async throws {
         let server = try await DiscogsTestServer.start()
-        try await server.hold("/releases/1")
+        try await server.hold(match: "/releases/1", count: 1)
         let transport = try testTransport()
         let held = Task { try await get(transport, server, "/releases/1") }
-        #expect(await eventually { (try? await server.lookupStats().held) == 1 })
+        try await waitUntil("(try? await server.lookupStats().held) == 1") { (try? await server.lookupStats().held) == 1 }
         for _ in 0..<6 {
             #expect(try await get(transport, server, "/releases/5134861").status == 200)
         }
@@ -27,10 +28,10 @@ import Testing
 
     @Test func requestsBeyondTheConnectionsWaitForOne() async throws {
         let server = try await DiscogsTestServer.start()
-        try await server.hold("/releases/1", count: 2)
+        try await server.hold(match: "/releases/1", count: 2)
         let transport = try CurlTransport(configuration: .init(userAgent: "crates-tests", totalTimeout: 10, connections: 2))
         let held = [Task { try await get(transport, server, "/releases/1") }, Task { try await get(transport, server, "/releases/1") }]
-        #expect(await eventually { (try? await server.lookupStats().held) == 2 })
+        try await waitUntil("(try? await server.lookupStats().held) == 2") { (try? await server.lookupStats().held) == 2 }
         let third = Task { try await get(transport, server, "/releases/10507194") }
         try await server.release()
         for task in held + [third] { #expect(try await task.value.status == 200) }
@@ -40,10 +41,10 @@ import Testing
 
     @Test func aCancelledRequestIsAbortedWithoutWaitingForItsAnswer() async throws {
         let server = try await DiscogsTestServer.start()
-        try await server.hold("/releases/1")
+        try await server.hold(match: "/releases/1", count: 1)
         let transport = try testTransport(timeout: 120)
         let held = Task { try await get(transport, server, "/releases/1") }
-        #expect(await eventually { (try? await server.lookupStats().held) == 1 })
+        try await waitUntil("(try? await server.lookupStats().held) == 1") { (try? await server.lookupStats().held) == 1 }
         held.cancel()
         await #expect(throws: TransportError.cancelled) { _ = try await held.value }
         #expect(try await server.lookupStats().held == 1, "cancelled while the server still held it")

@@ -1,3 +1,4 @@
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -52,22 +53,23 @@ import Testing
         }
     }
 
+    /// An answer that does not come (the server holds it until the test is done).
     @Test func aSlowAnswerTimesOut() async throws {
-        let server = try await DiscogsTestServer.start(["--slow", "3"])
-        try await server.inject("slow")
+        let server = try await DiscogsTestServer.start()
+        try await server.hold(match: "/releases/1")
         await #expect(throws: TransportError.timedOut(seconds: 1)) {
             _ = try await testTransport(timeout: 1).send(HTTPRequest(url: server.base + "/releases/1"))
         }
+        #expect(try await server.stats().held == 1, "the request reached the server and waited there")
+        try await server.release()
     }
 
     @Test func aClosedPortCannotConnect() async throws {
-        // A port that was just in use and is now closed: the server is gone.
-        let port: Int
-        do {
-            let server = try await DiscogsTestServer.start()
-            port = server.port
-        }
-        try await Task.sleep(for: .milliseconds(300))
+        // A port that was just in use and is now closed: the server is gone (stop() returns
+        // once it has exited).
+        let server = try await DiscogsTestServer.start()
+        let port = server.port
+        await server.stop()
         let transport = try testTransport()
         do {
             _ = try await transport.send(HTTPRequest(url: "http://127.0.0.1:\(port)/releases/1"))

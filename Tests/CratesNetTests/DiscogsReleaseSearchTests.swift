@@ -1,3 +1,4 @@
+import CratesTestSupport
 import CratesCore
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ struct LookupThroughputTests {
     /// Runs `worker` until `done` holds (30 s at most), then stops it.
     private func drive(_ worker: LookupWorker, until done: @escaping @Sendable () async -> Bool) async -> Bool {
         let running = Task { await worker.run() }
-        let met = await eventually(timeout: 30) { await done() }
+        let met = (try? await waitUntil("the worker reached its goal") { await done() }) != nil
         await worker.stop()
         running.cancel()  // what still waits (after a failed expectation) goes back to the queue
         _ = await running.value
@@ -75,21 +76,21 @@ struct LookupThroughputTests {
         for n in 2...9 { others.append(await queue.enqueue(ean(n))) }
         // The first record is claimed alone (until Discogs has answered once): the second
         // one's answer is held back.
-        try await server.hold("barcode=" + ean(2).canonical)
+        try await server.hold(match: "barcode=" + ean(2).canonical, count: 1)
         let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server)), policy: .fast())
         let running = Task { await worker.run() }
 
-        let othersDone = await eventually(timeout: 30) {
+        let othersDone = (try? await waitUntil("the records after the held one matched") {
             let states = await queue.all.filter { $0.recordID != others[0] }.map(\.state)
             return states.allSatisfy { $0 == .matched }
-        }
+        }) != nil
         #expect(othersDone, "the records after the held one were looked up while it was held")
         #expect(await queue.entry(others[0])?.state == .lookingUp)
         #expect(try await server.lookupStats().held == 1)
         #expect(await queue.entry(first)?.state == .matched)
 
         try await server.release()
-        #expect(await eventually(timeout: 30) { await queue.entry(others[0])?.state == .matched })
+        try await waitUntil("await queue.entry(others[0])?.state == .matched") { await queue.entry(others[0])?.state == .matched }
         await worker.stop()
         running.cancel()  // what still waits (after a failed expectation) goes back to the queue
         _ = await running.value
@@ -102,7 +103,7 @@ struct LookupThroughputTests {
     func aSlowAnswerAtTheEndIsAskedForAgain() async throws {
         let server = try await DiscogsTestServer.start(["--generate"])
         let slow = ean(4)
-        try await server.hold("barcode=" + slow.canonical)  // its first request only
+        try await server.hold(match: "barcode=" + slow.canonical, count: 1)  // its first request only
         let queue = InMemoryLookupQueue()
         for n in 1...6 { await queue.enqueue(ean(n)) }
         var policy = LookupWorker.Policy.fast()
@@ -201,20 +202,20 @@ struct LookupThroughputTests {
         let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: client), policy: .fast())
         let running = Task { await worker.run() }
         // The first lookup fills the window; the next two wait for it.
-        #expect(await eventually {
+        try await waitUntil("let matched = await queue.entry(1)?.state == .matched let waiting = aw") {
             let matched = await queue.entry(1)?.state == .matched
             let waiting = await limiter.waiting(.lookup)
             return matched && waiting == 2
-        })
+        }
         let opened = Task { try await client.release(id: 5_134_861, priority: .interactive) }
-        #expect(await eventually { await limiter.waiting(.interactive) == 1 })
+        try await waitUntil("await limiter.waiting(.interactive) == 1") { await limiter.waiting(.interactive) == 1 }
         clock.advance(61)  // one slot frees: the person's request takes it
         let release = try await opened.value
         #expect(release.id == 5_134_861 && release.hasFullDetails)
         #expect(await limiter.waiting(.lookup) == 2)
         for id: Int64 in [2, 3] {
             clock.advance(61)
-            #expect(await eventually { await queue.entry(id)?.state == .matched })
+            try await waitUntil("await queue.entry(id)?.state == .matched") { await queue.entry(id)?.state == .matched }
         }
         await worker.stop()
         running.cancel()  // what still waits (after a failed expectation) goes back to the queue
@@ -239,26 +240,26 @@ struct LookupThroughputTests {
         let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: client), details: details, policy: policy)
         let running = Task { await worker.run() }
         // The lookup first; then a background fetch waits for the next window.
-        #expect(await eventually {
+        try await waitUntil("let matched = await queue.entry(1)?.state == .matched let waiting = aw") {
             let matched = await queue.entry(1)?.state == .matched
             let waiting = await limiter.waiting(.background)
             return matched && waiting == 1
-        })
+        }
         #expect(try await server.lookupStats().releases.isEmpty, "no background request while a lookup was due")
         // A scan comes: its lookup waits too, and goes first when the window frees.
         let scanned = await queue.enqueue(ean(2))
         worker.nudge()
-        #expect(await eventually { await limiter.waiting(.lookup) == 1 })
+        try await waitUntil("await limiter.waiting(.lookup) == 1") { await limiter.waiting(.lookup) == 1 }
         clock.advance(61)
-        #expect(await eventually { await queue.entry(scanned)?.state == .matched })
+        try await waitUntil("await queue.entry(scanned)?.state == .matched") { await queue.entry(scanned)?.state == .matched }
         #expect(try await server.lookupStats().releases.isEmpty, "the background request still waits")
         // Then the background fetches, one a window.
         for fetched in 1...3 {
-            #expect(await eventually { await limiter.waiting(.background) == 1 })
+            try await waitUntil("await limiter.waiting(.background) == 1") { await limiter.waiting(.background) == 1 }
             clock.advance(61)
-            #expect(await eventually { await details.stored.count == fetched })
+            try await waitUntil("await details.stored.count == fetched") { await details.stored.count == fetched }
         }
-        #expect(await eventually { await worker.detailsFetched == 3 })
+        try await waitUntil("await worker.detailsFetched == 3") { await worker.detailsFetched == 3 }
         await worker.stop()
         running.cancel()
         _ = await running.value

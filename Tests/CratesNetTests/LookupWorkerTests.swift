@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -22,12 +23,12 @@ import Testing
     ) async throws -> (LookupWorker, LookupStatus) {
         let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: client), policy: policy)
         let running = Task { await worker.run() }
-        let drained = await eventually(timeout: 30) {
+        try await waitUntil("every record out of the waiting states", lastSeen: { "\(await queue.all.map(\.state))" }) {
             await queue.all.allSatisfy { ![.pending, .lookingUp].contains($0.state) }
         }
-        #expect(drained)
         await worker.stop()
         let final = await running.value
+        #expect(final == .stopped, "\(final)")
         return (worker, final)
     }
 
@@ -90,7 +91,8 @@ import Testing
         #expect(final.description.contains("crates auth"))
         #expect(await queue.entry(a)?.state == .pending)
         #expect(await queue.entry(b)?.state == .pending)
-        #expect(try await server.stats().requests == 1)
+        let stats = try await server.stats()
+        #expect(stats.requests == 1, "\(stats.searches)")
     }
 
     /// A 5xx or a timeout on every attempt of the run: failed with a retry time from the
@@ -104,6 +106,7 @@ import Testing
         let slow = await queue.enqueue(try gtin("5000000000050"))
         let start = Date()
         let (_, _) = try await drain(queue, client: try testClient(server, timeout: 1))
+        let drained = Date()
         guard case .matched(let gone)? = await queue.entry(deleted)?.outcome else { Issue.record("not matched"); return }
         #expect(gone.id == 2_147_483_647 && !gone.hasFullDetails)
         let stats = try await server.lookupStats()
@@ -113,8 +116,9 @@ import Testing
             guard case .failed(let message, let retryAt)? = e.outcome else { Issue.record("\(id): \(String(describing: e.outcome))"); continue }
             #expect(!message.isEmpty)
             #expect(e.attempts == 1)
-            // First failure: retryBase (30 s) after the attempt.
-            #expect(retryAt.timeIntervalSince(start) > 29 && retryAt.timeIntervalSince(start) < 60)
+            // First failure: retryBase (30 s) after the attempt, which came between the start
+            // and the end of the drain (however long that took).
+            #expect(retryAt >= start.addingTimeInterval(30) && retryAt <= drained.addingTimeInterval(30), "\(retryAt)")
         }
         #expect(LookupWorker.Policy().retryDelay(attempts: 3) == 240)
         #expect(LookupWorker.Policy().retryDelay(attempts: 40) == 6 * 3600)
@@ -123,20 +127,21 @@ import Testing
         await queue.makeFailedDue()
         let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server, timeout: 1)), policy: Self.policy)
         let running = Task { await worker.run() }
-        let retried = await eventually(timeout: 30) {
+        try await waitUntil("every record but the deleted one failed a second time") {
             await queue.all.filter { $0.recordID != deleted }.allSatisfy { $0.attempts == 2 && $0.state == .failed }
         }
-        #expect(retried)
         await worker.stop()
-        _ = await running.value
+        #expect(await running.value == .stopped)
         guard case .failed(_, let later)? = await queue.entry(html500)?.outcome else { Issue.record("not failed"); return }
         #expect(later.timeIntervalSince(start) > 59)  // 60 s after the second attempt
     }
 
     @Test func offlineFailsWithRetryAndSaysSo() async throws {
-        let port: Int
-        do { port = try await DiscogsTestServer.start().port }  // started and gone: nothing listens
-        try await Task.sleep(for: .milliseconds(300))
+        // A port that was just in use and is now closed: the server is gone (stop() returns
+        // once it has exited).
+        let gone = try await DiscogsTestServer.start()
+        let port = gone.port
+        await gone.stop()
         let queue = InMemoryLookupQueue()
         await queue.enqueue(try gtin("5099750442227"))
         await queue.enqueue(try gtin("0727361626525"))
@@ -156,10 +161,9 @@ import Testing
             return seen
         }
         let running = Task { await worker.run() }
-        let sawOffline = await eventually(timeout: 30) { if case .offline = await worker.status { return true } else { return false } }
-        #expect(sawOffline)
+        try await waitUntil("the worker offline") { if case .offline = await worker.status { return true } else { return false } }
         await worker.stop()
-        _ = await running.value
+        #expect(await running.value == .stopped)
         let seen = await updates.value
         guard case .offline(let waiting)? = seen.last else { Issue.record("no offline status: \(seen)"); return }
         #expect(waiting == 2)
@@ -174,12 +178,12 @@ import Testing
         policy.recheckInterval = 600  // only a nudge can wake it in time
         let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server)), policy: policy)
         let running = Task { await worker.run() }
-        #expect(await eventually(timeout: 30) { await worker.status == .idle })
+        try await waitUntil("the worker idle") { await worker.status == .idle }
         let id = await queue.enqueue(try gtin("5099750442227"))
         worker.nudge()
-        #expect(await eventually(timeout: 30) { await queue.entry(id)?.state == .matched })
+        try await waitUntil("the nudged record matched") { await queue.entry(id)?.state == .matched }
         await worker.stop()
-        _ = await running.value
+        #expect(await running.value == .stopped)
     }
 
     /// A tight window (5 requests per second) and 429s injected on top: every lookup ends

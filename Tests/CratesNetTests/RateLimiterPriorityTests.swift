@@ -1,3 +1,4 @@
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
             await limiter.complete(ticket, status: 200, headers: nil)
             order.add(priority)  // once answered: the next slot's time is known
         }
-        _ = await eventually { await limiter.waiting(priority) > before || order.values.contains(priority) }
+        _ = try? await waitUntil("the request waits or is answered") { await limiter.waiting(priority) > before || order.values.contains(priority) }
         return task
     }
 
@@ -31,7 +32,7 @@ import Testing
         #expect(order.values.isEmpty, "the window is full: everyone waits")
         for expected in 1...5 {
             clock.advance(11)
-            #expect(await eventually { order.values.count == expected })
+            try await waitUntil("order.values.count == expected") { order.values.count == expected }
         }
         for task in tasks { try await task.value }
         #expect(order.values == [.interactive, .lookup, .lookup, .background, .background])
@@ -85,7 +86,7 @@ import Testing
         let first = try await limiter.acquire()
         await limiter.complete(first, status: 200, headers: nil)
         let waiting = Task { try await limiter.acquire(priority: .interactive) }
-        #expect(await eventually { await limiter.waiting(.interactive) == 1 })
+        try await waitUntil("await limiter.waiting(.interactive) == 1") { await limiter.waiting(.interactive) == 1 }
         waiting.cancel()
         await #expect(throws: CancellationError.self) { _ = try await waiting.value }
         #expect(await limiter.waiting(.interactive) == 0)
@@ -99,21 +100,21 @@ import Testing
     @Test func onlyALookupOrAPersonWaitingIsReported() async throws {
         let clock = GatedClock()
         let limiter = RateLimiter(configuration: .init(limit: 1, window: 30, margin: 0, backgroundShare: 1), clock: clock)
-        let seen = Seen()
-        await limiter.setObserver { seen.add($0) }
+        let seen = LockBox<[Double]>()
+        await limiter.setObserver { seen.append($0) }
         let first = try await limiter.acquire()
         await limiter.complete(first, status: 200, headers: nil)
         let order = Order()
         let background = await line(limiter, .background, order: order)
-        #expect(seen.values.isEmpty)
+        #expect(seen.all.isEmpty)
         let lookup = await line(limiter, .lookup, order: order)
-        #expect(seen.values == [30])
+        #expect(seen.all == [30])
         clock.advance(31)
         try await lookup.value
-        #expect(seen.values == [30, 0])
+        #expect(seen.all == [30, 0])
         clock.advance(31)
         try await background.value
-        #expect(seen.values == [30, 0])
+        #expect(seen.all == [30, 0])
     }
 }
 

@@ -1,26 +1,24 @@
+import CratesTestSupport
 import Foundation
 import Testing
 
 @testable import CratesNet
 
 /// Virtual time: `sleep(until:)` jumps the clock forward at once and records the wait.
-final class ManualClock: RateLimitClock, @unchecked Sendable {
-    // @unchecked Sendable: `time` and `sleeps` are read and written only under `lock`.
-    private let lock = NSLock()
-    private var time: Double = 1000
-    private var sleeps: [Double] = []
+final class ManualClock: RateLimitClock, Sendable {
+    private let state = LockBox((time: 1000.0, sleeps: [Double]()))
 
-    func now() -> Double { lock.withLock { time } }
+    func now() -> Double { state.withLock { $0.time } }
 
     func sleep(until deadline: Double) async throws {
-        lock.withLock {
-            sleeps.append(deadline - time)
-            time = max(time, deadline)
+        state.withLock { state in
+            state.sleeps.append(deadline - state.time)
+            state.time = max(state.time, deadline)
         }
     }
 
-    func advance(_ seconds: Double) { lock.withLock { time += seconds } }
-    var waits: [Double] { lock.withLock { sleeps } }
+    func advance(_ seconds: Double) { state.withLock { $0.time += seconds } }
+    var waits: [Double] { state.withLock { $0.sleeps } }
 }
 
 @Suite struct RateLimiterTests {
@@ -112,10 +110,10 @@ final class ManualClock: RateLimitClock, @unchecked Sendable {
     @Test func longWaitsAreReportedToTheObserver() async throws {
         let clock = ManualClock()
         let limiter = RateLimiter(configuration: .init(limit: 1, window: 30, margin: 0), clock: clock)
-        let seen = Seen()
-        await limiter.setObserver { seen.add($0) }
+        let seen = LockBox<[Double]>()
+        await limiter.setObserver { seen.append($0) }
         _ = try await run(limiter, clock: clock, count: 2)
-        #expect(seen.values == [30, 0])
+        #expect(seen.all == [30, 0])
     }
 
     @Test func stampsAreTakenWhenTheAnswerArrives() async throws {
@@ -126,13 +124,4 @@ final class ManualClock: RateLimitClock, @unchecked Sendable {
         let sent = try await run(limiter, clock: clock, count: 2, latency: 3)
         #expect(sent == [1000, 1013])
     }
-}
-
-/// Collects observer calls.
-final class Seen: @unchecked Sendable {
-    // @unchecked Sendable: `list` is read and written only under `lock`.
-    private let lock = NSLock()
-    private var list: [Double] = []
-    func add(_ v: Double) { lock.withLock { list.append(v) } }
-    var values: [Double] { lock.withLock { list } }
 }

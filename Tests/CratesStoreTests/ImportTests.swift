@@ -1,5 +1,6 @@
 import CratesCore
 import CratesStore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -42,7 +43,7 @@ import Testing
         #expect(ids.count == 2)
         let first = try #require(try await store.record(ids[0]))
         #expect(first.addMethod == .import && first.lookupState == .pending)
-        #expect(first.addedAt == added && first.note == "signed" && first.location == "crate signed")
+        #expect(first.addedAt == added && first.note == "signed" && first.location?.pathText == "crate signed")
         #expect(first.releaseID == nil)
 
         // The pinned record's lookup job names its release; the other's does not.
@@ -68,8 +69,8 @@ import Testing
     @Test func batchesCommitOneByOneAndStopWhenAsked() async throws {
         let store = try CatalogueStore.inMemory()
         let entries = try (0..<25).map { try #require(entry($0 + 1, $0)) }
-        let asked = ImportTestLock(0)
-        let progress = ImportTestLock<[Int]>([])
+        let asked = LockBox(0)
+        let progress = LockBox<[Int]>()
         let ids = try await store.importEntries(
             entries, batchSize: 10,
             shouldContinue: { asked.withLock { $0 += 1; return $0 <= 2 } },
@@ -129,20 +130,5 @@ import Testing
         let one = try await store.importFollowUp(gtins: [makeGTIN(3)])
         #expect(one.needsPerson.map(\.id) == [ids[2]])
         #expect(one.pending == 2 && one.failed == 1)
-    }
-}
-
-/// A value shared with `@Sendable` closures in a test, under a lock.
-final class ImportTestLock<Value>: @unchecked Sendable {
-    // `@unchecked Sendable`: `value` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<T>(_ body: (inout Value) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
     }
 }

@@ -1,5 +1,6 @@
 import CratesCore
 import CratesStore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -8,44 +9,53 @@ import Testing
     func anObserverSeesTheStartAndEveryChange(kind: StoreKind) async throws {
         let (store, directory) = try kind.make()
         defer { withExtendedLifetime(directory) {} }
-        let seen = Inbox<[CollectionSection]>()
-        let errors = Inbox<StoreError>()
+        let seen = LockBox<[[CollectionSection]]>()
+        let errors = LockBox<[StoreError]>()
         let observation = try store.observeSections(onError: errors.append) { seen.append($0) }
         defer { observation.cancel() }
-        #expect(await eventually { seen.last == [] })
+        try await waitUntil("seen.last == []") { seen.last == [] }
 
         let record = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .wedge))
-        #expect(await eventually { seen.last?.map(\.name) == ["Unknown"] })
+        try await waitUntil("seen.last?.map(\\.name) == [\"Unknown\"]") { seen.last?.map(\.name) == ["Unknown"] }
         try await store.choose(release(1, title: "Post", genres: ["Electronic"]), for: record.id)
-        #expect(await eventually { seen.last?.first?.rows.first?.title == "Post" })
+        try await waitUntil("seen.last?.first?.rows.first?.title == \"Post\"") { seen.last?.first?.rows.first?.title == "Post" }
         try await store.delete([record.id])
-        #expect(await eventually { seen.last == [] })
+        try await waitUntil("seen.last == []") { seen.last == [] }
         #expect(errors.all.isEmpty)
     }
 
+    /// A commit notifies every live observer in one pass, before `add` returns; a second
+    /// observer, still live, is the sentinel: once it has the new count, the pass has run
+    /// its course, and the cancelled observer was not in it.
     @Test func aCancelledObserverHearsNothingMore() async throws {
         let store = try CatalogueStore.inMemory()
-        let seen = Inbox<Int>()
+        let seen = LockBox<[Int]>()
         let observation = try store.observeWindow(RowWindow(offset: 0, limit: 10), onError: { _ in }) {
             seen.append($0.outline.rowCount)
         }
-        #expect(await eventually { seen.last == 0 })
+        try await waitUntil("the first value") { seen.last == 0 }
+        let sentinel = LockBox<[Int]>()
+        let live = try store.observeWindow(RowWindow(offset: 0, limit: 10), onError: { _ in }) {
+            sentinel.append($0.outline.rowCount)
+        }
+        defer { live.cancel() }
+        try await waitUntil("the sentinel's first value") { sentinel.last == 0 }
         observation.cancel()
         let count = seen.all.count
         _ = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .wedge))
-        try await Task.sleep(nanoseconds: 300_000_000)
-        #expect(seen.all.count == count)
+        try await waitUntil("the live observer sees the new record") { sentinel.last == 1 }
+        #expect(seen.all.count == count, "the cancelled observer heard \(seen.all)")
     }
 
     @Test func aWindowObserverFollowsItsWindow() async throws {
         let store = try CatalogueStore.inMemory()
         _ = try await store.addAll((0..<50).map { NewRecord(gtin: makeGTIN($0), addMethod: .import) })
-        let seen = Inbox<CollectionWindow>()
+        let seen = LockBox<[CollectionWindow]>()
         let observation = try store.observeWindow(RowWindow(offset: 0, limit: 10), onError: { _ in }) { seen.append($0) }
         defer { observation.cancel() }
-        #expect(await eventually { seen.last?.rows.first?.gtin == makeGTIN(0).canonical })
+        try await waitUntil("seen.last?.rows.first?.gtin == makeGTIN(0).canonical") { seen.last?.rows.first?.gtin == makeGTIN(0).canonical }
         observation.move(to: RowWindow(offset: 40, limit: 10))
-        #expect(await eventually { seen.last?.window.offset == 40 })
+        try await waitUntil("seen.last?.window.offset == 40") { seen.last?.window.offset == 40 }
         let window = try #require(seen.last)
         #expect(window.rows.map(\.gtin) == (40..<50).map { makeGTIN($0).canonical })
         #expect(window.outline.rowCount == 50)
@@ -60,15 +70,15 @@ import Testing
         let path = directory.file("crates.sqlite")
         let observing = try CatalogueStore(path: path)
         let writing = try CatalogueStore(path: path)
-        let seen = Inbox<CollectionWindow>()
+        let seen = LockBox<[CollectionWindow]>()
         let observation = try observing.observeWindow(RowWindow(offset: 0, limit: 60), onError: { _ in }) { seen.append($0) }
         defer { observation.cancel() }
-        #expect(await eventually { seen.last?.outline.rowCount == 0 })
+        try await waitUntil("seen.last?.outline.rowCount == 0") { seen.last?.outline.rowCount == 0 }
 
         let record = try await writing.add(NewRecord(gtin: makeGTIN(77), addMethod: .import))
-        #expect(await eventually(within: 2) { seen.last?.rows.map(\.recordID) == [record.id] })
+        try await waitUntil("the other connection's record") { seen.last?.rows.map(\.recordID) == [record.id] }
         try await writing.choose(release(3, artist: "坂本龍一", title: "B-2 Unit", genres: ["Electronic"]), for: record.id)
-        #expect(await eventually(within: 2) { seen.last?.outline.sections.map(\.name) == ["Electronic"] })
+        try await waitUntil("the other connection's match, in its section") { seen.last?.outline.sections.map(\.name) == ["Electronic"] }
     }
 
     @Test func twoConnectionsWritingAtOnceBothSucceed() async throws {

@@ -1,5 +1,6 @@
 import CratesCore
 import CratesStore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -10,28 +11,6 @@ import Glibc
 /// A writer process killed with SIGKILL in the middle of its work loses nothing it had
 /// committed, and leaves a sound database.
 @Suite struct ProcessTests {
-    /// `crates-bench` sits next to the test bundle: the test target depends on it.
-    private func writerExecutable() throws -> URL {
-        let candidates = [
-            ProcessInfo.processInfo.environment["CRATES_BENCH"],
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                .map { URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent("crates-bench").path },
-            Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent("crates-bench").path,
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("crates-bench").path,
-        ].compactMap { $0 }
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw WriterMissing(searched: candidates)
-        }
-        return URL(fileURLWithPath: found)
-    }
-
-    struct WriterMissing: Error, CustomStringConvertible {
-        var searched: [String]
-        var description: String {
-            "crates-bench not found (build it: swift build --product crates-bench); looked in \(searched)"
-        }
-    }
-
     @Test func killingAWriterMidBatchLosesNothingCommitted() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("crates.sqlite")
@@ -39,29 +18,23 @@ import Glibc
         // Created first, so the test's store and the writer share one initialised file.
         let store = try CatalogueStore(path: path)
 
-        let process = Process()
-        process.executableURL = try writerExecutable()
-        process.arguments = ["writer", "--db", path, "--batch", "\(batch)"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let lines = Inbox<Int>()
-        output.fileHandleForReading.readabilityHandler = { handle in
-            for line in String(decoding: handle.availableData, as: UTF8.self).split(separator: "\n") {
-                if let count = Int(line) { lines.append(count) }
-            }
-        }
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // `crates-bench` sits next to the test bundle: the test target depends on it.
+        let writer = try ChildProcess.start(
+            try ProcessRunner.builtProduct(named: "crates-bench"), arguments: ["writer", "--db", path, "--batch", "\(batch)"],
+            deadline: .seconds(120))
+        defer { writer.signal(SIGKILL) }
+        /// The counts the writer printed after each commit.
+        func committed() -> Int { writer.stdoutSoFar.split(separator: "\n").compactMap { Int($0) }.last ?? 0 }
 
-        // Let it commit a few batches; it is then always in the middle of the next one.
-        let committedEnough = await eventually(within: 60) { (lines.last ?? 0) >= 6 * batch }
-        kill(process.processIdentifier, SIGKILL)
-        #expect(committedEnough, "the writer committed \(lines.last ?? 0) records in 60 s")
-        #expect(await eventually(within: 10) { !process.isRunning })
-        output.fileHandleForReading.readabilityHandler = nil
-        #expect(process.terminationReason == .uncaughtSignal)
-        let reported = lines.last ?? 0
+        // Let it commit a few batches; it goes on with the next ones until it is killed, in a
+        // transaction or between two: either way, what it committed stays whole.
+        try await waitUntil("six batches committed", lastSeen: { writer.stdoutSoFar + writer.stderrSoFar }) {
+            committed() >= 6 * batch
+        }
+        #expect(writer.signal(SIGKILL))
+        let killed = await writer.result()
+        #expect(killed.signalled && killed.status == SIGKILL, "\(killed)")
+        let reported = committed()
 
         // Reopened as a new process would (the killed one held no lock that survives it).
         let reopened = try CatalogueStore(path: path)

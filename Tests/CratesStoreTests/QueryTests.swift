@@ -1,5 +1,6 @@
 import CratesCore
 import CratesStore
+import CratesTestSupport
 import Testing
 
 /// The list's queries: a filter over artist, title, label, catno and GTIN; a record located.

@@ -1,5 +1,6 @@
 import CratesCore
 import CratesStore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -15,7 +16,7 @@ import Testing
         #expect(record.addedAt == addedAt)
         #expect(record.addMethod == .camera)
         #expect(record.note == "signed")
-        #expect(record.location == "crate 3")
+        #expect(record.location?.pathText == "crate 3")
         #expect(record.lookupState == .pending)
         #expect(record.releaseID == nil)
         #expect(record.lookupAttempts == 0)
@@ -47,7 +48,7 @@ import Testing
         let (store, directory) = try kind.make()
         defer { withExtendedLifetime(directory) {} }
         let news = (0..<2_345).map { NewRecord(gtin: makeGTIN($0 % 1_000), addMethod: .import) }
-        let progress = Inbox<Int>()
+        let progress = LockBox<[Int]>()
         let ids = try await store.addAll(news, batchSize: 1_000) { progress.append($0) }
         #expect(ids.count == 2_345)
         #expect(ids == ids.sorted() && Set(ids).count == ids.count)

@@ -1,5 +1,6 @@
 import CratesCore
 import CratesStore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -22,20 +23,6 @@ func release(_ id: Int, artist: String = "Artist", title: String = "Title", genr
         url: "https://www.discogs.com/release/\(id)", thumbURL: nil, rawJSON: "{\"id\": \(id)}")
 }
 
-/// A directory of its own under the system's temporary directory, removed when released.
-final class TemporaryDirectory: Sendable {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "crates-store-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> String { "\(path)/\(name)" }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
 /// Where a test's store lives: both kinds must behave the same.
 enum StoreKind: String, CaseIterable, Sendable {
     case memory, file
@@ -52,37 +39,6 @@ enum StoreKind: String, CaseIterable, Sendable {
     }
 }
 
-
-/// Polls `condition` until it holds or `seconds` pass. Every wait in a test has a deadline.
-func eventually(within seconds: Double = 5, _ condition: @Sendable () async throws -> Bool) async rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(nanoseconds: 10_000_000)
-    }
-    return try await condition()
-}
-
-/// Values handed over from a background queue (an observer's callback) to the test.
-final class Inbox<Value: Sendable>: @unchecked Sendable {
-    // `@unchecked Sendable`: `values` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var values: [Value] = []
-
-    func append(_ value: Value) {
-        lock.lock()
-        defer { lock.unlock() }
-        values.append(value)
-    }
-
-    var all: [Value] {
-        lock.lock()
-        defer { lock.unlock() }
-        return values
-    }
-
-    var last: Value? { all.last }
-}
 
 /// The outline's counts (kept by triggers) must agree with the rows themselves.
 func expectOutlineMatchesSections(_ store: CatalogueStore, sourceLocation: SourceLocation = #_sourceLocation) async throws {

@@ -8,6 +8,8 @@ import CratesCore
 struct MemoryCollection {
     var sections: [(name: String, items: [CollectionRow])]
     var focus: Int64?
+    /// Each record's place, by record id (a query for a place keeps the records placed in it).
+    var places: [Int64: Int64] = [:]
 
     func answer(_ query: CollectionQuery) -> CollectionWindow {
         let words = query.filter.lowercased().split(separator: " ").map(String.init)
@@ -16,7 +18,7 @@ struct MemoryCollection {
         for section in sections {
             let matching = section.items.filter { item in
                 let text = "\(item.artist ?? "") \(item.title ?? "") \(item.gtin)".lowercased()
-                return words.allSatisfy { text.contains($0) }
+                return words.allSatisfy { text.contains($0) } && (query.location == nil || places[item.recordID] == query.location)
             }
             guard !matching.isEmpty else { continue }
             outline.append(SectionSummary(name: section.name, count: matching.count, firstRow: rows.count))
@@ -29,7 +31,7 @@ struct MemoryCollection {
             outline: CollectionOutline(sections: outline), window: RowWindow(offset: start, limit: query.window.limit),
             rows: Array(rows[start..<end]), filter: query.filter,
             totalRecords: sections.reduce(0) { $0 + $1.items.count }, focus: focus,
-            focusRow: focus.flatMap { id in rows.firstIndex { $0.recordID == id } })
+            focusRow: focus.flatMap { id in rows.firstIndex { $0.recordID == id } }, location: query.location)
     }
 }
 
@@ -68,7 +70,8 @@ struct Harness {
     mutating func storeChanged(_ change: (inout MemoryCollection) -> Void) {
         change(&store)
         let query = CollectionQuery(
-            filter: state.filter, window: RowWindow(offset: state.list.offset, limit: max(200, state.list.rows.count)), focus: store.focus)
+            filter: state.filter, window: RowWindow(offset: state.list.offset, limit: max(200, state.list.rows.count)), focus: store.focus,
+            location: state.location?.id)
         send(.window(store.answer(query)))
     }
 

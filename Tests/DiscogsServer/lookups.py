@@ -14,8 +14,10 @@ benchmark (scripts/bench-lookup.sh) and the lookup worker's tests need.
 - Fault kinds on demand (/_control/fault): "reset" (the connection is closed without an
   answer), "stall" (the real answer, --stall seconds late), "hold" (the real answer, once the
   test says /_control/release).
-- Holds: /_control/hold?match=TEXT&count=N holds the next N requests whose path contains TEXT
-  until /_control/release?match=TEXT (every hold when TEXT is empty). Held requests count in
+- Counted holds: /_control/hold?match=TEXT&count=N holds the next N requests whose path
+  contains TEXT, after the window admitted them, until /_control/release?match=TEXT (every
+  hold when TEXT is empty). Without count, server.py's hold applies (every matching request,
+  before the window, until released). Held requests count in
   the window when they arrive. stats: "held" (held now), "in_flight" and "max_in_flight"
   (requests being answered at once), "order" and "order_at" (the API requests' paths as
   they arrived, and when: time.monotonic()),
@@ -53,7 +55,7 @@ def setup(state):
     state.mix = mix
     state.rng = random.Random(state.args.seed)
     state.generated = {}       # generated release id -> GTIN-14
-    state.holds = []           # {"match", "count", "event"}
+    state.counted_holds = []           # {"match", "count", "event"}
     state.in_flight = 0
 
 
@@ -61,10 +63,10 @@ def reset(state):
     """Called from State.reset (under no lock): counters and holds back to zero; the mix
     starts again from its seed."""
     state.stats.update({"held": 0, "in_flight": 0, "max_in_flight": 0, "mixed_faults": {}, "order": [], "order_at": []})
-    if hasattr(state, "holds"):
-        for hold in state.holds:
+    if hasattr(state, "counted_holds"):
+        for hold in state.counted_holds:
             hold["event"].set()
-        state.holds = []
+        state.counted_holds = []
         state.rng = random.Random(state.args.seed)
 
 
@@ -88,20 +90,19 @@ def end(handler):
 def control(handler, path, query):
     """The /_control/hold and /_control/release endpoints; False for any other path."""
     st = handler.server.state
-    if path == "/_control/hold":
+    if path == "/_control/hold" and "count" in query:
         with st.lock:
-            st.holds.append({"match": query.get("match", ""), "count": int(query.get("count", "1")),
+            st.counted_holds.append({"match": query.get("match", ""), "count": int(query.get("count", "1")),
                              "event": threading.Event()})
         handler.send(200, "{}")
         return True
     if path == "/_control/release":
         match = query.get("match", "")
         with st.lock:
-            for hold in st.holds:
+            for hold in st.counted_holds:
                 if match in hold["match"] or not match:
                     hold["event"].set()
-        handler.send(200, "{}")
-        return True
+        return False   # server.py's holds (without a count) are released too
     return False
 
 
@@ -110,14 +111,14 @@ def hold(handler, full_path, fault=None):
     st = handler.server.state
     event = None
     with st.lock:
-        for h in st.holds:
+        for h in st.counted_holds:
             if h["count"] > 0 and h["match"] in full_path and not h["event"].is_set():
                 h["count"] -= 1
                 event = h["event"]
                 break
         if event is None and fault == "hold":
             event = threading.Event()
-            st.holds.append({"match": full_path, "count": 0, "event": event})
+            st.counted_holds.append({"match": full_path, "count": 0, "event": event})
         if event is None:
             return
         st.stats["held"] += 1

@@ -16,6 +16,11 @@ Control endpoints (never rate-limited, never counted):
   GET /_control/reset                     clears counters, window, faults, nonces
   GET /_control/fault?kind=K&count=N&match=TEXT
                                           the next N requests whose path contains TEXT get K
+  GET /_control/hold?match=TEXT           requests whose path (with query) contains TEXT wait,
+                                          unanswered, until released; stats' "held" counts them
+  GET /_control/hold?match=TEXT&count=N   the next N such requests only, held once the window
+                                          admitted them (lookups.py)
+  GET /_control/release[?match=TEXT]      lets the held requests for TEXT (all: no match) go on
 Fault kinds: html500, json500, wrongtype, truncated, redirect, slow, 404, 401, 429; and
 reset, stall, hold (lookups.py).
 The User Collection endpoints and their controls (/_control/collection/…): see collection.py.
@@ -89,6 +94,8 @@ class State:
     def __init__(self, args):
         self.args = args
         self.lock = threading.Lock()
+        self.released = threading.Condition(self.lock)
+        self.held = 0          # requests waiting on a hold now
         root = args.fixtures
         with open(args.index or os.path.join(root, "search", "index.json"), encoding="utf-8") as f:
             self.index = {k: v for k, v in json.load(f).items() if not k.startswith("_")}
@@ -104,6 +111,7 @@ class State:
     def reset(self):
         self.window = deque()
         self.faults = []
+        self.holds = set()     # match texts whose requests wait for a release (see control)
         self.nonces = set()
         self.pending = {}      # request token -> {secret, consumer, verifier, authorized}
         self.access = {}       # access token -> {secret, consumer}
@@ -115,6 +123,18 @@ class State:
     def read(self, rel):
         with open(os.path.join(self.args.fixtures, rel), encoding="utf-8") as f:
             return f.read()
+
+    def wait_if_held(self, path):
+        """Blocks this request's thread while a hold matches its path (reset releases too)."""
+        with self.lock:
+            if not any(m in path for m in self.holds):
+                return
+            self.held += 1
+            try:
+                while any(m in path for m in self.holds):
+                    self.released.wait()
+            finally:
+                self.held -= 1
 
     def take_fault(self, path):
         with self.lock:
@@ -200,6 +220,7 @@ class Handler(BaseHTTPRequestHandler):
             return collection.control(self, path, query, raw_body)
         if path.startswith("/_control/"):
             return lookups.control(self, path, query) or self.control(path, query)
+        st.wait_if_held(self.path)
         lookups.begin(self)
         try:
             return self.handle_api(method, path, query, raw_body)
@@ -437,17 +458,32 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/_control/stats":
             with st.lock:   # copy under the lock, answer outside it (send() takes it too)
                 stats = json.loads(json.dumps(st.stats))
+            with st.lock:
+                stats["held"] = stats.get("held", 0) + st.held   # both kinds of hold
             if stats["first_request_at"] is not None:
                 stats["span"] = stats["last_request_at"] - stats["first_request_at"]
             return self.send(200, json.dumps(stats))
         if path == "/_control/reset":
             with st.lock:
                 st.reset()
+                st.released.notify_all()
             return self.send(200, "{}")
         if path == "/_control/fault":
             with st.lock:
                 st.faults.append({"kind": query.get("kind", "html500"), "count": int(query.get("count", "1")),
                                   "match": query.get("match", "")})
+            return self.send(200, "{}")
+        if path == "/_control/hold":
+            with st.lock:
+                st.holds.add(query.get("match", ""))
+            return self.send(200, "{}")
+        if path == "/_control/release":
+            with st.lock:
+                if "match" in query:
+                    st.holds.discard(query["match"])
+                else:
+                    st.holds.clear()
+                st.released.notify_all()
             return self.send(200, "{}")
         return self.message(404, "no such control")
 

@@ -8,10 +8,18 @@ import Foundation
 ///
 /// 1. A barcode must be a record's (`BarcodeAdmission`): a restricted-circulation number is
 ///    refused; a book, magazine or coupon needs `allowing: .notARecord`.
+///    crates' own labels (`LabelCode`) are refused as records, saying whose label it is
+///    (the collection UI acts on them before they reach here: `ScanContext`).
 /// 2. A barcode the collection already has needs `allowing: .anotherCopy`. The check is made
-///    against the store, not a list in memory: another process may have added it.
+///    against the store, not a list in memory: another process may have added it. With a
+///    place to add into (the collection UI's current place), a copy that is elsewhere (or
+///    in no place) is offered to be moved here instead (`AddQuestion.Kind.moveHere`: yes
+///    moves it, "c" adds another copy here); when every copy is here already, the question
+///    is another copy's.
 /// 3. A release is fetched from Discogs (anonymously if need be: a release page is public);
-///    its barcode makes the record, stored already matched to the release.
+///    its barcode makes the record, stored already matched to the release; a release that
+///    lists no barcode makes a record without one (its copies are counted by release).
+/// 4. A record entered by hand has no barcode; its values are the collector's.
 public struct RecordAdder: Sendable {
     public let store: CatalogueStore
     /// Nil when Discogs is not set up (then a release cannot be added).
@@ -29,27 +37,60 @@ public struct RecordAdder: Sendable {
         case refused(String)
     }
 
-    /// Adds what `entry` names.
+    /// Adds what `entry` names, into `location` when given. `known`: the release `entry`
+    /// names, already at hand (a search result the person chose), so that it is not fetched
+    /// again.
     public func add(
-        _ entry: CodeEntry, method: AddMethod, allowing: AddAllowance = []
+        _ entry: CodeEntry, method: AddMethod, allowing: AddAllowance = [], into location: Location? = nil,
+        known: Release? = nil
     ) async throws(StoreError) -> Outcome {
         switch entry {
+        case .label(let code):
+            return .refused(code.notARecordReason)
         case .barcode(let gtin):
             if let refusal = Self.check(gtin, entry: entry, method: method, allowing: allowing) { return refusal }
-            return try await add(NewRecord(gtin: gtin, addMethod: method), entry: entry, allowing: allowing)
+            return try await add(NewRecord(gtin: gtin, addMethod: method), entry: entry, allowing: allowing, into: location)
         case .release(let id):
             let release: Release
-            switch await fetch(id) {
-            case .success(let found): release = found
-            case .failure(let refusal): return .refused(refusal.reason)
+            if let known, known.id == id {
+                release = known
+            } else {
+                switch await fetch(id) {
+                case .success(let found): release = found
+                case .failure(let refusal): return .refused(refusal.reason)
+                }
             }
-            guard let gtin = ReleaseBarcodes.gtin(in: release) else {
-                return .refused(
-                    "Discogs release \(id) (\(release.displayTitle)) lists no barcode: add the record by the barcode printed on it")
-            }
-            // The person named this very release: whatever its barcode's kind, it is a record.
-            return try await add(NewRecord(gtin: gtin, addMethod: method, release: release), entry: entry, allowing: allowing)
+            // The person named this very release: whatever its barcode's kind, it is a
+            // record; and a release that lists no barcode is a record without one.
+            let gtin = ReleaseBarcodes.gtin(in: release)
+            return try await add(
+                NewRecord(gtin: gtin, addMethod: method, release: release), entry: entry, allowing: allowing, into: location)
         }
+    }
+
+    /// What adding a record by hand came to.
+    public enum HandOutcome: Sendable {
+        case added(CatalogueRecord)
+        /// The collection has this many copies described the same way (catalogue number,
+        /// artist and title): not added without `anotherCopy`.
+        case duplicate(copies: Int)
+    }
+
+    /// Adds a record entered by hand (`crates add --manual`, the TUI's `m`): `fields` (checked
+    /// already: `RecordFields.handEntered`) are the record, it has no barcode, it appears in
+    /// its genre's section, and no lookup ever touches it. A copy described as one the
+    /// collection has needs `anotherCopy`. It goes into `location` when given (the collection
+    /// UI's current place).
+    public func addByHand(
+        _ fields: RecordFields, method: AddMethod = .manual, note: String? = nil, anotherCopy: Bool = false,
+        into location: Location? = nil
+    ) async throws(StoreError) -> HandOutcome {
+        if !anotherCopy {
+            let copies = try await store.copies(described: fields)
+            if copies > 0 { return .duplicate(copies: copies) }
+        }
+        return .added(try await store.add(NewRecord(
+            gtin: nil, addMethod: method, note: note, locationID: location?.id, collector: fields, handEntered: true)))
     }
 
     /// The admission rule for a barcode entry, as an outcome when it holds the add back.
@@ -57,22 +98,60 @@ public struct RecordAdder: Sendable {
         switch gtin.admission {
         case .record: return nil
         case .reserved(let reason): return .refused(reason)
+        case .label(let code): return .refused(code.notARecordReason)
         case .confirm(let code):
             if allowing.contains(.notARecord) { return nil }
             return .held(AddQuestion(entry: entry, gtin: gtin, method: method, kind: .notARecord(code), allowing: allowing))
         }
     }
 
-    /// The duplicate rule, then the insert.
-    private func add(_ new: NewRecord, entry: CodeEntry, allowing: AddAllowance) async throws(StoreError) -> Outcome {
+    /// The duplicate rule (copies of the barcode, or of the release when it lists none;
+    /// with a place: move the copy here?), then the insert.
+    private func add(
+        _ new: NewRecord, entry: CodeEntry, allowing: AddAllowance, into location: Location?
+    ) async throws(StoreError) -> Outcome {
+        var new = new
+        new.locationID = location?.id
         if !allowing.contains(.anotherCopy) {
-            let copies = try await store.copies(of: new.gtin)
+            let copies: Int
+            if let gtin = new.gtin {
+                copies = try await store.copies(of: gtin)
+            } else if let release = new.release {
+                copies = try await store.copies(ofRelease: release.id)
+            } else {
+                copies = 0
+            }
             if copies > 0 {
-                return .held(AddQuestion(
-                    entry: entry, gtin: new.gtin, method: new.addMethod, kind: .anotherCopy(copies: copies), allowing: allowing))
+                let kind: AddQuestion.Kind
+                if let location, let move = try await moveHere(new, copies: copies, to: location) {
+                    kind = .moveHere(move)
+                } else {
+                    kind = .anotherCopy(copies: copies)
+                }
+                return .held(AddQuestion(entry: entry, gtin: new.gtin, method: new.addMethod, kind: kind, allowing: allowing))
             }
         }
         return .added(try await store.add(new), release: new.release)
+    }
+
+    /// The copy of `new` (of its barcode, or of its release when it lists none) a scan with
+    /// `location` current would move: the latest added that is not in `location` already;
+    /// nil when every copy is there.
+    private func moveHere(_ new: NewRecord, copies: Int, to location: Location) async throws(StoreError) -> MoveHere? {
+        let latest: [CatalogueRecord]
+        if let gtin = new.gtin {
+            latest = try await store.copiesWithLocations(of: gtin)
+        } else if let release = new.release {
+            latest = try await store.copiesWithLocations(ofRelease: release.id)
+        } else {
+            return nil
+        }
+        guard let record = latest.first(where: { $0.location?.id != location.id }) else { return nil }
+        var title = record.subject
+        if record.releaseID != nil, let release = try await store.details(record.id)?.release {
+            title = ControlCharacters.cleaned(release.displayTitle)
+        }
+        return MoveHere(recordID: record.id, title: title, from: record.location, to: location, copies: copies)
     }
 
     private struct Refusal: Error {

@@ -56,8 +56,13 @@ public final class ExportFile: Sendable {
 
     /// Appends `text`.
     public func write(_ text: String) throws(ExportError) {
+        try write(bytes: Array(text.utf8))
+    }
+
+    /// Appends `bytes` (a PDF, say).
+    public func write(bytes: [UInt8]) throws(ExportError) {
         let result: ExportError? = state.withLock { state in
-            var bytes = Array(text.utf8)
+            var bytes = bytes
             var offset = 0
             while offset < bytes.count {
                 let written = bytes.withUnsafeMutableBytes { buffer in

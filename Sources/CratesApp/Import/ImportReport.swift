@@ -15,14 +15,20 @@ public struct ImportReport: Sendable {
         public var detail: String
     }
 
+    /// The closing pointer to the collection UI's view that walks every record needing a
+    /// person, one by one.
+    public static let walkThem = "Settle them one by one in the collection UI: run `crates` and press N (needs a person)."
+
     /// How many items the summary lists before "… and N more".
     public static let shownItems = 50
 
     public var items: [Item] = []
 
+    /// `lines`: the first line of each barcode in the file; `describedLines`: of each key of
+    /// a row described by its values (`RecordFields.entryKey`).
     public init(
         refusals: [ImportRefusal], unresolved: [ImportUnresolved], followUp: CatalogueStore.ImportFollowUp?,
-        lines: [GTIN: Int]
+        lines: [GTIN: Int], describedLines: [String: Int] = [:]
     ) {
         for refusal in refusals {
             items.append(Item(
@@ -36,13 +42,22 @@ public struct ImportReport: Sendable {
         }
         for record in followUp?.needsPerson ?? [] {
             let ambiguous = record.state == .ambiguous
-            let status = RecordStatusText.of(record.state, candidateCount: record.candidateCount) ?? ""
-            items.append(Item(
-                line: lines[record.gtin] ?? 0, kind: ambiguous ? "ambiguous" : "not-found",
-                barcode: record.gtin.canonical, releaseID: "",
-                detail: status + (ambiguous
+            let status = RecordStatusText.of(record.state, candidateCount: record.candidateCount, hasBarcode: record.gtin != nil) ?? ""
+            let line = record.gtin.flatMap { lines[$0] } ?? record.entryKey.flatMap { describedLines[$0] } ?? 0
+            let next: String
+            if record.gtin == nil {
+                next = ambiguous
+                    ? ": choose one in the collection UI (N walks them), or search it again with `crates search`"
+                    : ": search it again (s in the collection UI), or enter it by hand (m; or import with --manual-missing)"
+            } else {
+                next = ambiguous
                     ? ": choose one in the collection UI (Enter on the record)"
-                    : ": check it, or look it up again later (r in the collection UI)")))
+                    : ": check it, or look it up again later (r in the collection UI)"
+            }
+            items.append(Item(
+                line: line, kind: ambiguous ? "ambiguous" : "not-found",
+                barcode: record.gtin?.canonical ?? "", releaseID: "",
+                detail: (record.gtin == nil ? (record.described?.description ?? "") + ": " : "") + status + next))
         }
         items.sort { ($0.line, $0.kind) < ($1.line, $1.kind) }
     }
@@ -57,12 +72,15 @@ public struct ImportReport: Sendable {
         guard !items.isEmpty else { return [] }
         var lines = ["Needs a person (\(items.count)):"]
         for item in items.prefix(Self.shownItems) {
-            let what = item.barcode.isEmpty ? "release \(item.releaseID)" : item.barcode
-            lines.append("  \(file):\(item.line): \(what): \(item.kind): \(item.detail)")
+            let what = !item.barcode.isEmpty ? "\(item.barcode): " : !item.releaseID.isEmpty ? "release \(item.releaseID): " : ""
+            lines.append("  \(file):\(item.line): \(what)\(item.kind): \(item.detail)")
         }
         if items.count > Self.shownItems {
             lines.append("  … and \(items.count - Self.shownItems) more"
                 + (reportPath == nil ? " (--report FILE writes them all)" : " (all in \(reportPath ?? ""))"))
+        }
+        if items.contains(where: { $0.kind == "ambiguous" || $0.kind == "not-found" }) {
+            lines.append(Self.walkThem)
         }
         return lines
     }

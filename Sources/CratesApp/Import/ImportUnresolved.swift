@@ -7,8 +7,6 @@ public struct ImportUnresolved: Hashable, Sendable {
         case lookupsOff
         /// No saved Discogs credentials.
         case notSignedIn
-        /// The release lists no barcode crates can read.
-        case noBarcode
         /// Discogs has no such release (deleted or merged).
         case noSuchRelease
         case failed(String)
@@ -20,8 +18,6 @@ public struct ImportUnresolved: Hashable, Sendable {
                 "its barcode comes from Discogs: import again without --no-lookup"
             case .notSignedIn:
                 "its barcode comes from Discogs: run `crates auth`, then import again"
-            case .noBarcode:
-                "the Discogs release lists no barcode: scan the record's barcode in crates"
             case .noSuchRelease:
                 "Discogs has no such release (deleted or merged?): scan the record's barcode in crates"
             case .failed(let message):

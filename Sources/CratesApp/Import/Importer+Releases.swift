@@ -11,13 +11,15 @@ struct ReleaseLookups: Sendable {
     var unresolved: [ImportUnresolved] = []
     /// The barcodes Discogs named for the release rows that were added.
     var addedGTINs: [GTIN] = []
+    /// Release rows added (with a barcode or without: a release may list none).
+    var added = 0
     var stop: LookupDriver.Stop?
 }
 
 extension Importer {
     /// Fetches each release; its barcode (`ReleaseBarcodes.gtin(in:)`, as adding by release
-    /// id anywhere) makes the record, stored matched to the release with the row's note,
-    /// date and location.
+    /// id anywhere), or none when it lists none, makes the record, stored matched to the
+    /// release with the row's note, date and location.
     func addReleases(_ rows: [ImportEntry], client: DiscogsClient, into outcome: inout ReleaseLookups) async {
         // Fetched once per release, however many copies of it the file lists.
         var fetched: [Int: Release] = [:]
@@ -56,17 +58,15 @@ extension Importer {
                 }
                 continue
             }
-            guard let gtin = ReleaseBarcodes.gtin(in: release) else {
-                outcome.counts.count(.notFound)
-                outcome.unresolved.append(ImportUnresolved(entry: row, reason: .noBarcode))
-                continue
-            }
+            // A release that lists no barcode makes a record without one.
+            let gtin = ReleaseBarcodes.gtin(in: release)
             do {
                 _ = try await store.add(NewRecord(
                     gtin: gtin, addedAt: row.addedAt ?? Date(), addMethod: .import, note: row.note,
-                    location: row.location, release: release))
+                    location: row.location, release: release, grading: row.grading))
                 outcome.counts.count(.matched)
-                outcome.addedGTINs.append(gtin)
+                outcome.added += 1
+                if let gtin { outcome.addedGTINs.append(gtin) }
             } catch {
                 outcome.counts.count(.failed)
                 outcome.unresolved.append(ImportUnresolved(entry: row, reason: .failed(error.description)))

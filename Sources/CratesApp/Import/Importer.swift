@@ -11,7 +11,10 @@ import Foundation
 /// 2. Add the new records in batches, each one transaction, stopping between batches when
 ///    asked to.
 /// 3. Rows known only by a release id: Discogs names their barcode (`Importer+Releases`).
-/// 4. Drain the lookup queue with the real worker (`LookupDriver`).
+/// 4. Drain the lookup queue with the real worker (`LookupDriver`): barcodes are searched,
+///    and rows without one (a CSV of catalogue numbers, artists and titles) are searched by
+///    their values, which stay on the record as the collector's; `--manual-missing` then
+///    enters the rows Discogs has no release for by hand.
 /// 5. Report: the summary, what needs a person, and `--report FILE`.
 public struct Importer: Sendable {
     public let store: CatalogueStore
@@ -31,11 +34,15 @@ public struct Importer: Sendable {
         public var lookups = true
         /// `--report FILE`.
         public var reportPath: String?
+        /// `--manual-missing`: rows described by their values that Discogs has no release
+        /// for become records entered by hand.
+        public var manualMissing = false
 
-        public init(copies: Bool = false, lookups: Bool = true, reportPath: String? = nil) {
+        public init(copies: Bool = false, lookups: Bool = true, reportPath: String? = nil, manualMissing: Bool = false) {
             self.copies = copies
             self.lookups = lookups
             self.reportPath = reportPath
+            self.manualMissing = manualMissing
         }
     }
 
@@ -52,8 +59,38 @@ public struct Importer: Sendable {
         public var exitStatus: Int32
     }
 
-    /// Imports `parsed` (whose refused lines the command has already reported).
+    /// Imports `parsed` (whose refused lines the command has already reported). The report
+    /// file, when asked for, is opened before anything is added: an import that could not
+    /// write it adds nothing.
     public func run(
+        _ parsed: ImportFile, name: String, options: Options,
+        discogs: @Sendable () -> Result<DiscogsAccess, DiscogsAccessProblem>
+    ) async throws -> Outcome {
+        var reportFile: ExportFile?
+        if let path = options.reportPath {
+            do {
+                reportFile = try ExportFile(path: path)
+            } catch {
+                throw ImportRunError.report(error)
+            }
+        }
+        do {
+            let outcome = try await importing(parsed, name: name, options: options, discogs: discogs)
+            if let reportFile {
+                try reportFile.write(outcome.report.tabSeparated)
+                try reportFile.commit()
+            }
+            return outcome
+        } catch let error as ExportError {
+            reportFile?.abandon()
+            throw ImportRunError.report(error)
+        } catch {
+            reportFile?.abandon()
+            throw error
+        }
+    }
+
+    private func importing(
         _ parsed: ImportFile, name: String, options: Options,
         discogs: @Sendable () -> Result<DiscogsAccess, DiscogsAccessProblem>
     ) async throws -> Outcome {
@@ -94,11 +131,24 @@ public struct Importer: Sendable {
             }
         }
 
-        let added = ids.count + (lookups?.addedGTINs.count ?? 0)
+        let added = ids.count + (lookups?.added ?? 0)
         summary.insert("\(name): \(Self.lineSummary(plan, added: added, unresolved: unresolved.count))", at: 0)
         var gtins = Set(parsed.entries.compactMap(\.gtin))
         gtins.formUnion(lookups?.addedGTINs ?? [])
-        let followUp = try await store.importFollowUp(gtins: gtins)
+        // Rows described by their catalogue number, artist and title: searched by the
+        // lookups above, like barcodes; those Discogs has no release for may be entered by
+        // hand now.
+        var describedLines: [String: Int] = [:]
+        for entry in parsed.entries {
+            if let key = entry.described?.entryKey, describedLines[key] == nil { describedLines[key] = entry.line }
+        }
+        if options.manualMissing, !stopRequest.isRequested {
+            let entered = try await store.enterNotFoundByHand(entryKeys: Set(describedLines.keys))
+            if entered > 0 {
+                summary.append("\(counted(entered, "row")) Discogs has no release for entered by hand (--manual-missing).")
+            }
+        }
+        let followUp = try await store.importFollowUp(gtins: gtins, entryKeys: Set(describedLines.keys))
         let waiting = followUp.pending + followUp.failed
         if waiting > 0 {
             summary.append(
@@ -108,7 +158,9 @@ public struct Importer: Sendable {
         }
         var firstLines: [GTIN: Int] = [:]
         for entry in parsed.entries { if let gtin = entry.gtin, firstLines[gtin] == nil { firstLines[gtin] = entry.line } }
-        let report = ImportReport(refusals: parsed.refusals, unresolved: unresolved, followUp: followUp, lines: firstLines)
+        let report = ImportReport(
+            refusals: parsed.refusals, unresolved: unresolved, followUp: followUp, lines: firstLines,
+            describedLines: describedLines)
         var outcome = Outcome(
             lines: summary + report.listing(file: name, reportPath: options.reportPath), report: report, added: added,
             closingMessage: nil, exitStatus: 0)
@@ -188,5 +240,16 @@ public struct Importer: Sendable {
         case nil: break
         }
         return line
+    }
+}
+
+/// Why an import stopped before it could report.
+public enum ImportRunError: Error, CustomStringConvertible {
+    case report(ExportError)
+
+    public var description: String {
+        switch self {
+        case .report(let error): "cannot write the report: \(error)"
+        }
     }
 }

@@ -67,6 +67,9 @@ public struct DiscogsAnswer: Sendable {
     public static func ask(_ entry: CodeEntry, access: DiscogsAccess) async throws(DiscogsAnswerFailure) -> DiscogsAnswer {
         let client = access.client
         switch entry {
+        case .label(let code):
+            // crates' own label: nothing Discogs could know, and no request spent on it.
+            throw .notARecord(code.notARecordReason)
         case .release(let id):
             do {
                 let release = try await client.release(id: id)
@@ -118,18 +121,23 @@ public enum DiscogsAnswerFailure: Error, CustomStringConvertible {
     case noSuchRelease(Int)
     case access(DiscogsAccessProblem)
     case discogs(DiscogsError)
+    /// A code that is never a record's (a crates label): refused before any request.
+    case notARecord(String)
 
     public var description: String {
         switch self {
         case .noSuchRelease(let id): "Discogs has no release \(id)"
+        case .notARecord(let reason): reason
         case .access(let problem): problem.description
         case .discogs(let error): error.description
         }
     }
 
-    /// 2: no such release; 3: not signed in or refused; 4: unreachable or Discogs' error.
+    /// 1: not a record's code; 2: no such release; 3: not signed in or refused; 4:
+    /// unreachable or Discogs' error.
     public var exitStatus: Int32 {
         switch self {
+        case .notARecord: 1
         case .noSuchRelease: 2
         case .access: 3
         case .discogs(.unauthorized): 3

@@ -9,14 +9,16 @@ import Synchronization
 /// lookup worker and follows the camera daemon, and reports everything as `SessionEvent`s
 /// through `post`. It knows nothing of the terminal.
 public final class CollectionSession: Sendable {
-    private let store: CatalogueStore
-    private let post: @Sendable (SessionEvent) -> Void
+    let store: CatalogueStore
+    let post: @Sendable (SessionEvent) -> Void
     private let access: Mutex<DiscogsAccess?>
     private let lookups: Bool
     /// The camera daemon's socket; nil with `--no-scanner`.
     private let scanner: ScanSocketPath?
     private let follower = Mutex<ScanFollower?>(nil)
     private let undo: UndoLedger
+    /// The current place: where what is added goes, and what a place's label changes.
+    private let context: ScanContext
     private let worker = Mutex<(worker: LookupWorker?, task: Task<Void, Never>?)>((nil, nil))
     private let observation = Mutex<WindowObservation?>(nil)
     private let requests: AsyncStream<SessionRequest>
@@ -24,6 +26,12 @@ public final class CollectionSession: Sendable {
     private let executor = Mutex<Task<Void, Never>?>(nil)
     /// Releases whose full details are being fetched for a person now.
     private let fetchingDetails = Mutex<Set<Int>>([])
+    /// Searches without a barcode, and the releases they found (added or linked from there).
+    private let finder: Mutex<ReleaseFinder>
+    /// Whether a Discogs sync runs now (one at a time).
+    let syncRunning = Mutex(false)
+    /// Records added in this session, whose lookup's match says whether Discogs has them.
+    let recentAdds = Mutex<Set<Int64>>([])
 
     public init(
         store: CatalogueStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?,
@@ -32,13 +40,15 @@ public final class CollectionSession: Sendable {
         self.store = store
         self.post = post
         access = Mutex(discogs)
+        finder = Mutex(ReleaseFinder(access: discogs))
         self.lookups = lookups
         self.scanner = scanner
         undo = UndoLedger(store: store)
+        context = ScanContext(store: store)
         (requests, requestSink) = AsyncStream.makeStream(of: SessionRequest.self)
     }
 
-    private var discogs: DiscogsAccess? { access.withLock { $0 } }
+    var discogs: DiscogsAccess? { access.withLock { $0 } }
 
     /// Starts watching the collection, the worker and the camera.
     public func start() {
@@ -71,20 +81,35 @@ public final class CollectionSession: Sendable {
     }
 
     /// Stops everything; the lookup in hand gets a few seconds, then goes back to the queue.
+    /// For the UI thread, which may block; tasks call `stopped()`.
     public func stop() {
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await stopped()
+            done.signal()
+        }
+        done.wait()
+    }
+
+    /// `stop()` for a task: never blocks a thread of the cooperative pool.
+    public func stopped() async {
         observation.withLock { $0?.cancel() }
         follower.withLock { $0?.stop() }
         requestSink.finish()
-        stopWorker()
+        await stopWorker()
         executor.withLock { $0?.cancel() }
     }
 
     /// New credentials (signed in from the UI): the worker starts again with them.
     public func signedIn(_ access: DiscogsAccess) {
-        stopWorker()
-        self.access.withLock { $0 = access }
-        startWorker()
-        post(.message("Signed in to Discogs as \(access.displayName)", isError: false))
+        // Searches use the new credentials at once; the worker once the old one has stopped.
+        finder.withLock { $0 = ReleaseFinder(access: access) }
+        Task {
+            await stopWorker()
+            self.access.withLock { $0 = access }
+            startWorker()
+            post(.message("Signed in to Discogs as \(access.displayName)", isError: false))
+        }
     }
 
     // MARK: Requests
@@ -92,13 +117,18 @@ public final class CollectionSession: Sendable {
     private func execute(_ request: SessionRequest) async {
         do {
             switch request {
+            case .add(.label(let code), _, _):
+                try await scanned(code)
             case .add(let entry, let method, let allowing):
+                // The place is the one current now, in the order of the requests: a record
+                // scanned right after a place's label goes in that place.
+                let location = context.location
                 if case .release = entry {
                     // A release waits for Discogs (and its rate limit): off the serial line,
                     // so that list queries and scans are not held up behind it.
-                    Task { await self.add(entry, method: method, allowing: allowing) }
+                    Task { await self.add(entry, method: method, allowing: allowing, into: location) }
                 } else {
-                    await add(entry, method: method, allowing: allowing)
+                    await add(entry, method: method, allowing: allowing, into: location)
                 }
             case .query(let query):
                 observation.withLock { $0 }?.update(query)
@@ -108,7 +138,11 @@ public final class CollectionSession: Sendable {
                 let (count, token) = try await undo.delete(ids)
                 post(.deleted(count: count, undo: token))
             case .undo(let token):
-                if let count = try await undo.undo(token) { post(.restored(count: count)) }
+                switch try await undo.undo(token) {
+                case .restored(let count): post(.restored(count: count))
+                case .movedBack(let count): post(.message("Moved \(counted(count, "record")) back", isError: false))
+                case nil: break
+                }
             case .loadDetails(let id):
                 if let details = try await store.details(id) {
                     post(.details(details))
@@ -129,18 +163,57 @@ public final class CollectionSession: Sendable {
                 } else {
                     post(.message("No browser here: \(url)", isError: false))
                 }
+            case .grade(let recordID, let change):
+                try await grade(recordID, change)
+            case .sync:
+                startSync()
+            case .removeFromDiscogs(let instanceIDs):
+                startRemoval(instanceIDs)
+            case .search(let query, let recordID):
+                // Waits for Discogs: off the serial line, as an add by release.
+                Task { await self.search(query, for: recordID) }
+            case .enterByHand(let fields, let recordID):
+                try await enterByHand(fields, for: recordID, into: context.location)
+            case .edit(let id, let edit):
+                let record = try await store.edit(id, edit)
+                post(.message(edit.isEmpty ? "Nothing changed" : "Saved \(record.subject): \(edit.summary)", isError: false))
+                if let details = try await store.details(id) { post(.details(details)) }
+            case .loadNeedsPerson:
+                post(.needsPerson(try await store.needingAPerson()))
+            case .move(let ids, let to):
+                var location: Location?
+                if let to { location = try await existingLocation(to) }
+                let (count, token) = try await undo.move(ids, to: to)
+                post(.moved(count: count, to: location, undo: token))
+            case .setLocation(let id):
+                let location = try await context.set(id)
+                if id != nil, location == nil { post(.message("That place is gone", isError: true)) }
+                post(.location(location))
+            case .loadLocations:
+                post(.locations(try await store.locationTree()))
             }
         } catch {
             post(.message("\(error)", isError: true))
         }
     }
 
-    private func add(_ entry: CodeEntry, method: AddMethod, allowing: AddAllowance) async {
+    private func add(_ entry: CodeEntry, method: AddMethod, allowing: AddAllowance, into location: Location?) async {
+        // A release a search found is added as found, without fetching it again.
+        var known: Release?
+        if case .release(let id) = entry { known = finder.withLock { $0 }.knownRelease(id) }
         do {
-            switch try await RecordAdder(store: store, discogs: discogs).add(entry, method: method, allowing: allowing) {
+            switch try await RecordAdder(store: store, discogs: discogs).add(
+                entry, method: method, allowing: allowing, into: location, known: known)
+            {
             case .added(let record, let release):
                 post(.added(recordID: record.id))
-                if let release { post(.message("Added \(release.displayTitle)", isError: false)) }
+                recentAdds.withLock { _ = $0.insert(record.id) }
+                let onDiscogs = try await onDiscogsText(release: release, gtin: record.gtin)
+                if let release {
+                    post(.message("Added \(release.displayTitle)" + (onDiscogs.map { ": \($0)" } ?? ""), isError: false))
+                } else if let onDiscogs {
+                    post(.message("Added \(record.subject): \(onDiscogs)", isError: false))
+                }
                 nudgeWorker()
             case .held(let question):
                 post(.ask(question))
@@ -152,15 +225,37 @@ public final class CollectionSession: Sendable {
         }
     }
 
-    /// The person chose a pressing: fetched in full (ahead of the lookup queue: they are
-    /// waiting for it), then the record is matched to it.
+    /// A crates label: a place's changes the current place, a copy's selects it.
+    private func scanned(_ code: LabelCode) async throws(StoreError) {
+        switch try await context.scan(code) {
+        case .entered(let location):
+            post(.location(location))
+        case .unchanged:
+            break  // the same place again changes nothing
+        case .left(let message):
+            post(.location(nil))
+            post(.message(message, isError: true))
+        case .select(let record):
+            post(.select(recordID: record.id))
+        case .noSuchCopy(let message):
+            post(.message(message, isError: true))
+        }
+    }
+
+    private func existingLocation(_ id: Int64) async throws(StoreError) -> Location {
+        guard let location = try await store.location(id) else { throw .location(.unknownID(id)) }
+        return location
+    }
+
+    /// The person chose a pressing: as a search found it, else fetched in full; then the
+    /// record is matched to it (its own values kept).
     private func choose(_ releaseID: Int, for recordID: Int64) async {
-        guard let client = discogs?.client else {
+        guard discogs != nil else {
             post(.message(DiscogsAccessProblem.notSignedIn.description, isError: true))
             return
         }
         do {
-            let release = try await client.release(id: releaseID, priority: .interactive)
+            let release = try await finder.withLock { $0 }.release(releaseID)
             try await store.choose(release, for: recordID)
         } catch {
             post(.message("\(error)", isError: true))
@@ -186,6 +281,35 @@ public final class CollectionSession: Sendable {
     /// False when the release's details are being fetched already.
     private func startFetching(_ releaseID: Int) -> Bool {
         fetchingDetails.withLock { $0.insert(releaseID).inserted }
+    }
+
+    /// A search without a barcode: its candidates, or why there are none, go back to the UI.
+    private func search(_ query: ReleaseSearchQuery, for recordID: Int64?) async {
+        do {
+            let found = try await finder.withLock { $0 }.search(query)
+            post(.found(ReleaseSearchAnswer(
+                recordID: recordID, query: query, candidates: found.hits.map(\.candidate), requests: found.requests,
+                isComplete: found.isComplete)))
+        } catch {
+            post(.found(ReleaseSearchAnswer(recordID: recordID, query: query, candidates: [], requests: 0, failure: error.description)))
+        }
+    }
+
+    /// A record entered by hand: a new one (into the current place), or the record named
+    /// (its barcode and place kept).
+    private func enterByHand(_ fields: RecordFields, for recordID: Int64?, into location: Location?) async throws {
+        if let recordID {
+            let record = try await store.enterByHand(recordID, fields)
+            post(.message("Entered by hand: \(record.collector.description)", isError: false))
+            return
+        }
+        // The person typed it in full: another copy is what they mean.
+        if case .added(let record) = try await RecordAdder(store: store, discogs: discogs).addByHand(
+            fields, anotherCopy: true, into: location)
+        {
+            post(.added(recordID: record.id))
+            post(.message("Entered by hand: \(fields.description)", isError: false))
+        }
     }
 
     /// The queue's length for the status line, read after each change (an indexed count).
@@ -244,6 +368,10 @@ public final class CollectionSession: Sendable {
         let task = Task {
             let reports = Task {
                 for await event in worker.events {
+                    if case .settled(let recordID, .matched, _) = event {
+                        await self.announceOwnership(recordID: recordID)
+                        continue
+                    }
                     guard case .status(let status) = event else { continue }
                     post(.discogs(DiscogsStatus(status, username: username)))
                     // Not counting the records in hand: the waiting count comes from the
@@ -263,16 +391,18 @@ public final class CollectionSession: Sendable {
 
     /// Stops the worker, waiting at most a few seconds for the lookup in hand: cut short, it
     /// goes back to the queue.
-    private func stopWorker() {
-        let (worker, task) = self.worker.withLock { ($0.worker, $0.task) }
-        guard let worker, let task else { return }
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            await worker.stop()
-            await task.value
-            done.signal()
+    private func stopWorker() async {
+        let (worker, task) = self.worker.withLock { state in
+            defer { state = (nil, nil) }
+            return (state.worker, state.task)
         }
-        if done.wait(timeout: .now() + 3) == .timedOut { task.cancel() }
-        self.worker.withLock { $0 = (nil, nil) }
+        guard let worker, let task else { return }
+        let patience = Task {
+            try await Task.sleep(for: .seconds(3))
+            task.cancel()
+        }
+        await worker.stop()
+        await task.value
+        patience.cancel()
     }
 }

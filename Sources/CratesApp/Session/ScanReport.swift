@@ -5,7 +5,8 @@ import Foundation
 /// collection UI and `crates add` (`ScanIntent`, `CodeEntry`, `BarcodeAdmission`).
 public enum ScanReport {
     /// "adds barcode", "adds release 249504", "asks first: an ISBN: a book, not a record",
-    /// "refused: …", or "ignored".
+    /// "sets the current place (crates location label 17)", "selects the copy (crates copy
+    /// label 5)", "refused: …", or "ignored".
     public static func action(for event: ScanEvent) -> String {
         switch event.intent {
         case .ignored:
@@ -13,16 +14,19 @@ public enum ScanReport {
         case .release(let id):
             return "adds release \(id)"
         case .barcode(let text):
-            switch Result(catching: { () throws(GTINError) in try CodeEntry.parse(text) }) {
+            switch Result(catching: { () throws(LabelCodeError) in try CodeEntry.parse(text) }) {
             case .failure(let error):
                 return "refused: \(error)"
             case .success(.release(let id)):
                 return "adds release \(id)"
+            case .success(.label(let code)):
+                return code.kind == .location ? "sets the current place (\(code.summary))" : "selects the copy (\(code.summary))"
             case .success(.barcode(let gtin)):
                 switch gtin.admission {
                 case .record: return "adds barcode"
                 case .confirm(let code): return "asks first: \(code.reason)"
                 case .reserved(let reason): return "refused: \(reason)"
+                case .label(let code): return "refused: \(code.notARecordReason)"
                 }
             }
         }

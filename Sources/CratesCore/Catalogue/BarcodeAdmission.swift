@@ -10,10 +10,14 @@
 /// - A restricted-circulation number (GS1 prefixes 020–029, 040–049, 200–299; GTIN-8s
 ///   starting 0 or 2) is never a product's barcode: a shop's price sticker, or crates' own
 ///   location and copy labels (prefixes 290 and 291). It is never added as a record.
+/// - crates' own labels (`LabelCode`) are told apart before that rule (`.label`): a place's
+///   or a copy's label, which the collection UI acts on and everything else refuses as a
+///   record, saying whose label it is.
 public enum BarcodeAdmission: Hashable, Sendable {
     case record
     case confirm(NotARecord)
     case reserved(reason: String)
+    case label(LabelCode)
 
     /// The command line's form of the rule: nil when admitted (`force` admits what a person
     /// may confirm), otherwise why not.
@@ -22,6 +26,7 @@ public enum BarcodeAdmission: Hashable, Sendable {
         case .record: nil
         case .confirm(let code): force ? nil : code.refusal(action)
         case .reserved(let reason): reason
+        case .label(let code): code.notARecordReason
         }
     }
 }
@@ -44,6 +49,7 @@ public struct NotARecord: Hashable, Sendable {
 extension GTIN {
     /// Whether this barcode becomes a record (see `BarcodeAdmission`).
     public var admission: BarcodeAdmission {
+        if let label = LabelCode(self) { return .label(label) }
         let classification = self.classification
         let what: String
         switch classification {

@@ -4,16 +4,19 @@ import Foundation
 ///
 /// Named `CatalogueRecord` rather than `Record` because GRDB, which the store imports next to
 /// this module, exports a `Record` class: the short name would be ambiguous in every store file.
-/// Two copies of the same GTIN are two records.
+/// Two copies of the same GTIN are two records. A record may have no barcode: a record
+/// entered by hand, a release found by search that lists none, an import row described by
+/// its catalogue number, artist and title.
 public struct CatalogueRecord: Hashable, Sendable, Identifiable {
     /// The store's id. Never reused after a delete, so an undo restores the same id.
     public var id: Int64
-    public var gtin: GTIN
+    /// Nil for a record without a barcode.
+    public var gtin: GTIN?
     public var addedAt: Date
     public var addMethod: AddMethod
     public var note: String?
-    /// Where the copy lives: a crate, a shelf.
-    public var location: String?
+    /// The place the copy is in (a crate, a shelf), with its path; nil: in no place.
+    public var location: Location?
     /// The Discogs release this copy resolved to, if any.
     public var releaseID: Int?
     public var lookupState: LookupState
@@ -31,13 +34,18 @@ public struct CatalogueRecord: Hashable, Sendable, Identifiable {
     /// The pressings to choose from, when the state is `ambiguous`.
     public var candidates: [ReleaseCandidate]
     public var updatedAt: Date
+    /// The collector's own values (typed by hand, edited, or an import row's): each one set
+    /// wins over Discogs' value, and no lookup changes them.
+    public var collector: RecordFields
+    /// The copy's media and sleeve conditions and rating (its notes are `note`).
+    public var grading: CopyGrading
 
     public init(
-        id: Int64, gtin: GTIN, addedAt: Date, addMethod: AddMethod, note: String? = nil,
-        location: String? = nil, releaseID: Int? = nil, lookupState: LookupState = .pending,
+        id: Int64, gtin: GTIN?, addedAt: Date, addMethod: AddMethod, note: String? = nil,
+        location: Location? = nil, releaseID: Int? = nil, lookupState: LookupState = .pending,
         lookupError: String? = nil, lookupAttempts: Int = 0, retryAt: Date? = nil,
         skipReason: String? = nil, claimedUntil: Date? = nil, candidates: [ReleaseCandidate] = [],
-        updatedAt: Date
+        updatedAt: Date, collector: RecordFields = .none, grading: CopyGrading = .none
     ) {
         self.id = id
         self.gtin = gtin
@@ -54,46 +62,87 @@ public struct CatalogueRecord: Hashable, Sendable, Identifiable {
         self.claimedUntil = claimedUntil
         self.candidates = candidates
         self.updatedAt = updatedAt
+        self.collector = collector
+        self.grading = grading
+    }
+
+    /// "5099750442227", or what the record says about itself when it has no barcode
+    /// ("Pink Floyd — The Dark Side Of The Moon (SHVL 804)", "record 12" when nothing).
+    public var subject: String {
+        if let gtin { return gtin.canonical }
+        let described = collector.description
+        return described.isEmpty ? "record \(id)" : described
     }
 }
 
 /// A copy about to be added: what the user (or an import) knows when it scans.
 public struct NewRecord: Hashable, Sendable {
-    public var gtin: GTIN
+    /// Nil for a record without a barcode.
+    public var gtin: GTIN?
     public var addedAt: Date
     public var addMethod: AddMethod
     public var note: String?
+    /// The place the copy goes in, by id (the collection UI's current place).
+    public var locationID: Int64?
+    /// A place by its path or name, as an import names it (the rule of
+    /// `LocationTree.placement(forImported:)`: it joins the place it names, or the places
+    /// missing are made). Ignored when `locationID` is given.
     public var location: String?
+    /// Conditions and rating known already (a Discogs collection export's columns).
+    public var grading: CopyGrading
     /// Known already (e.g. added by Discogs release id): the record is stored `matched` and
     /// never enters the lookup queue. Nil: the record is stored `pending`.
     public var release: Release? {
-        get { releaseBox?.release }
-        set { releaseBox = newValue.map(ReleaseBox.init) }
+        get { releaseBox?.value }
+        set { releaseBox = newValue.map(ValueBox.init) }
     }
+
+    /// The collector's own values (see `CatalogueRecord.collector`).
+    public var collector: RecordFields {
+        get { collectorBox?.value ?? .none }
+        set { collectorBox = newValue.isEmpty ? nil : ValueBox(newValue) }
+    }
+
+    /// Entered by hand: stored `handEntered`, never looked up (the collector's values are the
+    /// record). Otherwise a record without a release is stored `pending`.
+    public var handEntered: Bool
 
     /// Boxed: a `Release` inline would triple the size of every new record, and an import
     /// holds 100,000 of them, nearly all without a release.
-    private var releaseBox: ReleaseBox?
+    private var releaseBox: ValueBox<Release>?
+    /// Boxed for the same reason: nearly every new record has none.
+    private var collectorBox: ValueBox<RecordFields>?
 
     public init(
-        gtin: GTIN, addedAt: Date = Date(), addMethod: AddMethod, note: String? = nil,
-        location: String? = nil, release: Release? = nil
+        gtin: GTIN?, addedAt: Date = Date(), addMethod: AddMethod, note: String? = nil,
+        location: String? = nil, locationID: Int64? = nil, release: Release? = nil,
+        collector: RecordFields = .none, handEntered: Bool = false, grading: CopyGrading = .none
     ) {
         self.gtin = gtin
         self.addedAt = addedAt
         self.addMethod = addMethod
         self.note = note
         self.location = location
-        self.releaseBox = release.map(ReleaseBox.init)
+        self.locationID = locationID
+        self.grading = grading
+        self.releaseBox = release.map(ValueBox.init)
+        self.collectorBox = collector.isEmpty ? nil : ValueBox(collector)
+        self.handEntered = handEntered
+    }
+
+    /// The state the record is stored in.
+    public var initialState: LookupState {
+        if release != nil { return .matched }
+        return handEntered ? .handEntered : .pending
     }
 }
 
 /// An immutable box, compared and hashed by its content.
-private final class ReleaseBox: Hashable, Sendable {
-    let release: Release
+private final class ValueBox<Value: Hashable & Sendable>: Hashable, Sendable {
+    let value: Value
 
-    init(_ release: Release) { self.release = release }
+    init(_ value: Value) { self.value = value }
 
-    static func == (lhs: ReleaseBox, rhs: ReleaseBox) -> Bool { lhs.release == rhs.release }
-    func hash(into hasher: inout Hasher) { hasher.combine(release) }
+    static func == (lhs: ValueBox, rhs: ValueBox) -> Bool { lhs.value == rhs.value }
+    func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }

@@ -1,14 +1,26 @@
 /// What a person typed, a keyboard-wedge scanner sent or a camera read, as crates takes it:
-/// a barcode, or a Discogs release (`r249504`, `[r249504]`, a release page URL). Shared by the
-/// TUI's prompt, camera scans, `crates add`, `crates lookup` and `crates scan`.
+/// a barcode, a Discogs release (`r249504`, `[r249504]`, a release page URL), or one of
+/// crates' own labels. Shared by the TUI's prompt, camera scans, `crates add`, `crates
+/// lookup` and `crates scan`.
 public enum CodeEntry: Hashable, Sendable {
     case barcode(GTIN)
     case release(Int)
+    /// A crates label (`LabelCode`: GS1 prefixes 290 and 291): a place's, which makes it the
+    /// current place in the collection UI, or a copy's, which selects that copy. Told apart
+    /// before any rule for records, so that it is never stored as one and never looked up.
+    case label(LabelCode)
 
     /// Parses a release reference first (a bare number is never one: digits are a barcode),
-    /// else a barcode in any form the GTIN parser reads. The error says exactly what is wrong.
-    public static func parse(_ text: String) throws(GTINError) -> CodeEntry {
+    /// then a crates label, else a barcode in any form the GTIN parser reads. The error says
+    /// exactly what is wrong; for a crates label with a wrong check digit, which label was
+    /// meant.
+    public static func parse(_ text: String) throws(LabelCodeError) -> CodeEntry {
         if let id = ReleaseReference.parse(text) { return .release(id) }
-        return .barcode(try GTIN.parse(text).gtin)
+        if let label = try LabelCode.parse(text) { return .label(label) }
+        do {
+            return .barcode(try GTIN.parse(text).gtin)
+        } catch {
+            throw .barcode(error)
+        }
     }
 }

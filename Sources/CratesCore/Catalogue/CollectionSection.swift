@@ -3,9 +3,10 @@ import Foundation
 /// One line of the collection list: a copy, with what its release says about it.
 public struct CollectionRow: Hashable, Sendable, Identifiable {
     public var recordID: Int64
-    /// The canonical GTIN digits as stored.
+    /// The canonical GTIN digits as stored; empty for a record without a barcode.
     public var gtin: String
-    /// Nil until the record is matched to a release.
+    /// The values shown: the collector's own where set, else the release's (nil until the
+    /// record is matched, unless the collector gave one).
     public var artist: String?
     public var title: String?
     /// The release's formats, joined: "CD, Album" or "2×Vinyl, LP + CD".
@@ -125,11 +126,14 @@ public struct CollectionQuery: Hashable, Sendable {
     public var window: RowWindow
     /// A record whose row to report in `CollectionWindow.focusRow`.
     public var focus: Int64?
+    /// Only the records in this place and in the places inside it; nil: every record.
+    public var location: Int64?
 
-    public init(filter: String = "", window: RowWindow, focus: Int64? = nil) {
+    public init(filter: String = "", window: RowWindow, focus: Int64? = nil, location: Int64? = nil) {
         self.filter = filter
         self.window = window
         self.focus = focus
+        self.location = location
     }
 }
 
@@ -143,6 +147,8 @@ public struct CollectionWindow: Hashable, Sendable {
     public var rows: [CollectionRow]
     /// The filter the outline and rows answer.
     public var filter: String
+    /// The place the outline and rows answer (`CollectionQuery.location`).
+    public var location: Int64?
     /// Records in the whole collection, whatever the filter.
     public var totalRecords: Int
     /// The record asked to be located, and its row in the (filtered) order, when it is there.
@@ -151,12 +157,13 @@ public struct CollectionWindow: Hashable, Sendable {
 
     public init(
         outline: CollectionOutline, window: RowWindow, rows: [CollectionRow], filter: String = "",
-        totalRecords: Int? = nil, focus: Int64? = nil, focusRow: Int? = nil
+        totalRecords: Int? = nil, focus: Int64? = nil, focusRow: Int? = nil, location: Int64? = nil
     ) {
         self.outline = outline
         self.window = window
         self.rows = rows
         self.filter = filter
+        self.location = location
         self.totalRecords = totalRecords ?? outline.rowCount
         self.focus = focus
         self.focusRow = focusRow

@@ -18,9 +18,22 @@ extension ReleaseCandidate {
 }
 
 extension CollectionRow {
-    /// "Artist — Title" once matched; the barcode until then.
+    /// "Artist — Title" once there is a title (the release's once matched, or the
+    /// collector's own); the barcode until then; "(no barcode)" when there is neither.
     public var displayTitle: String {
-        guard lookupState == .matched, let title, !title.isEmpty else { return gtin }
+        guard let title, !title.isEmpty else { return gtin.isEmpty ? "(no barcode)" : gtin }
         return DisplayTitle.of(artist: artist ?? "", title: title)
+    }
+}
+
+extension RecordDetails {
+    /// The values shown for the record: the collector's own over the release's.
+    public var shown: RecordFields { RecordFields.shown(collector: record.collector, release: release) }
+
+    /// "Artist — Title" as shown, else the barcode, else what the record says of itself.
+    public var displayTitle: String {
+        let shown = self.shown
+        if let title = shown.title { return DisplayTitle.of(artist: shown.artist ?? "", title: title) }
+        return record.subject
     }
 }

@@ -1,30 +1,48 @@
 import Foundation
 
 /// Where a record stands with Discogs. The lookup queue is the records in these states.
+/// `handEntered`: the collector entered it by hand (Discogs has no such release); it is never
+/// looked up, until it is linked to a release through a search.
 public enum LookupState: String, Hashable, Sendable, Codable, CaseIterable {
-    case pending, lookingUp, matched, ambiguous, notFound, failed, skipped
+    case pending, lookingUp, matched, ambiguous, notFound, failed, skipped, handEntered
+
+    /// The states of records a person must settle (choose, search, enter by hand): what the
+    /// TUI's "needs a person" view walks.
+    public static let needingAPerson: [LookupState] = [.ambiguous, .notFound, .failed]
 }
 
 /// How a record came into the collection.
 public enum AddMethod: String, Hashable, Sendable, Codable, CaseIterable {
     case typed, wedge, camera, `import`, releaseID
+    /// Entered by hand (`crates add --manual`, the TUI's `m`).
+    case manual
+    /// Chosen from a search without a barcode (the TUI's `s`).
+    case search
+    /// Pulled from the user's Discogs collection by `crates sync` (one instance, one copy).
+    case discogs
 }
 
 /// A record claimed from the queue for one lookup.
 public struct LookupJob: Hashable, Sendable {
     public var recordID: Int64
-    public var gtin: GTIN
+    /// Nil for a record without a barcode: then `releaseID` or `search` says what to look up.
+    public var gtin: GTIN?
     /// Attempts made before this one.
     public var attempts: Int
     /// The Discogs release the record is known to be (imported from a collection export's
-    /// `release_id`): the lookup fetches it instead of searching the barcode.
+    /// `release_id`, or the one it was matched to when looked up again): the lookup fetches
+    /// it instead of searching the barcode.
     public var releaseID: Int?
+    /// For a record without a barcode: the search its own values make (an import row's
+    /// catalogue number, artist and title), decided by `ReleaseSearchDecision`.
+    public var search: ReleaseSearchQuery?
 
-    public init(recordID: Int64, gtin: GTIN, attempts: Int, releaseID: Int? = nil) {
+    public init(recordID: Int64, gtin: GTIN?, attempts: Int, releaseID: Int? = nil, search: ReleaseSearchQuery? = nil) {
         self.recordID = recordID
         self.gtin = gtin
         self.attempts = attempts
         self.releaseID = releaseID
+        self.search = search
     }
 }
 

@@ -9,6 +9,10 @@ public struct LookupEvent: Hashable, Sendable, Identifiable {
         case chosen
         /// The user asked for the record to be looked up again.
         case retryRequested
+        /// The collector changed the record's own values, its note, grades or rating.
+        case edited
+        /// The collector entered the record by hand.
+        case enteredByHand
     }
 
     public var id: Int64
@@ -34,11 +38,20 @@ public struct RecordDetails: Hashable, Sendable {
     public var release: Release?
     /// Oldest first.
     public var history: [LookupEvent]
+    /// The Discogs instance the copy is synced with, if any.
+    public var discogs: DiscogsCopyLink?
+    /// How many instances of the copy's release the Discogs collection held at the last sync.
+    public var discogsCopies: Int
 
-    public init(record: CatalogueRecord, release: Release?, history: [LookupEvent]) {
+    public init(
+        record: CatalogueRecord, release: Release?, history: [LookupEvent], discogs: DiscogsCopyLink? = nil,
+        discogsCopies: Int = 0
+    ) {
         self.record = record
         self.release = release
         self.history = history
+        self.discogs = discogs
+        self.discogsCopies = discogsCopies
     }
 }
 

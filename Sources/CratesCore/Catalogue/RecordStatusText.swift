@@ -3,16 +3,20 @@
 /// "what to do next".
 public enum RecordStatusText {
     /// Nil for a matched record (its title says it all).
+    /// `hasBarcode` false: the record was searched by its own values (catalogue number,
+    /// artist, title), not by a barcode.
     public static func of(
-        _ state: LookupState, candidateCount: Int, lookupError: String? = nil, skipReason: String? = nil
+        _ state: LookupState, candidateCount: Int, lookupError: String? = nil, skipReason: String? = nil,
+        hasBarcode: Bool = true
     ) -> String? {
         switch state {
         case .matched: nil
         case .pending, .lookingUp: "looking up…"
-        case .ambiguous: "\(candidateCount) pressings share this barcode"
-        case .notFound: "Discogs knows no release with this barcode"
+        case .ambiguous: hasBarcode ? "\(candidateCount) pressings share this barcode" : "\(candidateCount) pressings fit"
+        case .notFound: hasBarcode ? "Discogs knows no release with this barcode" : "Discogs has no release that fits"
         case .failed: lookupError ?? "the lookup failed"
         case .skipped: skipReason ?? "not looked up"
+        case .handEntered: "entered by hand"
         }
     }
 }
@@ -20,6 +24,8 @@ public enum RecordStatusText {
 extension CatalogueRecord {
     /// `RecordStatusText` for this record.
     public var statusText: String? {
-        RecordStatusText.of(lookupState, candidateCount: candidates.count, lookupError: lookupError, skipReason: skipReason)
+        RecordStatusText.of(
+            lookupState, candidateCount: candidates.count, lookupError: lookupError, skipReason: skipReason,
+            hasBarcode: gtin != nil)
     }
 }

@@ -16,13 +16,14 @@ public struct DiscogsBarcodeQuery: Hashable, Sendable {
 extension DiscogsBarcodeQuery {
     /// The searches for `gtin`: its lookup forms (13 digits, 12-digit UPC-A, UPC-E, the
     /// spaced forms as printed). None for a restricted-circulation number, which is never a
-    /// record's (`BarcodeAdmission.reserved`); a book or a magazine that a person chose to
+    /// record's (`BarcodeAdmission.reserved`), nor for a crates label (`.label`): looking one
+    /// up never costs a Discogs request. A book or a magazine that a person chose to
     /// add is searched like any barcode (Discogs lists audiobooks under their ISBNs).
     public init(gtin: GTIN) {
-        if case .reserved(let reason) = gtin.admission {
-            self.init(forms: [], skipReason: reason)
-        } else {
-            self.init(forms: gtin.lookupForms)
+        switch gtin.admission {
+        case .reserved(let reason): self.init(forms: [], skipReason: reason)
+        case .label(let code): self.init(forms: [], skipReason: code.notARecordReason)
+        case .record, .confirm: self.init(forms: gtin.lookupForms)
         }
     }
 }

@@ -4,6 +4,11 @@ public struct DiscogsFieldValueError: Error, Hashable, Sendable, CustomStringCon
     public var field: DiscogsCollectionField
     public var value: String
 
+    public init(field: DiscogsCollectionField, value: String) {
+        self.field = field
+        self.value = value
+    }
+
     public var description: String {
         let name = ControlCharacters.cleaned(field.name)
         let options = field.options.map(ControlCharacters.cleaned).joined(separator: ", ")

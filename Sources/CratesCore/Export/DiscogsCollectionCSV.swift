@@ -12,23 +12,42 @@ import Foundation
 /// | `Artist`, `Title` | as crates shows them (Discogs' " (2)" and "*" markers removed) |
 /// | `Label` | the label names, joined by ", " |
 /// | `Format` | the formats with their descriptions ("CD, Album"), several joined by " + " |
-/// | `Rating` | empty: crates keeps no ratings |
+/// | `Rating` | the copy's rating, 1 to 5; empty when not rated |
 /// | `Released` | the release year |
 /// | `release_id` | the Discogs release id |
-/// | `CollectionFolder` | the record's location (crates' nearest thing to a folder) |
+/// | `CollectionFolder` | the Discogs folder of a copy synced with Discogs (`crates sync`); else the name of the place the copy is in (crates' nearest thing to a folder) |
 /// | `Date Added` | when the copy was added, `YYYY-MM-DD HH:MM:SS` in UTC (`UTCTimestamp`) |
-/// | `Collection Media Condition`, `Collection Sleeve Condition` | empty: crates keeps none |
+/// | `Collection Media Condition`, `Collection Sleeve Condition` | Discogs' exact grade texts ("Very Good Plus (VG+)"), empty when not graded |
 /// | `Collection Notes` | the record's note |
-/// | `Barcode` | the canonical GTIN (8, 13 or 14 digits) |
+/// | `Barcode` | the canonical GTIN (8, 13 or 14 digits); empty for a record without one |
+/// | `Location` | the place's whole path, "Living Room › Shelf 2 › Crate A3" (what `crates import` reads back first) |
+/// | `Collector Fields` | which of the values are the collector's own ("Artist,Released"), by these columns' names |
 ///
-/// A record not matched (pending, ambiguous, not found…) has empty release columns and
+/// Artist, Title, Label, Catalog#, Format and Released are the values shown: the
+/// collector's own where set, else the release's. A record not matched (pending,
+/// ambiguous, not found…) has empty release columns but for the collector's values, and
 /// keeps its barcode, date, location and note. Fields are quoted per RFC 4180 (`CSVWriter`).
 public enum DiscogsCollectionCSV {
     public static let columns = [
         "Catalog#", "Artist", "Title", "Label", "Format", "Rating", "Released", "release_id",
         "CollectionFolder", "Date Added", "Collection Media Condition", "Collection Sleeve Condition",
-        "Collection Notes", "Barcode",
+        "Collection Notes", "Barcode", "Location", "Collector Fields",
     ]
+
+    /// A field's name in `Collector Fields`: the column that shows it, or (genre and country,
+    /// which Discogs' export has no column for) "Genre" and "Country".
+    static func column(of field: RecordField) -> String {
+        switch field {
+        case .artist: "Artist"
+        case .title: "Title"
+        case .label: "Label"
+        case .catno: "Catalog#"
+        case .format: "Format"
+        case .year: "Released"
+        case .genre: "Genre"
+        case .country: "Country"
+        }
+    }
 
     /// The header row.
     public static func header(_ writer: CSVWriter = CSVWriter()) -> String {
@@ -44,22 +63,26 @@ public enum DiscogsCollectionCSV {
     public static func fields(_ entry: ExportedRecord) -> [String] {
         let record = entry.record
         let release = entry.release
+        let shown = entry.shown
         var fields: [String] = []
         fields.reserveCapacity(columns.count)
-        fields.append(release?.catalogNumbersText ?? "")
-        fields.append(release?.artist ?? "")
-        fields.append(release?.title ?? "")
-        fields.append(release?.labelNamesText ?? "")
-        fields.append(release?.formatsText ?? "")
-        fields.append("")  // Rating
-        fields.append(release?.year.map { String($0) } ?? "")
+        fields.append(shown.catno ?? "")
+        fields.append(shown.artist ?? "")
+        fields.append(shown.title ?? "")
+        fields.append(shown.label ?? "")
+        fields.append(shown.format ?? "")
+        fields.append(record.grading.rating.isRated ? String(record.grading.rating.value) : "")
+        fields.append(shown.year.map { String($0) } ?? "")
         fields.append(release.map { String($0.id) } ?? "")
-        fields.append(record.location ?? "")
+        let folder = entry.discogs.flatMap { $0.removedOnDiscogs ? nil : $0.folderName }
+        fields.append(folder ?? record.location?.name ?? "")
         fields.append(UTCTimestamp.format(record.addedAt, .discogs))
-        fields.append("")  // Collection Media Condition
-        fields.append("")  // Collection Sleeve Condition
+        fields.append(record.grading.media?.rawValue ?? "")
+        fields.append(record.grading.sleeve?.rawValue ?? "")
         fields.append(record.note ?? "")
-        fields.append(record.gtin.canonical)
+        fields.append(record.gtin?.canonical ?? "")
+        fields.append(record.location?.pathText ?? "")
+        fields.append(record.collector.fields.map(column(of:)).joined(separator: ","))
         return fields
     }
 

@@ -5,13 +5,21 @@ extension ExportedRecord {
     /// always there (null when crates knows nothing), so a script sees one shape:
     ///
     /// `id`, `gtin`, `state` (a `LookupState`), `section`, `addedAt` (ISO 8601, UTC),
-    /// `addMethod` (an `AddMethod`), `note`, `location`, `lookupAttempts`, `lookupError`,
+    /// `addMethod` (an `AddMethod`), `note`, `location` (null, or the place the copy is in:
+    /// `id`, `name`, `path` — "Living Room › Shelf 2 › Crate A3" — and `code`, its label's
+    /// 13 digits), `lookupAttempts`, `lookupError`,
     /// `retryAt`, `skipReason`, `updatedAt`, `candidates` (the pressings to choose from when
     /// ambiguous: `id`, `artist`, `title`, `label`, `catno`, `formats`, `year`, `country`,
     /// `thumbURL`), `release` (null, or `id`, `artist`, `title`, `genres`, `styles`, `formats`,
     /// `year`, `country`, `labels` [{`name`, `catno`}], `url`, `thumbURL`, and with
-    /// `includeDiscogs` `discogs`: the release as Discogs sent it), and, when the history was
-    /// read, `history` [{`at`, `kind`, `message`}].
+    /// `includeDiscogs` `discogs`: the release as Discogs sent it), `collector` (the
+    /// collector's own values, which win over the release's: `artist`, `title`, `genre`,
+    /// `year`, `format`, `label`, `catno`, `country`, each null where Discogs' value stands),
+    /// `mediaCondition` and `sleeveCondition` (Discogs' exact grade texts, or null), `rating`
+    /// (0, not rated, to 5), `discogsCollection` (null, or the Discogs instance the copy is
+    /// synced with: `instanceID`, `folderID`, `folder`, `removedOnDiscogs`), and, when the
+    /// history was read, `history` [{`at`, `kind`, `message`}]. `gtin` is null for a record
+    /// without a barcode (one entered by hand, found by search, or pulled from Discogs).
     public struct JSONObject: Encodable {
         public var entry: ExportedRecord
         public var includeDiscogs: Bool
@@ -26,20 +34,21 @@ extension ExportedRecord {
 
         enum Key: String, CodingKey {
             case id, gtin, state, section, addedAt, addMethod, note, location, lookupAttempts, lookupError
-            case retryAt, skipReason, updatedAt, candidates, release, history
+            case retryAt, skipReason, updatedAt, candidates, release, history, collector
+            case mediaCondition, sleeveCondition, rating, discogsCollection
         }
 
         public func encode(to encoder: any Encoder) throws {
             let record = entry.record
             var c = encoder.container(keyedBy: Key.self)
             try c.encode(record.id, forKey: .id)
-            try c.encode(record.gtin.canonical, forKey: .gtin)
+            try c.encode(record.gtin?.canonical, forKey: .gtin)
             try c.encode(record.lookupState.rawValue, forKey: .state)
             try c.encode(entry.section, forKey: .section)
             try c.encode(UTCTimestamp.format(record.addedAt, .iso8601), forKey: .addedAt)
             try c.encode(record.addMethod.rawValue, forKey: .addMethod)
             try c.encode(record.note, forKey: .note)
-            try c.encode(record.location, forKey: .location)
+            try c.encode(record.location.map(LocationJSON.init), forKey: .location)
             try c.encode(record.lookupAttempts, forKey: .lookupAttempts)
             try c.encode(record.lookupError, forKey: .lookupError)
             try c.encode(record.retryAt.map { UTCTimestamp.format($0, .iso8601) }, forKey: .retryAt)
@@ -49,6 +58,11 @@ extension ExportedRecord {
             try c.encode(
                 entry.release.map { ReleaseJSON(release: $0, includeDiscogs: includeDiscogs, placeholder: discogsPlaceholder) },
                 forKey: .release)
+            try c.encode(CollectorJSON(record.collector), forKey: .collector)
+            try c.encode(record.grading.media?.rawValue, forKey: .mediaCondition)
+            try c.encode(record.grading.sleeve?.rawValue, forKey: .sleeveCondition)
+            try c.encode(record.grading.rating.value, forKey: .rating)
+            try c.encode(entry.discogs.map(CollectionLinkJSON.init), forKey: .discogsCollection)
             if let history = entry.history {
                 try c.encode(history.map(EventJSON.init), forKey: .history)
             }
@@ -123,6 +137,44 @@ private struct ReleaseJSON: Encodable {
     }
 }
 
+/// Every field always there, null where the collector has no value of their own.
+private struct CollectorJSON: Encodable {
+    let fields: RecordFields
+
+    init(_ fields: RecordFields) { self.fields = fields }
+
+    enum Key: String, CodingKey { case artist, title, genre, year, format, label, catno, country }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(fields.artist, forKey: .artist)
+        try c.encode(fields.title, forKey: .title)
+        try c.encode(fields.genre, forKey: .genre)
+        try c.encode(fields.year, forKey: .year)
+        try c.encode(fields.format, forKey: .format)
+        try c.encode(fields.label, forKey: .label)
+        try c.encode(fields.catno, forKey: .catno)
+        try c.encode(fields.country, forKey: .country)
+    }
+}
+
+/// A record's place: the same members as `crates location list --json` names it by.
+private struct LocationJSON: Encodable {
+    let location: Location
+
+    init(_ location: Location) { self.location = location }
+
+    enum Key: String, CodingKey { case id, name, path, code }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(location.id, forKey: .id)
+        try c.encode(location.name, forKey: .name)
+        try c.encode(location.pathText, forKey: .path)
+        try c.encode(location.code?.digits, forKey: .code)
+    }
+}
+
 private struct LabelJSON: Encodable {
     let name: String
     let catno: String?
@@ -174,5 +226,21 @@ private struct EventJSON: Encodable {
         try c.encode(UTCTimestamp.format(event.at, .iso8601), forKey: .at)
         try c.encode(event.kind.rawValue, forKey: .kind)
         try c.encode(event.message, forKey: .message)
+    }
+}
+
+private struct CollectionLinkJSON: Encodable {
+    let link: DiscogsCopyLink
+
+    init(_ link: DiscogsCopyLink) { self.link = link }
+
+    enum Key: String, CodingKey { case instanceID, folderID, folder, removedOnDiscogs }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(link.instanceID, forKey: .instanceID)
+        try c.encode(link.folderID, forKey: .folderID)
+        try c.encode(link.folderName, forKey: .folder)
+        try c.encode(link.removedOnDiscogs, forKey: .removedOnDiscogs)
     }
 }

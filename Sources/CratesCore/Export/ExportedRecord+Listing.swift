@@ -3,24 +3,27 @@ extension ExportedRecord {
     /// the end, so `cut -f` and `awk -F'\t'` scripts keep working.
     public static let listingColumns = [
         "id", "gtin", "state", "section", "artist", "title", "format", "year", "label", "catno",
-        "release_id", "added",
+        "release_id", "added", "collector",
     ]
 
     /// The record as one line of tab-separated `listingColumns` (without the line break).
-    /// A value crates does not know is an empty field. Tabs, line breaks and other control
-    /// characters inside a value become spaces (`TabSeparatedText`), so a record is always
-    /// exactly one line.
+    /// A value crates does not know is an empty field (the gtin of a record without a
+    /// barcode). Artist to catno are the values shown: the collector's own where set, else
+    /// Discogs'; `collector` names the fields that are the collector's ("title,year").
+    /// Tabs, line breaks and other control characters inside a value become spaces
+    /// (`TabSeparatedText`), so a record is always exactly one line.
     public var listingLine: String {
-        let release = self.release
-        var fields: [String] = [String(record.id), record.gtin.canonical, record.lookupState.rawValue, section]
-        fields.append(release?.artist ?? "")
-        fields.append(release?.title ?? "")
-        fields.append(release?.formatsText ?? "")
-        fields.append(release?.year.map { String($0) } ?? "")
-        fields.append(release?.labelNamesText ?? "")
-        fields.append(release?.catalogNumbersText ?? "")
+        let shown = self.shown
+        var fields: [String] = [String(record.id), record.gtin?.canonical ?? "", record.lookupState.rawValue, section]
+        fields.append(shown.artist ?? "")
+        fields.append(shown.title ?? "")
+        fields.append(shown.format ?? "")
+        fields.append(shown.year.map { String($0) } ?? "")
+        fields.append(shown.label ?? "")
+        fields.append(shown.catno ?? "")
         fields.append(release.map { String($0.id) } ?? "")
         fields.append(UTCTimestamp.format(record.addedAt, .iso8601))
+        fields.append(record.collector.fields.map(\.rawValue).joined(separator: ","))
         return TabSeparatedText.line(fields)
     }
 }

@@ -9,13 +9,22 @@ public struct ExportedRecord: Hashable, Sendable {
     public var section: String
     /// The lookup history, oldest first; nil when it was not read (the list does not need it).
     public var history: [LookupEvent]?
+    /// The Discogs instance the copy is synced with (`crates sync`), if any.
+    public var discogs: DiscogsCopyLink?
 
-    public init(record: CatalogueRecord, release: Release?, section: String, history: [LookupEvent]? = nil) {
+    public init(
+        record: CatalogueRecord, release: Release?, section: String, history: [LookupEvent]? = nil,
+        discogs: DiscogsCopyLink? = nil
+    ) {
         self.record = record
         self.release = release
         self.section = section
         self.history = history
+        self.discogs = discogs
     }
+
+    /// The values shown for the copy: the collector's own over the release's.
+    public var shown: RecordFields { RecordFields.shown(collector: record.collector, release: release) }
 }
 
 /// Which records `crates list` and `crates export` write. Empty lists mean no restriction.
@@ -25,10 +34,13 @@ public struct ExportFilter: Hashable, Sendable {
     public var sections: [String]
     /// Lookup states.
     public var states: [LookupState]
+    /// A place: only the records in it and in the places inside it.
+    public var location: Int64?
 
-    public init(sections: [String] = [], states: [LookupState] = []) {
+    public init(sections: [String] = [], states: [LookupState] = [], location: Int64? = nil) {
         self.sections = sections
         self.states = states
+        self.location = location
     }
 
     /// Whether `section` is one of `sections` (always, when there are none).

@@ -15,6 +15,15 @@ public struct ImportColumns: Hashable, Sendable {
     public var date: Int?
     /// The index of the location column (`location`, or Discogs' `CollectionFolder`), if any.
     public var location: Int?
+    /// What describes a record without a barcode (issue 14): `artist`, `title`, `catno`
+    /// (also Discogs' `Catalog#`), `label`, `year` (also `Released`), `country`, `format`.
+    /// Read only for rows with neither a barcode nor a release id.
+    public var described: [RecordField: Int] = [:]
+    /// The grading columns (Discogs' `Collection Media Condition`, `Collection Sleeve
+    /// Condition` and `Rating`, or `media`, `sleeve`, `rating`), if any.
+    public var media: Int?
+    public var sleeve: Int?
+    public var rating: Int?
 
     /// Header names, normalised, in order of preference.
     static let barcodeNames = ["barcode", "gtin", "upc", "ean", "ean13", "upca", "upcean", "eanupc", "barcodes"]
@@ -22,8 +31,22 @@ public struct ImportColumns: Hashable, Sendable {
     /// `note` before Discogs' `Collection Notes`, should a file have both.
     static let noteNames = ["note", "notes", "collectionnotes", "comment", "comments"]
     static let dateNames = ["dateadded", "added", "addedat", "date"]
-    /// crates' export writes the location as Discogs' `CollectionFolder`.
+    /// crates' export writes the place's path as `Location` (read first) and its name as
+    /// Discogs' `CollectionFolder`.
     static let locationNames = ["location", "collectionfolder", "folder"]
+    /// Normalised header names of the describing columns, in order of preference.
+    static let describedNames: [RecordField: [String]] = [
+        .artist: ["artist", "artists"],
+        .title: ["title", "releasetitle", "album"],
+        .catno: ["catno", "catalog", "catalogno", "catalognumber", "cataloguenumber", "catalogueno", "catalogue", "cat"],
+        .label: ["label", "labels"],
+        .year: ["year", "released", "releaseyear"],
+        .country: ["country"],
+        .format: ["format", "formats"],
+    ]
+    static let mediaNames = ["collectionmediacondition", "mediacondition", "media"]
+    static let sleeveNames = ["collectionsleevecondition", "sleevecondition", "sleeve"]
+    static let ratingNames = ["rating", "collectionrating"]
 
     /// The columns found in a header row's names.
     public init(names: [String]) {
@@ -38,10 +61,17 @@ public struct ImportColumns: Hashable, Sendable {
         note = first(Self.noteNames)
         date = first(Self.dateNames)
         location = first(Self.locationNames)
+        media = first(Self.mediaNames)
+        sleeve = first(Self.sleeveNames)
+        rating = first(Self.ratingNames)
+        for (field, wanted) in Self.describedNames {
+            if let index = first(wanted) { described[field] = index }
+        }
     }
 
-    /// Whether a record can be keyed on these columns.
-    public var hasKey: Bool { barcode != nil || releaseID != nil }
+    /// Whether a record can be keyed on these columns: a barcode, a release id, or a
+    /// catalogue number or title to search by.
+    public var hasKey: Bool { barcode != nil || releaseID != nil || described[.catno] != nil || described[.title] != nil }
 
     /// "Date Added" → "dateadded", "release_id" → "releaseid", "UPC/EAN" → "upcean".
     static func normalise(_ name: String) -> String {
@@ -130,16 +160,66 @@ struct CSVFormat {
             }
             addedAt = date
         }
+        var grading = CopyGrading()
+        do throws(ImportRefusal.Reason) {
+            grading = try ImportValidation.grading(
+                media: field(columns.media, of: record), sleeve: field(columns.sleeve, of: record),
+                rating: field(columns.rating, of: record))
+        } catch {
+            refusals.append(ImportRefusal(line: line, input: "", reason: error))
+            return
+        }
         let note = field(columns.note, of: record).flatMap(ImportValidation.note)
         // Discogs files every copy in a folder; "Uncategorized" is its default, not a place.
         let location = field(columns.location, of: record).flatMap(ImportValidation.note)
             .flatMap { $0.lowercased() == "uncategorized" ? nil : $0 }
+        var described: RecordFields?
+        if gtin == nil, releaseID == nil {
+            switch describedFields(of: record) {
+            case .success(let fields): described = fields
+            case .failure(let reason):
+                refusals.append(ImportRefusal(line: line, input: "", reason: reason))
+                return
+            }
+        }
         guard let entry = ImportEntry(
-            line: line, gtin: gtin, releaseID: releaseID, note: note, addedAt: addedAt, location: location)
+            line: line, gtin: gtin, releaseID: releaseID, note: note, addedAt: addedAt, location: location,
+            described: described, grading: grading)
         else {
             refusals.append(ImportRefusal(line: line, input: "", reason: .noBarcode))
             return
         }
         entries.append(entry)
+    }
+
+    /// The row's describing values, checked as a search would check them (a control
+    /// character, a field too long, a year out of range are refused, costing no request).
+    /// Nil when the row describes nothing; a row with values but no catalogue number and no
+    /// title cannot be found (`ImportEntry` then refuses it).
+    private func describedFields(of record: CSVReader.Record) -> Result<RecordFields?, ImportRefusal.Reason> {
+        var texts: [RecordField: String] = [:]
+        for (field, index) in columns.described {
+            guard let text = self.field(index, of: record)?.trimmingWhitespace(), !text.isEmpty else { continue }
+            texts[field] = String(text)
+        }
+        if let year = texts[.year] {
+            // Discogs' `Released` is "1973", "1973-03-01" or "0" (unknown).
+            let digits = String(year.prefix(while: { $0.isASCII && $0.isNumber }))
+            texts[.year] = digits.count == 4 && year.count >= 4 ? (digits == "0000" ? nil : digits) : (year == "0" ? nil : year)
+        }
+        guard !texts.isEmpty else { return .success(nil) }
+        do {
+            _ = try ReleaseSearchQuery(
+                artist: texts[.artist], title: texts[.title], catno: texts[.catno], label: texts[.label],
+                year: texts[.year], country: texts[.country], format: texts[.format])
+        } catch {
+            return .failure(.description(error.description))
+        }
+        var fields = RecordFields()
+        for (field, text) in texts {
+            // Checked above as a search; trimmed here as the record keeps it.
+            fields.set(field, (try? RecordFieldValue.checked(text, field)) ?? text)
+        }
+        return .success(fields)
     }
 }

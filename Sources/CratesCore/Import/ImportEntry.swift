@@ -2,15 +2,18 @@ import Foundation
 
 /// What identifies a record in an import file: its barcode, or the Discogs release a
 /// collection export names (`release_id`), which says more than the barcode (one barcode
-/// can be several pressings).
+/// can be several pressings), or, for a row with neither, what it describes
+/// (`RecordFields.entryKey`: catalogue number, artist and title, folded).
 public enum ImportKey: Hashable, Sendable, CustomStringConvertible {
     case gtin(GTIN)
     case release(Int)
+    case described(String)
 
     public var description: String {
         switch self {
         case .gtin(let gtin): gtin.canonical
         case .release(let id): "release \(id)"
+        case .described(let key): key
         }
     }
 }
@@ -31,36 +34,48 @@ public struct ImportEntry: Hashable, Sendable {
     /// Where the copy lives, from a `location` column (or Discogs' `CollectionFolder`, whose
     /// default folder, "Uncategorized", means none).
     public var location: String?
+    /// For a row with neither a barcode nor a release id: what it says of the record
+    /// (`artist`, `title`, `catno`, `label`, `year`, `country`, `format` columns). Searched
+    /// on Discogs, and kept on the record as the collector's own values.
+    public var described: RecordFields?
+    /// The conditions and rating of a Discogs collection export's row.
+    public var grading: CopyGrading
 
-    /// Nil when the entry has neither a barcode nor a release id (never made by the parser).
-    /// An entry keyed on `releaseID` when given, else on `gtin`.
+    /// Nil when the entry has neither a barcode, nor a release id, nor a description with a
+    /// key (never made by the parser). An entry keyed on `releaseID` when given, else on
+    /// `gtin`, else on `described`.
     public init?(
         line: Int, gtin: GTIN?, releaseID: Int? = nil, note: String? = nil, addedAt: Date? = nil,
-        location: String? = nil
+        location: String? = nil, described: RecordFields? = nil, grading: CopyGrading = .none
     ) {
-        guard gtin != nil || releaseID != nil else { return nil }
+        let described = (gtin == nil && releaseID == nil) ? described : nil
+        guard gtin != nil || releaseID != nil || described?.entryKey != nil else { return nil }
         self.line = line
         self.gtin = gtin
         self.releaseID = releaseID
         self.note = note
         self.addedAt = addedAt
         self.location = location
+        self.described = described
+        self.grading = grading
     }
 
-    /// The release id when there is one (it names the pressing), else the barcode.
+    /// The release id when there is one (it names the pressing), else the barcode, else the
+    /// description's key.
     public var key: ImportKey {
         if let releaseID { return .release(releaseID) }
         if let gtin { return .gtin(gtin) }
-        return .release(0)  // unreachable: the initialiser requires one of the two
+        return .described(described?.entryKey ?? "")
     }
 
-    /// What the entry is, for a person: the canonical barcode, else "release 123".
+    /// What the entry is, for a person: the canonical barcode, else "release 123", else
+    /// "Artist — Title (CATNO)".
     public var label: String {
         switch (gtin, releaseID) {
         case (let gtin?, let id?): "\(gtin.canonical) (release \(id))"
         case (let gtin?, nil): gtin.canonical
         case (nil, let id?): "release \(id)"
-        case (nil, nil): ""
+        case (nil, nil): described?.description ?? ""
         }
     }
 }

@@ -72,6 +72,12 @@ enum ImportValidation {
         do {
             return record(try GTIN.parse(text).gtin, force: force)
         } catch {
+            // A crates label with a wrong check digit: say which label was meant.
+            if case .checkDigit = error, case .failure(let labelError) = Result(catching: { () throws(LabelCodeError) in
+                try LabelCode.parse(text)
+            }) {
+                return .failure(.label(labelError))
+            }
             return .failure(.barcode(error))
         }
     }
@@ -92,6 +98,21 @@ enum ImportValidation {
     static func record(_ gtin: GTIN, force: Bool) -> Result<GTIN, ImportRefusal.Reason> {
         if let reason = gtin.admission.refusal(force: force) { return .failure(.notARecord(gtin, reason: reason)) }
         return .success(gtin)
+    }
+
+    /// The grading columns of a row: Discogs' grade texts (or their short forms: "VG+",
+    /// "NM"), and a rating from 0 to 5; an empty field is no value. Read as `crates edit`
+    /// reads its flags (`CopyGradingChange.checked`), made on a copy graded with nothing.
+    static func grading(media: String?, sleeve: String?, rating: String?) throws(ImportRefusal.Reason) -> CopyGrading {
+        do {
+            return try CopyGradingChange.checked(media: media, sleeve: sleeve, rating: rating).applied(to: .none)
+        } catch .condition(let error) {
+            throw .condition(error)
+        } catch .rating(let error) {
+            throw .rating(error)
+        } catch {
+            throw .description(error.description)
+        }
     }
 
     /// A Discogs release number: 1 to 12 ASCII digits, not zero.

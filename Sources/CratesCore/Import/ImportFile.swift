@@ -11,7 +11,11 @@
 ///   Format,Rating,Released,release_id,CollectionFolder,Date Added,…,Collection Notes`) and
 ///   crates' own export (the same plus `Barcode`). A row is keyed on its release id when it
 ///   has one, else on its barcode; a `note`/`notes` column (else `Collection Notes`) is kept
-///   as the note, and `Date Added` as the date the copy was added. Other columns are ignored.
+///   as the note, and `Date Added` as the date the copy was added. A CSV without barcodes
+///   works too (issue 14): a row with neither a barcode nor a release id is described by
+///   its `artist`, `title`, `catno` (`Catalog#`), `label`, `year` (`Released`), `country` and
+///   `format` columns, searched on Discogs, and keyed on them for the duplicate rule. Other
+///   columns are ignored.
 ///
 /// Valid barcodes that are not records (an ISBN, an ISSN, a coupon, a shop's price label)
 /// are refused with the reason, as are unreadable ones.

@@ -41,7 +41,7 @@ public struct ImportPlan: Sendable {
             let occurrence = (seen[key] ?? 0) + 1
             seen[key] = occurrence
             if !copies, occurrence <= present[key] ?? 0 { return Item(entry: entry, verdict: .present) }
-            return Item(entry: entry, verdict: entry.gtin == nil ? .needsDiscogs : .new)
+            return Item(entry: entry, verdict: entry.gtin == nil && entry.releaseID != nil ? .needsDiscogs : .new)
         }
         refusals = file.refusals
     }
@@ -86,7 +86,14 @@ public struct ImportPlan: Sendable {
             flushRefusals(before: item.entry.line)
             let detail: String
             switch item.verdict {
-            case .new: detail = item.entry.releaseID.map { "add; look up Discogs release \($0)" } ?? "add"
+            case .new:
+                if let id = item.entry.releaseID {
+                    detail = "add; look up Discogs release \(id)"
+                } else if let described = item.entry.described {
+                    detail = described.catno != nil ? "add; search Discogs by catalogue number" : "add; search Discogs by artist and title"
+                } else {
+                    detail = "add"
+                }
             case .present: detail = "already in the collection"
             case .needsDiscogs: detail = "add once Discogs names its barcode"
             }

@@ -5,6 +5,8 @@ public struct ImportRefusal: Hashable, Sendable, CustomStringConvertible {
     public enum Reason: Error, Hashable, Sendable, CustomStringConvertible {
         /// The barcode does not read (the parser says exactly why).
         case barcode(GTINError)
+        /// A crates label that does not read (a wrong check digit: which label was meant).
+        case label(LabelCodeError)
         /// A valid GTIN that is not a record's barcode: an ISBN, an ISSN, a coupon, a shop's
         /// price label (GS1 prefix classification).
         case notARecord(GTIN, reason: String)
@@ -12,8 +14,16 @@ public struct ImportRefusal: Hashable, Sendable, CustomStringConvertible {
         case releaseID(String)
         /// The date column holds something that is not a date.
         case date(String)
-        /// A CSV row with neither a barcode nor a release id.
+        /// A condition column holds something that is not a Discogs grade.
+        case condition(ConditionError)
+        /// The rating column holds something that is not 0 to 5.
+        case rating(RatingError)
+        /// A CSV row with neither a barcode nor a release id (nor a catalogue number or a
+        /// title to search by).
         case noBarcode
+        /// A row described by its catalogue number, artist and title whose values cannot make
+        /// a search (a control character, a field too long, a year out of range).
+        case description(String)
         /// A quoted CSV field opened on this line is never closed: the rest of the file, up
         /// to `lastLine`, was read as that one field.
         case unterminatedQuote(lastLine: Int)
@@ -22,14 +32,22 @@ public struct ImportRefusal: Hashable, Sendable, CustomStringConvertible {
             switch self {
             case .barcode(let error):
                 error.description
+            case .label(let error):
+                error.description
             case .notARecord(_, let reason):
                 reason
             case .releaseID(let text):
                 "release_id \"\(GTIN.displayForm(of: text, limit: 24))\" is not a Discogs release number (digits, like 249504)"
             case .date(let text):
                 "date \"\(GTIN.displayForm(of: text, limit: 32))\" is not a date: write it as 2024-05-01 or 2024-05-01 12:34:56"
+            case .condition(let error):
+                error.description
+            case .rating(let error):
+                error.description
             case .noBarcode:
-                "the row has neither a barcode nor a release_id"
+                "the row has no barcode, release_id, catalogue number or title: nothing to find the record by"
+            case .description(let reason):
+                reason
             case .unterminatedQuote(let lastLine):
                 "a quoted field opened here is never closed: the rest of the file (to line \(lastLine)) "
                     + "was read as one field; close the quote (\") or double the quotes inside it"

@@ -80,6 +80,15 @@ public struct LabelCode: Hashable, Sendable, Comparable, CustomStringConvertible
 
     public var description: String { digits }
 
+    /// Why the code is not a record's barcode, for every place that refuses it as one:
+    /// "crates location label 17: a place's own label, not a record's barcode".
+    public var notARecordReason: String {
+        switch kind {
+        case .location: "\(summary): a place's own label, not a record's barcode"
+        case .copy: "\(summary): the sticker of record \(id) in the collection, not a record's barcode"
+        }
+    }
+
     /// Location labels first, then copy labels, each by id.
     public static func < (lhs: LabelCode, rhs: LabelCode) -> Bool { lhs.gtin < rhs.gtin }
 

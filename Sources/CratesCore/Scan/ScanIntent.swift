@@ -20,11 +20,26 @@ extension ScanEvent {
     /// What this scan asks for (see `ScanIntent`).
     public var intent: ScanIntent {
         if symbology.isGTINFamily { return .barcode(data) }
+        // A QR code holding a crates label's 13 digits, as `crates labels` prints for
+        // cameras: read as the EAN-13 would be (a wrong check digit is then said as such).
+        if symbology == .qrCode, Self.holdsLabel(data) { return .barcode(data) }
         // Only a URL: ReleaseReference also reads "r249504", which on a random QR code is
         // more likely someone else's text than a release.
         if symbology == .qrCode, data.lowercased().contains("discogs.com/"), let id = ReleaseReference.parse(data) {
             return .release(id)
         }
         return .ignored(symbology, data)
+    }
+
+    /// Whether `text` is a crates label code, or has the shape of one (13 digits starting
+    /// 290 or 291) with a wrong check digit.
+    static func holdsLabel(_ text: String) -> Bool {
+        guard text.count <= 32 else { return false }
+        do {
+            return try LabelCode.parse(text) != nil
+        } catch {
+            if case .checkDigit = error { return true }
+            return false
+        }
     }
 }

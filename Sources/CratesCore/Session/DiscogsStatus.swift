@@ -21,6 +21,14 @@ public enum DiscogsStatus: Equatable, Sendable {
         }
     }
 
+    /// Whether lookups run in this session now (signed in, not refused, not turned off).
+    public var looksUp: Bool {
+        switch self {
+        case .notSignedIn, .lookupsOff, .unauthorised: false
+        case .signedIn, .working, .offline, .rateLimited: true
+        }
+    }
+
     /// The long form, for a wide status line.
     public var text: String {
         switch self {

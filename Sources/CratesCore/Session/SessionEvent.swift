@@ -17,7 +17,25 @@ public enum SessionEvent: Sendable {
     /// Lookups waiting in the queue.
     case waiting(Int)
     case message(String, isError: Bool)
+    /// What a `SessionRequest.search` found (or why it could not search).
+    case found(ReleaseSearchAnswer)
+    /// The records that need a person, oldest first (`SessionRequest.loadNeedsPerson`).
+    case needsPerson([Int64])
     /// A code the camera daemon read: a barcode or a QR code holding a Discogs release URL is
     /// added as a typed one would be; any other code is shown and not added (`ScanIntent`).
     case cameraScan(ScanEvent)
+    /// The current place changed (a place's label was scanned, or one was chosen); nil: none,
+    /// the whole collection.
+    case location(Location?)
+    /// Every place with its counts (asked for with `SessionRequest.loadLocations`).
+    case locations(LocationTree)
+    /// Records were moved into `to` (nil: out of any place); `undo` names the move for
+    /// `SessionRequest.undo`.
+    case moved(count: Int, to: Location?, undo: Int)
+    /// A copy's label was scanned: select that record.
+    case select(recordID: Int64)
+    /// A Discogs sync's progress, for the status line.
+    case sync(SyncStatus)
+    /// A question after a sync (y/N).
+    case syncQuestion(SyncQuestion)
 }

@@ -3,8 +3,11 @@
 /// these runs on the UI thread.
 public enum SessionRequest: Equatable, Sendable {
     /// Adds a copy of a barcode, or of a Discogs release (its barcode comes from Discogs,
-    /// and the record is matched at once). What the rules hold back comes back as a
-    /// question (`SessionEvent.ask`), whose yes is this request again with more allowed.
+    /// and the record is matched at once), into the current place when there is one. What
+    /// the rules hold back comes back as a question (`SessionEvent.ask`), whose yes is this
+    /// request again with more allowed. A crates label is not added: a place's makes it the
+    /// current place (`SessionEvent.location`), a copy's selects that copy
+    /// (`SessionEvent.select`).
     case add(CodeEntry, method: AddMethod, allowing: AddAllowance = [])
     /// Fetch (and keep fetching, as the collection changes) this part of the list.
     case query(CollectionQuery)
@@ -16,9 +19,37 @@ public enum SessionRequest: Equatable, Sendable {
     case loadDetails(Int64)
     /// Looks a record up again now.
     case retry(Int64)
-    /// Matches a record to the pressing the person chose.
+    /// Matches a record to the pressing the person chose (from its candidates, or from a
+    /// search made for it); the record's own values are kept.
     case choose(recordID: Int64, releaseID: Int)
     case openURL(String)
+    /// Searches Discogs without a barcode (the TUI's `s`), for a new record or for the
+    /// record `for` names (an ambiguous, not-found or hand-entered one): answered by
+    /// `SessionEvent.found`. Checked already: a query exists only when worth a request.
+    case search(ReleaseSearchQuery, for: Int64?)
+    /// Enters a record by hand (`m`): a new one, or the record `for` names (one Discogs does
+    /// not have), which keeps its barcode and becomes `handEntered`.
+    case enterByHand(RecordFields, for: Int64?)
+    /// Sets the collector's values of a record, gives fields back to Discogs, sets the note.
+    case edit(Int64, RecordEdit)
+    /// The records that need a person (ambiguous, not found, failed), oldest first:
+    /// answered by `SessionEvent.needsPerson`.
+    case loadNeedsPerson
+    /// Moves records into a place (nil: out of any place); `SessionEvent.moved` names the
+    /// move for `undo`.
+    case move([Int64], to: Int64?)
+    /// Makes a place the current one (the list shows what is in it; what is added next goes
+    /// in it), or none: the whole collection.
+    case setLocation(Int64?)
+    /// Every place with its counts, for the tree view (`SessionEvent.locations`).
+    case loadLocations
+    /// Sets a copy's conditions, rating or note (the details view's pickers).
+    case grade(recordID: Int64, CopyGradingChange)
+    /// Syncs the collection with the user's Discogs collection, both ways (`S`).
+    case sync
+    /// Removes from the Discogs collection these instances, whose copies were deleted in
+    /// crates (the yes to the question a sync asks).
+    case removeFromDiscogs(instanceIDs: [Int64])
 }
 
 /// What a person has allowed for one add, after being asked.
@@ -38,17 +69,28 @@ public struct AddQuestion: Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
         case anotherCopy(copies: Int)
         case notARecord(NotARecord)
+        /// With a place current, a barcode the collection has elsewhere: move that copy here?
+        case moveHere(MoveHere)
+    }
+
+    /// The answers a question takes.
+    public enum Answer: Equatable, Sendable {
+        case yes, no
+        /// To a move: keep that copy where it is and add another one, into the place current
+        /// when the answer is carried out (the session's, as for any add).
+        case anotherCopy
     }
 
     public var entry: CodeEntry
-    /// The barcode asked about (a release's, when the entry is a release).
-    public var gtin: GTIN
+    /// The barcode asked about (a release's, when the entry is a release); nil for a release
+    /// that lists none (then the copies counted are the release's).
+    public var gtin: GTIN?
     public var method: AddMethod
     public var kind: Kind
     /// What was allowed already (a book that is also a duplicate asks twice).
     public var allowing: AddAllowance
 
-    public init(entry: CodeEntry, gtin: GTIN, method: AddMethod, kind: Kind, allowing: AddAllowance) {
+    public init(entry: CodeEntry, gtin: GTIN?, method: AddMethod, kind: Kind, allowing: AddAllowance) {
         self.entry = entry
         self.gtin = gtin
         self.method = method
@@ -56,22 +98,85 @@ public struct AddQuestion: Equatable, Sendable {
         self.allowing = allowing
     }
 
+    /// What is asked about: the barcode, or "release 249504".
+    public var subject: String {
+        if let gtin { return gtin.canonical }
+        if case .release(let id) = entry { return "release \(id)" }
+        return ""
+    }
+
     /// The request a yes sends.
     public var yes: SessionRequest {
         switch kind {
         case .anotherCopy: .add(entry, method: method, allowing: allowing.union(.anotherCopy))
         case .notARecord: .add(entry, method: method, allowing: allowing.union(.notARecord))
+        case .moveHere(let move): .move([move.recordID], to: move.to.id)
         }
     }
 
-    /// The question, without "(y/N)": "5099750442227: already have 1 copy: add another?",
-    /// "This is a book (ISBN 9781617292156): add it anyway?".
+    /// The request `answer` sends; nil for no, and for an answer the question does not take.
+    public func request(for answer: Answer) -> SessionRequest? {
+        switch (answer, kind) {
+        case (.yes, _): yes
+        case (.anotherCopy, .moveHere): .add(entry, method: method, allowing: allowing.union(.anotherCopy))
+        case (.no, _), (.anotherCopy, _): nil
+        }
+    }
+
+    /// What Enter (and a bare confirmation) answers: yes to a move, which is what scanning
+    /// a record with a place current is for; no to adding what may be a mistake.
+    public var defaultAnswer: Answer {
+        if case .moveHere = kind { return .yes }
+        return .no
+    }
+
+    /// The answers, as the question shows them: "(y/N)", "(Y/n, c: another copy)".
+    public var choices: String {
+        if case .moveHere = kind { return "(Y/n, c: another copy)" }
+        return "(y/N)"
+    }
+
+    /// The question, without its choices: "5099750442227: already have 1 copy: add another?",
+    /// "This is a book (ISBN 9781617292156): add it anyway?", "Holovr — Holovr, in Crate A1:
+    /// move it here?".
     public var text: String {
         switch kind {
         case .anotherCopy(let copies):
-            "\(gtin.canonical): already have \(copies == 1 ? "1 copy" : "\(copies) copies"): add another?"
+            "\(subject): already have \(copies == 1 ? "1 copy" : "\(copies) copies"): add another?"
         case .notARecord(let code):
             code.question
+        case .moveHere(let move):
+            move.text
         }
+    }
+}
+
+/// A record scanned with a place current, which the collection has in another place (or in
+/// none): the copy to move here, where it is, and where here is.
+public struct MoveHere: Equatable, Sendable {
+    /// The copy that would move (of several, the latest added that is not here already).
+    public var recordID: Int64
+    /// How the question names it: "Artist — Title", or its barcode before its lookup.
+    public var title: String
+    /// Where it is now; nil: in no place.
+    public var from: Location?
+    /// The current place.
+    public var to: Location
+    /// Copies of the barcode in the collection.
+    public var copies: Int
+
+    public init(recordID: Int64, title: String, from: Location?, to: Location, copies: Int) {
+        self.recordID = recordID
+        self.title = title
+        self.from = from
+        self.to = to
+        self.copies = copies
+    }
+
+    /// "Holovr — Holovr, in Crate A1: move it here?"; "…, in no place: move it here?".
+    public var text: String {
+        let place = from.map { "in \($0.name)" } ?? "in no place"
+        let more = copies > 1 ? " (\(copies) copies)" : ""
+        return "\(title)\(more), \(place): move it here?"
     }
 }

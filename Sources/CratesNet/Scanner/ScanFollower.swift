@@ -24,6 +24,7 @@ public final class ScanFollower: Sendable {
         var stopping = false
         var finished = false
         var connection: ScanConnection?
+        var attempts = 0
     }
 
     public init(path: String, retryInterval: Duration = .seconds(1), handler: @escaping @Sendable (ScanMessage) -> Void) {
@@ -48,6 +49,10 @@ public final class ScanFollower: Sendable {
         wake.signal()
     }
 
+    /// How many times it has tried to connect so far (what a test waits on, rather than on
+    /// the retry interval's time).
+    public var attempts: Int { state.withLock { $0.attempts } }
+
     /// True once the thread has ended after `stop()`.
     public var isFinished: Bool { state.withLock { $0.finished } }
 
@@ -56,6 +61,7 @@ public final class ScanFollower: Sendable {
         var last: ScanMessage?
         while !state.withLock({ $0.stopping }) {
             do {
+                state.withLock { $0.attempts += 1 }
                 let connection = try ScanConnection(path: path)
                 let stopping = state.withLock { state in
                     state.connection = connection

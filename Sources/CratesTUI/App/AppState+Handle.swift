@@ -32,12 +32,18 @@ extension AppState {
             if case .details(var state) = mode, state.recordID == details.record.id {
                 state.details = details
                 mode = .details(state)
-            } else if case .picker(var picker) = mode, picker.recordID == details.record.id {
+            } else if case .picker(var picker) = mode, picker.recordID == details.record.id, picker.search == nil {
                 picker.candidates = details.record.candidates
                 picker.loading = false
                 picker.selected = min(picker.selected, max(0, details.record.candidates.count - 1))
                 mode = .picker(picker)
             }
+            fillForm(with: details)
+            applyNeedsDetails(details)
+        case .found(let answer):
+            applyFound(answer)
+        case .needsPerson(let ids):
+            return applyNeeds(ids)
         case .added(let id):
             // Select it, and ask the store where it is (it is not in the window held yet).
             selectWhenSeen = id
@@ -57,6 +63,10 @@ extension AppState {
             waiting = count
         case .message(let text, let isError):
             say(text, isError: isError)
+        case .sync(let status):
+            sync = status
+        case .syncQuestion(let question):
+            syncQuestion = question
         case .cameraScan(let scan):
             if let ignored = scan.intent.ignoredMessage {
                 say(ignored)
@@ -69,6 +79,8 @@ extension AppState {
                 return []
             }
             return submit(scan.data, method: .camera)
+        case .location, .locations, .moved, .select:
+            return handleLocationEvent(event)
         }
         return []
     }
@@ -82,8 +94,12 @@ extension AppState {
     mutating func handleKey(_ key: Key, at time: Double) -> [AppCommand] {
         if prompt != nil { return promptKey(key, at: time) }
         if filterEditing { return filterKey(key) }
+        // A form is a text field: digits are typed into it, Ctrl-C cancels it.
+        if case .form(let form) = mode { return formKey(key, form) }
         if key == .control("c") { return quit() }
         if key == .control("z") { return [.suspend] }
+        // So is the picker's narrowing: a catalogue number's digits narrow, not scan.
+        if case .picker(let state) = mode { return pickerKey(key, state) }
 
         // A digit anywhere outside a text field starts barcode entry: a wedge scanner types
         // digits then Enter, and none of its keys may be taken as a command.
@@ -106,18 +122,29 @@ extension AppState {
             return drainQueuedScans()
         }
 
-        if let question = questions.first, case .list = mode {
-            switch key {
-            case .character("y"), .character("Y"):
-                questions.removeFirst()
-                return [.session(question.yes)] + drainQueuedScans()
-            case .character("n"), .character("N"), .escape, .enter:
-                questions.removeFirst()
-                say("Not added: \(question.gtin.canonical)")
-                return drainQueuedScans()
-            default:
-                break
+        if let question = syncQuestion {
+            syncQuestion = nil
+            if key == .character("y") || key == .character("Y") { return [.session(question.yes)] }
+            say(question.declined)
+            return []
+        }
+
+        if let question = questions.first, case .list = mode, let answer = Self.answer(to: question, key: key) {
+            questions.removeFirst()
+            if let request = question.request(for: answer) {
+                if case .moveHere(let move) = question.kind, answer == .yes {
+                    say("Moving \(move.title)")
+                } else {
+                    say("Added \(question.subject)")
+                }
+                return [.session(request)] + drainQueuedScans()
             }
+            if case .moveHere(let move) = question.kind {
+                say("Not moved: \(move.title) stays \(move.from.map { "in \($0.name)" } ?? "in no place")")
+            } else {
+                say("Not added: \(question.subject)")
+            }
+            return drainQueuedScans()
         }
 
         switch mode {
@@ -125,6 +152,22 @@ extension AppState {
         case .details(let state): return detailsKey(key, state)
         case .picker(let state): return pickerKey(key, state)
         case .help(let scroll): return helpKey(key, scroll)
+        case .form(let form): return formKey(key, form)
+        case .needs: return needsKey(key)
+        case .locations(let state): return locationsKey(key, state)
+        }
+    }
+
+    /// The answer `key` gives to `question`: y or n, Enter the question's default (yes to a
+    /// move, no to the others), Esc no, c another copy (to a move); nil for any other key.
+    static func answer(to question: AddQuestion, key: Key) -> AddQuestion.Answer? {
+        switch key {
+        case .character("y"), .character("Y"): .yes
+        case .character("n"), .character("N"), .escape: .no
+        case .enter: question.defaultAnswer
+        case .character("c"), .character("C"):
+            if case .moveHere = question.kind { .anotherCopy } else { nil }
+        default: nil
         }
     }
 
@@ -164,7 +207,9 @@ extension AppState {
         case .open:
             guard let item = selectedItem else { return [] }
             if item.lookupState == .ambiguous {
-                mode = .picker(PickerState(recordID: item.recordID, gtin: item.gtin, candidates: [], selected: 0, scroll: 0, loading: true))
+                mode = .picker(PickerState(
+                    recordID: item.recordID, subject: item.gtin.isEmpty ? item.displayTitle : item.gtin, candidates: [],
+                    loading: true))
             } else {
                 mode = .details(DetailsState(recordID: item.recordID, details: nil, scroll: 0))
             }
@@ -175,13 +220,35 @@ extension AppState {
             return [.session(.loadDetails(item.recordID))]
         case .retry:
             guard let item = selectedItem else { return [] }
-            say("Looking up \(item.gtin) again")
+            if item.lookupState == .handEntered {
+                say("Entered by hand: never looked up (s searches Discogs to link it)")
+                return []
+            }
+            say("Looking up \(item.gtin.isEmpty ? item.displayTitle : item.gtin) again")
             return [.session(.retry(item.recordID))]
+        case .search: return openSearchFromList()
+        case .enterByHand: return openForm(.handEntry(recordID: nil), back: .list)
+        case .edit:
+            guard let item = selectedItem else { return [] }
+            return openForm(.edit(recordID: item.recordID), back: .list)
+        case .needsPerson: return openNeeds()
+        case .leave, .nextField, .previousField, .submit, .clearField: break
         case .authenticate: return [.authenticate]
+        case .sync:
+            say("Syncing with Discogs…")
+            return [.session(.sync)]
+        case .mediaGrade, .sleeveGrade, .rate: break  // the details view's
         case .help: mode = .help(scroll: 0)
         case .back:
-            if !filter.isEmpty { filter = "" }
+            // The filter first, then the place (the whole collection again).
             message = nil
+            if !filter.isEmpty {
+                filter = ""
+            } else if location != nil {
+                return leaveLocation()
+            }
+        case .locations:
+            return openLocations()
         case .quit: return quit()
         case .redraw: return [.redraw]
         }
@@ -189,6 +256,7 @@ extension AppState {
     }
 
     mutating func detailsKey(_ key: Key, _ state: DetailsState) -> [AppCommand] {
+        if let picker = state.picker { return gradePickerKey(key, picker, state) }
         guard let action = KeyMap.action(for: key, in: .details) else { return [] }
         var state = state
         switch action {
@@ -202,7 +270,7 @@ extension AppState {
             mode = .list
             return drainQueuedScans()
         case .delete:
-            let label = state.details.map { $0.release?.displayTitle ?? $0.record.gtin.canonical } ?? "this record"
+            let label = state.details.map(\.displayTitle) ?? "this record"
             confirmDelete = ConfirmDelete(ids: [state.recordID], label: label)
             return []
         case .openInBrowser:
@@ -212,52 +280,33 @@ extension AppState {
             }
             return [.session(.openURL(url))]
         case .retry:
+            if state.details?.record.lookupState == .handEntered {
+                say("Entered by hand: never looked up (s searches Discogs to link it)")
+                return []
+            }
             say("Looking up again")
             return [.session(.retry(state.recordID)), .session(.loadDetails(state.recordID))]
         case .open:
             if let details = state.details, details.record.lookupState == .ambiguous {
-                mode = .picker(PickerState(recordID: details.record.id, gtin: details.record.gtin.canonical, candidates: details.record.candidates, selected: 0, scroll: 0, loading: false))
+                mode = .picker(PickerState(
+                    recordID: details.record.id, subject: details.record.subject, candidates: details.record.candidates,
+                    loading: false, back: .details(details.record.id)))
                 return []
             }
+        case .search:
+            // For this record, whatever its state: a wrong match is set right this way too.
+            return openForm(.search(recordID: state.recordID), details: state.details, back: .details(state.recordID))
+        case .edit:
+            return openForm(.edit(recordID: state.recordID), details: state.details, back: .details(state.recordID))
         case .help: mode = .help(scroll: 0)
             return []
         case .redraw: return [.redraw]
+        case .mediaGrade, .sleeveGrade, .rate:
+            openGradePicker(action, state)
+            return []
         default: break
         }
         mode = .details(state)
-        return []
-    }
-
-    mutating func pickerKey(_ key: Key, _ state: PickerState) -> [AppCommand] {
-        guard let action = KeyMap.action(for: key, in: .picker) else { return [] }
-        var state = state
-        let last = max(0, state.candidates.count - 1)
-        switch action {
-        case .moveDown: state.selected = min(last, state.selected + 1)
-        case .moveUp: state.selected = max(0, state.selected - 1)
-        case .pageDown: state.selected = min(last, state.selected + max(1, (listHeight - 3) / 2))
-        case .pageUp: state.selected = max(0, state.selected - max(1, (listHeight - 3) / 2))
-        case .top: state.selected = 0
-        case .bottom: state.selected = last
-        case .open:
-            guard state.candidates.indices.contains(state.selected) else { return [] }
-            let chosen = state.candidates[state.selected]
-            mode = .list
-            say("Matched \(state.gtin) to \(chosen.displayTitle)")
-            return [.session(.choose(recordID: state.recordID, releaseID: chosen.releaseID))] + drainQueuedScans()
-        case .openInBrowser:
-            guard state.candidates.indices.contains(state.selected) else { return [] }
-            return [.session(.openURL("https://www.discogs.com/release/\(state.candidates[state.selected].releaseID)"))]
-        case .back, .quit:
-            mode = .list
-            return drainQueuedScans()
-        case .help:
-            mode = .help(scroll: 0)
-            return []
-        case .redraw: return [.redraw]
-        default: break
-        }
-        mode = .picker(state)
         return []
     }
 
@@ -269,7 +318,7 @@ extension AppState {
         case .pageDown: mode = .help(scroll: scroll + listHeight - 1)
         case .pageUp: mode = .help(scroll: max(0, scroll - (listHeight - 1)))
         case .top: mode = .help(scroll: 0)
-        case .back, .quit: mode = .list
+        case .back, .quit: mode = walk != nil ? .needs : .list
         case .redraw: return [.redraw]
         default: break
         }
@@ -364,6 +413,9 @@ extension AppState {
             return []
         }
         switch entry {
+        case .label:
+            // A place's label makes it current; a copy's selects it: the session says which.
+            return [.session(.add(entry, method: method))]
         case .release(let id):
             say("Adding Discogs release \(id)")
             return [.session(.add(entry, method: method == .camera ? .camera : .releaseID))]
@@ -374,8 +426,11 @@ extension AppState {
             case .reserved(let reason):
                 refuse(text, reason, method: method)
                 return []
+            case .label(let code):
+                refuse(text, code.notARecordReason, method: method)
+                return []
             case .record:
-                say("Added \(gtin.canonical)")
+                say(location.map { "Added \(gtin.canonical) to \($0.name)" } ?? "Added \(gtin.canonical)")
             case .confirm:
                 break  // the application asks
             }

@@ -10,7 +10,8 @@ extension AppState {
     /// on: that record may have moved (a lookup gave it a genre), or gone (deleted, filtered
     /// out), in which case the selection stays at the same position.
     mutating func apply(_ model: CollectionWindow) {
-        guard model.filter == filter else { return }  // an answer to a filter since changed
+        // An answer to a filter or a place since changed.
+        guard model.filter == filter, model.location == location?.id else { return }
         list = model
         received = true
         if let asked = sentQuery, asked.window.offset == model.offset { sentQuery = nil }
@@ -113,12 +114,14 @@ extension AppState {
     mutating func storeRequests() -> [AppCommand] {
         var commands: [AppCommand] = []
         let needed = visibleRows
-        let answered = received && list.filter == filter
+        let answered = received && list.filter == filter && list.location == location?.id
         if !answered || !list.holds(rows: needed) {
             let offset = max(0, needed.lowerBound - windowMargin)
-            let query = CollectionQuery(filter: filter, window: RowWindow(offset: offset, limit: needed.count + 2 * windowMargin + 1), focus: selectedRecord)
+            let query = CollectionQuery(
+                filter: filter, window: RowWindow(offset: offset, limit: needed.count + 2 * windowMargin + 1),
+                focus: selectedRecord, location: location?.id)
             // Asked already and not answered yet: asking again would only queue more work.
-            let pending = sentQuery.map { $0.filter == query.filter && $0.window.offset <= offset && $0.window.offset + $0.window.limit >= offset + needed.count } ?? false
+            let pending = sentQuery.map { $0.filter == query.filter && $0.location == query.location && $0.window.offset <= offset && $0.window.offset + $0.window.limit >= offset + needed.count } ?? false
             if !pending {
                 sentQuery = query
                 sentFocus = .some(selectedRecord)

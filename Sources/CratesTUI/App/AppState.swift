@@ -8,22 +8,67 @@ public struct AppState: Sendable {
         case details(DetailsState)
         case picker(PickerState)
         case help(scroll: Int)
+        /// A search form, an entry by hand, or an edit (see `FormState`).
+        case form(FormState)
+        /// The records that need a person, one at a time (see `walk`).
+        case needs
+        /// The places as a tree with their counts (`L`).
+        case locations(LocationsState)
+    }
+
+    /// Where a form or the picker goes back to when it closes.
+    public enum Back: Equatable, Sendable {
+        case list
+        case details(Int64)
+        /// The "needs a person" view, on the record it was on (or the next one, once that
+        /// one is settled).
+        case needs
     }
 
     public struct DetailsState: Equatable, Sendable {
         public var recordID: Int64
         public var details: RecordDetails?
         public var scroll: Int
+        /// A grade or rating being chosen (`M`, `V`, `*`), over the details.
+        public var picker: GradePicker? = nil
     }
 
     public struct PickerState: Equatable, Sendable {
-        public var recordID: Int64
-        public var gtin: String
+        /// The record the choice resolves; nil for a search whose choice adds a record.
+        public var recordID: Int64?
+        /// What the pressings are for, in the header: the barcode they share, or the search.
+        public var subject: String
+        /// Every candidate, ranked; `shown` are those the narrowing text keeps.
         public var candidates: [ReleaseCandidate]
+        /// Index into `shown`.
         public var selected: Int
         public var scroll: Int
-        /// Still waiting for the record's candidates from the store.
+        /// Still waiting for the record's candidates from the store, or for the search.
         public var loading: Bool
+        /// What the person typed to narrow the candidates (`CandidateFilter`).
+        public var filter: String = ""
+        /// The search that found the candidates (nil: a barcode's), to go back to its form.
+        public var search: FormState?
+        /// Requests the search cost.
+        public var requests: Int = 0
+        public var back: Back = .list
+
+        public init(
+            recordID: Int64?, subject: String, candidates: [ReleaseCandidate], selected: Int = 0, scroll: Int = 0,
+            loading: Bool, search: FormState? = nil, back: Back = .list
+        ) {
+            self.recordID = recordID
+            self.subject = subject
+            self.candidates = candidates
+            self.selected = selected
+            self.scroll = scroll
+            self.loading = loading
+            self.search = search
+            self.back = back
+        }
+
+        /// The candidates the narrowing text keeps, in their order.
+        public var shown: [ReleaseCandidate] { CandidateFilter(filter).apply(candidates) }
     }
 
     /// The barcode prompt at the bottom (opened by `a`, or by a digit: a wedge scan).
@@ -49,6 +94,9 @@ public struct AppState: Sendable {
     /// Whether the store has answered at all (an empty collection is an answer).
     var received = false
     public internal(set) var filter = ""
+    /// The current place (its label was scanned, or it was chosen in the tree): the list
+    /// shows what is in it and inside it, and what is added goes in it. Nil: none.
+    public internal(set) var location: Location?
     public internal(set) var filterEditing = false
     /// The selected line and the record on it: the record is what the selection follows when
     /// the list changes under it.
@@ -66,8 +114,15 @@ public struct AppState: Sendable {
     public internal(set) var queued: [QueuedScan] = []
     /// The last delete, for `u`.
     public internal(set) var lastUndo: Undo?
+    /// The walk through the records that need a person, while it lasts (also while a form
+    /// or the picker opened from it is up).
+    public internal(set) var walk: NeedsWalk?
     public internal(set) var discogs: DiscogsStatus = .notSignedIn
     public internal(set) var camera: CameraStatus = .disabled
+    /// A Discogs sync's progress (`S`).
+    public internal(set) var sync: SyncStatus = .idle
+    /// A sync's question waiting in the status line (y/N).
+    public internal(set) var syncQuestion: SyncQuestion?
     public internal(set) var waiting = 0
     public internal(set) var message: Message?
     public internal(set) var width: Int
@@ -108,7 +163,9 @@ public struct AppState: Sendable {
 
     /// Whether a dialog holds the user's attention, so camera scans wait.
     var dialogOpen: Bool {
-        if case .picker = mode { return true }
-        return confirmDelete != nil || !questions.isEmpty || prompt != nil
+        switch mode {
+        case .picker, .form: return true
+        default: return confirmDelete != nil || !questions.isEmpty || prompt != nil
+        }
     }
 }

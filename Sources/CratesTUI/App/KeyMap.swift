@@ -3,6 +3,15 @@ public enum Action: String, Sendable, CaseIterable {
     case moveDown, moveUp, pageDown, pageUp, top, bottom, nextSection, previousSection
     case filter, add, delete, undo, open, openInBrowser, retry, authenticate
     case help, back, quit, redraw
+    /// Issue 14: search Discogs without a barcode, enter a record by hand, edit a record,
+    /// walk the records that need a person, leave one as it is.
+    case search, enterByHand, edit, needsPerson, leave
+    /// In a form: the next or previous field, send it, empty the field.
+    case nextField, previousField, submit, clearField
+    /// The places as a tree, with counts (issue 15).
+    case locations
+    /// Issue 16: sync with the Discogs collection; in the details view, grade and rate.
+    case sync, mediaGrade, sleeveGrade, rate
 }
 
 /// Where a binding applies.
@@ -10,7 +19,21 @@ public enum KeyContext: String, Sendable, CaseIterable {
     case list = "Collection"
     case details = "Details"
     case picker = "Choosing a pressing"
+    case form = "Search, entry by hand, edit"
+    case needs = "Needs a person (N)"
+    case locations = "Places (L)"
+    case grades = "Grading (M, V, * in the details)"
     case help = "Help"
+
+    /// What the help says about the context beyond its keys.
+    public var note: String? {
+        switch self {
+        case .picker: "Type to narrow the pressings by catalogue number, country, year or label (\"46001\", \"uk 1973\")."
+        case .form: "Type into the field; an emptied field of an edit goes back to Discogs' value."
+        case .needs: "Walks every ambiguous, not-found and failed record, oldest first."
+        default: nil
+        }
+    }
 }
 
 /// One row of the key map: the keys, the action they run, and the help text for it.
@@ -26,26 +49,72 @@ public struct KeyBinding: Sendable {
 /// scanners type digits then Enter).
 public enum KeyMap {
     public static let bindings: [KeyBinding] = [
-        KeyBinding(keys: [.down, .character("j")], action: .moveDown, help: "next record", contexts: [.list, .picker, .details, .help]),
-        KeyBinding(keys: [.up, .character("k")], action: .moveUp, help: "previous record", contexts: [.list, .picker, .details, .help]),
-        KeyBinding(keys: [.pageDown, .control("f"), .character(" ")], action: .pageDown, help: "page down", contexts: [.list, .picker, .details, .help]),
-        KeyBinding(keys: [.pageUp, .control("b")], action: .pageUp, help: "page up", contexts: [.list, .picker, .details, .help]),
-        KeyBinding(keys: [.home, .character("g")], action: .top, help: "first record", contexts: [.list, .picker, .details, .help]),
-        KeyBinding(keys: [.end, .character("G")], action: .bottom, help: "last record", contexts: [.list, .picker, .details, .help]),
+        KeyBinding(keys: [.down, .character("j")], action: .moveDown, help: "next record", contexts: [.list, .details, .help]),
+        KeyBinding(keys: [.up, .character("k")], action: .moveUp, help: "previous record", contexts: [.list, .details, .help]),
+        KeyBinding(keys: [.pageDown, .control("f"), .character(" ")], action: .pageDown, help: "page down", contexts: [.list, .details, .help]),
+        KeyBinding(keys: [.pageUp, .control("b")], action: .pageUp, help: "page up", contexts: [.list, .details, .help]),
+        KeyBinding(keys: [.home, .character("g")], action: .top, help: "first record", contexts: [.list, .details, .help]),
+        KeyBinding(keys: [.end, .character("G")], action: .bottom, help: "last record", contexts: [.list, .details, .help]),
+        KeyBinding(keys: [.down], action: .moveDown, help: "next pressing", contexts: [.picker]),
+        KeyBinding(keys: [.up], action: .moveUp, help: "previous pressing", contexts: [.picker]),
+        KeyBinding(keys: [.pageDown], action: .pageDown, help: "page down", contexts: [.picker]),
+        KeyBinding(keys: [.pageUp], action: .pageUp, help: "page up", contexts: [.picker]),
+        KeyBinding(keys: [.home], action: .top, help: "first pressing", contexts: [.picker]),
+        KeyBinding(keys: [.end], action: .bottom, help: "last pressing", contexts: [.picker]),
         KeyBinding(keys: [.character("]"), .tab, .character("J")], action: .nextSection, help: "next section", contexts: [.list]),
         KeyBinding(keys: [.character("["), .backTab, .character("K")], action: .previousSection, help: "previous section", contexts: [.list]),
         KeyBinding(keys: [.character("/")], action: .filter, help: "filter: artist, title, label, catno, barcode", contexts: [.list]),
         KeyBinding(keys: [.character("a")], action: .add, help: "add: barcode, Discogs release id or URL (or just scan)", contexts: [.list]),
+        KeyBinding(keys: [.character("s")], action: .search, help: "search Discogs without a barcode (catno, artist, title…)", contexts: [.list, .details, .needs]),
+        KeyBinding(keys: [.character("m")], action: .enterByHand, help: "enter a record by hand (Discogs does not have it)", contexts: [.list, .needs]),
+        KeyBinding(keys: [.character("e")], action: .edit, help: "edit the fields and note (yours win over Discogs')", contexts: [.list, .details, .needs]),
+        KeyBinding(keys: [.character("N")], action: .needsPerson, help: "walk the records that need a person", contexts: [.list]),
+        KeyBinding(keys: [.character("x"), .character("j"), .down], action: .leave, help: "leave it as it is: the next one", contexts: [.needs]),
+        KeyBinding(keys: [.tab, .down], action: .nextField, help: "next field", contexts: [.form]),
+        KeyBinding(keys: [.backTab, .up], action: .previousField, help: "previous field", contexts: [.form]),
+        KeyBinding(keys: [.enter], action: .submit, help: "search, save or add", contexts: [.form]),
+        KeyBinding(keys: [.control("u")], action: .clearField, help: "empty the field", contexts: [.form]),
         KeyBinding(keys: [.character("d"), .delete], action: .delete, help: "delete the record (asks first)", contexts: [.list, .details]),
         KeyBinding(keys: [.character("u")], action: .undo, help: "undo the last delete", contexts: [.list]),
-        KeyBinding(keys: [.enter, .right, .character("l")], action: .open, help: "details; choose a pressing when ambiguous", contexts: [.list, .picker, .details]),
-        KeyBinding(keys: [.character("o")], action: .openInBrowser, help: "open the Discogs page", contexts: [.list, .details, .picker]),
-        KeyBinding(keys: [.character("r")], action: .retry, help: "look the record up again", contexts: [.list, .details]),
+        KeyBinding(keys: [.enter, .right, .character("l")], action: .open, help: "details; choose a pressing when ambiguous", contexts: [.list, .details]),
+        KeyBinding(keys: [.enter], action: .open, help: "choose this pressing", contexts: [.picker]),
+        KeyBinding(keys: [.enter], action: .open, help: "choose a pressing (or search, when there is none)", contexts: [.needs]),
+        KeyBinding(keys: [.character("o")], action: .openInBrowser, help: "open the Discogs page", contexts: [.list, .details]),
+        KeyBinding(keys: [.control("o")], action: .openInBrowser, help: "open the pressing's Discogs page", contexts: [.picker]),
+        KeyBinding(keys: [.character("r")], action: .retry, help: "look the record up again", contexts: [.list, .details, .needs]),
         KeyBinding(keys: [.character("A")], action: .authenticate, help: "sign in to Discogs (runs `crates auth`)", contexts: [.list]),
-        KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.list, .details, .picker]),
-        KeyBinding(keys: [.escape, .left, .character("h")], action: .back, help: "back; clear the filter", contexts: [.list, .details, .picker, .help]),
-        KeyBinding(keys: [.character("q")], action: .quit, help: "quit (back, in a view)", contexts: [.list, .details, .picker, .help]),
-        KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.list, .details, .picker, .help]),
+        // Grading and the Discogs collection (issue 16).
+        KeyBinding(keys: [.character("S")], action: .sync, help: "sync with your Discogs collection (pull and push)", contexts: [.list]),
+        KeyBinding(keys: [.character("M")], action: .mediaGrade, help: "media condition (a picker of Discogs' grades)", contexts: [.details]),
+        KeyBinding(keys: [.character("V")], action: .sleeveGrade, help: "sleeve condition (a picker of Discogs' grades)", contexts: [.details]),
+        KeyBinding(keys: [.character("*")], action: .rate, help: "rating, 0 to 5 stars (a picker)", contexts: [.details]),
+        KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.list, .details, .needs]),
+        KeyBinding(keys: [.function(1)], action: .help, help: "this help", contexts: [.picker]),
+        KeyBinding(keys: [.escape, .left, .character("h")], action: .back, help: "back; clear the filter, then leave the place", contexts: [.list, .details, .help]),
+        KeyBinding(keys: [.escape], action: .back, help: "clear what was typed; back", contexts: [.picker]),
+        KeyBinding(keys: [.escape, .control("c"), .control("g")], action: .back, help: "cancel", contexts: [.form]),
+        KeyBinding(keys: [.escape, .character("h")], action: .back, help: "back to the collection", contexts: [.needs]),
+        KeyBinding(keys: [.character("q")], action: .quit, help: "quit (back, in a view)", contexts: [.list, .details, .needs, .help]),
+        KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.list, .details, .picker, .needs, .help]),
+        // Places (issue 15): scanning a place's label makes it current; `L` shows them all.
+        KeyBinding(keys: [.character("L")], action: .locations, help: "places: the tree with counts (Enter shows one)", contexts: [.list]),
+        KeyBinding(keys: [.down, .character("j")], action: .moveDown, help: "next place", contexts: [.locations]),
+        KeyBinding(keys: [.up, .character("k")], action: .moveUp, help: "previous place", contexts: [.locations]),
+        KeyBinding(keys: [.pageDown, .control("f"), .character(" ")], action: .pageDown, help: "page down", contexts: [.locations]),
+        KeyBinding(keys: [.pageUp, .control("b")], action: .pageUp, help: "page up", contexts: [.locations]),
+        KeyBinding(keys: [.home, .character("g")], action: .top, help: "first place", contexts: [.locations]),
+        KeyBinding(keys: [.end, .character("G")], action: .bottom, help: "last place", contexts: [.locations]),
+        KeyBinding(keys: [.enter, .right, .character("l")], action: .open, help: "show this place and what is in it; scans go in it", contexts: [.locations]),
+        KeyBinding(keys: [.escape, .left, .character("h"), .character("q")], action: .back, help: "back to the list", contexts: [.locations]),
+        KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.locations]),
+        KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.locations]),
+        KeyBinding(keys: [.down, .character("j")], action: .moveDown, help: "next grade", contexts: [.grades]),
+        KeyBinding(keys: [.up, .character("k")], action: .moveUp, help: "previous grade", contexts: [.grades]),
+        KeyBinding(keys: [.home, .pageUp, .character("g")], action: .top, help: "the first: not graded, not rated", contexts: [.grades]),
+        KeyBinding(keys: [.end, .pageDown, .character("G")], action: .bottom, help: "the last", contexts: [.grades]),
+        KeyBinding(keys: [.enter, .right, .character("l")], action: .open, help: "set it", contexts: [.grades]),
+        KeyBinding(keys: [.escape, .left, .character("h"), .character("q")], action: .back, help: "leave it as it was", contexts: [.grades]),
+        KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.grades]),
     ]
 
     /// The action bound to `key` in `context`, if any.

@@ -15,6 +15,9 @@ extension AppState {
         case .details(let state): renderDetails(state, into: &screen)
         case .picker(let state): renderPicker(state, into: &screen)
         case .help(let scroll): renderHelp(scroll: scroll, into: &screen)
+        case .form(let form): renderForm(form, into: &screen)
+        case .needs: renderNeeds(into: &screen)
+        case .locations(let state): renderLocations(state, into: &screen)
         }
         renderStatus(into: &screen)
         renderBottomLine(into: &screen)
@@ -26,16 +29,30 @@ extension AppState {
         let title: String
         switch mode {
         case .list:
-            title = filter.isEmpty ? " crates" : " crates · filter \"\(filter)\": \(list.filter == filter ? "\(list.rowCount.grouped) found" : "searching…")"
+            title = filter.isEmpty ? " crates" + placeTitle : " crates\(placeTitle) · filter \"\(filter)\": \(list.filter == filter ? "\(list.rowCount.grouped) found" : "searching…")"
         case .details: title = " crates · details"
         case .picker: title = " crates · choose a pressing"
         case .help: title = " crates · keys"
+        case .form(let form):
+            switch form.purpose {
+            case .search: title = " crates · search Discogs"
+            case .handEntry: title = " crates · enter by hand"
+            case .edit: title = " crates · edit"
+            }
+        case .needs: title = " crates · needs a person"
+        case .locations: title = " crates · places"
         }
         let end = screen.put(title, row: 0, column: 0, style: .statusAccent)
-        let hint = mode == .list ? "?:help a:add /:filter q:quit " : "Esc:back ?:help "
-        let hintWidth = DisplayWidth.of(hint)
-        if end + hintWidth + 1 <= width {
-            screen.put(hint, row: 0, column: width - hintWidth, style: .status)
+        // The longest hint that fits.
+        let hints: [String]
+        switch mode {
+        case .list: hints = ["?:help a:add s:search /:filter q:quit ", "?:help a:add /:filter q:quit "]
+        case .form: hints = ["Tab:next field Enter:send Esc:cancel ", "Esc:cancel "]
+        case .picker: hints = ["Esc:back F1:help "]
+        default: hints = ["Esc:back ?:help "]
+        }
+        if let hint = hints.first(where: { end + DisplayWidth.of($0) + 1 <= width }) {
+            screen.put(hint, row: 0, column: width - DisplayWidth.of(hint), style: .status)
         }
     }
 
@@ -45,9 +62,10 @@ extension AppState {
         let top = 1
         if list.lineCount == 0 {
             guard received else { return }
-            let text = filter.isEmpty
-                ? ["No records yet.", "", "Scan a barcode (or type one and press Enter),", "or press a to add one."]
-                : ["Nothing matches \"\(filter)\".", "", "Esc clears the filter."]
+            let text = !filter.isEmpty
+                ? ["Nothing matches \"\(filter)\".", "", "Esc clears the filter."]
+                : location.map { ["Nothing in \($0.name) yet.", "", "Scan a record to put it here;", "Esc shows every record."] }
+                ?? ["No records yet.", "", "Scan a barcode (or type one and press Enter),", "or press a to add one."]
             for (i, line) in text.enumerated() where top + 1 + i < height - 2 {
                 screen.put(line, row: top + 1 + i, column: 2, style: i == 0 ? .title : .dim)
             }
@@ -75,7 +93,7 @@ extension AppState {
                     screen.put("…", row: y, column: 2, style: selected ? .selected : .dim)
                     continue
                 }
-                let (text, note, noteStyle) = item.rowText
+                let (text, note, noteStyle) = item.rowText(lookupsRunning: discogs.looksUp)
                 var col = screen.put(text, row: y, column: 2, style: base, limit: mainWidth)
                 if let note, col + 2 < 2 + mainWidth {
                     col = screen.put("  " + note, row: y, column: col, style: selected ? .selected : noteStyle, limit: 2 + mainWidth - col)
@@ -95,10 +113,13 @@ extension AppState {
         let row = height - 2
         screen.fill(row: row, style: .status)
         // Each fact in a long and a short form, most important first.
-        var parts: [(long: String, short: String)] = [
-            ("\(list.totalRecords.grouped) \(list.totalRecords == 1 ? "record" : "records")", "\(list.totalRecords.grouped) rec")
-        ]
+        var parts: [(long: String, short: String)] = []
+        // The current place first: it says where the next scan goes.
+        if let location { parts.append(("→ \(location.display)", "→ \(location.name)")) }
+        parts.append(
+            ("\(list.totalRecords.grouped) \(list.totalRecords == 1 ? "record" : "records")", "\(list.totalRecords.grouped) rec"))
         if waiting > 0 { parts.append(("\(waiting.grouped) waiting", "\(waiting.grouped) wait")) }
+        if let long = sync.text, let short = sync.shortText { parts.append((long, short)) }
         parts.append((discogs.text, discogs.shortText))
         if let long = camera.text, let short = camera.shortText { parts.append((long, short)) }
         // Too wide: the least important facts take their short forms first, so that on a
@@ -139,9 +160,13 @@ extension AppState {
             screen.put("Delete \(confirm.label)? (y/N)", row: row, column: 0, style: .prompt)
             return
         }
+        if let question = syncQuestion {
+            screen.put("\(question.text) (y/N)", row: row, column: 0, style: .prompt)
+            return
+        }
         if let question = questions.first, case .list = mode {
             let more = questions.count > 1 ? "  (+\(questions.count - 1) more)" : ""
-            screen.put("\(question.text) (y/N)\(more)", row: row, column: 0, style: .prompt)
+            screen.put("\(question.text) \(question.choices)\(more)", row: row, column: 0, style: .prompt)
             return
         }
         if let message {
@@ -153,27 +178,23 @@ extension AppState {
 extension CollectionRow {
     /// The row's main text, and a short note after it for records that are not matched
     /// (the details view gives the whole story).
-    var rowText: (String, String?, Style) {
+    /// `lookupsRunning`: whether this session looks records up now; if not, a waiting record
+    /// says it waits rather than that it is being looked up.
+    func rowText(lookupsRunning: Bool) -> (String, String?, Style) {
         switch lookupState {
         case .matched: return (displayTitle, nil, .normal)
-        case .pending, .lookingUp: return (gtin, "looking up…", .pending)
-        case .notFound: return (gtin, "no match on Discogs", .dim)
-        case .ambiguous: return (gtin, "\(candidateCount) pressings: press Enter to choose", .pending)
-        case .failed: return (gtin, "lookup failed: will retry (Enter for details)", .error)
-        case .skipped: return (gtin, "not looked up (Enter for why)", .dim)
+        case .pending, .lookingUp:
+            return (displayTitle, lookupsRunning ? "looking up…" : "waits for Discogs", .pending)
+        case .notFound: return (displayTitle, "no match on Discogs", .dim)
+        case .ambiguous: return (displayTitle, "\(candidateCount) pressings: press Enter to choose", .pending)
+        case .failed: return (displayTitle, "lookup failed: will retry (Enter for details)", .error)
+        case .skipped: return (displayTitle, "not looked up (Enter for why)", .dim)
+        case .handEntered: return (displayTitle, "entered by hand", .dim)
         }
     }
 }
 
 extension Int {
-    /// 12,345 — thousands grouped, locale-independent so screens are stable in tests.
-    var grouped: String {
-        let digits = String(self.magnitude)
-        var out = ""
-        for (i, c) in digits.enumerated() {
-            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(c)
-        }
-        return self < 0 ? "-" + out : out
-    }
+    /// 12,345 — thousands grouped (`NumberText.grouped`).
+    var grouped: String { NumberText.grouped(self) }
 }

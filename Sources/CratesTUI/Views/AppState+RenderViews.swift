@@ -23,19 +23,40 @@ extension AppState {
                 }
             }
         }
+        if let picker = state.picker { renderGradePicker(picker, into: &screen) }
     }
 
     func renderPicker(_ state: PickerState, into screen: inout Screen) {
-        screen.put("\(state.candidates.count) pressings share \(state.gtin): choose one (Enter), o opens it", row: 1, column: 1, style: .title)
+        let shown = state.shown
+        let header: String
+        if state.search != nil {
+            let cost = state.requests == 1 ? "1 request" : "\(state.requests) requests"
+            let verb = state.recordID == nil ? "Enter adds" : "Enter chooses"
+            header = state.loading
+                ? "Searching Discogs for \(state.subject)…"
+                : "\(state.candidates.count) found for \(state.subject) (\(cost)): type to narrow, \(verb)"
+        } else {
+            header = "\(state.candidates.count) pressings share \(state.subject): type to narrow, Enter chooses"
+        }
+        screen.put(header, row: 1, column: 1, style: .title)
         if state.loading {
-            screen.put("Loading…", row: 3, column: 2, style: .dim)
+            screen.put(state.search != nil ? "Waiting for Discogs…" : "Loading…", row: 3, column: 2, style: .dim)
+            return
+        }
+        if !state.filter.isEmpty {
+            let end = screen.put("Narrow: ", row: 2, column: 1, style: .dim)
+            let textEnd = screen.put(state.filter, row: 2, column: end, style: .prompt)
+            screen.put("  \(shown.count) of \(state.candidates.count)", row: 2, column: textEnd, style: .dim)
+        }
+        if shown.isEmpty {
+            screen.put("No pressing matches \"\(state.filter)\": Backspace to widen, Esc to clear", row: 3, column: 2, style: .dim)
             return
         }
         // Two rows a candidate: "Artist — Title", then country · year · format · label · catno.
         let perPage = max(1, (listHeight - 2) / 2)
-        let first = max(0, min(state.selected - perPage + 1, state.candidates.count - perPage)) > 0
+        let first = max(0, min(state.selected - perPage + 1, shown.count - perPage)) > 0
             ? max(0, state.selected - perPage + 1) : 0
-        for (offset, candidate) in state.candidates.dropFirst(first).prefix(perPage).enumerated() {
+        for (offset, candidate) in shown.dropFirst(first).prefix(perPage).enumerated() {
             let index = first + offset
             let row = 3 + offset * 2
             let selected = index == state.selected
@@ -73,6 +94,7 @@ enum HelpText {
         for context in KeyContext.allCases {
             lines.append(Line(text: "", isHeading: false))
             lines.append(Line(text: context.rawValue, isHeading: true))
+            if let note = context.note { lines.append(Line(text: "  " + note, isHeading: false)) }
             for binding in KeyMap.bindings where binding.contexts.contains(context) {
                 let keys = binding.keys.map(\.label).joined(separator: " ")
                 lines.append(Line(text: "  " + TerminalText.fitted(keys, to: 18) + " " + binding.help, isHeading: false))
@@ -89,24 +111,35 @@ extension RecordDetails {
         var style: Style = .normal
     }
 
-    /// Every field the store has, in reading order.
+    /// Every field the store has, in reading order. The collector's own values are shown,
+    /// marked "yours" (with Discogs' value beside when it differs).
     var lines: [Line] {
         var lines: [Line] = []
         let release = self.release
-        let heading = release?.displayTitle ?? record.gtin.canonical
-        lines.append(Line(label: "", value: heading, style: .title))
+        let collector = record.collector
+        lines.append(Line(label: "", value: displayTitle, style: .title))
         lines.append(Line(label: "", value: ""))
         func add(_ label: String, _ value: String?) {
             if let value, !value.isEmpty { lines.append(Line(label: label, value: value)) }
         }
-        if let release {
-            add("Artist", release.artist)
-            add("Title", release.title)
-            add("Genres", release.genres.joined(separator: ", "))
-            add("Styles", release.styles.joined(separator: ", "))
-            add("Formats", release.formats.joined(separator: "; "))
-            add("Year", release.year.map(String.init))
-            add("Country", release.country)
+        let discogs = release.map(RecordFields.init(release:)) ?? .none
+        /// The collector's value of `field`, marked, or nil when Discogs' value stands.
+        func own(_ field: RecordField) -> String? {
+            guard let value = collector[field] else { return nil }
+            guard let theirs = discogs[field], theirs != value else { return "\(value)  (yours)" }
+            return "\(value)  (yours; Discogs: \(theirs))"
+        }
+        add("Artist", own(.artist) ?? release?.artist)
+        add("Title", own(.title) ?? release?.title)
+        add("Genres", own(.genre) ?? release?.genres.joined(separator: ", "))
+        add("Styles", release?.styles.joined(separator: ", "))
+        add("Formats", own(.format) ?? release?.formats.joined(separator: "; "))
+        add("Year", own(.year) ?? release?.year.map(String.init))
+        add("Country", own(.country) ?? release?.country)
+        if collector.label != nil || collector.catno != nil || release == nil {
+            add("Label", own(.label) ?? discogs.label)
+            add("Catalogue", own(.catno) ?? discogs.catno)
+        } else if let release {
             for (i, label) in release.labels.enumerated() {
                 add(i == 0 ? "Labels" : "", label.catno.map { "\(label.name) – \($0)" } ?? label.name)
             }
@@ -115,7 +148,7 @@ extension RecordDetails {
                 add("Details", "from the barcode search; the full release (tracklist, notes) is on its way from Discogs")
             }
         }
-        add("Barcode", "\(record.gtin.canonical) (\(BarcodeDescription.of(record.gtin)))")
+        add("Barcode", record.gtin.map { "\($0.canonical) (\(BarcodeDescription.of($0)))" } ?? "none")
         let detail = record.lookupError ?? record.skipReason
         add("Lookup", detail.map { "\(record.lookupState.label): \($0)" } ?? record.lookupState.label)
         if record.lookupState == .failed, let retry = record.retryAt {
@@ -123,11 +156,17 @@ extension RecordDetails {
         }
         add("Discogs", release?.url)
         add("Added", "\(DateText.short(record.addedAt)), \(record.addMethod.label)")
-        add("Location", record.location)
+        add("Location", record.location?.display)
+        add("Copy label", LabelCode(kind: .copy, id: Int(record.id))?.digits)
         add("Note", record.note)
+        add("Media", (record.grading.media?.rawValue ?? "not graded") + " (M)")
+        add("Sleeve", (record.grading.sleeve?.rawValue ?? "not graded") + " (V)")
+        add("Rating", record.grading.rating.stars + " (*)")
+        add("Collection", collectionText)
         if record.lookupState == .ambiguous, !record.candidates.isEmpty {
             lines.append(Line(label: "", value: ""))
-            lines.append(Line(label: "", value: "\(record.candidates.count) pressings share this barcode: Enter to choose", style: .pending))
+            let what = record.gtin == nil ? "pressings fit" : "pressings share this barcode"
+            lines.append(Line(label: "", value: "\(record.candidates.count) \(what): Enter to choose", style: .pending))
         }
         if !history.isEmpty {
             lines.append(Line(label: "", value: ""))
@@ -135,6 +174,24 @@ extension RecordDetails {
             for event in history { lines.append(Line(label: "", value: "\(DateText.short(event.at))  \(event.message)")) }
         }
         return lines.map { Line(label: ControlCharacters.cleaned($0.label), value: ControlCharacters.cleaned($0.value), style: $0.style) }
+    }
+}
+
+extension RecordDetails {
+    /// Where the copy stands with the Discogs collection: "on Discogs, in \"Vinyl\"",
+    /// "removed on Discogs", "not on Discogs yet (S syncs)", and how many copies of its
+    /// release Discogs has.
+    var collectionText: String? {
+        var parts: [String] = []
+        if let link = discogs {
+            parts.append(link.removedOnDiscogs ? "removed on Discogs" : "on Discogs, " + link.summary)
+        } else if release != nil {
+            parts.append("not on Discogs yet (S syncs)")
+        }
+        if discogsCopies > 1 || (discogsCopies == 1 && discogs == nil) {
+            parts.append("\(discogsCopies == 1 ? "1 copy" : "\(discogsCopies) copies") of this release on Discogs")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 }
 
@@ -146,6 +203,9 @@ extension AddMethod {
         case .camera: return "scanned (camera)"
         case .import: return "imported"
         case .releaseID: return "added by Discogs release id"
+        case .manual: return "entered by hand"
+        case .search: return "found by search"
+        case .discogs: return "pulled from your Discogs collection"
         }
     }
 }
@@ -160,6 +220,7 @@ extension LookupState {
         case .notFound: return "no match on Discogs"
         case .failed: return "failed"
         case .skipped: return "not looked up"
+        case .handEntered: return "entered by hand: never looked up (s links it to Discogs)"
         }
     }
 }

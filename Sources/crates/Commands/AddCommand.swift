@@ -23,11 +23,20 @@ struct AddCommand: ParsableCommand {
             Codes that are not added are reported on standard error, one line each:
               crates add: CODE: reason
             A code is refused when it is not a valid barcode (the reason says what is \
-            wrong), when it is a shop's price label (a restricted-circulation number), or \
+            wrong), when it is a shop's price label (a restricted-circulation number) or a \
+            crates label (a place's or a copy's, 290… and 291…), or \
             when Discogs cannot give the release. A barcode of another kind than a record's \
             (an ISBN, ISMN or ISSN, a coupon) is refused unless --force: Discogs lists some \
             audiobooks and book-and-CD sets under their ISBNs. A barcode already in the \
             collection is skipped, unless --copy adds it as another copy.
+
+            With --manual, adds one record entered by hand, for a record Discogs does not \
+            have: --artist and --title at least, and any of --genre (its section in the \
+            list), --year, --format, --label, --catno and --country. It has no barcode, it is \
+            marked as entered by hand, and no lookup ever changes it; link it to a Discogs \
+            release later with s (search) on it in the collection UI, keeping its values. \
+            One described as a record already there (same catalogue number, artist and \
+            title) is skipped unless --copy.
 
             With --wait, crates looks the new records up on Discogs before it exits (as \
             the collection UI would, at the rate Discogs allows, after any lookups already \
@@ -49,6 +58,7 @@ struct AddCommand: ParsableCommand {
               crates add --wait 727361626525
               crates add --copy 5099750442227
               crates add r249504 https://www.discogs.com/release/1-The-Persuader-Stockholm
+              crates add --manual --artist 'The Nice' --title 'Ars Longa Vita Brevis' --genre Rock --year 1968
             """)
 
     @OptionGroup var store: StoreOptions
@@ -66,9 +76,21 @@ struct AddCommand: ParsableCommand {
     var timeout: Double = 120
 
     @Argument(help: "Barcodes (as printed or scanned; quote codes with spaces) or Discogs releases (r249504, a release URL).")
-    var codes: [String]
+    var codes: [String] = []
+
+    @Flag(help: "Add one record entered by hand (needs --artist and --title): for a record Discogs does not have.")
+    var manual = false
+
+    @OptionGroup var fields: RecordFieldOptions
 
     func validate() throws {
+        if manual {
+            if !codes.isEmpty { throw ValidationError("--manual adds one record by its fields: give no barcode or release with it") }
+            if wait { throw ValidationError("--wait has nothing to wait for with --manual: a record entered by hand is never looked up") }
+        } else {
+            if codes.isEmpty { throw ValidationError("give a barcode or a Discogs release to add, or --manual with --artist and --title") }
+            if !fields.values.isEmpty { throw ValidationError("--artist, --title… describe a record entered by hand: add --manual (or change a record with `crates edit`)") }
+        }
         guard timeout > 0, timeout <= 86_400 else {
             throw ValidationError("--timeout must be a number of seconds above 0 and at most 86400 (a day)")
         }
@@ -83,65 +105,19 @@ struct AddCommand: ParsableCommand {
         } catch {
             throw CLIError(error.description)
         }
-        let adder = RecordAdder(store: store, discogs: access)
         var allowing: AddAllowance = []
         if copy { allowing.insert(.anotherCopy) }
         if force { allowing.insert(.notARecord) }
-
-        var refused = false
-        var skipped = false
-        var added: [Int64] = []
-        for code in codes {
-            let say = { (reason: String) in StandardStreams.errLine("crates add: \(GTIN.displayForm(of: code)): \(reason)") }
-            let entry: CodeEntry
-            do {
-                entry = try CodeEntry.parse(code)
-            } catch {
-                refused = true
-                say(error.description)
-                continue
-            }
-            let method: AddMethod = if case .release = entry { .releaseID } else { .typed }
-            let allowed = allowing
-            switch try blocking({ try await adder.add(entry, method: method, allowing: allowed) }) {
-            case .added(let record, _):
-                added.append(record.id)
-                if !wait { try StandardStreams.out(try blocking { try await AddReport.line(for: record.id, store: store) }) }
-            case .held(let question):
-                switch question.kind {
-                case .anotherCopy(let copies):
-                    skipped = true
-                    say("\(question.gtin.canonical) is already in the collection (\(counted(copies, "copy", plural: "copies"))): skipped; add another copy with --copy")
-                case .notARecord(let code):
-                    refused = true
-                    say(code.refusal())
-                }
-            case .refused(let reason):
-                refused = true
-                say(reason)
-            }
+        let adding = AddCodes(store: store, access: access, allowing: allowing, wait: wait ? timeout : nil)
+        if wait, isatty(STDERR_FILENO) == 1 {
+            StandardStreams.errLine("Looking up the new records on Discogs (up to \(Int(timeout)) s)…")
         }
-
-        var unfinished = false
-        if wait, !added.isEmpty {
-            if isatty(STDERR_FILENO) == 1 {
-                StandardStreams.errLine("Looking up \(counted(added.count, "record")) on Discogs (up to \(Int(timeout)) s)…")
-            }
-            let (ids, timeout) = (added, self.timeout)
-            let result = try blocking { try await AddReport.waitForLookups(ids, store: store, access: access, timeout: timeout) }
-            if let result {
-                unfinished = true
-                if let message = result.message { StandardStreams.errLine("crates add: \(message)") }
-            }
-            let text = try blocking {
-                var text = ""
-                for id in ids { text += try await AddReport.line(for: id, store: store) }
-                return text
-            }
-            try StandardStreams.out(text)
+        let (codes, manual, values) = (self.codes, self.manual, fields.values)
+        let out: @Sendable (String) throws -> Void = { try StandardStreams.out($0) }
+        let say: @Sendable (String) -> Void = { StandardStreams.errLine("crates add: \($0)") }
+        let status = try blocking {
+            manual ? try await adding.addByHand(values, out: out, say: say) : try await adding.run(codes, out: out, say: say)
         }
-        if refused { throw ExitCode(1) }
-        if unfinished { throw ExitCode(3) }
-        if skipped { throw ExitCode(2) }
+        if status != 0 { throw ExitCode(status) }
     }
 }

@@ -11,20 +11,29 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Write the collection as a Discogs-style CSV file or as JSON.",
         discussion: """
-            --csv FILE writes Discogs' collection-export columns, then Barcode:
+            --csv FILE writes Discogs' collection-export columns, then Barcode, Location and Collector Fields:
               \(DiscogsCollectionCSV.columns.joined(separator: ","))
             one row per copy, in the order of `crates list`. Artist, Title, Label, Catalog#, \
             Format, Released (the year) and release_id come from the Discogs release the \
             copy was matched to, and are empty while it is not matched (its Barcode, Date \
-            Added and notes are always there). Date Added is YYYY-MM-DD HH:MM:SS in UTC; \
-            CollectionFolder is the record's location; Collection Notes its note; Rating and \
-            the two condition columns are empty. Fields holding commas, double quotes or line \
+            Added and notes are always there), except where you set your own value with \
+            `crates edit`: yours is written, and Collector Fields names those columns \
+            ("Title,Released"). Barcode is empty for a record without one (such as a copy \
+            pulled from Discogs by `crates sync`). Date Added is YYYY-MM-DD HH:MM:SS in UTC; \
+            CollectionFolder is the copy's Discogs folder once `crates sync` has put it on \
+            Discogs, else the name of the place the copy is in, and Location the place's \
+            whole path ("Living Room › Shelf 2 › Crate A3"); Collection Notes is its note; \
+            Rating (1 to 5, empty when not rated) and the two condition columns (Discogs' \
+            grades, such as "Very Good Plus (VG+)") come from `crates edit` or a sync. \
+            Fields holding commas, double quotes or line \
             breaks are quoted as RFC 4180 says; rows end with LF as Discogs' exports do \
             (--crlf for CRLF). `crates import` reads this file back.
 
             --json FILE writes a JSON array with one object per copy and line: the fields of \
             `crates list --json` (id, gtin, state, section, addedAt, addMethod, note, \
-            location, lookup attempts, error, retry time and skip reason, candidates, release), \
+            location — id, name, path and code —, lookup attempts, error, retry time and \
+            skip reason, candidates, release, collector, mediaCondition, sleeveCondition, \
+            rating, discogsCollection), \
             plus release.discogs (the release as Discogs sent it) and history (each lookup \
             and choice, oldest first). Dates are ISO 8601 in UTC.
 
@@ -57,6 +66,11 @@ struct ExportCommand: ParsableCommand {
         "Only the records of this genre section (any case; repeat for several).", valueName: "genre"))
     var genres: [String] = []
 
+    @Option(name: .customLong("location"), help: ArgumentHelp(
+        "Only the records in this place and the places inside it (a name, a path, #id or its label code).",
+        valueName: "name"))
+    var location: String?
+
     @Option(name: .customLong("state"), help: ArgumentHelp(
         "Only records in this lookup state (\(LookupStateOption.validValues); repeat or separate with commas).",
         valueName: "state"))
@@ -71,7 +85,10 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let export = CollectionExport(store: try store.open(), filter: ExportFilter(sections: genres, states: try LookupStateOption.parse(stateNames)))
+        let store = try self.store.open()
+        let export = CollectionExport(store: store, filter: ExportFilter(
+            sections: genres, states: try LookupStateOption.parse(stateNames),
+            location: try location.map { name in try blocking { try await LocationDirectory(store: store).resolve(name).id } }))
         let file: ExportFile
         do {
             file = try ExportFile(path: csv ?? json ?? "-")

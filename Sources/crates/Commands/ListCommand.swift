@@ -16,16 +16,26 @@ struct ListCommand: ParsableCommand {
             within a section, as in the collection UI. Each copy is its own line.
 
             Output: tab-separated columns, always these, in this order:
-              id  gtin  state  section  artist  title  format  year  label  catno  release_id  added
+              id  gtin  state  section  artist  title  format  year  label  catno  release_id  added  collector
             A value crates does not know (an unmatched record's artist, say) is an empty \
             field. state is one of \(LookupStateOption.validValues); format joins several \
             formats with " + ", label and catno join several labels with ", "; added is \
-            ISO 8601 in UTC. Tabs and line breaks inside values become spaces.
+            ISO 8601 in UTC. artist to catno are the values shown: yours (`crates edit`) where \
+            you set one, else Discogs'; collector names the fields that are yours \
+            ("title,year"). gtin is empty for a record without a barcode. Tabs and line \
+            breaks inside values become spaces.
 
             With --json, one JSON object per record and line (JSON Lines), with every field \
             crates keeps about the copy: id, gtin, state, section, addedAt, addMethod, note, \
-            location, lookupAttempts, lookupError, retryAt, skipReason, updatedAt, candidates \
-            and release (null until matched). `crates export --json` writes the same objects \
+            location (null, or the place: id, name, path and code), lookupAttempts, \
+            lookupError, retryAt, skipReason, updatedAt, candidates, release (null until \
+            matched; Discogs' values), collector (your own values, which win: artist, \
+            title, genre, year, format, label, catno, country, each null where Discogs' value \
+            stands), mediaCondition and sleeveCondition (Discogs' grade texts, or null), \
+            rating (0: not rated, to 5) and discogsCollection (null, or the Discogs instance \
+            `crates sync` linked the copy to: instanceID, folderID, folder, removedOnDiscogs). \
+            gtin is null for a record without a barcode (such as a copy pulled from Discogs). \
+            `crates export --json` writes the same objects \
             with Discogs' own release JSON and the lookup history added.
 
             An empty collection (or a filter nothing passes) prints nothing and exits 0. The \
@@ -37,6 +47,7 @@ struct ListCommand: ParsableCommand {
               crates list
               crates list --genre rock --state matched | cut -f5,6
               crates list --state ambiguous,notFound
+              crates list --location "Living Room"
               crates list --json | jq -r 'select(.release != null) | .release.title'
             """)
 
@@ -50,6 +61,11 @@ struct ListCommand: ParsableCommand {
         valueName: "genre"))
     var genres: [String] = []
 
+    @Option(name: .customLong("location"), help: ArgumentHelp(
+        "Only the records in this place and the places inside it (a name, a path, #id or its label code).",
+        valueName: "name"))
+    var location: String?
+
     @Option(name: .customLong("state"), help: ArgumentHelp(
         "Only records in this lookup state (\(LookupStateOption.validValues); repeat or separate with commas).",
         valueName: "state"))
@@ -60,7 +76,10 @@ struct ListCommand: ParsableCommand {
     }
 
     func run() throws {
-        let export = CollectionExport(store: try store.open(), filter: ExportFilter(sections: genres, states: try LookupStateOption.parse(stateNames)))
+        let store = try self.store.open()
+        let export = CollectionExport(store: store, filter: ExportFilter(
+            sections: genres, states: try LookupStateOption.parse(stateNames),
+            location: try location.map { name in try blocking { try await LocationDirectory(store: store).resolve(name).id } }))
         let json = self.json
         for warning in try blocking({ try await export.unknownGenreWarnings() }) { StandardStreams.errLine(warning) }
         try blocking { try await export.list(json: json) { try StandardStreams.out($0) } }

@@ -65,6 +65,7 @@ struct LookupCommand: ParsableCommand {
         if case .barcode(let gtin) = entry, let refusal = gtin.admission.refusal(force: force, action: "look it up anyway") {
             throw fail("\(shown): \(refusal)", 1)
         }
+        if case .label(let label) = entry { throw fail("\(shown): \(label.notARecordReason): nothing to look up", 1) }
         let access: DiscogsAccess
         do {
             access = try DiscogsAccess.make()

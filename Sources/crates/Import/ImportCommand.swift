@@ -19,11 +19,13 @@ struct ImportCommand: ParsableCommand {
             or ean column, or a release_id column: Discogs' collection export and `crates \
             export --csv` are read as they are (a row is keyed on its release_id when it has \
             one, else on its barcode; Collection Notes, or a note column, becomes the note; \
-            Date Added the date; CollectionFolder the location). Other columns are ignored.
+            Date Added the date; a location column, else CollectionFolder, the place: it \
+            joins the place it names (a name, or a path such as "Living Room › Shelf 2 › \
+            Crate A3"), or the places missing are made). Other columns are ignored.
 
             Every line is checked before anything is written. A line that is not a barcode, \
             or is a barcode but not a record's (an ISBN, an ISSN, a coupon, a shop's price \
-            label), is reported on standard error as FILE:LINE: TEXT: REASON and skipped; with \
+            label, a crates label), is reported on standard error as FILE:LINE: TEXT: REASON and skipped; with \
             --strict nothing at all is imported then. --force takes the ISBNs, ISSNs, ISMNs \
             and coupons all the same (Discogs lists some audiobooks under their ISBNs), never \
             a shop's price label.
@@ -42,7 +44,17 @@ struct ImportCommand: ParsableCommand {
 
             Rows known only by a Discogs release id (a Discogs export has no barcodes) need \
             Discogs to name their barcode before they can be added: with --no-lookup, or when \
-            not signed in, they are listed and not added.
+            not signed in, they are listed and not added (a release that lists no barcode \
+            makes a record without one).
+
+            A CSV without barcodes works too, for records that have none: with artist, \
+            title and catno columns (Discogs' Catalog# too), and optionally label, year \
+            (or Released), country and format. Each row is searched on Discogs as `crates \
+            search` does: matched when exactly one release has its catalogue number (or, \
+            without one, its artist and title), otherwise ambiguous with the candidates, or \
+            not found. The row's own values stay on the record as yours, so a row not found \
+            still shows what it is; --manual-missing enters those by hand. The records that \
+            need a person are walked one by one by N in the collection UI.
 
             Exit status:
               0    every line is in the collection (added now or before)
@@ -63,6 +75,7 @@ struct ImportCommand: ParsableCommand {
               crates import --no-lookup --db shop.sqlite scans.txt
               crates import discogs-collection-export.csv --report todo.tsv
               zbarimg -q --raw *.jpg | crates import -
+              crates import --manual-missing shelf-without-barcodes.csv
             """)
 
     @OptionGroup var store: StoreOptions
@@ -83,6 +96,9 @@ struct ImportCommand: ParsableCommand {
     var dryRun = false
 
     @OptionGroup var lookup: LookupOptions
+
+    @Flag(help: "Enter the CSV rows without a barcode that Discogs has no release for by hand (their values are the record).")
+    var manualMissing = false
 
     @Option(help: ArgumentHelp(
         "Write what needs a person (ambiguous, not found, not added, refused lines) to this file, tab-separated.",
@@ -129,29 +145,17 @@ struct ImportCommand: ParsableCommand {
             throw ExitCode(2)
         }
 
-        // Checked before anything is written: a report that cannot be written stops the
-        // import before it adds a record.
-        let reportFile: ExportFile?
-        do {
-            reportFile = try report.map { try ExportFile(path: $0) }
-        } catch {
-            throw CLIError("cannot write the report: \(error)")
-        }
         let importer = Importer(store: try store.open(), progress: ImportProgress(), stopRequest: stop)
-        let options = Importer.Options(copies: copies, lookups: !lookup.noLookup, reportPath: report)
-        let outcome = try blocking {
-            try await importer.run(parsed, name: name, options: options, discogs: { Result { () throws(DiscogsAccessProblem) in try DiscogsAccess.make() } })
+        let options = Importer.Options(copies: copies, lookups: !lookup.noLookup, reportPath: report, manualMissing: manualMissing)
+        let outcome: Importer.Outcome
+        do {
+            outcome = try blocking {
+                try await importer.run(parsed, name: name, options: options, discogs: { Result { () throws(DiscogsAccessProblem) in try DiscogsAccess.make() } })
+            }
+        } catch let error as ImportRunError {
+            throw CLIError(error.description)
         }
         try StandardStreams.out(lines: outcome.lines)
-        if let reportFile {
-            do {
-                try reportFile.write(outcome.report.tabSeparated)
-                try reportFile.commit()
-            } catch {
-                reportFile.abandon()
-                throw CLIError("cannot write the report: \(error)")
-            }
-        }
         if let message = outcome.closingMessage { StandardStreams.errLine(message) }
         if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
     }

@@ -1,5 +1,6 @@
 import CratesCore
 import CratesStore
+import CratesTestSupport
 import Foundation
 import Testing
 

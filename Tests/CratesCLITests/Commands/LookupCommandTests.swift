@@ -1,3 +1,4 @@
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -7,10 +8,10 @@ import Testing
 struct LookupCommandTests {
     /// A sandbox signed in to a fresh loopback server; the server lives as long as the test
     /// holds it.
-    static func signedIn() async throws -> (CommandSandbox, TUILookupEndToEndTests.DiscogsServer) {
+    static func signedIn() async throws -> (CommandSandbox, DiscogsTestServer) {
         var sandbox = try CommandSandbox()
-        let server = try TUILookupEndToEndTests.DiscogsServer(token: "lookup-token")
-        sandbox.api = "http://127.0.0.1:\(server.port)"
+        let server = try await DiscogsTestServer.start(token: "lookup-token")
+        sandbox.api = server.base
         try await sandbox.signIn(token: "lookup-token")
         return (sandbox, server)
     }
@@ -28,7 +29,8 @@ struct LookupCommandTests {
         ], "\(result)")
         #expect(result.stderr.isEmpty)
         // Nothing was added.
-        #expect(try await sandbox.crates(["list"]).stdout.isEmpty)
+        let list = try await sandbox.crates(["list"])
+        #expect(list.status == 0 && list.stdout.isEmpty, "\(list)")
         _ = server
     }
 
@@ -70,8 +72,8 @@ struct LookupCommandTests {
     @Test("credentials Discogs refuses (401): exit 3 with what to do")
     func unauthorized() async throws {
         var (sandbox, old) = try await Self.signedIn()
-        let server = try TUILookupEndToEndTests.DiscogsServer(token: "another-token")
-        sandbox.api = "http://127.0.0.1:\(server.port)"
+        let server = try await DiscogsTestServer.start(token: "another-token")
+        sandbox.api = server.base
         let result = try await sandbox.crates(["lookup", "727361626525"])
         #expect(result.status == 3, "\(result)")
         #expect(result.stdout.isEmpty)

@@ -1,5 +1,6 @@
 import CratesCore
 import CratesStore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -56,7 +57,7 @@ struct TUICameraEndToEndTests {
         var daemon: TmuxSession? = try await Self.startDaemon(
             sandbox, decoder: Self.decoder(sandbox, trigger: go, images: [ean, upc, qr]))
         try await tui.waitFor(text: "camera: connected")
-        _ = FileManager.default.createFile(atPath: go, contents: nil)
+        #expect(FileManager.default.createFile(atPath: go, contents: nil))
         var screen = try await tui.waitFor(text: "2 records")
         #expect(screen.contains { $0.contains("5029141777638") })
         #expect(screen.contains { $0.contains("727361626525") })
@@ -73,7 +74,7 @@ struct TUICameraEndToEndTests {
         let again = try await Self.image(sandbox, symbology: "EANX", data: "509150008063", name: "again")
         daemon = try await Self.startDaemon(sandbox, decoder: Self.decoder(sandbox, trigger: go, images: [again]))
         try await tui.waitFor(text: "camera: connected")
-        _ = FileManager.default.createFile(atPath: go, contents: nil)
+        #expect(FileManager.default.createFile(atPath: go, contents: nil))
         screen = try await tui.waitFor(text: "4 records")
         #expect(screen.contains { $0.contains("5091500080635") })
 

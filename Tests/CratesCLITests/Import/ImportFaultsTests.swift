@@ -1,5 +1,6 @@
 import CratesCore
 import CratesStore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -10,11 +11,11 @@ import Testing
 struct ImportFaultsTests {
     /// A sandbox signed in to a fresh loopback server that answers every valid GTIN
     /// (`--generate`), with `arguments` (a fault mix, say).
-    private func signedIn(_ arguments: [String]) async throws -> (CommandSandbox, TUILookupEndToEndTests.DiscogsServer) {
+    private func signedIn(_ arguments: [String]) async throws -> (CommandSandbox, DiscogsTestServer) {
         var sandbox = try CommandSandbox()
-        let server = try TUILookupEndToEndTests.DiscogsServer(token: "faults-token", arguments: ["--generate"] + arguments)
-        sandbox.api = "http://127.0.0.1:\(server.port)"
-        try await sandbox.signIn(token: "faults-token")
+        let server = try await DiscogsTestServer.start(["--generate"] + arguments)
+        sandbox.api = server.base
+        try await sandbox.signIn(token: server.token)
         return (sandbox, server)
     }
 
@@ -39,10 +40,10 @@ struct ImportFaultsTests {
         #expect(try await store.waitingCount() == 0)
         let rows = try await store.sections().flatMap(\.rows)
         #expect(rows.count == count && rows.allSatisfy { $0.lookupState == .matched })
-        let counters = try await server.control("stats")
-        let faults = counters["mixed_faults"] as? [String: Int] ?? [:]
+        let counters = try await server.lookupStats()
+        let faults = counters.mixedFaults
         #expect((faults["html500"] ?? 0) + (faults["truncated"] ?? 0) > 0, "the mix did strike: \(faults)")
-        #expect(counters["throttled"] as? Int == 0)
+        #expect(counters.throttled == 0)
     }
 
     @Test("add --wait through transient faults: the lookup ends matched, exit 0")
@@ -76,7 +77,7 @@ struct ImportFaultsTests {
         #expect(try await store.sections().flatMap(\.rows).allSatisfy { [.pending, .failed].contains($0.lookupState) })
 
         // Online again: the same import finishes the job.
-        sandbox.api = "http://127.0.0.1:\(server.port)"
+        sandbox.api = server.base
         let again = try await sandbox.crates(["import", file], deadline: .seconds(120))
         #expect(again.status == 0, "\(again)")
         #expect(again.stdoutLines.prefix(2) == [

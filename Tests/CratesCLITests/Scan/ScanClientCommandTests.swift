@@ -1,3 +1,4 @@
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -9,10 +10,13 @@ struct ScanClientCommandTests {
         import os, socket, sys
         path = sys.argv[1]
         s = socket.socket(socket.AF_UNIX)
-        s.bind(path)
-        os.chmod(path, 0o600)
+        # Bound and listening under another name first: the test connects as soon as the
+        # path appears, which must not be between bind and listen (ECONNREFUSED).
+        s.bind(path + '.new')
+        os.chmod(path + '.new', 0o600)
         s.listen(1)
-        s.settimeout(20)
+        os.rename(path + '.new', path)
+        s.settimeout(90)
         c, _ = s.accept()
         c.sendall(b'EAN-13:5099750442227\n'
                   + b'\xff\xfe{"symbology":"EAN-13"}\n'
@@ -31,13 +35,12 @@ struct ScanClientCommandTests {
         let sandbox = try ScanSandbox()
         defer { sandbox.remove() }
         let socket = sandbox.path("fake.sock")
-        let server = Task {
-            try await ProcessRunner.run(
-                URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", "-c", Self.server, socket], deadline: .seconds(30))
-        }
-        #expect(await ScanSandbox.eventually(.seconds(20)) { ScanSandbox.mode(socket) != nil })
-        let result = try await ProcessRunner.crates(["scan", "--socket", socket], deadline: .seconds(20))
-        _ = try await server.value
+        let server = try ChildProcess.start(
+            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", "-c", Self.server, socket], deadline: .seconds(60))
+        try await waitUntil("the fake daemon's socket", lastSeen: { server.stderrSoFar }) { ScanSandbox.mode(socket) != nil }
+        let result = try await ProcessRunner.crates(["scan", "--socket", socket], deadline: .seconds(60))
+        let served = await server.result()
+        #expect(served.succeeded, "\(served)")
         #expect(result.status == 1, "\(result)")
         #expect(!result.signalled)
         #expect(result.stdoutLines == [

@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -10,14 +11,13 @@ import Testing
 /// so the default socket is `<dir>/run/crates/scan.sock`. Barcode images are drawn with zint;
 /// `crates scand` and `crates scan` run as real processes through `ProcessRunner`.
 struct ScanSandbox {
-    let directory: String
+    private let scratch: TemporaryDirectory
 
     init() throws {
-        var template = Array("/tmp/crates-scand-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw ScanTestError.setup("mkdtemp failed") }
-        directory = String(cString: made)
+        scratch = try TemporaryDirectory(prefix: "crates-scand")
     }
 
+    var directory: String { scratch.path }
     var runtime: String { directory + "/run" }
     /// The default socket under this sandbox's XDG_RUNTIME_DIR.
     var socket: String { runtime + "/crates/scan.sock" }
@@ -39,7 +39,7 @@ struct ScanSandbox {
             else { continue }
             kill(pid, SIGTERM)
         }
-        try? FileManager.default.removeItem(atPath: directory)
+        scratch.remove()
     }
 
     /// Draws a barcode with zint (`symbology` is zint's -b name: EANX, UPCA, QRCODE…).
@@ -48,7 +48,7 @@ struct ScanSandbox {
         let result = try await ProcessRunner.run(
             URL(fileURLWithPath: "/usr/bin/env"), arguments: ["zint", "-b", symbology, "-d", data, "-o", output],
             deadline: .seconds(20))
-        guard result.status == 0 else { throw ScanTestError.setup("zint (Debian package zint, see scripts/install-deps.sh): \(result)") }
+        guard result.succeeded else { throw ScanTestError.setup("zint (Debian package zint, see scripts/install-deps.sh): \(result)") }
         return output
     }
 
@@ -57,101 +57,86 @@ struct ScanSandbox {
     func decode(_ image: String) async throws -> String {
         let result = try await ProcessRunner.run(
             URL(fileURLWithPath: "/usr/bin/env"), arguments: ["zbarimg", "-q", image], deadline: .seconds(20))
-        guard result.status == 0, let line = result.stdoutLines.first else { throw ScanTestError.setup("zbarimg: \(result)") }
+        guard result.succeeded, let line = result.stdoutLines.first else { throw ScanTestError.setup("zbarimg: \(result)") }
         return line
     }
 
     /// Starts `crates scand` with `arguments`; see `Daemon`.
-    func startDaemon(_ arguments: [String], socket: String? = nil, deadline: Duration = .seconds(60)) async throws -> Daemon {
-        let environment = environment
-        let task = Task {
-            try await ProcessRunner.crates(["scand"] + arguments, environment: environment, deadline: deadline)
-        }
-        let daemon = Daemon(socket: socket ?? self.socket, task: task)
+    func startDaemon(_ arguments: [String], socket: String? = nil, deadline: Duration = .seconds(120)) async throws -> Daemon {
+        let child = try ProcessRunner.startCrates(["scand"] + arguments, environment: environment, deadline: deadline)
+        let daemon = Daemon(socket: socket ?? self.socket, child: child)
         try await daemon.waitUntilListening()
         return daemon
     }
 
-    /// Starts `crates scan` with `arguments`, its standard output and error going to files,
-    /// so the test can see it connect (before the decoder is let go) and watch scans arrive.
-    func startClient(_ arguments: [String], name: String = "client", deadline: Duration = .seconds(30)) throws -> Client {
-        let log = path(name + ".err")
-        let out = path(name + ".out")
-        let binary = try ProcessRunner.cratesBinary().path
-        let environment = environment
-        let task = Task {
-            try await ProcessRunner.run(
-                URL(fileURLWithPath: "/bin/sh"),
-                arguments: ["-c", #"exec "$0" scan "$@" 2> "$LOG" > "$OUT""#, binary] + arguments,
-                environment: environment.merging(["LOG": log, "OUT": out]) { $1 }, deadline: deadline)
-        }
-        return Client(log: log, out: out, task: task)
+    /// Starts `crates scan` with `arguments`, so the test can see it connect (before the
+    /// decoder is let go) and watch scans arrive.
+    func startClient(_ arguments: [String], deadline: Duration = .seconds(120)) throws -> Client {
+        Client(child: try ProcessRunner.startCrates(["scan"] + arguments, environment: environment, deadline: deadline))
     }
 
     /// A running `crates scand`.
     struct Daemon {
         let socket: String
-        let task: Task<ProcessResult, any Error>
+        let child: ChildProcess
 
-        /// The daemon's pid, from the lock file beside the socket.
-        var pid: pid_t? {
-            guard let text = try? String(contentsOfFile: socket + ".lock", encoding: .utf8) else { return nil }
-            return pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
-        }
+        var pid: pid_t { child.pid }
+        /// Its log so far.
+        var stderr: String { child.stderrSoFar }
 
         /// Until a connection succeeds (a stale socket file from an earlier daemon does not
-        /// count) and the lock file names a pid.
+        /// count) and the lock file names its pid.
         func waitUntilListening() async throws {
-            let ready = await ScanSandbox.eventually(.seconds(20)) { pid != nil && ScanSandbox.accepts(socket) }
-            guard ready else {
-                task.cancel()
-                throw ScanTestError.setup("crates scand did not listen on \(socket): \(try await task.value)")
+            do {
+                try await waitUntil("crates scand listening on \(socket)", lastSeen: { child.stderrSoFar }) {
+                    let locked = (try? String(contentsOfFile: socket + ".lock", encoding: .utf8))?
+                        .trimmingCharacters(in: .whitespacesAndNewlines) == String(child.pid)
+                    return locked && ScanSandbox.accepts(socket)
+                }
+            } catch {
+                child.terminate()
+                throw ScanTestError.setup("\(error)\n\(await child.result())")
             }
         }
 
+        /// Waits until its log contains `text`.
+        func waitForLog(_ text: String) async throws {
+            try await waitUntil("“\(text)” in the daemon's log", lastSeen: { child.stderrSoFar }) { child.stderrSoFar.contains(text) }
+        }
+
         /// Sends `signal` and waits for the daemon to exit.
-        func stop(_ signal: Int32 = SIGTERM) async throws -> ProcessResult {
-            if let pid { kill(pid, signal) }
-            return try await task.value
+        func stop(_ signal: Int32 = SIGTERM) async -> ProcessResult {
+            child.signal(signal)
+            return await child.result()
         }
     }
 
     /// A running `crates scan`.
     struct Client {
-        let log: String
-        let out: String
-        let task: Task<ProcessResult, any Error>
+        let child: ChildProcess
 
-        var stderr: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        var stderr: String { child.stderrSoFar }
 
         /// The complete lines printed so far.
         var lines: [String] {
-            let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
-            return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+            child.stdoutSoFar.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
         }
 
-        /// Waits until at least `count` lines are printed; the lines then.
-        func waitForLines(_ count: Int, deadline: Duration = .seconds(20)) async -> [String] {
-            _ = await ScanSandbox.eventually(deadline) { lines.count >= count }
-            return lines
+        /// Waits until a line contains `text`; the lines then.
+        @discardableResult
+        func waitForLine(containing text: String) async throws -> [String] {
+            try await waitFor("a line with “\(text)” from crates scan", lastSeen: { child.stdoutSoFar + child.stderrSoFar }) {
+                let lines = self.lines
+                return lines.contains { $0.contains(text) } ? lines : nil
+            }
         }
 
         func waitUntilConnected() async throws {
-            guard await ScanSandbox.eventually(.seconds(20), { stderr.contains("connected to") }) else {
-                task.cancel()
-                throw ScanTestError.setup("crates scan did not connect: \(stderr) \(try await task.value)")
-            }
+            try await waitUntil("crates scan connected", lastSeen: { child.stderrSoFar }) { child.stderrSoFar.contains("connected to") }
         }
-    }
 
-    /// Polls `condition` until it holds or the deadline passes (one more look after it).
-    static func eventually(_ deadline: Duration, _ condition: () -> Bool) async -> Bool {
-        let end = ContinuousClock.now.advanced(by: deadline)
-        while ContinuousClock.now < end {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition()
+        /// Waits for it to end.
+        func result() async -> ProcessResult { await child.result() }
     }
 
     /// Kills the process groups of the decoders a daemon's log names ("decoder started (pid
@@ -182,16 +167,9 @@ struct ScanSandbox {
         }
     }
 
-    /// The permission bits of a file, or nil when it is not there.
-    static func mode(_ path: String) -> UInt32? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        return UInt32(info.st_mode) & 0o7777
-    }
+    static func mode(_ path: String) -> UInt32? { fileMode(path) }
 
-    static func quote(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
+    static func quote(_ text: String) -> String { ProcessRunner.quote(text) }
 }
 
 enum ScanTestError: Error, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -11,9 +12,11 @@ import Testing
 @Suite("crates scand and crates scan (process)")
 struct ScandCommandTests {
     /// A decoder that waits for `trigger` to exist (so the client is connected first), runs
-    /// `body`, then stays up like a camera with nothing in view.
+    /// `body`, then reads a QR code "sentinel" and stays up like a camera with nothing in
+    /// view. Once the sentinel has reached a client, everything `body` decoded has been sent
+    /// or held back: what came before it is all there is.
     static func gated(_ trigger: String, _ body: String) -> String {
-        "while [ ! -e \(ScanSandbox.quote(trigger)) ]; do sleep 0.05; done; \(body); exec sleep 600"
+        "while [ ! -e \(ScanSandbox.quote(trigger)) ]; do sleep 0.05; done; \(body); echo QR-Code:sentinel; exec sleep 600"
     }
 
     @Test("EAN-13, UPC-A and a QR code decoded from images reach crates scan in order; a code repeated back to back is one scan")
@@ -28,27 +31,29 @@ struct ScandCommandTests {
         let daemon = try await sandbox.startDaemon(["--decoder", Self.gated(go, "zbarimg -q \(images)")])
         let client = try sandbox.startClient(["--json"])
         try await client.waitUntilConnected()
-        let human = try sandbox.startClient([], name: "human")
+        let human = try sandbox.startClient([])
         try await human.waitUntilConnected()
+        // Whole seconds on the wire: the scans' times lie between these, widened to seconds.
+        let released = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         #expect(FileManager.default.createFile(atPath: go, contents: nil))
 
-        let lines = await client.waitForLines(3)
-        let humanLines = await human.waitForLines(3)
-        // Nothing more comes: the repeats were held back.
-        try await Task.sleep(for: .milliseconds(500))
-        let stopped = try await daemon.stop()
+        // Nothing more comes before the sentinel: the repeats were held back.
+        let lines = try await client.waitForLine(containing: "sentinel")
+        let received = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.up))
+        let humanLines = try await human.waitForLine(containing: "sentinel")
+        let stopped = await daemon.stop()
         #expect(stopped.status == 0, "\(stopped)")
         #expect(!stopped.timedOut)
         #expect(stopped.stderr.contains("stopping (SIGTERM)"))
         #expect(ScanSandbox.mode(sandbox.socket) == nil, "socket removed at shutdown")
 
-        let result = try await client.task.value
+        let result = await client.result()
         #expect(client.lines == lines, "one line per scan, no more")
         let events = try lines.map { try ScanEvent(jsonLine: Array($0.utf8)) }
-        #expect(events.map(\.symbology.rawValue) == ["EAN-13", "EAN-13", "QR-Code"], "\(stopped)")
+        #expect(events.map(\.symbology.rawValue) == ["EAN-13", "EAN-13", "QR-Code", "QR-Code"], "\(stopped)")
         // zbar reports a UPC-A as the EAN-13 with a leading 0.
-        #expect(events.map(\.data) == ["5099750442227", "0077774620024", "https://www.discogs.com/release/249504-Rick-Astley"])
-        #expect(events.allSatisfy { abs($0.at.timeIntervalSinceNow) < 120 })
+        #expect(events.map(\.data) == ["5099750442227", "0077774620024", "https://www.discogs.com/release/249504-Rick-Astley", "sentinel"])
+        #expect(events.allSatisfy { $0.at >= released && $0.at <= received }, "\(events.map(\.at)) not in \(released)…\(received)")
         #expect(result.status == 1, "the daemon went away: \(result)")
         #expect(client.stderr.contains("closed the connection"))
 
@@ -60,9 +65,11 @@ struct ScandCommandTests {
             ["EAN-13", "5099750442227", "adds barcode"],
             ["EAN-13", "0077774620024", "adds barcode"],
             ["QR-Code", "https://www.discogs.com/release/249504-Rick-Astley", "adds release 249504"],
+            ["QR-Code", "sentinel", "ignored"],
         ]
         #expect(columns == expected)
-        _ = try await human.task.value
+        let humanResult = await human.result()
+        #expect(humanResult.status == 1 && !humanResult.signalled, "the daemon went away: \(humanResult)")
     }
 
     @Test("hold time: the same code with a short gap is one scan, after a gap longer than the hold it is two")
@@ -72,19 +79,21 @@ struct ScandCommandTests {
         let line = try await sandbox.decode(try await sandbox.image("EANX", "509975044222", name: "ean"))
         #expect(line == "EAN-13:5099750442227")
         let go = sandbox.path("go")
-        // Readings 0.1 s apart (a camera's frames), then 2.5 s out of view, then back: with a
-        // hold of 1 s that is two scans, not five.
-        let replay = "echo \(line); sleep 0.1; echo \(line); sleep 0.1; echo \(line); sleep 2.5; echo \(line); sleep 0.1; echo \(line); touch \(ScanSandbox.quote(sandbox.path("done")))"
-        let daemon = try await sandbox.startDaemon(["--hold", "1", "--decoder", Self.gated(go, replay)])
+        // Readings 0.1 s apart (a camera's frames), then 3 s out of view, then back: with a
+        // hold of 2 s that is two scans, not five. (The input's own timing: `sleep` only ever
+        // lengthens a gap, and a frame gap would have to grow twentyfold to cross the hold.)
+        let replay = "echo \(line); sleep 0.1; echo \(line); sleep 0.1; echo \(line); sleep 3; echo \(line); sleep 0.1; echo \(line)"
+        let daemon = try await sandbox.startDaemon(["--hold", "2", "--decoder", Self.gated(go, replay)])
         let client = try sandbox.startClient([])
         try await client.waitUntilConnected()
         #expect(FileManager.default.createFile(atPath: go, contents: nil))
-        #expect(await ScanSandbox.eventually(.seconds(20)) { FileManager.default.fileExists(atPath: sandbox.path("done")) })
-        try await Task.sleep(for: .milliseconds(300))
-        let stopped = try await daemon.stop()
-        let result = try await client.task.value
-        #expect(client.lines.map { $0.split(separator: "\t").prefix(2).joined(separator: " ") }
-            == ["EAN-13 5099750442227", "EAN-13 5099750442227"], "\(result)\n\(stopped)")
+        let lines = try await client.waitForLine(containing: "sentinel")
+        let stopped = await daemon.stop()
+        #expect(stopped.status == 0, "\(stopped)")
+        let result = await client.result()
+        #expect(result.status == 1, "the daemon went away: \(result)")
+        #expect(lines.map { $0.split(separator: "\t").prefix(2).joined(separator: " ") }
+            == ["EAN-13 5099750442227", "EAN-13 5099750442227", "QR-Code sentinel"], "\(result)\n\(stopped)")
         #expect(stopped.stderr.components(separatedBy: "scanned EAN-13 5099750442227").count - 1 == 2, "\(stopped)")
     }
 
@@ -98,10 +107,10 @@ struct ScandCommandTests {
             "--decoder", "echo run >> \(ScanSandbox.quote(runs)); zbarimg -q \(ScanSandbox.quote(ean)); echo 'cannot read frame' >&2; exit 3",
         ])
         // Runs at about 0 s, 1 s and 3 s.
-        #expect(await ScanSandbox.eventually(.seconds(20)) {
+        try await waitUntil("three runs of the decoder", lastSeen: { daemon.stderr }) {
             ((try? String(contentsOfFile: runs, encoding: .utf8)) ?? "").split(separator: "\n").count >= 3
-        })
-        let stopped = try await daemon.stop()
+        }
+        let stopped = await daemon.stop()
         #expect(stopped.status == 0, "\(stopped)")
         let log = stopped.stderr
         #expect(log.contains("decoder: cannot read frame"), "\(log)")
@@ -117,16 +126,16 @@ struct ScandCommandTests {
         let sandbox = try ScanSandbox()
         defer { sandbox.remove() }
         let missing = try await sandbox.startDaemon(["--decoder", "no-such-decoder --scan"])
-        try await Task.sleep(for: .milliseconds(1500))
-        let first = try await missing.stop()
-        #expect(first.status == 0)
+        try await missing.waitForLog("restarting in 1 s")
+        let first = await missing.stop()
+        #expect(first.status == 0, "\(first)")
         #expect(first.stderr.contains("decoder stopped: the decoder command was not found (exit status 127)"), "\(first)")
         #expect(first.stderr.contains("restarting in 1 s"))
 
         // The default decoder, zbarcam, on a device that is not there.
         let camera = try await sandbox.startDaemon(["--device", "/dev/crates-no-camera"])
-        try await Task.sleep(for: .milliseconds(1500))
-        let second = try await camera.stop(SIGINT)
+        try await camera.waitForLog("restarting in")
+        let second = await camera.stop(SIGINT)
         #expect(second.status == 0, "\(second)")
         #expect(second.stderr.contains("stopping (SIGINT)"))
         let hasZbarcam = FileManager.default.isExecutableFile(atPath: "/usr/bin/zbarcam")
@@ -145,7 +154,8 @@ struct ScandCommandTests {
         let daemon = try await sandbox.startDaemon(["--decoder", "exec sleep 600"])
         #expect(ScanSandbox.mode(sandbox.runtime + "/crates") == 0o700)
         #expect(ScanSandbox.mode(sandbox.socket) == 0o600)
-        let stopped = try await daemon.stop()
+        let stopped = await daemon.stop()
+        #expect(stopped.status == 0, "\(stopped)")
         #expect(stopped.stderr.contains("made \(sandbox.runtime)/crates private (mode 755 → 700)"), "\(stopped)")
 
         let shared = sandbox.path("shared")
@@ -168,10 +178,10 @@ struct ScandCommandTests {
 
         let second = try await ProcessRunner.crates(["scand", "--decoder", "exec sleep 600"], environment: sandbox.environment, deadline: .seconds(20))
         #expect(second.status == 1, "\(second)")
-        #expect(second.stderr.contains("another crates scand (pid \(first.pid ?? -1)) is already serving \(sandbox.socket)"), "\(second)")
+        #expect(second.stderr.contains("another crates scand (pid \(first.pid)) is already serving \(sandbox.socket)"), "\(second)")
 
-        let crashed = try await first.stop(SIGKILL)
-        #expect(crashed.signalled)
+        let crashed = await first.stop(SIGKILL)
+        #expect(crashed.signalled && crashed.status == SIGKILL, "\(crashed)")
         // A daemon killed with SIGKILL cannot stop its decoder: end it here (by the process
         // group the daemon logged), as the test's own clean-up.
         ScanSandbox.killDecoders(loggedIn: crashed.stderr)
@@ -185,11 +195,13 @@ struct ScandCommandTests {
         let client = try sandbox.startClient(["--json"])
         try await client.waitUntilConnected()
         #expect(FileManager.default.createFile(atPath: go, contents: nil))
-        let lines = await client.waitForLines(1)
-        let stopped = try await restarted.stop()
+        let lines = try await client.waitForLine(containing: "sentinel")
+        let stopped = await restarted.stop()
+        #expect(stopped.status == 0, "\(stopped)")
         #expect(stopped.stderr.contains("replaced a stale socket"), "\(stopped)")
-        _ = try await client.task.value
-        #expect(lines.count == 1, "\(stopped)")
+        let clientResult = await client.result()
+        #expect(clientResult.status == 1, "the daemon went away: \(clientResult)")
+        #expect(lines.count == 2, "\(stopped)")
         #expect(lines.first?.contains(#""data":"5099750442227""#) == true)
     }
 

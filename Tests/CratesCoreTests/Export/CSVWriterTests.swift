@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Testing
 
 /// RFC 4180 §2 quoting, checked field by field and by reading back with an independent reader.

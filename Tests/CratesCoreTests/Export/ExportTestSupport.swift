@@ -22,7 +22,7 @@ enum ExportSample {
         ExportedRecord(
             record: CatalogueRecord(
                 id: 7, gtin: gtin("0075678190421"), addedAt: addedAt, addMethod: .wedge,
-                note: "signed, \"mint\"\nsleeve worn", location: "Crate 3, top", releaseID: 249_504,
+                note: "signed, \"mint\"\nsleeve worn", location: Location(id: 3, name: "Crate 3, top", parentID: 2, ancestors: ["Living Room"]), releaseID: 249_504,
                 lookupState: .matched, lookupAttempts: 1, updatedAt: addedAt.addingTimeInterval(60)),
             release: awkwardRelease, section: "Rock")
     }

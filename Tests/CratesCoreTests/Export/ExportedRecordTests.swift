@@ -12,11 +12,11 @@ struct ExportedRecordTests {
         #expect(!line.contains("\n"))
         #expect(line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) == [
             "7", "0075678190421", "matched", "Rock", "Crosby, Stills & Nash", "\"Déjà\" Vu, Live",
-            "Vinyl, LP, Album + CD, Album", "1970", "Atlantic, Rhino, Inc.", "SD 7200", "249504", "2024-01-31T12:34:56Z",
+            "Vinyl, LP, Album + CD, Album", "1970", "Atlantic, Rhino, Inc.", "SD 7200", "249504", "2024-01-31T12:34:56Z", "",
         ])
-        #expect(ExportedRecord.listingColumns.count == 12)
+        #expect(ExportedRecord.listingColumns.count == 13)
         #expect(ExportSample.unmatched.listingLine
-            == "8\t5012345678900\tambiguous\tUnknown\t\t\t\t\t\t\t\t2024-01-31T12:34:56Z")
+            == "8\t5012345678900\tambiguous\tUnknown\t\t\t\t\t\t\t\t2024-01-31T12:34:56Z\t")
     }
 
     @Test("tab-separated fields never carry control characters", arguments: [
@@ -31,9 +31,12 @@ struct ExportedRecordTests {
         let object = try decode(ExportSample.unmatched, includeDiscogs: false)
         #expect(Set(object.keys) == [
             "id", "gtin", "state", "section", "addedAt", "addMethod", "note", "location", "lookupAttempts",
-            "lookupError", "retryAt", "skipReason", "updatedAt", "candidates", "release",
+            "lookupError", "retryAt", "skipReason", "updatedAt", "candidates", "release", "collector",
+            "mediaCondition", "sleeveCondition", "rating", "discogsCollection",
         ])
         #expect(object["note"] is NSNull)
+        #expect(object["mediaCondition"] is NSNull && object["discogsCollection"] is NSNull)
+        #expect(object["rating"] as? Int == 0)
         #expect(object["release"] is NSNull)
         #expect(object["gtin"] as? String == "5012345678900")
         #expect(object["state"] as? String == "ambiguous")
@@ -49,7 +52,9 @@ struct ExportedRecordTests {
         entry.history = [LookupEvent(id: 1, recordID: 7, at: ExportSample.addedAt, kind: .matched, message: "release 249504")]
         let object = try decode(entry, includeDiscogs: true)
         #expect(object["note"] as? String == "signed, \"mint\"\nsleeve worn")
-        #expect(object["location"] as? String == "Crate 3, top")
+        let location = try #require(object["location"] as? [String: Any])
+        #expect(location["name"] as? String == "Crate 3, top" && location["path"] as? String == "Living Room › Crate 3, top")
+        #expect((location["id"] as? NSNumber)?.intValue == 3 && location["code"] as? String == "2900000000032")
         let release = try #require(object["release"] as? [String: Any])
         #expect(release["id"] as? Int == 249_504)
         #expect(release["title"] as? String == "\"Déjà\" Vu,\nLive")

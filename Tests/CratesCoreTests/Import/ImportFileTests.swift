@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -123,8 +124,8 @@ import Testing
     }
 
     @Test func aHeaderWithoutAKeyColumnIsAnError() {
-        #expect(throws: ImportError.noKeyColumn(line: 2, columns: ["Artist", "Title"])) {
-            try parse("# export\nArtist,Title\nPink Floyd,The Wall\n")
+        #expect(throws: ImportError.noKeyColumn(line: 2, columns: ["Artist", "Rating"])) {
+            try parse("# export\nArtist,Rating\nPink Floyd,5\n")
         }
     }
 

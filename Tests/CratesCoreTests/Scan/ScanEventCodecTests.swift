@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -108,14 +109,75 @@ struct ScanEventCodecTests {
         #expect(throws: ScanLineError.tooLong(bytes: 4097)) { try tooBig.encodedLine() }
     }
 
-    @Test("random bytes never crash the reader")
-    func fuzz() {
-        var generator = SystemRandomNumberGenerator()
-        let alphabet = Array(#"{}[]":,\ "symbologydataat0123456789-TZ.nul"#.utf8) + [0x00, 0x0D, 0xC3, 0xFF, 0x80]
-        for _ in 0..<2000 {
-            let count = Int.random(in: 0..<80, using: &generator)
-            let bytes = (0..<count).map { _ in alphabet.randomElement(using: &generator) ?? 0 }
-            _ = try? ScanEvent(jsonLine: bytes)
+    /// Random events, from a seeded generator: what is written reads back as the same event.
+    @Test("random events read back as written (seeded)")
+    func randomRoundTrip() throws {
+        var generator = SeededGenerator(seed: 0x5CA1_AB1E)
+        let symbologies: [ScanSymbology] = [.ean13, .ean8, .upcA, .upcE, .isbn10, .isbn13, .qrCode, .code128, ScanSymbology(rawValue: "DataBar")]
+        // ASCII, quotes and backslashes, C0 and C1 controls, DEL, non-ASCII, an emoji.
+        let scalars: [Unicode.Scalar] = Array("0123456789abcXYZ \"\\/:{}[],-".unicodeScalars)
+            + (0..<0x20).compactMap(Unicode.Scalar.init) + ["\u{7F}", "\u{85}", "\u{9B}", "é", "日", "🎵", "\u{2028}"]
+        var decodedCount = 0
+        for _ in 0..<2_000 {
+            let length = Int.random(in: 1..<120, using: &generator)  // the reader refuses empty data
+            var data = String.UnicodeScalarView()
+            for _ in 0..<length { data.append(scalars.randomElement(using: &generator) ?? "0") }
+            // Whole seconds: the line carries RFC 3339 seconds.
+            let at = Date(timeIntervalSince1970: Double(Int.random(in: 0...4_102_444_800, using: &generator)))
+            let event = ScanEvent(symbology: symbologies.randomElement(using: &generator) ?? .ean13, data: String(data), at: at)
+            let bytes = try event.encodedLine()
+            #expect(bytes.last == 0x0A && !bytes.dropLast().contains(0x0A), "one line: \(event)")
+            #expect(!bytes.contains { $0 < 0x20 && $0 != 0x0A }, "no raw control byte on the wire: \(event)")
+            let decoded = try ScanEvent(jsonLine: bytes.dropLast())
+            #expect(decoded == event)
+            decodedCount += 1
         }
+        #expect(decodedCount == 2_000)
+    }
+
+    /// Random bytes and damaged lines (seeded): the reader never crashes, and every line is
+    /// either an event that writes back to an equal event, or a typed error with a message
+    /// that is safe on a terminal.
+    @Test("random bytes and damaged lines: an event or a typed, printable error, never a crash (seeded)")
+    func fuzz() {
+        var generator = SeededGenerator(seed: 0xF022_5EED)
+        let alphabet = Array(#"{}[]":,\ "symbologydataat0123456789-TZ.nul"#.utf8) + [0x00, 0x0D, 0xC3, 0xFF, 0x80]
+        let valid = Array(Self.valid.utf8)
+        var events = 0
+        var errors = 0
+        for round in 0..<4_000 {
+            var bytes: [UInt8]
+            if round % 2 == 0 {
+                bytes = (0..<Int.random(in: 0..<80, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? 0 }
+            } else {
+                // A valid line with one to three bytes changed, inserted or removed.
+                bytes = valid
+                for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                    let position = Int.random(in: 0..<bytes.count, using: &generator)
+                    let byte = alphabet.randomElement(using: &generator) ?? 0
+                    switch Int.random(in: 0..<3, using: &generator) {
+                    case 0: bytes[position] = byte
+                    case 1: bytes.insert(byte, at: position)
+                    default: bytes.remove(at: position)
+                    }
+                }
+            }
+            do {
+                let event = try ScanEvent(jsonLine: bytes)
+                events += 1
+                #expect(!event.symbology.rawValue.isEmpty, "\(bytes)")
+                if let again = try? event.encodedLine() {
+                    #expect((try? ScanEvent(jsonLine: again.dropLast())) == event, "\(bytes)")
+                }
+            } catch {
+                errors += 1
+                let message = error.description
+                #expect(!message.isEmpty)
+                #expect(message.unicodeScalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }, "\(message)")
+            }
+        }
+        #expect(events + errors == 4_000)
+        // Both kinds came up: the damaged lines reach the reader's deeper checks.
+        #expect(events > 0 && errors > 0, "events \(events), errors \(errors)")
     }
 }

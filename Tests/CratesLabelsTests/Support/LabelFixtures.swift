@@ -1,5 +1,6 @@
 import CratesCore
 import CratesLabels
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -35,9 +36,21 @@ enum LabelFixtures {
 
     static func mm(_ points: Double) -> Double { Points.toMillimetres(points) }
 
-    /// A temporary PDF path in a fresh directory (removed by the caller).
-    static func temporaryPDF() throws -> (directory: URL, pdf: URL) {
-        let directory = try LabelTools.temporaryDirectory()
-        return (directory, directory.appendingPathComponent("labels.pdf"))
+    /// A temporary PDF path in a fresh directory (removed when the directory goes).
+    static func temporaryPDF() throws -> (directory: TemporaryDirectory, pdf: URL) {
+        let directory = try TemporaryDirectory(prefix: "crates-labels")
+        return (directory, directory.url.appendingPathComponent("labels.pdf"))
+    }
+
+    /// Lays the labels out and writes the PDF to `url`; returns the plan (what was drawn
+    /// where). The command writes through `ExportFile`; a test needs the bytes only.
+    @discardableResult
+    static func write(
+        labels: [Label], contents: [LabelContents] = [], layout: LabelSheetLayout,
+        options: LabelOptions = LabelOptions(), to path: String
+    ) throws -> LabelDocumentPlan {
+        let document = try LabelDocument(labels: labels, contents: contents, layout: layout, options: options)
+        try Data(document.pdf()).write(to: URL(fileURLWithPath: path))
+        return document.plan
     }
 }

@@ -1,3 +1,4 @@
+import CratesTestSupport
 import CratesCore
 import Foundation
 import Testing
@@ -329,7 +330,7 @@ import Testing
         try await server.collection.hold("add")
         let name = owner
         let pending = Task { try await client.addToCollection(username: name, releaseID: 1) }
-        #expect(try await eventually { try await server.collection.stats().held == 1 })
+        try await waitUntil("the add's answer is held") { try await server.collection.stats().held == 1 }
         let stored = try await server.collection.dump().instances
         #expect(stored.count == 1)  // already in the collection, answer not yet sent
         try await server.collection.release()

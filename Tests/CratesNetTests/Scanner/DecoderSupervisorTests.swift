@@ -1,6 +1,6 @@
 import CratesCore
+import CratesTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 @testable import CratesNet
@@ -11,13 +11,14 @@ import Testing
 
 /// Reports from a supervisor, collected from its thread.
 final class ReportLog: Sendable {
-    private let items = Mutex<(lines: [String], reports: [DecoderSupervisor.Report])>(([], []))
+    private let lineBox = LockBox<[String]>()
+    private let reportBox = LockBox<[DecoderSupervisor.Report]>()
 
-    func line(_ text: String) { items.withLock { $0.lines.append(text) } }
-    func report(_ report: DecoderSupervisor.Report) { items.withLock { $0.reports.append(report) } }
+    func line(_ text: String) { lineBox.append(text) }
+    func report(_ report: DecoderSupervisor.Report) { reportBox.append(report) }
 
-    var lines: [String] { items.withLock { $0.lines } }
-    var reports: [DecoderSupervisor.Report] { items.withLock { $0.reports } }
+    var lines: [String] { lineBox.all }
+    var reports: [DecoderSupervisor.Report] { reportBox.all }
 
     var stops: [(DecoderExit, String, Duration?)] {
         reports.compactMap { if case let .stopped(exit, text, delay) = $0 { (exit, text, delay) } else { nil } }
@@ -78,9 +79,9 @@ struct DecoderSupervisorTests {
             command: .shell("echo EAN-13:5099750442227; echo 'Connection Null' >&2; echo 'frame error' >&2; exit 3"),
             backoff: Self.fast, onLine: { log.line($0) }, onReport: { log.report($0) })
         supervisor.start()
-        #expect(await eventually { log.stops.count >= 3 })
+        try await waitUntil("three stops") { log.stops.count >= 3 }
         supervisor.stop()
-        #expect(await supervisor.waitUntilStopped())
+        #expect(await supervisor.waitUntilStopped(timeout: .seconds(30)))
         let stops = log.stops
         #expect(log.lines.prefix(3) == ["EAN-13:5099750442227", "EAN-13:5099750442227", "EAN-13:5099750442227"])
         #expect(stops.prefix(3).map { $0.2 } == [.milliseconds(50), .milliseconds(100), .milliseconds(200)])
@@ -98,21 +99,20 @@ struct DecoderSupervisorTests {
     @Test("stop ends a decoder that runs forever, and what its shell started, at once")
     func stopKillsTheGroup() async throws {
         let log = ReportLog()
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let pidFile = scratch.path + "/child.pid"
         let supervisor = try DecoderSupervisor(
             command: .shell("sleep 600 & echo $! > \(pidFile); echo QR-Code:ready; wait"),
             backoff: Self.fast, onLine: { log.line($0) }, onReport: { log.report($0) })
         supervisor.start()
-        #expect(await eventually { log.lines == ["QR-Code:ready"] })
+        try await waitUntil("the decoder's ready line") { log.lines == ["QR-Code:ready"] }
         let child = try #require(pid_t(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(kill(child, 0) == 0, "the background sleep runs")
-        let started = ContinuousClock.now
         supervisor.stop()
-        #expect(await supervisor.waitUntilStopped(timeout: .seconds(5)))
-        #expect(ContinuousClock.now - started < .seconds(4), "SIGTERM, not the 600 s")
-        #expect(await eventually { kill(child, 0) != 0 }, "the shell's child went with it")
+        // Stopped by SIGTERM: the decoder would otherwise run its 600 s.
+        #expect(await supervisor.waitUntilStopped(timeout: .seconds(60)))
+        try await waitUntil("the shell's child went with it") { kill(child, 0) != 0 }
         #expect(log.stops.count == 1)
         #expect(log.stops.first?.2 == nil, "no restart after stop")
     }
@@ -124,11 +124,11 @@ struct DecoderSupervisorTests {
             command: .shell("sleep 600 & echo EAN-8:96385074; exit 0"),
             backoff: RestartBackoff(initial: .seconds(30)), onLine: { log.line($0) }, onReport: { log.report($0) })
         supervisor.start()
-        #expect(await eventually { log.stops.count == 1 })
+        try await waitUntil("one stop") { log.stops.count == 1 }
         #expect(log.lines == ["EAN-8:96385074"])
         #expect(log.stops.first?.2 == .seconds(30))
         supervisor.stop()
-        #expect(await supervisor.waitUntilStopped())
+        #expect(await supervisor.waitUntilStopped(timeout: .seconds(30)))
     }
 
     @Test("a program that cannot be started is reported and retried")
@@ -137,9 +137,9 @@ struct DecoderSupervisorTests {
         let supervisor = try DecoderSupervisor(
             command: Self.zbarcam, backoff: Self.fast, onLine: { log.line($0) }, onReport: { log.report($0) })
         supervisor.start()
-        #expect(await eventually { log.stops.count >= 2 })
+        try await waitUntil("two stops") { log.stops.count >= 2 }
         supervisor.stop()
-        #expect(await supervisor.waitUntilStopped())
+        #expect(await supervisor.waitUntilStopped(timeout: .seconds(30)))
         #expect(log.stops.first?.0 == .couldNotStart(errno: ENOENT))
         #expect(log.stops.first?.1.contains("zbarcam is not installed") == true)
         #expect(!log.reports.contains { if case .started = $0 { true } else { false } })
@@ -150,30 +150,32 @@ struct DecoderSupervisorTests {
 struct ScanDaemonTests {
     @Test("decoder lines become deduplicated events on the socket; odd lines are logged, not sent")
     func linesToEvents() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let socket = ScanSocketPath(path: scratch.path + "/scan.sock", isDefault: false)
         let go = scratch.path + "/go"
-        let messages = Mutex<[String]>([])
+        let messages = LockBox<[String]>()
         let daemon = try ScanDaemon(
             configuration: .init(
                 socket: socket,
-                decoder: .shell("while [ ! -e \(go) ]; do sleep 0.02; done; for i in 1 2 3 4 5; do echo EAN-13:5099750442227; done; echo 5099750442227; echo QR-Code:hello; exec sleep 600"),
+                // After the lines under test, a sentinel: once it has arrived, everything the
+                // decoder printed before it has been sent or held back.
+                decoder: .shell("while [ ! -e \(go) ]; do sleep 0.02; done; for i in 1 2 3 4 5; do echo EAN-13:5099750442227; done; echo 5099750442227; echo QR-Code:hello; echo QR-Code:sentinel; exec sleep 600"),
                 hold: .seconds(5), backoff: RestartBackoff(initial: .seconds(30))),
-            log: { line in messages.withLock { $0.append(line) } })
+            log: { line in messages.append(line) })
         daemon.start()
         let log = MessageLog()
         let connection = try ScanConnection(path: socket.path)
         connection.start { log.append($0) }
-        #expect(await eventually { daemon.server.clientCount == 1 })
+        try await waitUntil("the client accepted") { daemon.server.clientCount == 1 }
         #expect(FileManager.default.createFile(atPath: go, contents: nil))
-        await log.wait("two events") { _ in log.events.count == 2 }
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(log.events.map(\.symbology) == [.ean13, .qrCode])
-        #expect(log.events.map(\.data) == ["5099750442227", "hello"])
+        try await log.wait("the sentinel") { _ in log.events.last?.data == "sentinel" }
+        #expect(log.events.map(\.symbology) == [.ean13, .qrCode, .qrCode])
+        #expect(log.events.map(\.data) == ["5099750442227", "hello", "sentinel"])
         daemon.stop()
-        #expect(await eventually(.seconds(10)) { daemon.server.clientCount == 0 && log.all.last == .disconnected(.connectionClosed(path: socket.path)) })
-        let lines = messages.withLock { $0 }
+        try await log.wait("the daemon's disconnect") { $0.last == .disconnected(.connectionClosed(path: socket.path)) }
+        try await waitUntil("no client left") { daemon.server.clientCount == 0 }
+        let lines = messages.all
         #expect(lines.contains { $0.contains("ignored decoder output: “5099750442227” has no TYPE: prefix") }, "\(lines)")
         #expect(lines.contains("scanned EAN-13 5099750442227 → 1 client"), "\(lines)")
     }

@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -14,22 +15,22 @@ import Testing
 struct ScanServerSetupTests {
     @Test("a new default directory is 0700 and the socket 0600; stop removes the socket")
     func createsPrivately() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let socket = ScanSocketPath(path: scratch.path + "/run/crates/scan.sock", isDefault: true)
         let server = try ScanServer(socket: socket)
-        #expect(ScratchDirectory.mode(scratch.path + "/run/crates") == 0o700)
-        #expect(ScratchDirectory.mode(scratch.path + "/run") == 0o700)
-        #expect(ScratchDirectory.mode(socket.path) == 0o600)
+        #expect(fileMode(scratch.path + "/run/crates") == 0o700)
+        #expect(fileMode(scratch.path + "/run") == 0o700)
+        #expect(fileMode(socket.path) == 0o600)
         #expect(server.setupNotes.contains { $0.contains("created") })
         server.stop()
-        #expect(await server.waitUntilStopped())
-        #expect(ScratchDirectory.mode(socket.path) == nil, "socket removed")
+        #expect(await server.waitUntilStopped(timeout: .seconds(30)))
+        #expect(fileMode(socket.path) == nil, "socket removed")
     }
 
     @Test("a default directory others can enter is made private; a named one is refused")
     func looseDirectory() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let directory = scratch.path + "/d"
         #expect(mkdir(directory, 0o755) == 0)
@@ -37,19 +38,19 @@ struct ScanServerSetupTests {
 
         let named = ScanSocketPath(path: directory + "/scan.sock", isDefault: false)
         #expect(throws: ScannerError.directoryNotPrivate(path: directory, mode: 0o755)) { try ScanServer(socket: named) }
-        #expect(ScratchDirectory.mode(directory) == 0o755, "a directory the user named is left alone")
+        #expect(fileMode(directory) == 0o755, "a directory the user named is left alone")
         #expect(ScannerError.directoryNotPrivate(path: directory, mode: 0o755).description.contains("chmod 700"))
 
         let server = try ScanServer(socket: ScanSocketPath(path: directory + "/scan.sock", isDefault: true))
-        #expect(ScratchDirectory.mode(directory) == 0o700)
+        #expect(fileMode(directory) == 0o700)
         #expect(server.setupNotes.contains { $0.contains("755 → 700") }, "\(server.setupNotes)")
         server.stop()
-        #expect(await server.waitUntilStopped())
+        #expect(await server.waitUntilStopped(timeout: .seconds(30)))
     }
 
     @Test("a directory owned by another user is refused")
     func foreignDirectory() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let directory = scratch.path + "/d"
         #expect(mkdir(directory, 0o700) == 0)
@@ -69,7 +70,7 @@ struct ScanServerSetupTests {
 
     @Test("a symbolic link or a file in the directory's place is refused")
     func notADirectory() throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         #expect(symlink(scratch.path, scratch.path + "/link") == 0)
         #expect(throws: ScannerError.notADirectory(path: scratch.path + "/link")) {
@@ -83,14 +84,14 @@ struct ScanServerSetupTests {
 
     @Test("a socket left by a crashed daemon is replaced")
     func staleSocket() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let path = scratch.path + "/scan.sock"
         // What a daemon killed with SIGKILL leaves: a bound socket file nobody accepts on.
         let fd = try UnixSocket.make(path: path)
         #expect(try UnixSocket.withAddress(path) { bind(fd, $0, $1) } == 0)
         close(fd)
-        #expect(ScratchDirectory.mode(path) != nil)
+        #expect(fileMode(path) != nil)
         #expect(throws: ScannerError.noDaemon(path: path)) { try ScanConnection(path: path) }
 
         let server = try ScanServer(socket: ScanSocketPath(path: path, isDefault: false))
@@ -98,32 +99,32 @@ struct ScanServerSetupTests {
         let log = MessageLog()
         let client = try ScanConnection(path: path)
         client.start { log.append($0) }
-        #expect(await eventually { server.clientCount == 1 })
+        try await waitUntil("one client accepted") { server.clientCount == 1 }
         try server.broadcast(.test("5099750442227"))
-        await log.wait("the event") { _ in log.events.count == 1 }
+        try await log.wait("the event") { _ in log.events.count == 1 }
         server.stop()
-        #expect(await server.waitUntilStopped())
-        await log.wait("the disconnect") { $0.last == .disconnected(.connectionClosed(path: path)) }
+        #expect(await server.waitUntilStopped(timeout: .seconds(30)))
+        try await log.wait("the disconnect") { $0.last == .disconnected(.connectionClosed(path: path)) }
     }
 
     @Test("a second daemon on a live socket refuses, naming the first's pid; after stop it may start")
     func secondDaemon() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let socket = ScanSocketPath(path: scratch.path + "/scan.sock", isDefault: false)
         let first = try ScanServer(socket: socket)
         #expect(throws: ScannerError.daemonRunning(path: socket.path, pid: getpid())) { try ScanServer(socket: socket) }
-        #expect(ScratchDirectory.mode(socket.path) == 0o600, "the first daemon's socket is untouched")
+        #expect(fileMode(socket.path) == 0o600, "the first daemon's socket is untouched")
         first.stop()
-        #expect(await first.waitUntilStopped())
+        #expect(await first.waitUntilStopped(timeout: .seconds(30)))
         let second = try ScanServer(socket: socket)
         second.stop()
-        #expect(await second.waitUntilStopped())
+        #expect(await second.waitUntilStopped(timeout: .seconds(30)))
     }
 
     @Test("a socket served by another program (no lock taken) is refused, not stolen")
     func foreignListener() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let path = scratch.path + "/scan.sock"
         let fd = try UnixSocket.make(path: path)
@@ -133,12 +134,12 @@ struct ScanServerSetupTests {
         #expect(throws: ScannerError.daemonRunning(path: path, pid: nil)) {
             try ScanServer(socket: ScanSocketPath(path: path, isDefault: false))
         }
-        #expect(ScratchDirectory.mode(path) != nil, "still there")
+        #expect(fileMode(path) != nil, "still there")
     }
 
     @Test("a regular file in the socket's place, and an overlong path, are refused")
     func badPaths() throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let path = scratch.path + "/scan.sock"
         #expect(FileManager.default.createFile(atPath: path, contents: Data("keep me".utf8)))
@@ -153,7 +154,7 @@ struct ScanServerSetupTests {
 
     @Test("no daemon: the client's error says how to start one")
     func noDaemon() throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let path = scratch.path + "/scan.sock"
         #expect(throws: ScannerError.noDaemon(path: path)) { try ScanConnection(path: path) }

@@ -1,0 +1,179 @@
+import CratesCore
+import CratesNet
+import CratesStore
+import Foundation
+
+/// `crates add CODE...`: each code added by the rules of `RecordAdder`, one line per record
+/// added (`id  gtin  state  detail`), a message per code not added, and with `wait` the
+/// lookups of the new records before the lines are printed. `crates add --manual`: one
+/// record entered by hand (`addByHand`).
+public struct AddCodes: Sendable {
+    public let store: CatalogueStore
+    public let access: DiscogsAccess?
+    /// `--copy`, `--force` (`--manual` takes only `--copy`).
+    public let allowing: AddAllowance
+    /// `--wait`, and its `--timeout` in seconds.
+    public let wait: Double?
+
+    public init(store: CatalogueStore, access: DiscogsAccess?, allowing: AddAllowance, wait: Double?) {
+        self.store = store
+        self.access = access
+        self.allowing = allowing
+        self.wait = wait
+    }
+
+    /// Adds the codes in order; `out` gets the record lines, `say` a message per code not
+    /// added (and why a wait did not finish). Returns the exit status: 1 when a code was
+    /// refused, else 3 when a lookup did not finish, else 2 when a duplicate was skipped.
+    public func run(
+        _ codes: [String], out: @Sendable (String) throws -> Void, say: @Sendable (String) -> Void
+    ) async throws -> Int32 {
+        let adder = RecordAdder(store: store, discogs: access)
+        var refused = false
+        var skipped = false
+        var added: [Int64] = []
+        for code in codes {
+            let shown = GTIN.displayForm(of: code)
+            let entry: CodeEntry
+            do {
+                entry = try CodeEntry.parse(code)
+            } catch {
+                refused = true
+                say("\(shown): \(error)")
+                continue
+            }
+            let method: AddMethod = if case .release = entry { .releaseID } else { .typed }
+            switch try await adder.add(entry, method: method, allowing: allowing) {
+            case .added(let record, _):
+                added.append(record.id)
+                if wait == nil { try out(try await Self.line(for: record.id, store: store)) }
+            case .held(let question):
+                switch question.kind {
+                case .anotherCopy(let copies):
+                    skipped = true
+                    say("\(shown): \(Self.skipped(question.subject, copies: copies))")
+                case .notARecord(let code):
+                    refused = true
+                    say("\(shown): \(code.refusal())")
+                case .moveHere(let move):
+                    // Not asked here (no place is current): as any copy already there.
+                    skipped = true
+                    say("\(shown): \(Self.skipped(question.subject, copies: move.copies))")
+                }
+            case .refused(let reason):
+                refused = true
+                say("\(shown): \(reason)")
+            }
+        }
+        var unfinished = false
+        if let timeout = wait, !added.isEmpty {
+            if let problem = try await Self.waitForLookups(added, store: store, access: access, timeout: timeout) {
+                unfinished = true
+                if let message = problem.message { say(message) }
+            }
+            for id in added { try out(try await Self.line(for: id, store: store)) }
+        }
+        return refused ? 1 : unfinished ? 3 : skipped ? 2 : 0
+    }
+
+    /// `--manual`: one record entered by hand from `values` as typed (checked by
+    /// `RecordFields.handEntered`); `out` gets its line, `say` why it was not added. Returns
+    /// the exit status: 1 when a value is refused, 2 when a record described the same way
+    /// is there already (without `--copy`).
+    public func addByHand(
+        _ values: [RecordField: String], out: @Sendable (String) throws -> Void, say: @Sendable (String) -> Void
+    ) async throws -> Int32 {
+        let fields: RecordFields
+        do {
+            fields = try RecordFields.handEntered(values)
+        } catch {
+            say(error.description)
+            return 1
+        }
+        let adder = RecordAdder(store: store, discogs: access)
+        switch try await adder.addByHand(fields, anotherCopy: allowing.contains(.anotherCopy)) {
+        case .added(let record):
+            try out(try await Self.line(for: record.id, store: store))
+            return 0
+        case .duplicate(let copies):
+            say(Self.skipped(fields.description, copies: copies))
+            return 2
+        }
+    }
+
+    /// Why a copy was not added: "… is already in the collection (1 copy): skipped; …".
+    static func skipped(_ subject: String, copies: Int) -> String {
+        "\(subject) is already in the collection (\(counted(copies, "copy", plural: "copies"))): skipped; add another copy with --copy"
+    }
+
+    /// `id  gtin  state  detail` for the record as stored now.
+    static func line(for id: Int64, store: CatalogueStore) async throws -> String {
+        guard let details = try await store.details(id) else {
+            return TabSeparatedText.line([String(id), "", "deleted", "deleted meanwhile"]) + "\n"
+        }
+        let record = details.record
+        var detail = detail(details)
+        if let onDiscogs = DiscogsOwnership.text(copies: details.discogsCopies) {
+            detail += detail.isEmpty ? onDiscogs : " (\(onDiscogs))"
+        }
+        return TabSeparatedText.line([String(record.id), record.gtin?.canonical ?? "", record.lookupState.rawValue, detail]) + "\n"
+    }
+
+    /// What Discogs found: Artist — Title (as shown: the collector's values win), how many
+    /// pressings share the barcode, why the lookup failed; empty while pending (but for a
+    /// record without a barcode, which shows what it is).
+    static func detail(_ details: RecordDetails) -> String {
+        let record = details.record
+        switch record.lookupState {
+        case .matched: return details.displayTitle
+        case .handEntered: return "\(details.displayTitle) (entered by hand)"
+        case .pending, .lookingUp: return record.gtin == nil ? details.displayTitle : ""
+        case .ambiguous: return (record.statusText ?? "") + ": choose one in the collection UI"
+        default: return record.statusText ?? ""
+        }
+    }
+
+    /// `--wait`: looks the records `ids` up (after any lookups already waiting in the queue),
+    /// until they are settled or `timeout` passes. Nil when every lookup finished well;
+    /// otherwise why not (a failed lookup says nothing more: its line shows the error).
+    static func waitForLookups(
+        _ ids: [Int64], store: CatalogueStore, access: DiscogsAccess?, timeout: Double
+    ) async throws -> Unfinished? {
+        guard let access, access.signedIn else { return .notSignedIn }
+        let worker = LookupWorker(queue: store, lookup: DiscogsBarcodeLookup(client: access.client))
+        let run = await LookupDriver(worker: worker).run(until: .settled(Set(ids)), timeout: .milliseconds(Int(timeout * 1000)))
+        switch run.stop {
+        case .unauthorized(let message): return .refused(message)
+        case .offline: return .offline
+        case .timedOut, .interrupted: return .timedOut(seconds: Int(timeout))
+        case nil: break
+        }
+        for id in ids where try await store.record(id)?.lookupState == .failed { return .failed }
+        return nil
+    }
+
+    /// Why `crates add --wait` did not see every lookup finish well (exit status 3).
+    public enum Unfinished: Equatable, Sendable {
+        case notSignedIn
+        case refused(String)
+        case timedOut(seconds: Int)
+        case offline
+        case failed
+
+        /// Nil for `failed`.
+        public var message: String? {
+            switch self {
+            case .notSignedIn:
+                "not signed in to Discogs: the records wait in the queue; run `crates auth` to look them up"
+            case .refused(let message):
+                "\(DiscogsAccessProblem.refused(message: message)); the records wait in the queue"
+            case .timedOut(let seconds):
+                "gave up waiting after \(seconds) s: the remaining lookups stay in the queue"
+            case .offline:
+                "Discogs cannot be reached: the remaining lookups stay in the queue, for the collection UI or `crates import` to finish later"
+            case .failed:
+                nil
+            }
+        }
+    }
+}

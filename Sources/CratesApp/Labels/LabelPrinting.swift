@@ -1,0 +1,165 @@
+import CratesCore
+import CratesLabels
+import CratesStore
+import Foundation
+
+/// `crates labels`: a PDF of labels for places (each with its contents list, on request)
+/// and for copies, on a sheet or roll layout. crates writes the PDF; printing it is the
+/// person's (`lp FILE.pdf`).
+public struct LabelPrinting: Sendable {
+    /// What to print, and how.
+    public struct Request: Hashable, Sendable {
+        /// Places by name, path, "#id" or label code (`LocationReference`).
+        public var places: [String]
+        /// Every place, in the tree's order.
+        public var all: Bool
+        /// Copies by record id or copy label: a label each, with the copy's own code.
+        public var records: [String]
+        /// A layout name (`LabelSheetLayout.named`).
+        public var layout: String
+        /// After the labels, each place's contents list on a page of its own.
+        public var contents: Bool
+        /// `--skip`, `--bleed` and `--dpi` (see `LabelOptions`).
+        public var options: LabelOptions
+
+        public init(
+            places: [String] = [], all: Bool = false, records: [String] = [], layout: String, contents: Bool = false,
+            skip: Int = 0, bleed: Double = 0, dpi: Int = 300
+        ) {
+            self.places = places
+            self.all = all
+            self.records = records
+            self.layout = layout
+            self.contents = contents
+            options = LabelOptions(skip: skip, bleed: bleed, dpi: dpi)
+        }
+    }
+
+    /// The built-in layouts' names, for help texts.
+    public static var layoutNames: [String] { LabelSheetLayout.builtIn.map(\.name) }
+    /// The custom sheet's form and an example, for help texts.
+    public static var customSheetSyntax: String { LabelSheetLayout.customSheetSyntax }
+    public static var customSheetExample: String { LabelSheetLayout.customSheetExample }
+
+    public let store: CatalogueStore
+
+    public init(store: CatalogueStore) {
+        self.store = store
+    }
+
+    /// Lays the labels out: everything that can be wrong (an unknown layout, a name longer
+    /// than a label, an unknown place or record) is found here, before anything is written.
+    public func document(for request: Request) async throws -> LabelDocument {
+        // The layout first: a misspelt one is said before anything else is looked at.
+        let layout = try LabelSheetLayout.named(request.layout)
+        var places: [Location] = []
+        var seen: Set<Int64> = []
+        let tree = try await store.locationTree()
+        for name in request.places {
+            let place: Location
+            do {
+                place = try tree.resolve(name)
+            } catch {
+                throw StoreError.location(error)
+            }
+            if seen.insert(place.id).inserted { places.append(place) }
+        }
+        if request.all {
+            for node in tree.nodes where seen.insert(node.id).inserted {
+                if let place = tree.location(node.id) { places.append(place) }
+            }
+        }
+        var labels: [Label] = []
+        var contents: [LabelContents] = []
+        for place in places {
+            guard let code = place.code else { continue }
+            let label = Label(location: code, name: place.name, path: place.ancestors)
+            labels.append(label)
+            if request.contents { contents.append(LabelContents(label: label, entries: try await entries(in: place))) }
+        }
+        for text in request.records {
+            labels.append(try await copyLabel(text))
+        }
+        guard !labels.isEmpty else { throw LabelPrintingError.nothingChosen(noPlaces: tree.isEmpty) }
+        return try LabelDocument(labels: labels, contents: contents, layout: layout, options: request.options)
+    }
+
+    /// Lays out and writes the PDF to `path` (`-`: standard output), replacing it atomically;
+    /// returns what was written, in words.
+    public func write(_ request: Request, to path: String) async throws -> String {
+        let document = try await document(for: request)
+        let bytes = try document.pdf()
+        let file = try ExportFile(path: path)
+        do {
+            try file.write(bytes: bytes)
+            try file.commit()
+        } catch {
+            file.abandon()
+            throw error
+        }
+        return Self.summary(document.plan, path: path)
+    }
+
+    /// "Wrote 3 labels and 1 contents list on 2 pages (a4-3x7) to labels.pdf; print it with
+    /// `lp labels.pdf`".
+    static func summary(_ plan: LabelDocumentPlan, path: String) -> String {
+        // A contents list's first page carries its place's label as a heading, and text.
+        let printed = plan.pages.filter { $0.texts.isEmpty }.reduce(0) { $0 + $1.labels.count }
+        let lists = plan.pages.filter { !$0.texts.isEmpty && !$0.labels.isEmpty }.count
+        var what = counted(printed, "label")
+        if lists > 0 { what += " and " + counted(lists, "contents list") }
+        let target = path == "-" ? "standard output" : path
+        let print = path == "-" ? "" : "; print it with `lp \(path)`"
+        return "Wrote \(what) on \(counted(plan.pages.count, "page")) (\(plan.layout)) to \(target)\(print)"
+    }
+
+    /// The place's records and those of the places inside it, in the list's order.
+    private func entries(in place: Location) async throws -> [LabelContents.Entry] {
+        let collected = Locked<[LabelContents.Entry]>([])
+        try await store.forEachPage(ExportFilter(location: place.id), detail: .listing) { page in
+            let entries = page.map { item in Self.entry(item.shown, subject: item.record.subject) }
+            collected.withLock { $0 += entries }
+        }
+        return collected.withLock { $0 }
+    }
+
+    /// A record in a contents list, with the values shown for it (the collector's over
+    /// Discogs'); `subject` (its barcode, or what it says of itself) when it has neither
+    /// artist nor title yet.
+    static func entry(_ shown: RecordFields, subject: String) -> LabelContents.Entry {
+        guard shown.artist != nil || shown.title != nil else { return LabelContents.Entry(title: subject) }
+        return LabelContents.Entry(
+            artist: shown.artist, title: shown.title, format: shown.format, year: shown.year, catalogueNumber: shown.catno)
+    }
+
+    /// A copy's label: its own code (291 + the record id), "Artist — Title" as shown (the
+    /// barcode before its lookup), and format, year and catalogue number beneath.
+    private func copyLabel(_ text: String) async throws -> Label {
+        let id: Int64
+        switch LocationDirectory.recordID(text) {
+        case .success(let found): id = found
+        case .failure(let error): throw StoreError.location(error)
+        }
+        guard let details = try await store.details(id), let code = LabelCode(kind: .copy, id: Int(id)) else {
+            throw StoreError.recordNotFound(id)
+        }
+        let shown = details.shown
+        let facts = [shown.format, shown.year.map(String.init), shown.catno]
+            .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
+        return Label(copy: code, title: details.displayTitle, path: facts.isEmpty ? [details.record.subject] : [facts])
+    }
+}
+
+/// Why `crates labels` has nothing to print.
+public enum LabelPrintingError: Error, CustomStringConvertible {
+    case nothingChosen(noPlaces: Bool)
+
+    public var description: String {
+        switch self {
+        case .nothingChosen(let noPlaces):
+            noPlaces
+                ? "nothing to print: the collection has no places yet (`crates location add NAME`), and no --records were given"
+                : "nothing to print: name the places, or give --all, or --records ID..."
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import CratesCore
+import CratesNet
+import Foundation
+
+/// What `crates search` prints: one line per release, ranked, as `crates lookup` lists
+/// releases.
+public enum SearchListing {
+    /// The tab-separated columns, in order.
+    public static let columns = ["release_id", "artist", "title", "country", "year", "format", "label", "catno", "url"]
+
+    /// `release_id  artist  title  country  year  format  label  catno  url`; a value
+    /// Discogs does not give is an empty field.
+    public static func line(_ hit: ReleaseSearchHit, web: String) -> String {
+        let candidate = hit.candidate
+        return TabSeparatedText.line([
+            String(candidate.releaseID), candidate.artist, candidate.title, candidate.country ?? "",
+            candidate.year.map(String.init) ?? "", candidate.formats.joined(separator: " + "), candidate.label ?? "",
+            candidate.catno ?? "", page(hit, web: web),
+        ])
+    }
+
+    /// One JSON object (a line of JSON Lines): `id`, `artist`, `title`, `country`, `year`,
+    /// `formats`, `label`, `catno`, `url`, and `catnoMatches` (its catalogue number has the
+    /// key of the one asked).
+    public static func jsonLine(_ hit: ReleaseSearchHit, web: String, encoder: JSONEncoder) throws -> String {
+        String(decoding: try encoder.encode(HitJSON(hit: hit, url: page(hit, web: web))), as: UTF8.self)
+    }
+
+    /// "3 releases found (2 requests)", and a hint when a page could not hold them all.
+    public static func summary(_ result: DiscogsReleaseSearch.Result) -> String {
+        var text = "\(counted(result.hits.count, "release")) found (\(counted(result.requests, "request")))"
+        if !result.isComplete { text += "; more match than one page holds: give more fields to narrow the search" }
+        return text
+    }
+
+    /// The release page: Discogs' own address for it when the result gave one.
+    static func page(_ hit: ReleaseSearchHit, web: String) -> String {
+        guard let uri = hit.result.uri.map(ControlCharacters.cleaned), !uri.isEmpty else { return "\(web)/release/\(hit.candidate.releaseID)" }
+        return uri.hasPrefix("/") ? web + uri : uri
+    }
+}
+
+private struct HitJSON: Encodable {
+    let hit: ReleaseSearchHit
+    let url: String
+
+    enum Key: String, CodingKey { case id, artist, title, country, year, formats, label, catno, url, catnoMatches }
+
+    func encode(to encoder: any Encoder) throws {
+        let candidate = hit.candidate
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(candidate.releaseID, forKey: .id)
+        try c.encode(candidate.artist, forKey: .artist)
+        try c.encode(candidate.title, forKey: .title)
+        try c.encode(candidate.country, forKey: .country)
+        try c.encode(candidate.year, forKey: .year)
+        try c.encode(candidate.formats, forKey: .formats)
+        try c.encode(candidate.label, forKey: .label)
+        try c.encode(candidate.catno, forKey: .catno)
+        try c.encode(url, forKey: .url)
+        try c.encode(hit.match.catalogueNumber, forKey: .catnoMatches)
+    }
+}

@@ -1,0 +1,96 @@
+import CratesCore
+import CratesNet
+import CratesStore
+import Foundation
+
+/// The collection UI's grading and Discogs sync: `M`, `V` and `*` in the details view, `S`
+/// in the list, with the sync's progress on the status line and its question after.
+extension CollectionSession {
+    /// A copy's conditions or rating, set from the details view's pickers: an edit as `e`
+    /// makes one (`CatalogueStore.edit`).
+    func grade(_ recordID: Int64, _ change: CopyGradingChange) async throws {
+        let record = try await store.edit(recordID, RecordEdit(grading: change))
+        if let details = try await store.details(recordID) { post(.details(details)) }
+        post(.message(RecordEditing.gradingMessage(for: record, change: change), isError: false))
+    }
+
+    /// Starts a sync in the background, unless one runs already; the status line follows it
+    /// and its summary ends on the message line.
+    func startSync() {
+        guard let access = discogs, access.signedIn else {
+            post(.message("Sync needs Discogs: \(DiscogsAccessProblem.notSignedIn)", isError: true))
+            return
+        }
+        guard begin() else {
+            post(.message("A sync is running already", isError: false))
+            return
+        }
+        let post = self.post
+        let sync = DiscogsSync(
+            store: store, access: access, configuredFolder: SyncFolder.configured(), progress: { post(.sync($0)) })
+        Task {
+            defer { self.end() }
+            let report = await sync.run(DiscogsSync.Options())
+            self.finished(report)
+            if report.failure == nil, !report.deletedHere.isEmpty {
+                let count = report.deletedHere.count
+                post(.syncQuestion(SyncQuestion(
+                    text: "\(counted(count, "copy", plural: "copies")) deleted here \(count == 1 ? "is" : "are") still on Discogs: remove \(count == 1 ? "it" : "them") there too?",
+                    yes: .removeFromDiscogs(instanceIDs: report.deletedHereInstances),
+                    declined: "Kept on Discogs: \(counted(count, "copy", plural: "copies"))")))
+            }
+        }
+    }
+
+    /// The yes to "remove them there too?".
+    func startRemoval(_ instanceIDs: [Int64]) {
+        guard let access = discogs, access.signedIn, begin() else { return }
+        let post = self.post
+        let sync = DiscogsSync(store: store, access: access, progress: { post(.sync($0)) })
+        Task {
+            defer { self.end() }
+            self.finished(await sync.removeFromDiscogs(instanceIDs: instanceIDs))
+        }
+    }
+
+    /// "Added …: on Discogs: 2 copies" once a record scanned in this session is matched to
+    /// a release the last sync found in the Discogs collection (no request: the store knows).
+    func announceOwnership(recordID: Int64) async {
+        guard recentAdds.withLock({ $0.remove(recordID) != nil }),
+              let details = try? await store.details(recordID), let release = details.release,
+              let text = DiscogsOwnership.text(copies: details.discogsCopies)
+        else { return }
+        post(.message("\(release.displayTitle): \(text)", isError: false))
+    }
+
+    /// What a scan says about Discogs: by the release when it is known, else by the
+    /// barcode's copies already matched.
+    func onDiscogsText(release: Release?, gtin: GTIN?) async throws -> String? {
+        let copies =
+            if let release { try await store.discogsCopies(ofRelease: release.id) }
+            else if let gtin { try await store.discogsCopies(ofBarcode: gtin) }
+            else { 0 }
+        return DiscogsOwnership.text(copies: copies)
+    }
+
+    private func finished(_ report: SyncReport) {
+        post(.sync(.idle))
+        var text = report.summary
+        if let failure = report.failure { text += " " + failure.description }
+        if !report.conflicts.isEmpty { text += " `crates sync` lists the conflicts." }
+        if !report.removedOnDiscogs.isEmpty { text += " `crates sync` lists the copies removed on Discogs." }
+        post(.message(text, isError: report.failure != nil))
+    }
+
+    private func begin() -> Bool {
+        syncRunning.withLock { running in
+            guard !running else { return false }
+            running = true
+            return true
+        }
+    }
+
+    private func end() {
+        syncRunning.withLock { $0 = false }
+    }
+}

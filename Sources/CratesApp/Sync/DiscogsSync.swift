@@ -1,0 +1,222 @@
+import CratesCore
+import CratesNet
+import CratesStore
+import Foundation
+
+/// `crates sync` (and `S` in the collection UI): the collection and the signed-in user's
+/// Discogs collection kept as one, in both directions.
+///
+/// 1. **Reconcile.** An add a killed sync had sent (an outbox entry marked sent) is looked
+///    for first, through the release's instances (`GET …/collection/releases/{id}`): found,
+///    it is linked; not found, it is planned again. Never a second instance.
+/// 2. **List.** The fields (to read conditions and notes by name), the folders, then every
+///    instance of folder 0, 100 a page, oldest first (`sort=added`, the one order that stays
+///    put while the collection grows): one page in memory at a time.
+/// 3. **Each page** (`DiscogsSync+Page`): a linked instance is merged field by field against
+///    the values of the last sync (`CopyMerge`); an instance not linked is linked to the
+///    oldest copy of its release not linked yet, else pulled as a new copy (release data
+///    from `basic_information`, no request per release).
+/// 4. **After the listing**: linked instances the listing did not show are flagged "removed
+///    on Discogs" (never deleted); copies deleted in crates are removed on Discogs with
+///    `--delete`, otherwise reported.
+/// 5. **Push** (`DiscogsSync+Push`): the copies matched to a release and on no instance are
+///    added, then the changed fields written, each through the outbox: committed before it
+///    is sent, deleted once Discogs has answered.
+///
+/// Every request goes through the client's one rate limiter. A second sync right after sends
+/// only the listing requests and writes nothing.
+public struct DiscogsSync: Sendable {
+    public struct Options: Sendable, Hashable {
+        /// Take Discogs' side: new instances become copies, Discogs' changes come in.
+        public var pull = true
+        /// Send crates' side: new copies are added, crates' changes written.
+        public var push = true
+        /// Say what each side would get; write nothing, on either side.
+        public var dryRun = false
+        /// The folder new copies go to (an id or a name); nil: the config's, else 1.
+        public var folder: String?
+        /// Remove on Discogs the instances of copies deleted in crates.
+        public var deleteOnDiscogs = false
+        /// Which side wins a conflict; nil: neither, the conflict is listed.
+        public var prefer: SyncPreference?
+
+        public init(
+            pull: Bool = true, push: Bool = true, dryRun: Bool = false, folder: String? = nil, deleteOnDiscogs: Bool = false,
+            prefer: SyncPreference? = nil
+        ) {
+            self.pull = pull
+            self.push = push
+            self.dryRun = dryRun
+            self.folder = folder
+            self.deleteOnDiscogs = deleteOnDiscogs
+            self.prefer = prefer
+        }
+    }
+
+    public let store: CatalogueStore
+    public let access: DiscogsAccess
+    /// The config's folder, used when the options name none.
+    public let configuredFolder: String?
+    let progress: @Sendable (SyncStatus) -> Void
+
+    public init(
+        store: CatalogueStore, access: DiscogsAccess, configuredFolder: String? = nil,
+        progress: @escaping @Sendable (SyncStatus) -> Void = { _ in }
+    ) {
+        self.store = store
+        self.access = access
+        self.configuredFolder = configuredFolder
+        self.progress = progress
+    }
+
+    /// Runs one sync. Never throws: a failure is the report's `failure`, with what was done
+    /// before it (everything done is stored, and a re-run goes on from there).
+    public func run(_ options: Options) async -> SyncReport {
+        var run = SyncRun(sync: self, options: options)
+        await run.execute()
+        progress(.idle)
+        return run.report
+    }
+
+    /// Removes these instances from the Discogs collection (copies deleted in crates that
+    /// the person chose to remove there too), through the outbox.
+    public func removeFromDiscogs(instanceIDs: [Int64]) async -> SyncReport {
+        var run = SyncRun(sync: self, options: Options(pull: false, push: true, deleteOnDiscogs: true))
+        await run.remove(instanceIDs)
+        progress(.idle)
+        return run.report
+    }
+}
+
+/// One sync's state: the client that counts its requests, who is synced, the page's field
+/// map, and the report being written.
+struct SyncRun {
+    let sync: DiscogsSync
+    let options: DiscogsSync.Options
+    let client: DiscogsClient
+    let counter: CountingTransport
+    var store: CatalogueStore { sync.store }
+    var report = SyncReport()
+    var username = ""
+    var fields = DiscogsCollectionFieldMap(fields: [])
+    /// Instances a dry run found for interrupted adds: linked in a real run.
+    var reconciledInDryRun: Set<Int64> = []
+    /// Copies a dry run has linked (it writes nothing, so the store does not know).
+    var claimed: Set<Int64> = []
+    /// The first sync of this collection: the account is recorded once Discogs has let it in.
+    var recordAccount = false
+
+    init(sync: DiscogsSync, options: DiscogsSync.Options) {
+        self.sync = sync
+        self.options = options
+        let base = sync.access.client
+        counter = CountingTransport(base.transport)
+        var client = DiscogsClient(transport: counter, endpoints: base.endpoints, credentials: base.credentials, rateLimiter: base.rateLimiter)
+        client.maximumThrottledAttempts = base.maximumThrottledAttempts
+        self.client = client
+        report.dryRun = options.dryRun
+    }
+
+    mutating func execute() async {
+        defer { report.requests = counter.count }
+        do {
+            try await signIn()
+            try await reconcile()
+            if !options.dryRun { try await store.discardUnsentOutbox() }
+            fields = DiscogsCollectionFieldMap(fields: try await client.collectionFields(username: username))
+            // Discogs has shown this user the collection's own fields: it is theirs.
+            if recordAccount { try await store.setDiscogsAccount(username) }
+            let folders = try await client.collectionFolders(username: username)
+            if !options.dryRun { try await store.setDiscogsFolders(folders) }
+            let target: Int
+            switch SyncFolder.resolve(options.folder ?? sync.configuredFolder, in: folders) {
+            case .success(let id): target = id
+            case .failure(let failure): throw failure
+            }
+            let seen = try await readListing()
+            try await afterListing(seen: seen)
+            try await push(to: target)
+        } catch {
+            report.failure = SyncFailure.from(error)
+        }
+    }
+
+    mutating func remove(_ instanceIDs: [Int64]) async {
+        defer { report.requests = counter.count }
+        do {
+            try await signIn()
+            let wanted = Set(instanceIDs)
+            let links = try await store.linksDeletedInCrates().filter { wanted.contains($0.instanceID) }
+            try await store.planRemoves(links)
+            try await drainOutbox()
+        } catch {
+            report.failure = SyncFailure.from(error)
+        }
+    }
+
+    /// Who the sync is for, checked against the account the collection was synced with.
+    private mutating func signIn() async throws {
+        guard sync.access.signedIn else { throw SyncFailure.notSignedIn }
+        if let known = sync.access.username, !known.isEmpty {
+            username = known
+        } else {
+            username = try await client.identity().username
+        }
+        report.username = username
+        let synced = try await store.discogsAccount()
+        if let synced, synced.lowercased() != username.lowercased() {
+            throw SyncFailure.otherAccount(synced: synced, signedIn: username)
+        }
+        recordAccount = synced == nil && !options.dryRun
+    }
+
+    // MARK: The listing
+
+    /// Reads every page of folder 0, applying each as it comes; returns every instance id
+    /// seen (8 bytes a copy: the one thing kept across pages).
+    private mutating func readListing() async throws -> Set<Int64> {
+        var pages = client.collectionPages(username: username)
+        var seen: Set<Int64> = []
+        sync.progress(.reading(done: 0, total: nil))
+        while let page = try await pages.next() {
+            let instances = page.releases.filter { seen.insert($0.instanceID).inserted }
+            let context = try await store.syncContext(for: instances, excluding: claimed)
+            let changes = plan(instances, context: context)
+            if !options.dryRun { try await store.applySyncPage(changes) }
+            sync.progress(.reading(done: seen.count, total: pages.itemCount))
+        }
+        return seen
+    }
+
+    /// Flags what the listing did not show, and settles what was deleted in crates.
+    private mutating func afterListing(seen: Set<Int64>) async throws {
+        let gone = try await store.instancesGone(notIn: seen, flag: !options.dryRun)
+        report.newlyRemoved = gone.filter { $0.copy != nil && !$0.removed }.count
+        var removed = try await store.linksRemovedOnDiscogs()
+        if options.dryRun {
+            // Not flagged by a dry run: list what a real one would flag.
+            removed += gone.filter { $0.copy != nil && !$0.removed }
+        }
+        if options.prefer == .crates, options.push, !removed.isEmpty {
+            // crates' side wins: the copies go back to Discogs as new instances.
+            if options.dryRun {
+                report.planned += removed.map { "would add again to Discogs: \($0.recordID) \(SyncReport.clean($0.title))" }
+            } else {
+                try await store.forgetLinks(removed.map(\.instanceID))
+            }
+            removed = []
+        }
+        report.removedOnDiscogs = removed.map { SyncListedCopy(recordID: $0.recordID, instanceID: $0.instanceID, title: $0.title) }
+
+        let deleted = try await store.linksDeletedInCrates()
+        if options.deleteOnDiscogs, options.push {
+            if options.dryRun {
+                report.planned += deleted.map { "would remove from Discogs: \(SyncReport.clean($0.title)) (instance \($0.instanceID))" }
+            } else {
+                try await store.planRemoves(deleted)
+            }
+        } else {
+            report.deletedHere = deleted.map { SyncListedCopy(recordID: nil, instanceID: $0.instanceID, title: $0.title) }
+        }
+    }
+}

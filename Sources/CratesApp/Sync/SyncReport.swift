@@ -1,0 +1,185 @@
+import CratesCore
+import CratesNet
+import CratesStore
+import Foundation
+
+/// Why a sync stopped before its end.
+public enum SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    case notSignedIn
+    /// 401 or 403: the credentials, or this user's access to the collection.
+    case refused(String)
+    /// The collection was synced with another Discogs account than the one signed in.
+    case otherAccount(synced: String, signedIn: String)
+    /// No answer, or Discogs' own trouble (5xx, rate limit that does not end).
+    case unreachable(String)
+    /// `--folder` names no folder.
+    case folder(String)
+    /// Anything else: the store, an answer that does not parse.
+    case other(String)
+
+    public var description: String {
+        switch self {
+        case .notSignedIn: DiscogsAccessProblem.notSignedIn.description
+        case .refused(let message): message
+        case .otherAccount(let synced, let signedIn):
+            "this collection is synced with the Discogs user \(ControlCharacters.cleaned(synced)), but crates is signed in as \(ControlCharacters.cleaned(signedIn)): sign in as \(ControlCharacters.cleaned(synced)) (`crates auth`), or use another database (--db)"
+        case .unreachable(let message): message
+        case .folder(let message): message
+        case .other(let message): message
+        }
+    }
+
+    /// 3: not signed in, refused, or signed in as someone else; 4: Discogs unreachable;
+    /// 1: anything else.
+    public var exitStatus: Int32 {
+        switch self {
+        case .notSignedIn, .refused, .otherAccount: 3
+        case .unreachable: 4
+        case .folder, .other: 1
+        }
+    }
+
+    /// The failure an error stops a sync with: a Discogs error by its kind, a store error
+    /// (or anything else) as it says.
+    static func from(_ error: any Error) -> SyncFailure {
+        switch error {
+        case let failure as SyncFailure: failure
+        case let error as DiscogsError:
+            switch error {
+            case .unauthorized, .forbidden: .refused(error.description)
+            case .transport, .server, .rateLimited: .unreachable(error.description)
+            default: .other(error.description)
+            }
+        default: .other("\(error)")
+        }
+    }
+}
+
+/// A value that differs on both sides since the last sync, left as it is in crates.
+public struct SyncConflict: Hashable, Sendable {
+    public var recordID: Int64
+    public var title: String
+    public var field: SyncField
+    public var crates: String?
+    public var discogs: String?
+
+    public init(recordID: Int64, title: String, field: SyncField, crates: String?, discogs: String?) {
+        self.recordID = recordID
+        self.title = title
+        self.field = field
+        self.crates = crates
+        self.discogs = discogs
+    }
+}
+
+/// One copy named in a sync's report.
+public struct SyncListedCopy: Hashable, Sendable {
+    /// Nil for a copy deleted in crates.
+    public var recordID: Int64?
+    public var instanceID: Int64?
+    public var title: String
+
+    public init(recordID: Int64?, instanceID: Int64?, title: String) {
+        self.recordID = recordID
+        self.instanceID = instanceID
+        self.title = title
+    }
+}
+
+/// What a sync did (or, dry, would do), for `crates sync` to print and the collection UI to
+/// show.
+public struct SyncReport: Sendable {
+    public var username: String?
+    public var dryRun = false
+    /// Instances that became new crates copies.
+    public var pulled = 0
+    /// Copies added to Discogs.
+    public var pushed = 0
+    /// Copies and instances linked as one (a first sync, or a copy added on both sides).
+    public var linked = 0
+    /// Copies whose values came from Discogs, and copies whose values were written there.
+    public var updatedHere: Set<Int64> = []
+    public var updatedThere: Set<Int64> = []
+    public var conflicts: [SyncConflict] = []
+    /// Copies flagged "removed on Discogs" (found gone now or before).
+    public var removedOnDiscogs: [SyncListedCopy] = []
+    /// How many of those this sync found gone.
+    public var newlyRemoved = 0
+    /// Copies deleted in crates whose instances are still on Discogs (without `--delete`).
+    public var deletedHere: [SyncListedCopy] = []
+    /// Instances removed from Discogs (`--delete`, or the collection UI's yes).
+    public var removedThere = 0
+    /// Instances on Discogs only, not pulled (`--push`).
+    public var notPulled = 0
+    /// Copies not on Discogs, not pushed (`--pull`).
+    public var notPushed = 0
+    /// Adds a killed sync had sent, found done on Discogs and linked.
+    public var reconciled = 0
+    /// What a dry run would do, one line per copy and side.
+    public var planned: [String] = []
+    /// Values left alone, with why (a field Discogs cannot clear, an option it lacks…).
+    public var notices: [String] = []
+    public var requests = 0
+    public var failure: SyncFailure?
+
+    /// Copies updated on either side.
+    public var updated: Int { updatedHere.union(updatedThere).count }
+
+    public var exitStatus: Int32 { failure?.exitStatus ?? 0 }
+
+    /// Copies deleted in crates that the collection UI may offer to remove on Discogs.
+    public var deletedHereInstances: [Int64] { deletedHere.compactMap(\.instanceID) }
+
+    /// `Synced with Discogs (DamIDhagor): 3 pulled, 2 pushed, 5 linked, 1 updated, 1 conflict,
+    /// 0 removed; 12 requests.`
+    public var summary: String {
+        let who = username.map { " (\(ControlCharacters.cleaned($0)))" } ?? ""
+        let head = dryRun ? "Dry run, nothing written: Discogs\(who) would give" : (failure == nil ? "Synced with Discogs\(who):" : "Sync with Discogs\(who) stopped:")
+        var parts = [
+            "\(pulled) pulled", "\(pushed) pushed", "\(linked) linked", "\(updated) updated",
+            counted(conflicts.count, "conflict"), "\(removedOnDiscogs.count) removed",
+        ]
+        if removedThere > 0 { parts.append("\(removedThere) removed from Discogs") }
+        return "\(head) \(parts.joined(separator: ", ")); \(counted(requests, "request")) used."
+    }
+
+    /// Every line `crates sync` prints: the summary, then what needs the person.
+    public var lines: [String] {
+        var lines = [summary]
+        if reconciled > 0 {
+            lines.append("\(counted(reconciled, "add")) an interrupted sync had sent \(reconciled == 1 ? "was" : "were") found on Discogs and linked (not added twice).")
+        }
+        lines += planned
+        for conflict in conflicts {
+            lines.append(
+                "conflict: \(conflict.recordID) \(Self.clean(conflict.title)): \(conflict.field.label) is \(Self.shown(conflict.crates)) in crates, "
+                    + "\(Self.shown(conflict.discogs)) on Discogs: crates' kept (--prefer discogs or --prefer crates settles it)")
+        }
+        for copy in removedOnDiscogs {
+            lines.append(
+                "removed on Discogs: \(copy.recordID.map(String.init) ?? "") \(Self.clean(copy.title)): kept here; delete it in crates, "
+                    + "or `crates sync --prefer crates` adds it again")
+        }
+        for copy in deletedHere {
+            lines.append(
+                "deleted in crates, still on Discogs: \(Self.clean(copy.title)) (instance \(copy.instanceID.map(String.init) ?? "?")): "
+                    + "`crates sync --delete` removes it there")
+        }
+        if notPulled > 0 {
+            lines.append("\(counted(notPulled, "copy", plural: "copies")) only on Discogs not pulled (--push): a sync without --push pulls them.")
+        }
+        if notPushed > 0 {
+            lines.append("\(counted(notPushed, "copy", plural: "copies")) only in crates not pushed (--pull): a sync without --pull adds them.")
+        }
+        lines += notices.map(Self.clean)
+        if let failure { lines.append("crates sync: \(failure)") }
+        return lines
+    }
+
+    static func shown(_ value: String?) -> String {
+        guard let value else { return "not set" }
+        return "\"" + clean(value).replacingOccurrences(of: "\n", with: " ") + "\""
+    }
+
+    static func clean(_ text: String) -> String { ControlCharacters.cleaned(text) }
+}

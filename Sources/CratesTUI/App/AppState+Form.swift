@@ -1,0 +1,205 @@
+import CratesCore
+
+extension AppState {
+    // MARK: Opening
+
+    /// Opens the form for `purpose`: at once when the record's details are at hand (or there
+    /// is no record), else after they come (`.loadDetails`).
+    mutating func openForm(_ purpose: FormState.Purpose, details: RecordDetails? = nil, back: Back) -> [AppCommand] {
+        guard let id = purpose.recordID, details?.record.id != id else {
+            mode = .form(FormState.make(purpose, details: details, back: back))
+            return []
+        }
+        mode = .form(.loading(purpose, back: back))
+        return [.session(.loadDetails(id))]
+    }
+
+    /// `s` on the list: a search for the selected record when it is unresolved (ambiguous,
+    /// not found, failed) or entered by hand (to link it), else a search that adds a record.
+    mutating func openSearchFromList() -> [AppCommand] {
+        if let item = selectedItem, [.ambiguous, .notFound, .failed, .handEntered].contains(item.lookupState) {
+            return openForm(.search(recordID: item.recordID), back: .list)
+        }
+        return openForm(.search(recordID: nil), back: .list)
+    }
+
+    /// The details of a record came: a form waiting for them is filled.
+    mutating func fillForm(with details: RecordDetails) {
+        guard case .form(let form) = mode, form.loading, form.purpose.recordID == details.record.id else { return }
+        mode = .form(FormState.make(form.purpose, details: details, back: form.back))
+    }
+
+    // MARK: Keys
+
+    /// A form is a text field: every printable key types (digits too: a catalogue number is
+    /// not a barcode scan).
+    mutating func formKey(_ key: Key, _ form: FormState) -> [AppCommand] {
+        var form = form
+        if form.loading {
+            if KeyMap.action(for: key, in: .form) == .back { return closeForm(form) }
+            return []
+        }
+        if case .character(let c) = key {
+            guard form.fields.indices.contains(form.focused) else { return [] }
+            let limit = form.fields[form.focused].key == .note ? FormState.maximumNoteTyped : FormState.maximumTyped
+            if form.fields[form.focused].text.count < limit { form.fields[form.focused].text.append(c) }
+            form.error = nil
+            mode = .form(form)
+            return []
+        }
+        if key == .backspace {
+            if form.fields.indices.contains(form.focused), !form.fields[form.focused].text.isEmpty {
+                form.fields[form.focused].text.removeLast()
+            }
+            form.error = nil
+            mode = .form(form)
+            return []
+        }
+        guard let action = KeyMap.action(for: key, in: .form) else { return [] }
+        switch action {
+        case .nextField: form.focused = (form.focused + 1) % max(1, form.fields.count)
+        case .previousField: form.focused = (form.focused + max(1, form.fields.count) - 1) % max(1, form.fields.count)
+        case .clearField:
+            if form.fields.indices.contains(form.focused) { form.fields[form.focused].text = "" }
+        case .back: return closeForm(form)
+        case .submit: return submitForm(form)
+        default: break
+        }
+        mode = .form(form)
+        return []
+    }
+
+    /// Back where the form came from.
+    mutating func closeForm(_ form: FormState) -> [AppCommand] {
+        goBack(form.back, settled: false)
+    }
+
+    /// Returns to `back`: the list, a record's details (fetched again), or the walk (on to
+    /// the next record when this one was settled).
+    mutating func goBack(_ back: Back, settled: Bool) -> [AppCommand] {
+        switch back {
+        case .list:
+            mode = .list
+            return drainQueuedScans()
+        case .details(let id):
+            mode = .details(DetailsState(recordID: id, details: nil, scroll: 0))
+            return [.session(.loadDetails(id))]
+        case .needs:
+            mode = .needs
+            guard var walk else { return [] }
+            if settled, let current = walk.current {
+                walk.after = current
+                walk.loading = true
+                walk.details = nil
+                self.walk = walk
+                return [.session(.loadNeedsPerson)]
+            }
+            return []
+        }
+    }
+
+    // MARK: Sending
+
+    mutating func submitForm(_ form: FormState) -> [AppCommand] {
+        var form = form
+        switch form.purpose {
+        case .search(let recordID):
+            let query: ReleaseSearchQuery
+            do {
+                query = try ReleaseSearchQuery(
+                    artist: form.text(.artist), title: form.text(.title), catno: form.text(.catno), label: form.text(.label),
+                    year: form.text(.year), country: form.text(.country), format: form.text(.format))
+            } catch {
+                form.error = error.description
+                mode = .form(form)
+                return []
+            }
+            form.error = nil
+            mode = .picker(PickerState(
+                recordID: recordID, subject: Self.describe(query), candidates: [], loading: true, search: form, back: form.back))
+            return [.session(.search(query, for: recordID))]
+        case .handEntry(let recordID):
+            var values: [RecordField: String] = [:]
+            for field in form.fields { if let key = field.key.recordField { values[key] = field.text } }
+            do {
+                let fields = try RecordFields.handEntered(values)
+                say(recordID == nil ? "Adding \(fields.description), entered by hand" : "Entered by hand: \(fields.description)")
+                // Sent first: the walk's list, asked for next, then no longer has the record.
+                return [.session(.enterByHand(fields, for: recordID))] + goBack(form.back, settled: true)
+            } catch {
+                form.error = error.description
+                mode = .form(form)
+                return []
+            }
+        case .edit(let recordID):
+            do {
+                let edit = try Self.edit(from: form)
+                guard !edit.isEmpty else {
+                    say("Nothing changed")
+                    return goBack(form.back, settled: false)
+                }
+                return [.session(.edit(recordID, edit))] + goBack(form.back, settled: false)
+            } catch {
+                form.error = error.description
+                mode = .form(form)
+                return []
+            }
+        }
+    }
+
+    /// What an edit form changes: a field whose text changed is the collector's value; a
+    /// field emptied that was the collector's goes back to Discogs; the note is set or
+    /// removed. Checked as `crates edit` checks it.
+    static func edit(from form: FormState) throws(RecordFieldError) -> RecordEdit {
+        var values: [RecordField: String] = [:]
+        var clear: [String] = []
+        var note: String?
+        for field in form.fields where field.text != field.original {
+            let blank = field.text.allSatisfy(\.isWhitespace)
+            guard let key = field.key.recordField else {
+                note = blank ? "" : field.text
+                continue
+            }
+            if blank {
+                if field.isCollectors { clear.append(key.rawValue) }
+            } else {
+                values[key] = field.text
+            }
+        }
+        return try RecordEdit.checked(values: values, clear: clear, note: note)
+    }
+
+    /// "catalogue number SHVL 804, artist Pink Floyd": a search, for the picker's header.
+    static func describe(_ query: ReleaseSearchQuery) -> String {
+        query.fields.compactMap { field in query.value(of: field).map { "\(field.name) \($0)" } }.joined(separator: ", ")
+    }
+
+    // MARK: Answers
+
+    /// A search answered: its candidates open in the picker, or the form comes back with why
+    /// there are none.
+    mutating func applyFound(_ answer: ReleaseSearchAnswer) {
+        guard case .picker(var picker) = mode, picker.loading, picker.recordID == answer.recordID,
+              var form = picker.search
+        else { return }
+        if let failure = answer.failure {
+            form.error = failure
+            mode = .form(form)
+            return
+        }
+        if answer.candidates.isEmpty {
+            let cost = answer.requests == 1 ? "1 request" : "\(answer.requests) requests"
+            form.error = "Discogs found nothing for \(picker.subject) (\(cost)): change the search, or m to enter it by hand"
+            mode = .form(form)
+            return
+        }
+        picker.candidates = answer.candidates
+        picker.loading = false
+        picker.requests = answer.requests
+        picker.selected = 0
+        mode = .picker(picker)
+        if !answer.isComplete {
+            say("More pressings match than one page holds: type to narrow, or Esc to give more fields")
+        }
+    }
+}

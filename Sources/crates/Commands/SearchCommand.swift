@@ -1,0 +1,118 @@
+import ArgumentParser
+import CratesApp
+import CratesCore
+import CratesNet
+import Foundation
+
+/// `crates search`: Discogs' releases by catalogue number, artist, title…, for records
+/// without a barcode. Nothing is added to the collection.
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search Discogs for releases by catalogue number, artist, title, label…, without a barcode.",
+        discussion: """
+            For records without a barcode (most vinyl before 1980): give what the spine and \
+            the label print. TEXT searches every field. Case and accents do not matter; a \
+            catalogue number may be typed with or without its spaces and dashes ("CDP 7 46001 \
+            2", "cdp7460012"): the number as typed costs one request, and when that finds \
+            nothing it is sent again respaced, then the other fields alone with the number \
+            compared locally: at most 3 requests. Year, country and format narrow a search \
+            but cannot make one.
+
+            Output: one line per release, best first (the exact catalogue number, then the \
+            artist and title, then year, country and format as given), tab-separated:
+              release_id  artist  title  country  year  format  label  catno  url
+            With --json, JSON Lines: one object per release with id, artist, title, \
+            country, year, formats, label, catno, url and catnoMatches. Add the one in your \
+            hands with `crates add rRELEASE_ID`.
+
+            Searching needs an account: sign in first with `crates auth`. A search that \
+            cannot find anything (no field, a field over 200 characters, a control \
+            character, a year outside 1877 to next year) is refused before any request.
+
+            Exit status:
+              0   found at least one release
+              2   nothing found
+              3   not signed in to Discogs, or Discogs refused the credentials
+              4   Discogs could not be reached, or answered with an error
+              64  the search is refused as it is (the message says why)
+
+            Examples:
+              crates search --catno 'SHVL 804'
+              crates search --artist 'pink floyd' --title 'dark side' --country UK --year 1973
+              crates search --catno cdp7460012 --json | jq -r .id
+              crates add r20000001
+            """)
+
+    @Option(help: ArgumentHelp("The artist.", valueName: "artist"))
+    var artist: String?
+
+    @Option(help: ArgumentHelp("The title of the release.", valueName: "title"))
+    var title: String?
+
+    @Option(help: ArgumentHelp("The catalogue number, as printed or typed without spaces.", valueName: "catno"))
+    var catno: String?
+
+    @Option(help: ArgumentHelp("The label.", valueName: "label"))
+    var label: String?
+
+    @Option(help: ArgumentHelp("The year of the release (narrows).", valueName: "year"))
+    var year: String?
+
+    @Option(help: ArgumentHelp("The country of release (narrows).", valueName: "country"))
+    var country: String?
+
+    @Option(help: ArgumentHelp("The format: Vinyl, LP, CD, Cassette… (narrows).", valueName: "format"))
+    var format: String?
+
+    @Flag(help: "One JSON object per release and line (JSON Lines).")
+    var json = false
+
+    @Argument(help: ArgumentHelp("Free text searched in every field.", valueName: "text"))
+    var text: [String] = []
+
+    /// Checked before anything is sent: a refused search costs no request.
+    func query() throws -> ReleaseSearchQuery {
+        do {
+            return try ReleaseSearchQuery(
+                artist: artist, title: title, catno: catno, label: label, year: year, country: country, format: format,
+                text: text.isEmpty ? nil : text.joined(separator: " "))
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func validate() throws {
+        _ = try query()
+    }
+
+    func run() throws {
+        let query = try self.query()
+        let fail = { (message: String, status: Int32) -> ExitCode in
+            StandardStreams.errLine("crates search: \(message)")
+            return ExitCode(status)
+        }
+        let access: DiscogsAccess
+        do {
+            access = try DiscogsAccess.make()
+        } catch {
+            throw fail(error.description, 3)
+        }
+        let finder = ReleaseFinder(access: access)
+        let found: DiscogsReleaseSearch.Result
+        do {
+            found = try blocking { try await finder.search(query) }
+        } catch let failure as ReleaseFinderFailure {
+            throw fail(failure.description, failure.exitStatus)
+        }
+        let web = access.client.endpoints.web
+        if json {
+            let encoder = ExportedRecord.makeJSONEncoder()
+            try StandardStreams.out(lines: try found.hits.map { try SearchListing.jsonLine($0, web: web, encoder: encoder) })
+        } else {
+            try StandardStreams.out(lines: found.hits.map { SearchListing.line($0, web: web) })
+        }
+        StandardStreams.errLine("crates search: \(SearchListing.summary(found))")
+        if found.hits.isEmpty { throw ExitCode(2) }
+    }
+}

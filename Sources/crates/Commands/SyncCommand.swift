@@ -1,0 +1,107 @@
+import ArgumentParser
+import CratesApp
+import CratesCore
+import Foundation
+
+/// `crates sync`: the collection and the signed-in user's Discogs collection kept as one.
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Sync the collection with your Discogs collection, both ways.",
+        discussion: """
+            Pull: every copy in your Discogs collection (folder 0, "All", 100 a page, oldest \
+            first) is one crates copy, with its folder, rating, date added, and the media \
+            condition, sleeve condition and notes of your collection's fields of those names. \
+            Push: copies matched to a release and not on Discogs yet are added (to folder 1, \
+            "Uncategorized", or --folder, or discogs_sync_folder in config.json beside the \
+            credentials), and ratings, conditions and notes changed in crates are written to \
+            their Discogs copies.
+
+            The first sync links the copies you have on both sides, one to one, oldest with \
+            oldest: only the extra copies on either side are pulled or pushed. A value changed \
+            only in crates is pushed, one changed only on Discogs is taken; one changed on \
+            both sides keeps crates' value, is not pushed, and is listed as a conflict until \
+            --prefer settles it. A copy removed on Discogs is flagged "removed on Discogs" and \
+            listed, never deleted here; a copy deleted here is removed on Discogs only with \
+            --delete, otherwise listed. Pushes wait in the database until Discogs has \
+            answered: a sync stopped or killed goes on where it was, and never adds a copy \
+            twice. A second sync right after the first sends only the listing requests and \
+            changes nothing.
+
+            Output: one summary line (pulled, pushed, linked, updated, conflicts, removed, \
+            requests used), then one line per conflict, per copy removed on Discogs and per \
+            copy deleted here. Requests go at the rate Discogs allows (about 100 copies a \
+            request for the listing).
+
+            Exit status:
+              0  synced (conflicts and removed copies are listed, not errors)
+              1  the collection could not be opened, --folder names no folder, or Discogs
+                 refused a request in a way crates cannot go on from
+              3  not signed in to Discogs, refused, or signed in as another user than the
+                 one this collection was synced with
+              4  Discogs could not be reached, or answered with an error (run it again:
+                 it goes on where it stopped)
+
+            Examples:
+              crates sync
+              crates sync --dry-run
+              crates sync --pull
+              crates sync --push --folder Vinyl
+              crates sync --prefer discogs
+              crates sync --delete
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @Flag(help: "Say what each side would get; change nothing on either side.")
+    var dryRun = false
+
+    @Flag(help: "Only take Discogs' side: new copies and changes from Discogs (nothing is sent).")
+    var pull = false
+
+    @Flag(help: "Only send crates' side: new copies and changes to Discogs (nothing is taken).")
+    var push = false
+
+    @Option(help: ArgumentHelp("The Discogs folder new copies go to: its id or name (default: 1, Uncategorized).", valueName: "folder"))
+    var folder: String?
+
+    @Flag(help: "Remove on Discogs the copies that were deleted in crates.")
+    var delete = false
+
+    @Option(help: ArgumentHelp("Settle conflicts: keep Discogs' value, or push crates' (discogs or crates).", valueName: "side"))
+    var prefer: String?
+
+    func validate() throws {
+        if pull, push { throw ValidationError("--pull and --push contradict each other: give one, or neither for both ways") }
+        if delete, pull { throw ValidationError("--delete removes copies on Discogs, which --pull never changes: give one") }
+        if let prefer, SyncPreference(rawValue: prefer.lowercased()) == nil {
+            throw ValidationError("--prefer takes discogs or crates, not \"\(GTIN.displayForm(of: prefer))\"")
+        }
+    }
+
+    func run() throws {
+        let store = try self.store.open()
+        let access: DiscogsAccess
+        do {
+            access = try DiscogsAccess.make()
+        } catch {
+            StandardStreams.errLine("crates sync: \(error)")
+            throw ExitCode(3)
+        }
+        let options = DiscogsSync.Options(
+            pull: !push, push: !pull, dryRun: dryRun, folder: folder, deleteOnDiscogs: delete,
+            prefer: prefer.flatMap { SyncPreference(rawValue: $0.lowercased()) })
+        let progress = SyncProgressLine()
+        let sync = DiscogsSync(
+            store: store, access: access, configuredFolder: SyncFolder.configured(), progress: { progress.show($0) })
+        let report = try blocking { await sync.run(options) }
+        progress.finish()
+        var lines = report.lines
+        if report.failure != nil { lines.removeLast() }
+        try StandardStreams.out(lines: lines)
+        if let failure = report.failure {
+            StandardStreams.errLine("crates sync: \(failure)")
+            throw ExitCode(failure.exitStatus)
+        }
+    }
+}

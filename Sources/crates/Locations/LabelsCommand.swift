@@ -1,0 +1,61 @@
+import ArgumentParser
+import CratesApp
+import CratesCore
+import Foundation
+
+/// `crates labels`: a PDF of barcode labels for places and copies.
+struct LabelsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "labels",
+        abstract: "Write barcode labels for places (and copies) to a PDF, for a label sheet or a label printer.",
+        discussion: """
+            Each place's label has its barcode (EAN-13 in GS1's in-store range, 290…: every \
+            scanner reads it, and a keyboard-wedge scanner types it as digits), the digits, \
+            its name and the places it is in. --records prints a label per copy instead, \
+            with the copy's own code (291…). --contents adds, for each place, its contents \
+            list (every record in it and inside it) on a page of its own.
+
+            Layouts: \(LabelPrinting.layoutNames.joined(separator: ", ")) \
+            (a4-3x7: Avery L7160, 63.5 × 38.1 mm; letter-3x10: Avery 5160, 2.625 × 1 in; \
+            roll-62: 62 mm continuous roll, cut to each label; roll-29x90: die-cut 29 × 90 mm), \
+            or a custom sheet in mm: \(LabelPrinting.customSheetSyntax), e.g. \
+            \(LabelPrinting.customSheetExample).
+
+            crates writes the PDF (atomically: FILE is replaced only when it is whole); \
+            printing it is yours: lp FILE.pdf. Exit status: 0 written, 1 nothing written (an \
+            unknown layout or place, a name longer than a label…).
+
+            Examples:
+              crates labels --all --layout a4-3x7 -o labels.pdf
+              crates labels "Crate A3" --contents --layout a4-3x7 -o crate.pdf --skip 4
+              crates labels --records 12 13 --layout roll-29x90 -o copies.pdf --bleed 0.05
+            """)
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "Places to print (names, paths, #ids or label codes).") var places: [String] = []
+    @Flag(help: "Every place.") var all = false
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Print a label per copy for these records (ids or copy labels).", valueName: "id"))
+    var records: [String] = []
+    @Option(help: ArgumentHelp("The label stock: a4-3x7, letter-3x10, roll-62, roll-29x90 or sheet:….", valueName: "layout"))
+    var layout: String
+    @Option(name: .shortAndLong, help: ArgumentHelp("The PDF to write (- for standard output).", valueName: "file.pdf"))
+    var output: String
+    @Flag(help: "Add each place's contents list on a page of its own.") var contents = false
+    @Option(help: ArgumentHelp("Positions already used on the first sheet.", valueName: "n")) var skip = 0
+    @Option(help: ArgumentHelp("Draw bars this many mm thinner, for thermal printers.", valueName: "mm")) var bleed = 0.0
+    @Option(help: ArgumentHelp("The printer's resolution: bars are whole dots.", valueName: "dpi")) var dpi = 300
+
+    func run() throws {
+        let printing = LabelPrinting(store: try store.open())
+        let request = LabelPrinting.Request(
+            places: places, all: all, records: records, layout: layout, contents: contents,
+            skip: skip, bleed: bleed, dpi: dpi)
+        let output = self.output
+        do {
+            let summary = try blocking { try await printing.write(request, to: output) }
+            StandardStreams.errLine(summary)
+        } catch {
+            throw CLIError("\(error)")
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import CratesApp
+import CratesCore
+import CratesNet
+import CratesStore
+import CratesTestSupport
+import Foundation
+import Testing
+
+/// The driver behind `crates import`'s lookups and `crates add --wait`: the real worker,
+/// store file and libcurl against the loopback server.
+@Suite("LookupDriver: the worker run to a goal")
+struct LookupDriverTests {
+    @Test("queue drained: every record settled, counted by outcome, progress reported as it goes")
+    func drained() async throws {
+        let server = try await DiscogsTestServer.start()
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        let matched = try await addPending(store, "5099750442227")
+        let ambiguous = try await addPending(store, "5012345678900")
+        let missing = try await addPending(store, "5012345678917")
+        let progress = LockBox<[LookupCounts]>()
+        let run = await LookupDriver(worker: worker(store, try access(server))).run(until: .queueDrained) { counts, _ in
+            progress.append(counts)
+        }
+        #expect(run.stop == nil)
+        #expect(run.counts.matched == 1 && run.counts.ambiguous == 1 && run.counts.notFound == 1 && run.counts.done == 3)
+        #expect(run.counts.requests == (try await server.stats()).requests)
+        #expect(try await store.record(matched.id)?.lookupState == .matched)
+        #expect(try await store.record(ambiguous.id)?.lookupState == .ambiguous)
+        #expect(try await store.record(missing.id)?.lookupState == .notFound)
+        #expect(progress.all.map(\.done).contains(3), "progress saw the last lookup")
+    }
+
+    @Test("settled: ends once the records named are settled")
+    func settled() async throws {
+        let server = try await DiscogsTestServer.start()
+        let temporary = try TemporaryStore()
+        let first = try await addPending(temporary.store, "5099750442227")
+        let run = await LookupDriver(worker: worker(temporary.store, try access(server))).run(until: .settled([first.id]))
+        #expect(run.stop == nil)
+        #expect(try await temporary.store.record(first.id)?.lookupState == .matched)
+    }
+
+    @Test("refused credentials stop the drive; the record goes back to the queue untouched")
+    func refused() async throws {
+        let server = try await DiscogsTestServer.start()
+        let temporary = try TemporaryStore()
+        let record = try await addPending(temporary.store, "5099750442227")
+        let run = await LookupDriver(worker: worker(temporary.store, try access(server, token: "wrong"))).run(until: .queueDrained)
+        guard case .unauthorized? = run.stop else {
+            Issue.record("stopped by the refusal: \(String(describing: run.stop))")
+            return
+        }
+        #expect(run.counts.done == 0)
+        #expect(try await temporary.store.record(record.id)?.lookupState == .pending)
+    }
+
+    @Test("a stop while a lookup is in hand: the record goes back to the queue, not failed")
+    func interrupted() async throws {
+        let server = try await DiscogsTestServer.start()
+        let temporary = try TemporaryStore()
+        let record = try await addPending(temporary.store, "5099750442227")
+        try await server.hold(match: "5099750442227")
+        let stop = StopRequest()
+        let drive = Task { [store = temporary.store] in
+            await LookupDriver(worker: worker(store, try access(server))).run(until: .queueDrained, stopRequest: stop)
+        }
+        try await server.waitUntilHeld()
+        stop.request()
+        // The request in flight is not cut short by the transport: its answer is let go.
+        try await server.release()
+        let run = try await drive.value
+        #expect(run.stop == .interrupted)
+        // Its search answered, the lookup sends nothing more (the release is not fetched):
+        // the record is given back, never left claimed nor failed.
+        let state = try await temporary.store.record(record.id)?.lookupState
+        #expect(state == .pending, "given back, not \(String(describing: state))")
+        #expect(try await server.stats().releases.isEmpty)
+    }
+
+    @Test("a time limit ends the drive with timedOut, the lookup in hand given back")
+    func timedOut() async throws {
+        let server = try await DiscogsTestServer.start()
+        let temporary = try TemporaryStore()
+        let record = try await addPending(temporary.store, "5099750442227")
+        try await server.hold(match: "5099750442227")
+        let finished = LockBox(false)
+        let drive = Task { [store = temporary.store] in
+            defer { finished.set(true) }
+            return await LookupDriver(worker: worker(store, try access(server))).run(until: .queueDrained, timeout: .zero)
+        }
+        // The limit is up at once: either nothing was sent, or the search is held; then its
+        // answer is let go, and the release is never asked for.
+        try await waitUntil("the drive ends or its search is held") {
+            if finished.value { return true }
+            return try await server.stats().held > 0
+        }
+        try await server.release()
+        let run = try await drive.value
+        #expect(run.stop == .timedOut)
+        #expect(try await temporary.store.record(record.id)?.lookupState == .pending)
+        #expect(try await server.stats().releases.isEmpty)
+    }
+}

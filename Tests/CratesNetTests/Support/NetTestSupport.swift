@@ -1,0 +1,31 @@
+import CratesCore
+import CratesTestSupport
+import Foundation
+import Testing
+
+@testable import CratesNet
+
+// The loopback server itself (`DiscogsTestServer`, `ServerStats`) is in CratesTestSupport.
+
+/// A transport under test, with short timeouts so that a held or slow answer trips it quickly.
+func testTransport(timeout: Double = 10) throws -> CurlTransport {
+    try CurlTransport(configuration: .init(userAgent: DiscogsUserAgent.make(version: "test"), connectTimeout: 5, totalTimeout: timeout))
+}
+
+/// A client of `server`, with the server's personal token unless told otherwise.
+func testClient(
+    _ server: DiscogsTestServer, credentials: DiscogsCredentials? = .personalToken(DiscogsTestServer.token),
+    limiter: RateLimiter = RateLimiter(configuration: .init(limit: 60, window: 60)), timeout: Double = 10
+) throws -> DiscogsClient {
+    DiscogsClient(transport: try testTransport(timeout: timeout), endpoints: server.endpoints, credentials: credentials, rateLimiter: limiter)
+}
+
+/// A fixture under Fixtures/discogs.
+func fixture(_ path: String) throws -> Data {
+    try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/Fixtures/discogs/" + path))
+}
+
+/// A GTIN from canonical digits known to be valid (test data, not outside input).
+func gtin(_ digits: String) throws -> GTIN {
+    try #require(GTIN(canonical: digits))
+}

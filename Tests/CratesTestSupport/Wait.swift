@@ -1,0 +1,60 @@
+// The one way a test waits: look at a condition until it holds, with a deadline, and say
+// plainly what did not happen when it never does.
+//
+// It never blocks a thread (between looks it sleeps as a task, so a test under `taskset -c
+// 0` leaves the single cooperative thread to the work it waits for), and it always takes one
+// more look after the deadline: a task that was starved of the CPU until the deadline had
+// passed must not fail a test whose condition already holds.
+
+/// What a wait that ran out of time did not see.
+public struct WaitTimeout: Error, CustomStringConvertible {
+    /// What the test waited for, in its own words ("the import to be stopped").
+    public let what: String
+    /// How long it waited.
+    public let deadline: Duration
+    /// What was there instead at the last look, when the test said how to describe it.
+    public let lastSeen: String?
+
+    public var description: String {
+        "waited \(deadline) for \(what), and it did not happen"
+            + (lastSeen.map { "; last seen:\n\($0)" } ?? "")
+    }
+}
+
+/// How long a test waits for something by default: long enough for a loaded one-core
+/// machine, and only ever spent in full when the test is failing anyway.
+public let defaultWaitDeadline: Duration = .seconds(90)
+
+/// Looks at `probe` until it gives a value, and returns that value; throws `WaitTimeout`
+/// (naming `what`, and `lastSeen()` when given) when it gives none by `deadline`.
+@discardableResult
+public func waitFor<T>(
+    _ what: @autoclosure () -> String, within deadline: Duration = defaultWaitDeadline,
+    every interval: Duration = .milliseconds(20), lastSeen: (() async -> String)? = nil,
+    _ probe: () async throws -> T?
+) async throws -> T {
+    let clock = ContinuousClock()
+    let end = clock.now.advanced(by: deadline)
+    while true {
+        // Read the clock before looking: a look that began before the deadline counts, and
+        // so does the one after it.
+        let late = clock.now >= end
+        if let value = try await probe() { return value }
+        if late { break }
+        try? await Task.sleep(for: interval)
+        if Task.isCancelled { break }
+    }
+    throw WaitTimeout(what: what(), deadline: deadline, lastSeen: await lastSeen?())
+}
+
+/// Looks at `condition` until it holds; throws `WaitTimeout` (naming `what`, and
+/// `lastSeen()` when given) when it does not hold by `deadline`.
+public func waitUntil(
+    _ what: @autoclosure () -> String, within deadline: Duration = defaultWaitDeadline,
+    every interval: Duration = .milliseconds(20), lastSeen: (() async -> String)? = nil,
+    _ condition: () async throws -> Bool
+) async throws {
+    try await waitFor(what(), within: deadline, every: interval, lastSeen: lastSeen) {
+        try await condition() ? true : nil
+    }
+}
