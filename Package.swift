@@ -51,9 +51,6 @@ let package = Package(
         // The store benchmark (scripts/bench.sh), also the writer process of the store's
         // kill -9 test: kept out of the shipping `crates` binary.
         .executableTarget(name: "crates-bench", dependencies: ["CratesCore", "CratesStore"], swiftSettings: strict),
-        // The Discogs lookup benchmark (scripts/bench-lookup.sh): worker, limiter and libcurl against the loopback server.
-        .executableTarget(name: "crates-lookup-bench", dependencies: ["CratesCore", "CratesNet", "CratesStore"], swiftSettings: strict),
-
         // The UI benchmark (scripts/bench.sh): the UI core over a 100,000-record store.
         .executableTarget(name: "crates-tui-bench", dependencies: ["CratesCore", "CratesStore", "CratesTUI"], swiftSettings: strict),
 
