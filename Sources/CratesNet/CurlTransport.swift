@@ -3,17 +3,18 @@ import CCurl
 import Foundation
 import Synchronization
 
-/// HTTP over libcurl: one easy handle, reused so that its connection stays open between
-/// requests (Discogs answers over keep-alive), HTTPS with certificate verification always on,
-/// gzip, connect and total timeouts, no redirects followed, plain http only to loopback.
+/// HTTP over libcurl: a few easy handles (`Configuration.connections`), each reused so that
+/// its connection stays open between requests (Discogs answers over keep-alive), so that
+/// that many requests can be in flight at once and one slow answer holds back only itself.
+/// HTTPS with certificate verification always on, gzip, connect and total timeouts, no
+/// redirects followed, plain http only to loopback.
 ///
-/// libcurl easy handles are not thread-safe, and `curl_easy_perform` blocks: every use of the
-/// handle runs on one serial dispatch queue, never on Swift's cooperative thread pool.
-public final class CurlTransport: HTTPTransport, @unchecked Sendable {
-    // @unchecked Sendable: `handle` and `errorBuffer` are touched only on `queue`, a serial
-    // DispatchQueue, which is the lock that makes sharing this object safe; the other stored
-    // properties are immutable.
-
+/// libcurl easy handles are not thread-safe, and `curl_easy_perform` blocks: each handle
+/// runs on its own serial dispatch queue (`CurlEasyHandle`), never on Swift's cooperative
+/// thread pool. A request waits for a free handle when all are busy; a cancelled task stops
+/// waiting, and its transfer in progress is aborted (within about a second: libcurl's
+/// progress callback).
+public final class CurlTransport: HTTPTransport, Sendable {
     /// What every request of this transport shares.
     public struct Configuration: Sendable {
         /// Discogs refuses requests without one.
@@ -24,49 +25,47 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         /// A response body larger than this is cut off as an error: no Discogs answer is
         /// near it, and memory stays bounded whatever a server sends.
         public var maximumBodyBytes: Int
+        /// Requests in flight at once, each on a connection of its own (made as needed: a
+        /// few as a rule; more while some answers are slow to come).
+        public var connections: Int
 
-        public init(userAgent: String, connectTimeout: Double = 10, totalTimeout: Double = 30, maximumBodyBytes: Int = 16 << 20) {
+        public init(
+            userAgent: String, connectTimeout: Double = 10, totalTimeout: Double = 30, maximumBodyBytes: Int = 16 << 20,
+            connections: Int = 12
+        ) {
             self.userAgent = userAgent
             self.connectTimeout = connectTimeout
             self.totalTimeout = totalTimeout
             self.maximumBodyBytes = maximumBodyBytes
+            self.connections = max(1, connections)
         }
     }
 
     public let configuration: Configuration
-    private let queue = DispatchQueue(label: "crates.curl-transport")
-    private let handle: UnsafeMutableRawPointer
-    private let errorBuffer: UnsafeMutablePointer<CChar>
+    private let pool: CurlHandlePool
 
     /// Fails only when libcurl cannot make a handle (out of memory).
     public init(configuration: Configuration) throws(TransportError) {
         CurlGlobal.initialize()
-        guard let handle = curl_easy_init() else { throw .curl(code: -1, message: "libcurl could not create a handle") }
-        self.handle = handle
         self.configuration = configuration
-        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        // The first handle at once, so that a machine without memory for one fails here.
+        pool = CurlHandlePool(capacity: configuration.connections, first: try CurlEasyHandle())
     }
 
-    deinit {
-        curl_easy_cleanup(handle)
-        errorBuffer.deallocate()
-    }
-
-    /// Sends `request`. Cancelling the calling task abandons the transfer within about a
-    /// second (libcurl's progress callback, which it calls at least once a second, says
-    /// stop): a Ctrl-C or SIGHUP of `crates import` does not wait out a 30 s timeout.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         try Self.checkURL(request.url)
-        let cancellation = TransferCancellation()
+        let handle = try await pool.take()
+        defer { pool.give(handle) }
+        let abort = CurlAbortFlag()
+        let configuration = self.configuration
         let result: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                queue.async {
-                    continuation.resume(returning: self.perform(request, cancellation: cancellation))
+                handle.queue.async {
+                    continuation.resume(returning: handle.perform(request, configuration: configuration, abort: abort))
                 }
             }
         } onCancel: {
-            cancellation.cancel()
+            abort.raise()
         }
         return try result.get()
     }
@@ -94,95 +93,95 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         guard octets.count == 4, octets[0] == "127" else { return false }
         return octets.allSatisfy { $0.count <= 3 && UInt8($0) != nil }
     }
+}
 
-    /// Runs on `queue` only.
-    private func perform(_ request: HTTPRequest, cancellation: TransferCancellation) -> Result<HTTPResponse, TransportError> {
-        curl_easy_reset(handle)  // keeps the open connection, forgets the last request's options
-        errorBuffer[0] = 0
-        guard !cancellation.isCancelled else { return .failure(.cancelled) }
-        let sink = ResponseSink(limit: configuration.maximumBodyBytes, cancellation: cancellation)
-        let sinkPointer = Unmanaged.passRetained(sink).toOpaque()
-        defer { Unmanaged<ResponseSink>.fromOpaque(sinkPointer).release() }
+/// The easy handles of one transport: made as needed up to `capacity`, handed out one
+/// request at a time, the most recently used first (its connection is the freshest). A
+/// request that finds them all busy waits in line.
+final class CurlHandlePool: Sendable {
+    private struct State {
+        var free: [CurlEasyHandle] = []
+        var made = 0
+        var waiters: [(id: Int, continuation: CheckedContinuation<CurlEasyHandle?, Never>)] = []
+        var nextWaiter = 0
+    }
 
-        var headerList: UnsafeMutablePointer<curl_slist>? = nil
-        defer { curl_slist_free_all(headerList) }
-        // An explicit empty Expect stops curl waiting for "100 Continue" on POST bodies.
-        for line in request.headers.map({ "\($0.name): \($0.value)" }) + ["Expect:"] {
-            headerList = curl_slist_append(headerList, line)
+    let capacity: Int
+    private let state = Mutex(State())
+
+    init(capacity: Int, first: CurlEasyHandle) {
+        self.capacity = max(1, capacity)
+        state.withLock { state in
+            state.free = [first]
+            state.made = 1
         }
+    }
 
-        var code = CURLE_OK
-        func set(_ c: CURLcode) { if code == CURLE_OK { code = c } }
-        set(crates_curl_setopt_string(handle, CURLOPT_URL, request.url))
-        set(crates_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
-        set(crates_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
-        set(crates_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0))
-        set(crates_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1))
-        set(crates_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2))
-        set(crates_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""))  // every encoding curl decodes: gzip at least
-        set(crates_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout * 1000)))
-        set(crates_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(configuration.totalTimeout * 1000)))
-        set(crates_curl_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1))
-        set(crates_curl_setopt_string(handle, CURLOPT_USERAGENT, configuration.userAgent))
-        set(crates_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList))
-        set(crates_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
-        set(crates_curl_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, curlWriteBody))
-        set(crates_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, sinkPointer))
-        set(crates_curl_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, curlWriteHeader))
-        set(crates_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, sinkPointer))
-        set(crates_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0))
-        set(crates_curl_setopt_xferinfo_function(handle, curlProgress))
-        set(crates_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, sinkPointer))
-        switch request.method.uppercased() {
-        case "GET":
-            set(crates_curl_setopt_long(handle, CURLOPT_HTTPGET, 1))
-        case "POST":
-            let body = request.body ?? Data()
-            set(crates_curl_setopt_long(handle, CURLOPT_POST, 1))
-            set(crates_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, body.count))
-            // COPYPOSTFIELDS: curl keeps its own copy, so the Data may go away.
-            set(body.withUnsafeBytes { raw in
-                crates_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(("" as StaticString).utf8Start)))
-            })
-        default:
-            set(crates_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, request.method))
+    /// A free handle, a new one while fewer than `capacity` exist, or the next one given
+    /// back. Throws `cancelled` when the task is cancelled while it waits.
+    func take() async throws(TransportError) -> CurlEasyHandle {
+        enum Now {
+            case handle(CurlEasyHandle)
+            case make
+            case wait
         }
-        guard code == CURLE_OK else { return .failure(.curl(code: Int(code.rawValue), message: Self.text(of: code))) }
-
-        let result = curl_easy_perform(handle)
-        guard result == CURLE_OK else {
-            if result == CURLE_ABORTED_BY_CALLBACK, cancellation.isCancelled { return .failure(.cancelled) }
-            if sink.overflowed {
-                return .failure(.curl(code: Int(result.rawValue), message: "response larger than \(configuration.maximumBodyBytes) bytes"))
+        let now = state.withLock { state -> Now in
+            if let handle = state.free.popLast() { return .handle(handle) }
+            if state.made < capacity {
+                state.made += 1
+                return .make
             }
-            return .failure(error(for: result))
+            return .wait
         }
-        var status = 0
-        _ = crates_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        var effective: UnsafeMutablePointer<CChar>? = nil
-        _ = crates_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
-        let effectiveURL = effective.map { String(cString: $0) } ?? request.url
-        return .success(HTTPResponse(status: status, headers: sink.headers, body: sink.body, effectiveURL: effectiveURL))
+        switch now {
+        case .handle(let handle):
+            return handle
+        case .make:
+            do {
+                return try CurlEasyHandle()
+            } catch {
+                state.withLock { $0.made -= 1 }
+                throw error
+            }
+        case .wait:
+            break
+        }
+        let id = state.withLock { state -> Int in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        let handle: CurlEasyHandle? = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let handNow = state.withLock { state -> CurlEasyHandle?? in
+                    // Given back meanwhile, or cancelled before this line: answer at once.
+                    if let handle = state.free.popLast() { return .some(handle) }
+                    if Task.isCancelled { return .some(nil) }
+                    state.waiters.append((id, continuation))
+                    return .none
+                }
+                if case .some(let answer) = handNow { continuation.resume(returning: answer) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<CurlEasyHandle?, Never>? in
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiters.remove(at: index).continuation
+            }
+            waiter?.resume(returning: nil)
+        }
+        guard let handle else { throw .cancelled }
+        return handle
     }
 
-    private func error(for code: CURLcode) -> TransportError {
-        let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : Self.text(of: code)
-        switch code {
-        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT,
-            CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR:
-            return .cannotConnect(detail)
-        case CURLE_OPERATION_TIMEDOUT:
-            return .timedOut(seconds: configuration.totalTimeout)
-        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE,
-            CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_ISSUER_ERROR:
-            return .tls(detail)
-        default:
-            return .curl(code: Int(code.rawValue), message: detail)
+    /// Gives a handle back: to the first request in line, else to the free list.
+    func give(_ handle: CurlEasyHandle) {
+        let waiter = state.withLock { state -> CheckedContinuation<CurlEasyHandle?, Never>? in
+            if state.waiters.isEmpty {
+                state.free.append(handle)
+                return nil
+            }
+            return state.waiters.removeFirst().continuation
         }
-    }
-
-    private static func text(of code: CURLcode) -> String {
-        curl_easy_strerror(code).map { String(cString: $0) } ?? "curl error \(code.rawValue)"
+        waiter?.resume(returning: handle)
     }
 }
 
@@ -196,58 +195,11 @@ enum CurlGlobal {
     static func initialize() { _ = done }
 }
 
-/// Collects one response's headers and body. Used only from the curl callbacks, which run
-/// inside `curl_easy_perform` on the transport's queue.
-private final class ResponseSink {
-    var headers = HTTPHeaders()
-    var body = Data()
-    var overflowed = false
-    let limit: Int
-    let cancellation: TransferCancellation
+/// Set when the task of a transfer is cancelled; libcurl's progress callback reads it on the
+/// handle's queue and aborts the transfer.
+final class CurlAbortFlag: Sendable {
+    private let raised = Atomic(false)
 
-    init(limit: Int, cancellation: TransferCancellation) {
-        self.limit = limit
-        self.cancellation = cancellation
-    }
-}
-
-/// Set from the cancelled task, read by libcurl's progress callback on the transport's queue.
-final class TransferCancellation: Sendable {
-    private let flag = Atomic<Bool>(false)
-
-    func cancel() { flag.store(true, ordering: .relaxed) }
-    var isCancelled: Bool { flag.load(ordering: .relaxed) }
-}
-
-/// libcurl's progress callback: non-zero aborts the transfer (CURLE_ABORTED_BY_CALLBACK).
-private func curlProgress(_ user: UnsafeMutableRawPointer?, _: curl_off_t, _: curl_off_t, _: curl_off_t, _: curl_off_t) -> Int32 {
-    guard let user else { return 0 }
-    return Unmanaged<ResponseSink>.fromOpaque(user).takeUnretainedValue().cancellation.isCancelled ? 1 : 0
-}
-
-private func curlWriteBody(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ user: UnsafeMutableRawPointer?) -> Int {
-    guard let data, let user else { return 0 }
-    let sink = Unmanaged<ResponseSink>.fromOpaque(user).takeUnretainedValue()
-    let n = size * count
-    guard sink.body.count + n <= sink.limit else {
-        sink.overflowed = true
-        return 0  // anything but n makes curl stop with CURLE_WRITE_ERROR
-    }
-    sink.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: n)
-    return n
-}
-
-private func curlWriteHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ user: UnsafeMutableRawPointer?) -> Int {
-    guard let data, let user else { return 0 }
-    let sink = Unmanaged<ResponseSink>.fromOpaque(user).takeUnretainedValue()
-    let n = size * count
-    let line = String(decoding: UnsafeRawBufferPointer(start: data, count: n), as: UTF8.self)
-    if line.hasPrefix("HTTP/") {
-        sink.headers = HTTPHeaders()  // a new status line (after "100 Continue"): start over
-    } else if let colon = line.firstIndex(of: ":") {
-        let name = line[..<colon].trimmingCharacters(in: .whitespaces)
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-        if !name.isEmpty { sink.headers.add(name: name, value: value) }
-    }
-    return n
+    func raise() { raised.store(true, ordering: .relaxed) }
+    var isRaised: Bool { raised.load(ordering: .relaxed) }
 }

@@ -73,7 +73,7 @@ public struct DiscogsClient: Sendable {
             attempt += 1
             // A cancelled task (Ctrl-C, a time limit) sends nothing more: the lookup in hand
             // then ends at its next request and goes back to the queue.
-            if Task.isCancelled { throw .transport(.cannotConnect("cancelled")) }
+            if Task.isCancelled { throw .transport(.cancelled) }
             var headers: [(name: String, value: String)] = [("Accept", "application/json")]
             let auth = authorization.map { $0(method, url, formBody) }
                 ?? credentials?.authorization(method: method, url: url, formBody: formBody, timestamp: timestamp(), nonce: nonce())
@@ -87,7 +87,7 @@ public struct DiscogsClient: Sendable {
                 body = Data(OAuthPercentEncoding.formString(formBody).utf8)
             }
             let ticket: RateLimiter.Ticket
-            do { ticket = try await rateLimiter.acquire() } catch { throw .transport(.cannotConnect("cancelled")) }
+            do { ticket = try await rateLimiter.acquire(priority: RequestPriority.current) } catch { throw .transport(.cancelled) }
             let response: HTTPResponse
             do {
                 response = try await transport.send(HTTPRequest(method: method, url: url, headers: headers, body: body))

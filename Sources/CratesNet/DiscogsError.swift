@@ -35,7 +35,11 @@ public enum DiscogsError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .transport(let e): "Discogs is unreachable: \(e)"
+        case .transport(let e):
+            switch e {
+            case .connectionLost, .timedOut: "Discogs did not answer: \(e)"
+            default: "Discogs is unreachable: \(e)"
+            }
         case .unauthorized(let m): "Discogs refused the credentials (\(m)): run `crates auth`"
         case .forbidden(let m):
             "Discogs refused access (\(m)): the collection belongs to another Discogs user, or crates is not signed in as its owner: run `crates auth` as the owner"
@@ -59,6 +63,24 @@ public enum DiscogsError: Error, Hashable, Sendable, CustomStringConvertible {
         case .transport, .notFound, .rateLimited, .server, .malformedBody, .unexpectedContentType: true
         case .unauthorized, .forbidden, .unprocessable, .http, .redirected, .wrongHost, .invalidURL: false
         }
+    }
+
+    /// True when sending the same request again in a moment may well work, so a lookup tries
+    /// again within the run (after 1 s, 2 s, 4 s…) instead of failing the record: a 5xx, an
+    /// answer that does not parse or is not JSON (a proxy's error page), no connection, a
+    /// broken one, a timeout, and 429s that outlasted the client's own pauses. Not a 404:
+    /// a release that is gone stays gone.
+    public var isTransient: Bool {
+        switch self {
+        case .transport(let e): e.isTransient
+        case .server, .malformedBody, .unexpectedContentType, .rateLimited: true
+        case .unauthorized, .forbidden, .notFound, .unprocessable, .http, .redirected, .wrongHost, .invalidURL: false
+        }
+    }
+
+    /// True when the request got no answer because its task was cancelled.
+    public var isCancellation: Bool {
+        self == .transport(.cancelled)
     }
 
     /// True when the network or Discogs cannot be reached at all.

@@ -32,20 +32,32 @@ public struct DiscogsReleaseSearch: Sendable {
     /// goal. A failed request fails the whole search with its error (a half-run plan proves
     /// nothing); nothing is sent for a query the plan has no step for.
     public func search(_ query: ReleaseSearchQuery) async throws(DiscogsError) -> Result {
+        var once = RequestRetry.once
+        return try await search(query, retry: &once)
+    }
+
+    /// `search(_:)` with each request sent through `retry` (the lookup worker's: transient
+    /// failures sent again after a pause); `requests` counts every attempt.
+    public func search(_ query: ReleaseSearchQuery, retry: inout RequestRetry) async throws(DiscogsError) -> Result {
         let plan = ReleaseSearchPlan(query)
         var found: [DiscogsSearchPage.Result] = []
         var forms: [ReleaseSearchPlan.Form] = []
         var complete = true
+        let before = retry.requests
+        let client = client
+        let perPage = perPage
         for step in plan.steps {
             forms.append(step.form)
-            let page = try await client.searchReleases(step.query, perPage: perPage)
+            let page = try await retry.send { () async throws(DiscogsError) in
+                try await client.searchReleases(step.query, perPage: perPage)
+            }
             found += page.results
             if let items = page.pagination?.items, items > page.results.count { complete = false }
             if plan.isReached(by: page.results) { break }
         }
         let hits = ReleaseSearchRanking.rank(found, for: query)
         return Result(
-            hits: hits, requests: forms.count, forms: forms, isComplete: complete,
+            hits: hits, requests: retry.requests - before, forms: forms, isComplete: complete,
             decision: ReleaseSearchDecision(hits: hits, query: query))
     }
 
@@ -54,9 +66,16 @@ public struct DiscogsReleaseSearch: Sendable {
     /// " - ", else fetched in full (`GET /releases/{id}`, one request). Issue 13: one search
     /// is enough for the list; the details can come later.
     public func release(for hit: ReleaseSearchHit) async throws(DiscogsError) -> (release: Release, requests: Int) {
-        if let release = hit.completedRelease(webBase: client.endpoints.web) {
-            return (release, 0)
-        }
-        return (try await client.release(id: hit.result.id), 1)
+        var once = RequestRetry.once
+        let release = try await release(for: hit, retry: &once)
+        return (release, once.requests)
+    }
+
+    /// `release(for:)` with its request, if any, sent through `retry`.
+    public func release(for hit: ReleaseSearchHit, retry: inout RequestRetry) async throws(DiscogsError) -> Release {
+        if let release = hit.completedRelease(webBase: client.endpoints.web) { return release }
+        let client = client
+        let id = hit.result.id
+        return try await retry.send { () async throws(DiscogsError) in try await client.release(id: id) }
     }
 }

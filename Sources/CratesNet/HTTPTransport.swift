@@ -74,20 +74,24 @@ public enum TransportError: Error, Hashable, Sendable, LocalizedError, CustomStr
     case insecureURL(host: String)
     /// DNS, refused connection, unreachable network: probably offline.
     case cannotConnect(String)
+    /// The connection broke after the request went out: reset, closed without an answer,
+    /// or an answer cut short. Transient: the same request may well succeed at once.
+    case connectionLost(String)
     case timedOut(seconds: Double)
+    /// The task sending the request was cancelled (Ctrl-C, a stopping worker): the transfer
+    /// was abandoned. Not a failure of the request.
+    case cancelled
     /// Certificate or TLS handshake failure.
     case tls(String)
     /// Any other libcurl failure (code and curl's own text).
     case curl(code: Int, message: String)
-    /// The task that sent it was cancelled (Ctrl-C, SIGTERM, SIGHUP): the transfer was
-    /// abandoned within a second, not waited for to its timeout.
-    case cancelled
 
     public var description: String {
         switch self {
         case .invalidURL(let url): "not an http(s) URL: \(ControlCharacters.clipped(url))"
         case .insecureURL(let host): "refusing plain http to \(host): use https (plain http is only for loopback)"
         case .cannotConnect(let detail): "cannot connect: \(detail)"
+        case .connectionLost(let detail): "the connection broke: \(detail)"
         case .timedOut(let seconds): "no answer within \(Self.format(seconds)) s"
         case .tls(let detail): "secure connection failed: \(detail)"
         case .curl(let code, let message): "transfer failed (curl \(code)): \(message)"
@@ -102,6 +106,16 @@ public enum TransportError: Error, Hashable, Sendable, LocalizedError, CustomStr
         switch self {
         case .cannotConnect, .timedOut: true
         default: false
+        }
+    }
+
+    /// True when sending the same request again soon may well work: no connection, a broken
+    /// one, no answer in time. Not a TLS failure (a certificate does not fix itself), nor a
+    /// URL crates refuses.
+    public var isTransient: Bool {
+        switch self {
+        case .cannotConnect, .connectionLost, .timedOut: true
+        case .invalidURL, .insecureURL, .tls, .curl, .cancelled: false
         }
     }
 

@@ -1,34 +1,59 @@
-/// Paces requests so that they run at the rate Discogs allows without tripping 429s.
+/// Paces requests so that they run at the rate Discogs allows without tripping 429s, and
+/// decides who goes first when several wait: a person waiting on the screen, then the
+/// lookups, then background work (see `Priority`).
 ///
 /// Discogs counts requests over a moving window (60 s; 60 requests authenticated, 25
 /// anonymous) and reports `X-Discogs-Ratelimit` (the limit), `-Used` and `-Remaining` on
-/// every response. The limiter keeps its own record of when its requests were answered and
-/// lets a request go only while fewer than `limit` of them lie inside the window.
+/// every response. The limiter keeps its own record of its requests and lets a request go
+/// only while fewer than `limit` of them lie inside the window.
 ///
-/// Why it cannot trip the server's window: a request is stamped when its response has
-/// arrived, which is after the server counted it, so the limiter's window always ends later
-/// than the server's for the same request. Requests made by someone else on the same account
-/// (another process) show up as a `-Used` higher than the limiter's own count, and are added
-/// as if made now (the cautious guess, as their times are unknown). A 429 all the same pauses
-/// every request for `Retry-After` when sent, else a whole window.
+/// Why it cannot trip the server's window, with several requests in flight: a request
+/// counts from the moment it is sent (an open stamp, which never leaves the window) until
+/// its answer has arrived, when it is stamped with that time and then counts for a whole
+/// window more. The server counted it somewhere in between, so for every request the
+/// limiter's window ends later than the server's, and the limiter never has fewer requests
+/// in its window than the server has in its own. Requests made by someone else on the same
+/// account (another process) show up as a `-Used` higher than the limiter's own count, and
+/// are added as if made now (the cautious guess, as their times are unknown). A 429 all the
+/// same pauses every request for `Retry-After` when sent, else a whole window.
 public actor RateLimiter {
     /// A reservation: given by `acquire`, handed back to `complete`.
     public struct Ticket: Sendable, Hashable {
         fileprivate let id: Int
     }
 
+    /// Who goes first when several requests wait for the window (highest first; in order of
+    /// arrival within one priority).
+    public enum Priority: Int, Sendable, Hashable, Comparable, CaseIterable {
+        /// Work nobody waits for (a release's full details, fetched while nothing else is
+        /// due): never ahead of a waiting request of another priority, and only within
+        /// `Configuration.backgroundShare` of the window, so that a new scan still finds
+        /// room at once.
+        case background
+        /// The lookup queue.
+        case lookup
+        /// A person waiting on the screen (the details they opened): ahead of the queue.
+        case interactive
+
+        public static func < (a: Priority, b: Priority) -> Bool { a.rawValue < b.rawValue }
+    }
+
     public struct Configuration: Sendable {
         /// Requests allowed per window until the server says otherwise.
         public var limit: Int
-        /// The window's length in seconds (Discogs: 60; the benchmark scales it down).
+        /// The window's length in seconds (Discogs: 60).
         public var window: Double
         /// Extra wait after a slot frees, for timer granularity.
         public var margin: Double
+        /// The part of the window background requests may fill: the rest stays free for
+        /// lookups and people.
+        public var backgroundShare: Double
 
-        public init(limit: Int, window: Double = 60, margin: Double = 0.01) {
+        public init(limit: Int, window: Double = 60, margin: Double = 0.01, backgroundShare: Double = 0.75) {
             self.limit = max(1, limit)
             self.window = window
             self.margin = margin
+            self.backgroundShare = min(1, max(0, backgroundShare))
         }
 
         /// Discogs' published limit with credentials: 60 requests per minute.
@@ -37,12 +62,16 @@ public actor RateLimiter {
         public static let anonymous = Configuration(limit: 25)
     }
 
-    /// Counters for status lines and the benchmark.
+    /// Counters for status lines, the benchmark and the tests.
     public struct Statistics: Sendable, Hashable {
         public var sent = 0
         public var throttled = 0
-        /// Seconds spent waiting for a slot.
+        /// Seconds spent waiting for a slot, summed over the requests.
         public var waited = 0.0
+        /// The most requests the window held at once, open ones included.
+        public var maxInWindow = 0
+        /// The most requests sent and not yet answered at once.
+        public var maxOpen = 0
     }
 
     private struct Stamp {
@@ -52,12 +81,25 @@ public actor RateLimiter {
         var open: Bool
     }
 
+    private struct Waiter {
+        var id: Int
+        var priority: Priority
+        var since: Double
+        var continuation: CheckedContinuation<Ticket, any Error>
+    }
+
     public private(set) var configuration: Configuration
     public private(set) var statistics = Statistics()
     private let clock: any RateLimitClock
+    /// Oldest first: closed stamps by answer time, open ones by sending time (an open stamp
+    /// is never older than it will be once answered).
     private var stamps: [Stamp] = []
     private var nextID = 0
     private var pausedUntil = -Double.infinity
+    private var waiters: [Waiter] = []
+    private var timer: Task<Void, Never>?
+    private var timerDeadline = Double.infinity
+    private var reportedWait = false
     private var observer: (@Sendable (Double) -> Void)?
 
     public init(configuration: Configuration, clock: any RateLimitClock = SystemRateLimitClock()) {
@@ -68,38 +110,49 @@ public actor RateLimiter {
     /// The limit in force (from the last response's `X-Discogs-Ratelimit`, else configured).
     public var limit: Int { configuration.limit }
 
-    /// Called with the seconds about to be waited when a wait of 2 s or more starts, and with
-    /// 0 when it ends: the status line's "rate-limited".
+    /// Requests in the window now, open ones included.
+    public var inWindow: Int {
+        prune(now: clock.now())
+        return stamps.count
+    }
+
+    /// Requests sent and not yet answered.
+    public var inFlight: Int {
+        stamps.count { $0.open }
+    }
+
+    /// Requests sent at least `seconds` ago and not yet answered: slow answers.
+    public func inFlight(longerThan seconds: Double) -> Int {
+        let now = clock.now()
+        return stamps.count { $0.open && now - $0.time >= seconds }
+    }
+
+    /// Requests waiting for a slot, at `priority`.
+    public func waiting(_ priority: Priority) -> Int {
+        waiters.count { $0.priority == priority }
+    }
+
+    /// Called with the seconds about to be waited when a wait of 2 s or more starts for a
+    /// lookup or a person (not for background work), and with 0 when it ends: the status
+    /// line's "rate limit: resuming in 8 s".
     public func setObserver(_ observer: (@Sendable (Double) -> Void)?) {
         self.observer = observer
     }
 
-    /// Waits until a request may be sent, and reserves its place in the window.
-    public func acquire() async throws -> Ticket {
-        var reported = false
-        defer { if reported { observer?(0) } }
-        while true {
-            let now = clock.now()
-            prune(now: now)
-            var until = pausedUntil
-            if stamps.count >= configuration.limit {
-                // The slot frees when the oldest stamp that keeps the window full leaves it.
-                // An open (unanswered) stamp has no final time yet: look again shortly.
-                let blocking = stamps[stamps.count - configuration.limit]
-                until = max(until, blocking.open ? now + 0.05 : blocking.time + configuration.window + configuration.margin)
+    /// Waits until a request may be sent, and reserves its place in the window. Waiters go
+    /// in order of priority, then of arrival. Throws `CancellationError` when the task is
+    /// cancelled while it waits.
+    public func acquire(priority: Priority = RequestPriority.current) async throws -> Ticket {
+        try Task.checkCancellation()
+        nextID += 1
+        let id = nextID
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                waiters.append(Waiter(id: id, priority: priority, since: clock.now(), continuation: continuation))
+                pump()
             }
-            if until <= now {
-                nextID += 1
-                stamps.append(Stamp(id: nextID, time: now, open: true))
-                statistics.sent += 1
-                return Ticket(id: nextID)
-            }
-            if until - now >= 2, !reported {
-                reported = true
-                observer?(until - now)
-            }
-            statistics.waited += until - now
-            try await clock.sleep(until: until)
+        } onCancel: {
+            Task { await self.cancel(id) }
         }
     }
 
@@ -108,9 +161,10 @@ public actor RateLimiter {
     public func complete(_ ticket: Ticket, status: Int?, headers: HTTPHeaders?) {
         let now = clock.now()
         if let i = stamps.firstIndex(where: { $0.id == ticket.id }) {
-            stamps[i].time = now
-            stamps[i].open = false
-            stamps.sort { $0.time < $1.time }
+            var stamp = stamps.remove(at: i)
+            stamp.time = now
+            stamp.open = false
+            stamps.append(stamp)  // now is later than every stamp's time: still in order
         }
         prune(now: now)
         if let headers {
@@ -134,17 +188,119 @@ public actor RateLimiter {
             let retryAfter = headers?["Retry-After"].flatMap { Double($0.trimmingCharacters(in: " ")) }
             pausedUntil = max(pausedUntil, now + (retryAfter ?? configuration.window))
         }
+        pump()
     }
 
-    /// Gives back a reservation whose request never reached the server (a connection error):
-    /// it still counts, as it may have reached it.
+    /// Gives back a reservation whose request got no answer (a connection error, a
+    /// timeout, a cancelled transfer): it still counts, as it may have reached the server.
     public func abandon(_ ticket: Ticket) {
         complete(ticket, status: nil, headers: nil)
+    }
+
+    // MARK: Scheduling
+
+    /// Grants every waiter that may go now, best first; arms the timer for the first one
+    /// that may not.
+    private func pump() {
+        let now = clock.now()
+        prune(now: now)
+        while let index = bestWaiter() {
+            let waiter = waiters[index]
+            guard let until = earliestStart(for: waiter.priority, now: now) else {
+                // The window is full up to an unanswered request: its answer pumps again.
+                return
+            }
+            if until > now {
+                if waiter.priority > .background, until - now >= 2, !reportedWait {
+                    reportedWait = true
+                    observer?(until - now)
+                }
+                arm(until)
+                return
+            }
+            waiters.remove(at: index)
+            nextID += 1
+            stamps.append(Stamp(id: nextID, time: now, open: true))
+            statistics.sent += 1
+            statistics.waited += max(0, now - waiter.since)
+            statistics.maxInWindow = max(statistics.maxInWindow, stamps.count)
+            statistics.maxOpen = max(statistics.maxOpen, stamps.count { $0.open })
+            if reportedWait, waiter.priority > .background {
+                reportedWait = false
+                observer?(0)
+            }
+            waiter.continuation.resume(returning: Ticket(id: nextID))
+        }
+    }
+
+    /// The waiter to serve next: the highest priority, the first to come within it.
+    private func bestWaiter() -> Int? {
+        var best: Int?
+        for (i, w) in waiters.enumerated() where best.map({ w.priority > waiters[$0].priority }) ?? true {
+            best = i
+        }
+        return best
+    }
+
+    /// When a request of `priority` may go; nil when the window is full up to a request
+    /// still unanswered (whose answer decides).
+    private func earliestStart(for priority: Priority, now: Double) -> Double? {
+        let room = priority == .background
+            ? max(1, Int((Double(configuration.limit) * configuration.backgroundShare).rounded(.down)))
+            : configuration.limit
+        var until = pausedUntil
+        if stamps.count >= room {
+            // A slot frees when enough answered requests have left the window, oldest first;
+            // an unanswered one leaves it only after its answer, a whole window later.
+            let leaving = stamps.count - room + 1
+            guard let freeing = stamps.lazy.filter({ !$0.open }).dropFirst(leaving - 1).first else {
+                return until > now ? until : nil
+            }
+            until = max(until, freeing.time + configuration.window + configuration.margin)
+        }
+        return until
+    }
+
+    /// One timer at a time, for the earliest moment a waiter may go.
+    private func arm(_ deadline: Double) {
+        if timer != nil, timerDeadline <= deadline { return }
+        timer?.cancel()
+        timerDeadline = deadline
+        timer = Task { [clock] in
+            try? await clock.sleep(until: deadline)
+            self.timerFired(deadline)
+        }
+    }
+
+    private func timerFired(_ deadline: Double) {
+        if deadline == timerDeadline {
+            timer = nil
+            timerDeadline = .infinity
+        }
+        pump()
+    }
+
+    private func cancel(_ id: Int) {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+        waiters.remove(at: index).continuation.resume(throwing: CancellationError())
+        if waiters.allSatisfy({ $0.priority == .background }), reportedWait {
+            reportedWait = false
+            observer?(0)
+        }
+        pump()
     }
 
     private func prune(now: Double) {
         stamps.removeAll { !$0.open && $0.time + configuration.window <= now }
     }
+}
+
+/// The priority of the Discogs requests a task makes, for the rate limiter: a task-local
+/// value, so that the code between a use case and `DiscogsClient` needs no parameter for it.
+///
+///     try await RequestPriority.$current.withValue(.interactive) { try await client.release(id: id) }
+public enum RequestPriority {
+    @TaskLocal public static var current: RateLimiter.Priority = .lookup
 }
 
 extension String {

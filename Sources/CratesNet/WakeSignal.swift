@@ -45,3 +45,43 @@ actor WakeSignal {
         waiter.resume()
     }
 }
+
+/// The pauses between a lookup's attempts: each sleeper waits its time, or less when
+/// `interruptAll()` (the worker is stopping) or its task's cancellation wakes it.
+actor InterruptiblePauses {
+    private var sleepers: [Int: CheckedContinuation<Bool, Never>] = [:]
+    private var next = 0
+    private var interrupted = false
+
+    /// True when the whole pause was waited.
+    func sleep(_ seconds: Double) async -> Bool {
+        if interrupted || Task.isCancelled { return false }
+        next += 1
+        let id = next
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: .seconds(max(0, seconds)))
+            await self?.end(id, completed: true)
+        }
+        let completed = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                sleepers[id] = continuation
+            }
+        } onCancel: {
+            Task { await self.end(id, completed: false) }
+        }
+        timer.cancel()
+        return completed
+    }
+
+    /// Wakes every sleeper, now and from now on.
+    func interruptAll() {
+        interrupted = true
+        let all = sleepers.values
+        sleepers = [:]
+        for sleeper in all { sleeper.resume(returning: false) }
+    }
+
+    private func end(_ id: Int, completed: Bool) {
+        sleepers.removeValue(forKey: id)?.resume(returning: completed)
+    }
+}

@@ -152,7 +152,7 @@ extension CatalogueStore {
             db,
             sql: """
                 SELECT r.id, r.artist, r.title, r.genresJSON, r.stylesJSON, r.formatsJSON, r.year,
-                       r.country, r.labelsJSON, r.url, r.thumbURL, \(json)
+                       r.country, r.labelsJSON, r.url, r.thumbURL, \(json), r.hasFullDetails
                 FROM release r LEFT JOIN releaseJSON j ON j.id = r.id
                 WHERE r.id IN (\(placeholders(ids.count)))
                 """,

@@ -71,14 +71,16 @@ extension CatalogueStore: LookupQueue {
     public func complete(_ job: LookupJob, with outcome: LookupOutcome) async throws(StoreError) {
         let now = Date()
         try await write { db in
-            if case let .matched(release) = outcome { try StoredValues.upsertRelease(db, release, now: now) }
+            var stored: Release?
+            if case let .matched(release) = outcome { stored = try StoredValues.upsertRelease(db, release, now: now) }
             let state = try String.fetchOne(db, sql: "SELECT lookupState FROM record WHERE id = ?", arguments: [job.recordID])
             guard state == LookupState.lookingUp.rawValue else { return }
             let nowSeconds = StoredValues.seconds(now)
             let kind: LookupEvent.Kind
             let message: String
             switch outcome {
-            case let .matched(release):
+            case let .matched(found):
+                let release = stored ?? found
                 try Self.attach(db, release: release, to: job.recordID, now: now)
                 kind = .matched
                 message = "release \(release.id): \(release.displayTitle)"

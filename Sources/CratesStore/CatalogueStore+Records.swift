@@ -81,8 +81,8 @@ extension CatalogueStore {
         // Each distinct release once: upserted, its keys computed once.
         var keysByRelease: [Int: RecordKeys] = [:]
         for release in records.lazy.compactMap(\.release) where keysByRelease[release.id] == nil {
-            try StoredValues.upsertRelease(db, release, now: now)
-            keysByRelease[release.id] = RecordKeys(release: release, gtin: "")
+            let stored = try StoredValues.upsertRelease(db, release, now: now)
+            keysByRelease[release.id] = RecordKeys(release: stored, gtin: "")
         }
         // Places named by path (an import's) found or made once per batch; places named by
         // id must exist.
@@ -209,7 +209,7 @@ extension CatalogueStore {
     public func choose(_ release: Release, for recordID: Int64, now: Date = Date()) async throws(StoreError) {
         try await write { db in
             guard let record = try StoredValues.fetchRecord(db, id: recordID) else { throw StoreError.recordNotFound(recordID) }
-            try StoredValues.upsertRelease(db, release, now: now)
+            let release = try StoredValues.upsertRelease(db, release, now: now)
             try Self.attach(db, release: release, to: recordID, now: now)
             let verb = record.lookupState == .handEntered ? "linked to" : "chose"
             try StoredValues.addEvent(

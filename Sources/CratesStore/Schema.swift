@@ -32,6 +32,7 @@ enum Schema {
             ("v2 search text", addSearchText),
             ("v3 pinned release", addPinnedRelease),
             ("v4 claim owner", addClaimOwner),
+            ("v5 release details", addReleaseDetails),
             ("v6 collector values", addCollectorValues),
             ("v7 locations", addLocations),
             ("v8 discogs sync", addDiscogsSync),
@@ -134,6 +135,18 @@ enum Schema {
             CREATE INDEX lookupEvent_record ON lookupEvent(recordID, id);
             """)
         try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+    }
+
+    /// Whether a release's full details are in (`Release.hasFullDetails`): a release
+    /// completed from a barcode search result holds what the list shows, and its tracklist,
+    /// credits, identifiers and notes come later (issue 13: one request per record). Every
+    /// release stored before this migration was fetched in full. The partial index lists
+    /// the releases still to fetch, for the worker's background fetches.
+    private static func addReleaseDetails(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE release ADD COLUMN hasFullDetails INTEGER NOT NULL DEFAULT 1;
+            CREATE INDEX release_without_details ON release(fetchedAt) WHERE hasFullDetails = 0;
+            """)
     }
 
     /// The Discogs release an import named for a record (a collection export's `release_id`),

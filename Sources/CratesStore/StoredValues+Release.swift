@@ -29,7 +29,8 @@ extension StoredValues {
                 column: "release \(id) labelsJSON"),
             url: try row.decode(String?.self, atIndex: 9),
             thumbURL: try row.decode(String?.self, atIndex: 10),
-            rawJSON: try row.decode(String?.self, atIndex: 11) ?? "{}")
+            rawJSON: try row.decode(String?.self, atIndex: 11) ?? "{}",
+            hasFullDetails: row.count > 12 ? try row.decode(Bool.self, atIndex: 12) : true)
     }
 
     static func fetchRelease(_ db: Database, id: Int) throws -> Release? {
@@ -37,7 +38,7 @@ extension StoredValues {
             db,
             sql: """
                 SELECT r.id, r.artist, r.title, r.genresJSON, r.stylesJSON, r.formatsJSON, r.year,
-                       r.country, r.labelsJSON, r.url, r.thumbURL, j.rawJSON
+                       r.country, r.labelsJSON, r.url, r.thumbURL, j.rawJSON, r.hasFullDetails
                 FROM release r LEFT JOIN releaseJSON j ON j.id = r.id
                 WHERE r.id = ?
                 """,
@@ -45,8 +46,6 @@ extension StoredValues {
         ).map(release(from:))
     }
 
-    /// Inserts or replaces what is known of `release`, and re-keys the records that already
-    /// point at it (its title or first genre may have changed since).
     /// What the list's filter searches in a release: artist, title, label names and
     /// catalogue numbers, folded as sort keys are (case, accents, width), space-separated.
     static func searchText(artist: String, title: String, labels: [Release.LabelCredit]) -> String {
@@ -58,21 +57,34 @@ extension StoredValues {
         return SortKey.fold(parts.joined(separator: " "))
     }
 
-    static func upsertRelease(_ db: Database, _ release: Release, now: Date) throws {
+    /// Inserts or replaces what is known of `release`, and re-keys the records that already
+    /// point at it (its title or first genre may have changed since). Returns the release as
+    /// stored: a release completed from a search result never replaces one fetched in full
+    /// (its tracklist, credits and notes would be lost), which is then returned instead.
+    @discardableResult
+    static func upsertRelease(_ db: Database, _ release: Release, now: Date) throws -> Release {
+        if !release.hasFullDetails,
+            try Bool.fetchOne(db, sql: "SELECT hasFullDetails FROM release WHERE id = ?", arguments: [release.id]) == true,
+            let stored = try fetchRelease(db, id: release.id)
+        {
+            return stored
+        }
         try db.cachedStatement(sql: """
-            INSERT INTO release (\(releaseColumns), formatSummary, fetchedAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO release (\(releaseColumns), formatSummary, fetchedAt, hasFullDetails)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET
                 artist = excluded.artist, title = excluded.title, genresJSON = excluded.genresJSON,
                 stylesJSON = excluded.stylesJSON, formatsJSON = excluded.formatsJSON,
                 year = excluded.year, country = excluded.country, labelsJSON = excluded.labelsJSON,
                 url = excluded.url, thumbURL = excluded.thumbURL,
-                formatSummary = excluded.formatSummary, fetchedAt = excluded.fetchedAt
+                formatSummary = excluded.formatSummary, fetchedAt = excluded.fetchedAt,
+                hasFullDetails = excluded.hasFullDetails
             """).execute(arguments: [
                 release.id, release.artist, release.title, try json(release.genres), try json(release.styles),
                 try json(release.formats), release.year, release.country, try json(release.labels),
                 release.url, release.thumbURL,
                 release.formats.isEmpty ? nil : release.formats.joined(separator: " + "), seconds(now),
+                release.hasFullDetails,
             ])
         try db.cachedStatement(sql: "UPDATE release SET searchText = ? WHERE id = ?").execute(arguments: [
             searchText(artist: release.artist, title: release.title, labels: release.labels), release.id,
@@ -94,5 +106,6 @@ extension StoredValues {
             WHERE releaseID = ? AND (ownGenre IS NOT NULL OR ownTitle IS NOT NULL OR ownArtist IS NOT NULL)
             """, arguments: [release.id])
         for id in own { try rekey(db, recordID: id) }
+        return release
     }
 }

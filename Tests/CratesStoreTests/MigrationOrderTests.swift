@@ -38,7 +38,7 @@ struct MigrationOrderTests {
             }
             try migrator.migrate(queue)
             let applied = try await queue.read { db in try migrator.appliedIdentifiers(db) }
-            #expect(Set(applied) == ["v1", "v2 search text", "v3 pinned release", "v7 locations"])
+            #expect(Set(applied) == ["v1", "v2 search text", "v3 pinned release", "v5 release details", "v7 locations"])
             try queue.close()
         }
 

@@ -46,6 +46,36 @@ public struct ServerStats: Decodable, Sendable {
     }
 }
 
+/// What the lookup tests read from the loopback server (GET /_control/stats), beyond
+/// `ServerStats`: the in-flight counters, holds, the fault mix's strikes, and the order
+/// requests arrived in (Tests/DiscogsServer/lookups.py).
+public struct LookupServerStats: Decodable, Sendable {
+    public var requests: Int
+    public var throttled: Int
+    public var maxInWindow: Int
+    public var maxInFlight: Int
+    public var held: Int
+    public var searches: [String]
+    public var releases: [String]
+    /// API request paths (with their queries), as they arrived.
+    public var order: [String]
+    /// How many times each kind of the `--fault-mix` struck.
+    public var mixedFaults: [String: Int]
+
+    enum CodingKeys: String, CodingKey {
+        case requests, throttled, held, searches, releases, order
+        case maxInWindow = "max_in_window"
+        case maxInFlight = "max_in_flight"
+        case mixedFaults = "mixed_faults"
+    }
+
+    /// Requests whose path contains `text`.
+    public func count(_ text: String) -> Int { order.count { $0.contains(text) } }
+
+    /// Where the first request whose path contains `text` came, if any came.
+    public func position(_ text: String) -> Int? { order.firstIndex { $0.contains(text) } }
+}
+
 public enum TestServerError: Error, CustomStringConvertible {
     case didNotStart(String)
     case control(String)
@@ -130,6 +160,11 @@ public final class DiscogsTestServer: Sendable {
         try JSONDecoder().decode(ServerStats.self, from: try await control("stats"))
     }
 
+    /// The counters of lookups.py: the order requests came in, in flight, the fault mix.
+    public func lookupStats() async throws -> LookupServerStats {
+        try JSONDecoder().decode(LookupServerStats.self, from: try await control("stats"))
+    }
+
     /// Clears the counters, the window, the faults, the nonces, and releases every hold.
     public func reset() async throws {
         try await control("reset")
@@ -143,8 +178,11 @@ public final class DiscogsTestServer: Sendable {
     /// Every request whose path (with its query) contains `match` is held, unanswered,
     /// until `release` (or `reset`): the work under test waits for the test. `stats().held`
     /// counts the requests waiting.
-    public func hold(match: String) async throws {
-        try await control("hold", [("match", match)])
+    ///
+    /// With `count`, only the next `count` such requests are held, once the window has
+    /// admitted them (they count in it): a slow answer, as Discogs' own can be.
+    public func hold(match: String, count: Int? = nil) async throws {
+        try await control("hold", [("match", match)] + (count.map { [("count", String($0))] } ?? []))
     }
 
     /// Lets the requests held for `match` (every hold when nil) go on, and holds no more.

@@ -18,10 +18,15 @@ Control endpoints (never rate-limited, never counted):
                                           the next N requests whose path contains TEXT get K
   GET /_control/hold?match=TEXT           requests whose path (with query) contains TEXT wait,
                                           unanswered, until released; stats' "held" counts them
+  GET /_control/hold?match=TEXT&count=N   the next N such requests only, held once the window
+                                          admitted them (lookups.py)
   GET /_control/release[?match=TEXT]      lets the held requests for TEXT (all: no match) go on
-Fault kinds: html500, json500, wrongtype, truncated, redirect, slow, 404, 401, 429, and drop
-(the connection closed without an answer, as a timeout or a reset ends a request).
+Fault kinds: html500, json500, wrongtype, truncated, redirect, slow, 404, 401, 429, drop (the
+connection closed without an answer, as a timeout or a reset ends a request); and reset,
+stall, hold (lookups.py).
 The User Collection endpoints and their controls (/_control/collection/…): see collection.py.
+Generated releases for any GTIN, a seeded fault mix, holds (/_control/hold, /_control/release)
+and the in-flight counters: see lookups.py.
 """
 import argparse
 import base64
@@ -30,6 +35,7 @@ import gzip
 import hashlib
 import hmac
 import json
+import lookups       # generated releases, the fault mix, holds (lookups.py, next to this file)
 import os
 import signal
 import sys
@@ -100,6 +106,7 @@ class State:
         at = dict(parse_form(self.read("oauth/access_token.txt")))
         self.request_token = (rt["oauth_token"], rt["oauth_token_secret"])
         self.access_template = (at["oauth_token"], at["oauth_token_secret"])
+        lookups.setup(self)
         self.reset()
 
     def reset(self):
@@ -112,6 +119,7 @@ class State:
         self.stats = {"requests": 0, "throttled": 0, "connections": 0, "max_in_window": 0,
                       "searches": [], "releases": [], "auth": {}, "gzip": 0, "paths": {},
                       "bad_signatures": 0, "first_request_at": None, "last_request_at": None}
+        lookups.reset(self)
 
     def read(self, rel):
         with open(os.path.join(self.args.fixtures, rel), encoding="utf-8") as f:
@@ -167,6 +175,9 @@ class Handler(BaseHTTPRequestHandler):
     # --- responses -------------------------------------------------------------------
     def send(self, status, body, ctype="application/json", headers=None):
         data = body.encode("utf-8") if isinstance(body, str) else body
+        if getattr(self, "truncate_body", False) and status == 200:
+            self.truncate_body = False   # the fault mix's "truncated": the real answer, cut short
+            data = data[:max(1, len(data) // 2)]
         if "gzip" in self.headers.get("Accept-Encoding", "") and len(data) > 0:
             data = gzip.compress(data)
             headers = dict(headers or {}, **{"Content-Encoding": "gzip"})
@@ -200,6 +211,7 @@ class Handler(BaseHTTPRequestHandler):
     def handle_request(self, method):
         st = self.server.state
         self.oauth = None   # one handler serves every request of a kept-alive connection
+        self.truncate_body = False
         length = int(self.headers.get("Content-Length", "0") or 0)
         raw_body = self.rfile.read(length) if length else b""
         split = urllib.parse.urlsplit(self.path)
@@ -208,8 +220,16 @@ class Handler(BaseHTTPRequestHandler):
         if path.startswith("/_control/collection/"):
             return collection.control(self, path, query, raw_body)
         if path.startswith("/_control/"):
-            return self.control(path, query)
+            return lookups.control(self, path, query) or self.control(path, query)
         st.wait_if_held(self.path)
+        lookups.begin(self)
+        try:
+            return self.handle_api(method, path, query, raw_body)
+        finally:
+            lookups.end(self)
+
+    def handle_api(self, method, path, query, raw_body):
+        st = self.server.state
         with st.lock:
             st.stats["requests"] += 1
             st.stats["paths"][path] = st.stats["paths"].get(path, 0) + 1
@@ -240,6 +260,15 @@ class Handler(BaseHTTPRequestHandler):
         if fault is None and path == "/database/search":
             entry = st.index.get(query.get("barcode", ""), {})
             fault = entry.get("fault")
+        lookups.hold(self, self.path, fault)   # /_control/hold, or the "hold" fault
+        if fault is None:
+            fault = lookups.mixed_fault(st, path)
+            if fault == "truncated":
+                fault = "truncated-real"
+        if fault in ("hold", "stall", "reset", "truncated-real"):
+            if not lookups.apply_in_place(self, fault):
+                return
+            fault = None
         if fault:
             return self.fault(fault, rl)
         if path.startswith("/users/"):
@@ -265,6 +294,9 @@ class Handler(BaseHTTPRequestHandler):
             if query.get("type") != "release":
                 return self.message(400, "crates always searches type=release")
             entry = st.index.get(barcode)
+            body = lookups.search_page(st, barcode, entry)
+            if body is not None:
+                return self.send(200, body, headers=rl)
             return self.fixture("search/" + (entry["fixture"] if entry else "empty.json"), 200, rl)
         if path.startswith("/releases/"):
             rid = path[len("/releases/"):]
@@ -273,7 +305,7 @@ class Handler(BaseHTTPRequestHandler):
             rel = "releases/%s.json" % rid
             if rid.isdigit() and os.path.exists(os.path.join(st.args.fixtures, rel)):
                 return self.fixture(rel, 200, rl)
-            body = search_index.release(st, rid)
+            body = search_index.release(st, rid) or lookups.release_body(st, rid)
             if body:
                 return self.send(200, body, headers=rl)
             return self.fixture("errors/404-release.json", 404, rl)
@@ -283,7 +315,7 @@ class Handler(BaseHTTPRequestHandler):
     def authenticate(self, method, body_pairs):
         """Returns (who, problem): who is None for anonymous requests; problem is a 401 text."""
         st = self.server.state
-        auth = self.headers.get("Authorization", "")
+        auth = self.headers.get("Authorization", "") or lookups.query_token(self.path)
         kind = "none"
         who, problem = None, None
         if auth.startswith("Discogs token="):
@@ -431,7 +463,7 @@ class Handler(BaseHTTPRequestHandler):
             with st.lock:   # copy under the lock, answer outside it (send() takes it too)
                 stats = json.loads(json.dumps(st.stats))
             with st.lock:
-                stats["held"] = st.held
+                stats["held"] = stats.get("held", 0) + st.held   # both kinds of hold
             if stats["first_request_at"] is not None:
                 stats["span"] = stats["last_request_at"] - stats["first_request_at"]
             return self.send(200, json.dumps(stats))
@@ -477,6 +509,7 @@ def main():
     ap.add_argument("--consumer", action="append", default=[], help="an accepted KEY:SECRET")
     ap.add_argument("--verifier", default="4Q7TZ2KM", help="the PIN the authorize page shows")
     ap.add_argument("--slow", type=float, default=3.0, help="seconds the 'slow' fault waits")
+    lookups.add_arguments(ap)
     args = ap.parse_args()
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

@@ -179,7 +179,7 @@ public struct AddCodes: Sendable {
             case .timedOut(let seconds):
                 "gave up waiting after \(seconds) s: the remaining lookups stay in the queue"
             case .offline:
-                "Discogs cannot be reached: the remaining lookups stay in the queue"
+                "Discogs cannot be reached: the remaining lookups stay in the queue, for the collection UI or `crates import` to finish later"
             case .interrupted:
                 "stopped: the remaining lookups stay in the queue"
             case .failed:

@@ -48,8 +48,10 @@ extension Importer {
                 if let known = fetched[id] {
                     release = known
                 } else {
-                    release = try await client.release(id: id)
-                    outcome.counts.requests += 1
+                    // Through transient failures, as the queue's lookups.
+                    var retry = RequestRetry()
+                    defer { outcome.counts.requests += retry.requests }
+                    release = try await retry.send { () async throws(DiscogsError) in try await client.release(id: id) }
                     fetched[id] = release
                 }
             } catch {

@@ -248,10 +248,10 @@ public struct Importer: Sendable {
     }
 
     /// The time the lookups left take at the rate limit: each costs the requests a lookup
-    /// has cost so far (two until a few have been made: a search and the release).
+    /// has cost so far (one until a few have been made: a barcode found at its first form).
     static func secondsLeft(remaining: Int, counts: LookupCounts, configuration: RateLimiter.Configuration) -> Double? {
         guard remaining > 0 else { return nil }
-        let perLookup = counts.done >= 3 ? Double(counts.requests) / Double(counts.done) : 2
+        let perLookup = counts.done >= 3 ? Double(counts.requests) / Double(counts.done) : 1
         return Double(remaining) * perLookup * configuration.window / Double(max(1, configuration.limit))
     }
 

@@ -6,10 +6,11 @@ import Foundation
 /// and `crates add --wait`, built on the worker's event stream (no polling).
 ///
 /// It ends when the goal is met, when the credentials are refused (the worker stops), when
-/// Discogs cannot be reached (`offlineFailures` lookups in a row failed for it: the records
-/// wait in the queue for later), when the time runs out, or when a stop is requested
-/// (Ctrl-C, SIGTERM, SIGHUP): then the worker is cancelled, and the lookup in hand goes back
-/// to the queue untouched.
+/// Discogs cannot be reached (the worker says so only after requests failed in a row for a
+/// few seconds: one timeout or dropped connection is tried again within the run, and never
+/// ends the drive; the records wait in the queue for later), when the time runs out, or when
+/// a stop is requested (Ctrl-C, SIGTERM, SIGHUP): then the worker is cancelled, and the
+/// lookups in hand go back to the queue untouched.
 public struct LookupDriver: Sendable {
     public enum Goal: Sendable {
         /// Nothing is due any more (failed lookups wait for their retry time).
@@ -33,11 +34,6 @@ public struct LookupDriver: Sendable {
     }
 
     public let worker: LookupWorker
-
-    /// Lookups that must fail in a row, the network down, before the drive stops as offline
-    /// (the worker pauses 5 s, then 10 s between them: Discogs has been out of reach for a
-    /// quarter of a minute by then).
-    public static let offlineFailures = 3
 
     public init(worker: LookupWorker) {
         self.worker = worker
@@ -71,10 +67,6 @@ public struct LookupDriver: Sendable {
         if case .settled(let ids) = goal { waitingFor = ids }
         var metGoal = waitingFor?.isEmpty ?? false
         var status = LookupStatus.starting
-        // Lookups failed in a row since the last that did not: one timeout or dropped
-        // connection is a failed lookup, retried later, not the end of every lookup (issue
-        // 12); `offlineFailures` in a row while the worker says offline is.
-        var failuresInARow = 0
         if metGoal { running.cancel() }
         // One iterator for both loops below: a stream has one consumer.
         var events = worker.events.makeAsyncIterator()
@@ -82,7 +74,6 @@ public struct LookupDriver: Sendable {
             switch event {
             case .settled(let id, let outcome, let requests):
                 run.counts.count(outcome, requests: requests)
-                failuresInARow = outcome == .failed ? failuresInARow + 1 : 0
                 if waitingFor?.remove(id) != nil, waitingFor?.isEmpty == true { metGoal = true }
             case .nothingDue:
                 if case .queueDrained = goal { metGoal = true }
@@ -93,12 +84,11 @@ public struct LookupDriver: Sendable {
                     if case .queueDrained = goal { metGoal = true }
                 case .unauthorized(let message):
                     ended.withLock { $0 = $0 ?? .unauthorized(message) }
-                case .starting, .working, .offline, .rateLimited, .waitingToWrite, .stopped:
+                case .offline:
+                    ended.withLock { $0 = $0 ?? .offline }
+                case .starting, .working, .rateLimited, .waitingToWrite, .stopped:
                     break
                 }
-            }
-            if case .offline = status, failuresInARow >= Self.offlineFailures {
-                ended.withLock { $0 = $0 ?? .offline }
             }
             progress(run.counts, status)
             if metGoal || ended.withLock({ $0 }) != nil { break }

@@ -28,11 +28,16 @@ public final class ReleaseFinder: Sendable {
         }
         let result: DiscogsReleaseSearch.Result
         do {
-            result = try await DiscogsReleaseSearch(client: access.client).search(query)
-        } catch .unauthorized(let message) {
+            // A person waits for it: ahead of the lookup queue in the one rate limiter.
+            result = try await RequestPriority.$current.withValue(.interactive) {
+                try await DiscogsReleaseSearch(client: access.client).search(query)
+            }
+        } catch DiscogsError.unauthorized(let message) {
             throw .access(.refused(message: message))
-        } catch {
+        } catch let error as DiscogsError {
             throw .discogs(error)
+        } catch {
+            throw .discogs(.transport(.cancelled))  // withValue rethrows untyped; only DiscogsError comes through
         }
         found.withLock { found in
             for hit in result.hits { found[hit.result.id] = hit }
@@ -52,7 +57,7 @@ public final class ReleaseFinder: Sendable {
         if let known = knownRelease(id) { return known }
         guard let client = access?.client else { throw .access(.notSignedIn) }
         do {
-            return try await client.release(id: id)
+            return try await client.release(id: id, priority: .interactive)
         } catch {
             throw .discogs(error)
         }

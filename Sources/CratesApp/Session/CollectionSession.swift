@@ -24,6 +24,8 @@ public final class CollectionSession: Sendable {
     private let requests: AsyncStream<SessionRequest>
     private let requestSink: AsyncStream<SessionRequest>.Continuation
     private let executor = Mutex<Task<Void, Never>?>(nil)
+    /// Releases whose full details are being fetched for a person now.
+    private let fetchingDetails = Mutex<Set<Int>>([])
     /// Searches without a barcode, and the releases they found (added or linked from there).
     private let finder: Mutex<ReleaseFinder>
     /// Whether a Discogs sync runs now (one at a time).
@@ -144,6 +146,9 @@ public final class CollectionSession: Sendable {
             case .loadDetails(let id):
                 if let details = try await store.details(id) {
                     post(.details(details))
+                    if let release = details.release, !release.hasFullDetails {
+                        Task { await self.fetchDetails(release.id, for: id) }
+                    }
                 } else {
                     post(.message("That record is gone", isError: true))
                 }
@@ -257,6 +262,27 @@ public final class CollectionSession: Sendable {
         }
     }
 
+    /// The person opened the details of a record whose release was completed from a search
+    /// result: its full details (tracklist, credits, identifiers, notes) are fetched at
+    /// once, ahead of the lookup queue, kept, and the details shown again. Quietly nothing
+    /// when not signed in or when Discogs cannot give them now (the background fetches will).
+    private func fetchDetails(_ releaseID: Int, for recordID: Int64) async {
+        guard let client = discogs?.client, startFetching(releaseID) else { return }
+        defer { fetchingDetails.withLock { _ = $0.remove(releaseID) } }
+        do {
+            let release = try await client.release(id: releaseID, priority: .interactive)
+            try await store.storeDetails(release)
+            if let details = try await store.details(recordID) { post(.details(details)) }
+        } catch {
+            SessionLog.warning("details of release \(releaseID): \(error)")
+        }
+    }
+
+    /// False when the release's details are being fetched already.
+    private func startFetching(_ releaseID: Int) -> Bool {
+        fetchingDetails.withLock { $0.insert(releaseID).inserted }
+    }
+
     /// A search without a barcode: its candidates, or why there are none, go back to the UI.
     private func search(_ query: ReleaseSearchQuery, for recordID: Int64?) async {
         do {
@@ -333,7 +359,11 @@ public final class CollectionSession: Sendable {
             return
         }
         let username = discogs.username.map(ControlCharacters.cleaned)
-        let worker = LookupWorker(queue: store, lookup: DiscogsBarcodeLookup(client: discogs.client))
+        // The collection UI also fetches full details in the background, from the requests
+        // the lookups leave over.
+        var policy = LookupWorker.Policy()
+        policy.backgroundDetails = true
+        let worker = LookupWorker(queue: store, lookup: DiscogsBarcodeLookup(client: discogs.client), details: store, policy: policy)
         let post = self.post
         let task = Task {
             let reports = Task {
@@ -344,7 +374,8 @@ public final class CollectionSession: Sendable {
                     }
                     guard case .status(let status) = event else { continue }
                     post(.discogs(DiscogsStatus(status, username: username)))
-                    if case .working(let waiting) = status { post(.waiting(waiting + 1)) }
+                    // Not counting the records in hand: the waiting count comes from the
+                    // store after each change (`refreshWaiting`).
                 }
             }
             post(.discogs(.signedIn(username: discogs.displayName)))

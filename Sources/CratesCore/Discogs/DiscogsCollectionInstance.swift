@@ -69,10 +69,14 @@ public struct DiscogsCollectionInstance: Decodable, Hashable, Sendable {
     /// The release as crates keeps it, from `basic_information` alone: artist, title, genres,
     /// styles, formats, year, labels and thumbnail. Its page is `webBase/release/{id}` (the
     /// list gives no `uri`; Discogs completes the slug itself), and `rawJSON` is the
-    /// `basic_information` object (keys sorted), not the full release.
+    /// `basic_information` object (keys sorted), not the full release (`hasFullDetails` false).
     public func release(webBase: String = "https://www.discogs.com") -> Release {
         var release = basicInformation.release(rawJSON: Self.text(of: basicInformationJSON), webBase: webBase)
         if release.url == nil { release.url = webBase + "/release/\(release.id)" }
+        // Enough for the list; the tracklist, credits and notes come later, as for a record
+        // completed from a search result (issue 13: fetched when opened, or in the
+        // background).
+        release.hasFullDetails = false
         return release
     }
 

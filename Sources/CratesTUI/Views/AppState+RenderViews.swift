@@ -143,6 +143,10 @@ extension RecordDetails {
             for (i, label) in release.labels.enumerated() {
                 add(i == 0 ? "Labels" : "", label.catno.map { "\(label.name) – \($0)" } ?? label.name)
             }
+            if !release.hasFullDetails {
+                // Matched from its barcode search result; the session fetches the rest now.
+                add("Details", "from the barcode search; the full release (tracklist, notes) is on its way from Discogs")
+            }
         }
         add("Barcode", record.gtin.map { "\($0.canonical) (\(BarcodeDescription.of($0)))" } ?? "none")
         let detail = record.lookupError ?? record.skipReason

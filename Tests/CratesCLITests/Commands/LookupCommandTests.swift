@@ -22,8 +22,10 @@ struct LookupCommandTests {
         let result = try await sandbox.crates(["lookup", "7 27361 62652 5"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdoutLines == [
+            // From the search result alone (one request): its page address as search results
+            // write it.
             "matched\t5134861\tHammerFall\tGlory To The Brave\tNuclear Blast\tNB 265-2\tCD, Album, Promo\t1997\tGermany\t"
-                + "https://www.discogs.com/release/5134861-HammerFall-Glory-To-The-Brave",
+                + "https://www.discogs.com/HammerFall-Glory-To-The-Brave/release/5134861",
         ], "\(result)")
         #expect(result.stderr.isEmpty)
         // Nothing was added.

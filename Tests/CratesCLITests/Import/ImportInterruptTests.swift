@@ -68,7 +68,7 @@ struct ImportInterruptTests {
     }
 
     /// 40 barcodes Discogs does not know; the server holds the answer for the fourth, so the
-    /// import is looking it up, the first three done, when the test interrupts it.
+    /// import is looking it up when the test interrupts it.
     private static func heldShelf(_ base: Int, in sandbox: CommandSandbox) throws -> (file: String, held: String) {
         let file = sandbox.directory.appendingPathComponent("shelf.txt").path
         try Data((1...40).map { Seed.gtin(base + $0).canonical + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
@@ -105,7 +105,9 @@ struct ImportInterruptTests {
         #expect(rows.count == 40)
         #expect(!rows.contains { $0.lookupState == .lookingUp }, "the lookup in hand went back to the queue")
         let notFound = rows.count(where: { $0.lookupState == .notFound })
-        #expect((3...4).contains(notFound), "the three before the held one, and perhaps the held one: \(notFound)")
+        // Several lookups are in flight at once (issue 13): those done before the interrupt
+        // are kept; the one held, and any the interrupt caught mid-way, are queued again.
+        #expect(notFound < 40, "the held one was not looked up before the interrupt: \(notFound)")
         #expect(rows.count(where: { $0.lookupState == .pending }) == 40 - notFound)
         #expect(!rows.contains { $0.lookupState == .failed }, "cancelled, not failed")
     }
@@ -125,8 +127,14 @@ struct ImportInterruptTests {
             // the lines below the exit marker where they were first seen).
             width: 120, height: 70)
         try await server.waitUntilHeld()
-        let screen = try await tmux.waitFor("the progress bar, three not found") { lines in
-            lines.contains { $0.hasPrefix("Looking up [#") && $0.contains("/40 · matched 0 · ambiguous 0 · not found 3 ") }
+        // Several lookups run at once: at least the three before the held one are done.
+        let screen = try await tmux.waitFor("the progress bar, three or more not found") { lines in
+            lines.contains { line in
+                guard line.hasPrefix("Looking up [#"), let counts = line.range(of: "/40 · matched 0 · ambiguous 0 · not found ") else {
+                    return false
+                }
+                return Int(line[counts.upperBound...].prefix { $0.isNumber }).map { $0 >= 3 } ?? false
+            }
         }
         #expect(screen.filter { $0.hasPrefix("Looking up [") }.count == 1, "redrawn in place: \(screen)")
         try await tmux.press("C-c")
@@ -138,6 +146,8 @@ struct ImportInterruptTests {
         #expect(report.saneTerminal)
         let after = try await tmux.screen()
         #expect(after.contains { $0.contains("Interrupted: 40 records added and kept") }, "\(after)")
-        #expect((36...37).contains(try await sandbox.openStore().waitingCount()))
+        // Those not looked up before the interrupt (the held one among them) still wait.
+        let waiting = try await sandbox.openStore().waitingCount()
+        #expect((1...37).contains(waiting), "\(waiting)")
     }
 }

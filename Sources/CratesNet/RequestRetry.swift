@@ -1,0 +1,153 @@
+import CratesCore
+
+/// The requests of one lookup (or one fetch) through transient failures: a request that
+/// fails with a 5xx, an answer that does not parse, a timeout or a broken connection
+/// (`DiscogsError.isTransient`) is sent again after a short pause, 1 s, 2 s, 4 s, 8 s…, until
+/// it succeeds or the pauses run out; then its last error is thrown (the record fails, to be
+/// retried later). The failures count in a row across the requests of the lookup: a success
+/// starts the count again.
+public struct RequestRetry: Sendable {
+    /// What the owner of the retry says before a new attempt.
+    public enum Decision: Sendable {
+        case retry
+        /// Stop trying and throw the last error (e.g. Discogs is unreachable: the record
+        /// waits for later).
+        case giveUp
+        /// Stop trying, as cancelled (`TransportError.cancelled`): the worker is stopping
+        /// and gives the record back untouched.
+        case stop
+    }
+
+    /// The pauses of a one-shot command (`crates lookup`, a release chosen in the UI).
+    public static let shortPauses: [Double] = [1, 2, 4, 8]
+
+    /// The pause before each new attempt, in seconds: after the n-th failure in a row,
+    /// `pauses[n - 1]`; one failure more than there are pauses gives up.
+    public var pauses: [Double]
+    /// Requests sent so far, the attempts that failed included.
+    public private(set) var requests = 0
+    /// Failures since the last success.
+    public private(set) var failuresInARow = 0
+    /// Told of every request's end: nil for an answer, else the failure.
+    public var report: @Sendable (DiscogsError?) async -> Void
+    /// Asked after the pause, before a new attempt.
+    public var decide: @Sendable () async -> Decision
+    /// Waits `seconds`; false when woken early to stop.
+    public var sleep: @Sendable (Double) async -> Bool
+    /// Asked when an answer has not come `hedgeAfter` seconds after its request went: true
+    /// sends the same request again alongside (the first answer wins; the other is
+    /// abandoned). For the end of a run, when the window has room nobody else waits for:
+    /// one stalled answer then does not hold the last record for its whole stall. Nil: never.
+    public var hedge: (@Sendable () async -> Bool)?
+    /// See `hedge`.
+    public var hedgeAfter: Double = 4
+
+    public init(
+        pauses: [Double] = RequestRetry.shortPauses,
+        report: @escaping @Sendable (DiscogsError?) async -> Void = { _ in },
+        decide: @escaping @Sendable () async -> Decision = { .retry },
+        sleep: @escaping @Sendable (Double) async -> Bool = { seconds in
+            (try? await Task.sleep(for: .seconds(seconds))) != nil
+        }
+    ) {
+        self.pauses = pauses
+        self.report = report
+        self.decide = decide
+        self.sleep = sleep
+    }
+
+    /// No second attempt.
+    public static var once: RequestRetry { RequestRetry(pauses: []) }
+
+    /// Sends `request`, again after each transient failure while pauses remain.
+    public mutating func send<T: Sendable>(_ request: @escaping @Sendable () async throws(DiscogsError) -> T) async throws(DiscogsError) -> T {
+        while true {
+            let (result, sent) = await attempt(request)
+            requests += sent
+            do {
+                let value = try result.get()
+                failuresInARow = 0
+                await report(nil)
+                return value
+            } catch {
+                if error.isCancellation || Task.isCancelled { throw .transport(.cancelled) }
+                await report(error)
+                guard error.isTransient, failuresInARow < pauses.count else { throw error }
+                // Asked before the pause (Discogs may just have been found unreachable) and
+                // after it (the worker may be stopping).
+                try await check(after: error)
+                let pause = pauses[failuresInARow]
+                failuresInARow += 1
+                guard await sleep(pause), !Task.isCancelled else { throw .transport(.cancelled) }
+                try await check(after: error)
+            }
+        }
+    }
+
+    /// One attempt: the request, and perhaps a second copy of it (`hedge`). The result, and
+    /// how many requests went.
+    private func attempt<T: Sendable>(_ request: @escaping @Sendable () async throws(DiscogsError) -> T) async -> (Result<T, DiscogsError>, Int) {
+        guard let hedge else { return (await Self.run(request), 1) }
+        let delay = hedgeAfter
+        return await withTaskGroup(of: Lane<T>.self) { group in
+            group.addTask { .answer(await Self.run(request)) }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(delay))
+                return .timer
+            }
+            var sent = 1
+            var outstanding = 1
+            var failure = DiscogsError.transport(.cancelled)
+            while let lane = await group.next() {
+                switch lane {
+                case .timer:
+                    guard outstanding > 0, !Task.isCancelled else { continue }
+                    // One copy alongside at a time, three at most (a copy may fail too); when
+                    // not now (others wait, or the window is full: the request may have
+                    // waited for the window all this while), ask again later.
+                    if outstanding == 1, sent < 4, await hedge() {
+                        group.addTask { .answer(await Self.run(request)) }
+                        sent += 1
+                        outstanding += 1
+                    }
+                    group.addTask {
+                        try? await Task.sleep(for: .seconds(delay))
+                        return .timer
+                    }
+                case .answer(.success(let value)):
+                    group.cancelAll()  // the other copy, or the timer
+                    return (.success(value), sent)
+                case .answer(.failure(let error)):
+                    outstanding -= 1
+                    if !error.isCancellation { failure = error }
+                    if outstanding == 0 {
+                        group.cancelAll()
+                        return (.failure(failure), sent)
+                    }
+                }
+            }
+            return (.failure(failure), sent)
+        }
+    }
+
+    private enum Lane<T: Sendable>: Sendable {
+        case answer(Result<T, DiscogsError>)
+        case timer
+    }
+
+    private static func run<T: Sendable>(_ request: @Sendable () async throws(DiscogsError) -> T) async -> Result<T, DiscogsError> {
+        do {
+            return .success(try await request())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func check(after error: DiscogsError) async throws(DiscogsError) {
+        switch await decide() {
+        case .retry: return
+        case .giveUp: throw error
+        case .stop: throw .transport(.cancelled)
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import CratesCore
+import CratesTestSupport
+import Foundation
+import Testing
+
+@testable import CratesNet
+
+extension DiscogsTestServer {
+    /// A server with a barcode index of its own: barcode text to entry (see
+    /// Fixtures/discogs/search/index.json and lookups.py's {"corpus": ID}).
+    static func start(index: [String: [String: Any]], _ extra: [String] = []) async throws -> (DiscogsTestServer, TemporaryIndex) {
+        let file = try TemporaryIndex(index)
+        return (try await start(["--index", file.path] + extra), file)
+    }
+}
+
+/// A barcode index written to a temporary file, removed with this object.
+final class TemporaryIndex: Sendable {
+    let path: String
+
+    init(_ index: [String: [String: Any]]) throws {
+        path = NSTemporaryDirectory() + "crates-index-\(UUID().uuidString).json"
+        try JSONSerialization.data(withJSONObject: index).write(to: URL(fileURLWithPath: path))
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A valid EAN-13 from `n`: "50", ten digits, the GS1 check digit (GS1 General
+/// Specifications §7.9: weights 3, 1, 3… from the rightmost data digit). The server started
+/// with `--generate` answers each with a release of its own.
+func ean(_ n: Int) -> GTIN {
+    // Offset past the fixture index's own barcodes (5000000000012…, which carry faults).
+    let n = 7_000_000 + n
+    let body = "50" + String(repeating: "0", count: max(0, 10 - String(n).count)) + String(n)
+    let sum = body.compactMap(\.wholeNumberValue).reversed().enumerated().reduce(0) { $0 + $1.element * ($1.offset % 2 == 0 ? 3 : 1) }
+    guard let gtin = GTIN(canonical: body + String((10 - sum % 10) % 10)) else { preconditionFailure("test GTIN \(body)") }
+    return gtin
+}
+
+extension LookupWorker.Policy {
+    /// Pauses short enough for a test: in-run retries after 20, 40, 80 ms…
+    static func fast(pauses: Int = 4) -> LookupWorker.Policy {
+        var p = LookupWorker.Policy()
+        p.recheckInterval = 0.2
+        p.offlineBase = 0.1
+        p.offlineMaximum = 0.5
+        p.retryPauses = (0..<pauses).map { 0.02 * pow(2, Double($0)) }
+        p.unreachableAfterSeconds = 0.1
+        p.hedgeAfter = nil  // a test that holds an answer back decides when it comes
+        // One record until Discogs first answers, however slow that answer is on a loaded
+        // machine: the tests that count requests do not depend on its speed.
+        p.warmUp = 600
+        return p
+    }
+}
+
+/// Virtual time that moves only when the test says: a rate limiter on it waits for its
+/// window until `advance`, so a test can line requests up at the limiter and then decide
+/// exactly when the next slot frees.
+final class GatedClock: RateLimitClock, @unchecked Sendable {
+    // @unchecked Sendable: `time` and `sleepers` are read and written only under `lock`.
+    private let lock = NSLock()
+    private var time: Double = 1000
+    private var sleepers: [(deadline: Double, continuation: CheckedContinuation<Void, Never>)] = []
+
+    func now() -> Double { lock.withLock { time } }
+
+    func sleep(until deadline: Double) async throws {
+        await withCheckedContinuation { continuation in
+            let now = lock.withLock { () -> Bool in
+                if deadline <= time { return true }
+                sleepers.append((deadline, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Moves the clock on and wakes whoever's deadline has come.
+    func advance(_ seconds: Double) {
+        let due = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            time += seconds
+            let due = sleepers.filter { $0.deadline <= time }.map(\.continuation)
+            sleepers.removeAll { $0.deadline <= time }
+            return due
+        }
+        for continuation in due { continuation.resume() }
+    }
+}
+
+/// An in-memory twin of the store's queue of releases without their details.
+actor InMemoryDetailsQueue: ReleaseDetailsQueue {
+    private(set) var missing: [Int]
+    private(set) var stored: [Release] = []
+
+    init(missing: [Int]) { self.missing = missing }
+
+    func nextReleaseWithoutDetails(excluding: Set<Int>) async throws -> Int? {
+        missing.first { !excluding.contains($0) }
+    }
+
+    func storeDetails(_ release: Release) async throws {
+        missing.removeAll { $0 == release.id }
+        stored.append(release)
+    }
+}

@@ -1,0 +1,284 @@
+import CratesCore
+import CratesTestSupport
+import Foundation
+import Testing
+
+@testable import CratesNet
+
+/// Issue 13 through the real libcurl transport and the loopback server: one request per
+/// record, several in flight under one limiter, transient failures retried within the run,
+/// and the full details of a release fetched on demand or in the background.
+@Suite("Lookups at Discogs' limit")
+struct LookupThroughputTests {
+    /// Runs `worker` until `done` holds (30 s at most), then stops it.
+    private func drive(_ worker: LookupWorker, until done: @escaping @Sendable () async -> Bool) async -> Bool {
+        let running = Task { await worker.run() }
+        let met = (try? await waitUntil("the worker reached its goal") { await done() }) != nil
+        await worker.stop()
+        running.cancel()  // what still waits (after a failed expectation) goes back to the queue
+        _ = await running.value
+        return met
+    }
+
+    private func settledAll(_ queue: InMemoryLookupQueue) -> @Sendable () async -> Bool {
+        { await queue.all.allSatisfy { ![.pending, .lookingUp].contains($0.state) } }
+    }
+
+    @Test("a barcode found at its first form costs one request; the record is completed from the search result")
+    func oneRequestPerRecord() async throws {
+        let server = try await DiscogsTestServer.start(["--generate"])
+        let queue = InMemoryLookupQueue()
+        for n in 1...12 { await queue.enqueue(ean(n)) }
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server)), policy: .fast())
+        #expect(await drive(worker, until: settledAll(queue)))
+
+        let stats = try await server.lookupStats()
+        #expect(stats.requests == 12)
+        #expect(stats.releases.isEmpty)
+        #expect(stats.searches.sorted() == (1...12).map { ean($0).canonical }.sorted())
+        for entry in await queue.all {
+            guard case .matched(let release)? = entry.outcome else {
+                Issue.record("record \(entry.recordID): \(String(describing: entry.outcome))")
+                continue
+            }
+            #expect(!release.hasFullDetails)
+            #expect(release.artist.hasPrefix("Artist ") && release.title == "Title " + entry.gtin.canonical.drop { $0 == "0" })
+            #expect(!release.genres.isEmpty && release.year != nil && release.labels.first?.catno?.hasPrefix("CAT-") == true)
+            #expect(release.url?.hasPrefix(server.base + "/Artist-") == true)
+        }
+        let counted = await worker.statistics
+        #expect(counted.matched == 12 && counted.requests == 12)
+    }
+
+    @Test("a title that does not split cleanly: the release is fetched in full")
+    func ambiguousSplitFetchesTheRelease() async throws {
+        // Corpus release 4087807: "Jay-Z - 99 Problems - Prodigy Remix".
+        let (server, index) = try await DiscogsTestServer.start(index: ["5012345678900": ["corpus": 4_087_807]])
+        defer { withExtendedLifetime(index) {} }
+        let queue = InMemoryLookupQueue()
+        let id = await queue.enqueue(try gtin("5012345678900"))
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server)), policy: .fast())
+        #expect(await drive(worker, until: settledAll(queue)))
+        guard case .matched(let release)? = await queue.entry(id)?.outcome else { Issue.record("not matched"); return }
+        #expect(release.id == 4_087_807 && release.hasFullDetails)
+        #expect(release.artist == "Jay-Z" && release.title == "99 Problems - Prodigy Remix")
+        let stats = try await server.lookupStats()
+        #expect(stats.searches == ["5012345678900"] && stats.releases == ["4087807"])
+        #expect(await worker.statistics.requests == 2)
+    }
+
+    @Test("several requests in flight: an answer the server holds back holds back only its own record")
+    func oneStalledAnswerDoesNotHoldTheOthers() async throws {
+        let server = try await DiscogsTestServer.start(["--generate"])
+        let queue = InMemoryLookupQueue()
+        let first = await queue.enqueue(ean(1))
+        var others: [Int64] = []
+        for n in 2...9 { others.append(await queue.enqueue(ean(n))) }
+        // The first record is claimed alone (until Discogs has answered once): the second
+        // one's answer is held back.
+        try await server.hold(match: "barcode=" + ean(2).canonical, count: 1)
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server)), policy: .fast())
+        let running = Task { await worker.run() }
+
+        let othersDone = (try? await waitUntil("the records after the held one matched") {
+            let states = await queue.all.filter { $0.recordID != others[0] }.map(\.state)
+            return states.allSatisfy { $0 == .matched }
+        }) != nil
+        #expect(othersDone, "the records after the held one were looked up while it was held")
+        #expect(await queue.entry(others[0])?.state == .lookingUp)
+        #expect(try await server.lookupStats().held == 1)
+        #expect(await queue.entry(first)?.state == .matched)
+
+        try await server.release()
+        try await waitUntil("await queue.entry(others[0])?.state == .matched") { await queue.entry(others[0])?.state == .matched }
+        await worker.stop()
+        running.cancel()  // what still waits (after a failed expectation) goes back to the queue
+        _ = await running.value
+        let stats = try await server.lookupStats()
+        #expect(stats.maxInFlight >= 2)
+        #expect(stats.requests == 9)
+    }
+
+    @Test("at the end of a run, an answer slow to come is asked for again alongside; not before")
+    func aSlowAnswerAtTheEndIsAskedForAgain() async throws {
+        let server = try await DiscogsTestServer.start(["--generate"])
+        let slow = ean(4)
+        try await server.hold(match: "barcode=" + slow.canonical, count: 1)  // its first request only
+        let queue = InMemoryLookupQueue()
+        for n in 1...6 { await queue.enqueue(ean(n)) }
+        var policy = LookupWorker.Policy.fast()
+        policy.hedgeAfter = 0.3
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server)), policy: policy)
+        #expect(await drive(worker, until: settledAll(queue)))
+        #expect(await queue.all.allSatisfy { $0.state == .matched })
+        let stats = try await server.lookupStats()
+        #expect(stats.held == 1, "matched from the second copy while the first was still held")
+        #expect(stats.count("barcode=" + slow.canonical) == 2)
+        let second = try #require(stats.order.lastIndex { $0.contains("barcode=" + slow.canonical) })
+        #expect(second == stats.order.count - 1, "asked again only once the other records were done: \(stats.order)")
+        #expect(await worker.statistics.requests == 7)
+        try await server.release()
+    }
+
+    @Test("with requests in flight, the limiter never lets more out than the window allows")
+    func theWindowHoldsWithRequestsInFlight() async throws {
+        let server = try await DiscogsTestServer.start(["--generate", "--limit", "6", "--window", "1.5"])
+        let queue = InMemoryLookupQueue()
+        for n in 1...30 { await queue.enqueue(ean(n)) }
+        let limiter = RateLimiter(configuration: .init(limit: 6, window: 1.5))
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server, limiter: limiter)), policy: .fast())
+        #expect(await drive(worker, until: settledAll(queue)))
+        #expect(await queue.all.allSatisfy { $0.state == .matched })
+        let stats = try await server.lookupStats()
+        #expect(stats.throttled == 0)
+        #expect(stats.maxInWindow <= 6)
+        #expect(stats.requests == 30)
+        let limited = await limiter.statistics
+        #expect(limited.maxInWindow <= 6)
+        #expect(limited.maxOpen >= 2, "several requests were in flight at once")
+    }
+
+    @Test("5xx, a body that does not parse, a reset connection, a timeout: tried again within the run, the record ends matched")
+    func transientFailuresAreRetriedWithinTheRun() async throws {
+        let server = try await DiscogsTestServer.start(["--generate", "--slow", "3"])
+        let gtins = (1...5).map(ean)
+        try await server.inject("html500", count: 2, match: "barcode=" + gtins[0].canonical)
+        try await server.inject("json500", count: 1, match: "barcode=" + gtins[1].canonical)
+        try await server.inject("truncated", count: 1, match: "barcode=" + gtins[2].canonical)
+        try await server.inject("reset", count: 2, match: "barcode=" + gtins[3].canonical)
+        try await server.inject("slow", count: 1, match: "barcode=" + gtins[4].canonical)
+        let queue = InMemoryLookupQueue()
+        for g in gtins { await queue.enqueue(g) }
+        let worker = LookupWorker(
+            queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server, timeout: 1)), policy: .fast(pauses: 3))
+        #expect(await drive(worker, until: settledAll(queue)))
+        for entry in await queue.all {
+            #expect(entry.state == .matched, "\(entry.gtin.canonical): \(String(describing: entry.outcome))")
+            #expect(entry.attempts == 1, "one lookup, its failures retried within it")
+        }
+        let stats = try await server.lookupStats()
+        #expect(zip(gtins, [3, 2, 2, 3, 2]).allSatisfy { stats.count("barcode=" + $0.canonical) == $1 }, "\(stats.order)")
+        let counted = await worker.statistics
+        #expect(counted.matched == 5 && counted.failed == 0)
+        // libcurl itself sends a request again, once, when a kept-alive connection turns out
+        // to be closed: one reset may cost no attempt of crates' own.
+        #expect((11...12).contains(counted.requests), "every attempt counted: \(counted)")
+    }
+
+    @Test("a record fails (to be retried later) only after more failures in a row than pauses")
+    func failedOnlyAfterRepeatedFailures() async throws {
+        let server = try await DiscogsTestServer.start(["--generate"])
+        let (failing, recovering) = (ean(1), ean(2))
+        try await server.inject("html500", count: 4, match: "barcode=" + failing.canonical)
+        try await server.inject("html500", count: 3, match: "barcode=" + recovering.canonical)
+        let queue = InMemoryLookupQueue()
+        let a = await queue.enqueue(failing)
+        let b = await queue.enqueue(recovering)
+        let start = Date()
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server)), policy: .fast(pauses: 3))
+        #expect(await drive(worker, until: settledAll(queue)))
+        guard case .failed(let message, let retryAt)? = await queue.entry(a)?.outcome else {
+            Issue.record("not failed: \(String(describing: await queue.entry(a)?.outcome))")
+            return
+        }
+        #expect(message.contains("HTTP 500"))
+        #expect(retryAt.timeIntervalSince(start) > 29, "retried later: the first retry delay, 30 s")
+        #expect(await queue.entry(b)?.state == .matched)
+        let stats = try await server.lookupStats()
+        #expect(stats.count("barcode=" + failing.canonical) == 4)
+        #expect(stats.count("barcode=" + recovering.canonical) == 4)
+    }
+
+    @Test("the full details a person opens go ahead of the lookups waiting for the window")
+    func detailsOnDemandGoAheadOfTheQueue() async throws {
+        // The server's window is the limiter's size (its headers set the limiter's limit) but
+        // of no length: the virtual clock decides when a slot frees.
+        let server = try await DiscogsTestServer.start(["--generate", "--limit", "1", "--window", "0"])
+        let clock = GatedClock()
+        let limiter = RateLimiter(configuration: .init(limit: 1, window: 60, margin: 0), clock: clock)
+        let client = try testClient(server, limiter: limiter)
+        let queue = InMemoryLookupQueue()
+        for n in 1...3 { await queue.enqueue(ean(n)) }
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: client), policy: .fast())
+        let running = Task { await worker.run() }
+        // The first lookup fills the window; the next two wait for it.
+        try await waitUntil("let matched = await queue.entry(1)?.state == .matched let waiting = aw") {
+            let matched = await queue.entry(1)?.state == .matched
+            let waiting = await limiter.waiting(.lookup)
+            return matched && waiting == 2
+        }
+        let opened = Task { try await client.release(id: 5_134_861, priority: .interactive) }
+        try await waitUntil("await limiter.waiting(.interactive) == 1") { await limiter.waiting(.interactive) == 1 }
+        clock.advance(61)  // one slot frees: the person's request takes it
+        let release = try await opened.value
+        #expect(release.id == 5_134_861 && release.hasFullDetails)
+        #expect(await limiter.waiting(.lookup) == 2)
+        for id: Int64 in [2, 3] {
+            clock.advance(61)
+            try await waitUntil("await queue.entry(id)?.state == .matched") { await queue.entry(id)?.state == .matched }
+        }
+        await worker.stop()
+        running.cancel()  // what still waits (after a failed expectation) goes back to the queue
+        _ = await running.value
+        let stats = try await server.lookupStats()
+        #expect(stats.order.count == 4)
+        #expect(stats.position("/releases/5134861") == 1, "\(stats.order)")
+        #expect(stats.throttled == 0)
+    }
+
+    @Test("background details: only while no lookup is due, and never ahead of a waiting lookup")
+    func backgroundDetailsNeverAheadOfAWaitingLookup() async throws {
+        let server = try await DiscogsTestServer.start(["--generate", "--limit", "1", "--window", "0"])
+        let clock = GatedClock()
+        let limiter = RateLimiter(configuration: .init(limit: 1, window: 60, margin: 0, backgroundShare: 1), clock: clock)
+        let client = try testClient(server, limiter: limiter)
+        let queue = InMemoryLookupQueue()
+        await queue.enqueue(ean(1))
+        let details = InMemoryDetailsQueue(missing: [5_134_861, 10_507_194, 1])
+        var policy = LookupWorker.Policy.fast()
+        policy.backgroundDetails = true
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: client), details: details, policy: policy)
+        let running = Task { await worker.run() }
+        // The lookup first; then a background fetch waits for the next window.
+        try await waitUntil("let matched = await queue.entry(1)?.state == .matched let waiting = aw") {
+            let matched = await queue.entry(1)?.state == .matched
+            let waiting = await limiter.waiting(.background)
+            return matched && waiting == 1
+        }
+        #expect(try await server.lookupStats().releases.isEmpty, "no background request while a lookup was due")
+        // A scan comes: its lookup waits too, and goes first when the window frees.
+        let scanned = await queue.enqueue(ean(2))
+        worker.nudge()
+        try await waitUntil("await limiter.waiting(.lookup) == 1") { await limiter.waiting(.lookup) == 1 }
+        clock.advance(61)
+        try await waitUntil("await queue.entry(scanned)?.state == .matched") { await queue.entry(scanned)?.state == .matched }
+        #expect(try await server.lookupStats().releases.isEmpty, "the background request still waits")
+        // Then the background fetches, one a window.
+        for fetched in 1...3 {
+            try await waitUntil("await limiter.waiting(.background) == 1") { await limiter.waiting(.background) == 1 }
+            clock.advance(61)
+            try await waitUntil("await details.stored.count == fetched") { await details.stored.count == fetched }
+        }
+        try await waitUntil("await worker.detailsFetched == 3") { await worker.detailsFetched == 3 }
+        await worker.stop()
+        running.cancel()
+        _ = await running.value
+        let stats = try await server.lookupStats()
+        #expect(stats.order.count == 5)
+        #expect(stats.position("barcode=" + ean(2).canonical) == 1, "\(stats.order)")
+        #expect(await details.stored.allSatisfy(\.hasFullDetails))
+        #expect(await details.missing.isEmpty)
+    }
+
+    @Test("refused credentials cost one request, not one per record in flight")
+    func refusedCredentialsCostOneRequest() async throws {
+        let server = try await DiscogsTestServer.start(["--generate"])
+        let queue = InMemoryLookupQueue()
+        for n in 1...8 { await queue.enqueue(ean(n)) }
+        let worker = LookupWorker(
+            queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server, credentials: .personalToken("revoked"))), policy: .fast())
+        guard case .unauthorized = await worker.run() else { Issue.record("not refused"); return }
+        #expect(try await server.lookupStats().requests == 1)
+        #expect(await queue.all.allSatisfy { $0.state == .pending })
+    }
+}
