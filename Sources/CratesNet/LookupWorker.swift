@@ -197,6 +197,9 @@ public actor LookupWorker {
                 var drained = false
                 while !stopping, refused == nil, await mayClaim() {
                     let job: LookupJob?
+                    // Whether no record was in hand as the queue was asked: a record given
+                    // back while the claim waited (refused credentials) is due again.
+                    let noneInHand = inHand.isEmpty
                     do {
                         job = try await queue.claimNext(now: now(), lease: policy.lease)
                     } catch {
@@ -205,7 +208,7 @@ public actor LookupWorker {
                     guard let job else {
                         drained = true
                         // Nothing due and nothing in hand: the queue is drained for now.
-                        if inHand.isEmpty { eventSink.yield(.nothingDue) }
+                        if noneInHand, inHand.isEmpty, refused == nil { eventSink.yield(.nothingDue) }
                         break
                     }
                     inHand[job.recordID] = false
