@@ -14,9 +14,12 @@ build: deps
 run: build
 	@$$($(SWIFT) build --show-bin-path)/crates $(ARGS)
 
+# The memory tests (issue 12) measure the release binary, as a user runs it.
 test: deps
 	$(SWIFT) build --build-tests
-	LANG=C.UTF-8 TERM=tmux-256color timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build
+	$(SWIFT) build -c release --product crates
+	LANG=C.UTF-8 TERM=tmux-256color CRATES_RELEASE_BINARY="$$($(SWIFT) build -c release --show-bin-path)/crates" \
+		timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build
 
 release: deps
 	$(SWIFT) build -c release

@@ -50,7 +50,8 @@ let package = Package(
             swiftSettings: strict),
         // The store benchmark (scripts/bench.sh), also the writer process of the store's
         // kill -9 test: kept out of the shipping `crates` binary.
-        .executableTarget(name: "crates-bench", dependencies: ["CratesCore", "CratesStore"], swiftSettings: strict),
+        // Also the driver processes of the store's and the scanner's process tests (Drivers).
+        .executableTarget(name: "crates-bench", dependencies: ["CratesCore", "CratesStore", "CratesNet", "CratesApp"], swiftSettings: strict),
         // The UI benchmark (scripts/bench.sh): the UI core over a 100,000-record store.
         .executableTarget(name: "crates-tui-bench", dependencies: ["CratesCore", "CratesStore", "CratesTUI"], swiftSettings: strict),
 
@@ -60,9 +61,18 @@ let package = Package(
             name: "CratesTestSupport", dependencies: ["CratesCore", "CratesNet"], path: "Tests/CratesTestSupport",
             swiftSettings: strict),
         .testTarget(name: "CratesCoreTests", dependencies: ["CratesCore", "CratesTestSupport"], swiftSettings: strict),
+        // GRDB and its SQLite module directly: the paging test counts SQLite's VM steps.
         .testTarget(
-            name: "CratesStoreTests", dependencies: ["CratesStore", "CratesTestSupport", "crates-bench"], swiftSettings: strict),
-        .testTarget(name: "CratesNetTests", dependencies: ["CratesNet", "CratesTestSupport"], swiftSettings: strict),
+            name: "CratesStoreTests",
+            dependencies: [
+                "CratesStore", "CratesTestSupport", "crates-bench", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict),
+        // CratesStore too: the worker's tests against a real store file, locked by another process.
+        .testTarget(
+            name: "CratesNetTests", dependencies: ["CratesNet", "CratesStore", "CratesTestSupport", "crates-bench"],
+            swiftSettings: strict),
         .testTarget(name: "CratesTUITests", dependencies: ["CratesTUI"], swiftSettings: strict),
         // Renders label PDFs and reads them back with pdftoppm, zbarimg and pdfinfo.
         .testTarget(name: "CratesLabelsTests", dependencies: ["CratesLabels", "CratesTestSupport"], swiftSettings: strict),

@@ -17,6 +17,8 @@ packages=(
   poppler-utils         # label tests: pdftoppm, pdfinfo, pdftotext
   socat                 # socket tests
   python3               # the loopback Discogs test server
+  sqlite3               # the sqlite3 shell: list/export benchmark baseline, lock-holding tests
+  util-linux            # setpriv: the decoder's death signal, privilege-dropping tests
   time                  # /usr/bin/time -v: peak memory in scripts/bench-sync.sh
   ca-certificates       # HTTPS certificate verification
 )

@@ -45,13 +45,39 @@ public struct CredentialStore: Sendable {
 
     /// The saved credentials, or nil when there are none. A file readable by others is made
     /// private on the way.
+    ///
+    /// The file is opened without following a symbolic link (O_NOFOLLOW) and changed only
+    /// through the descriptor opened (fstat, fchmod), and only when it is a regular file of
+    /// this user: a link at the credentials' place, which might point at any file of the
+    /// user's, is refused, never read nor chmod-ed (issue 12).
     public func load() throws(CredentialStoreError) -> StoredCredentials? {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            if access(path, F_OK) == 0 { throw .unreadable(path: path, reason: "permission denied") }
-            return nil
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else {
+            switch errno {
+            case ENOENT: return nil
+            case ELOOP: throw .unreadable(path: path, reason: "it is a symbolic link, which crates does not follow for its credentials: remove it and run `crates auth`")
+            case EACCES: throw .unreadable(path: path, reason: "permission denied")
+            default: throw .unreadable(path: path, reason: Self.errnoText())
+            }
         }
+        defer { close(fd) }
         var info = stat()
-        if stat(path, &info) == 0, info.st_mode & 0o077 != 0 { _ = chmod(path, 0o600) }
+        guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: Self.errnoText()) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw .unreadable(path: path, reason: "it is not a regular file: remove it and run `crates auth`")
+        }
+        if info.st_uid == getuid(), info.st_mode & 0o077 != 0 { _ = fchmod(fd, 0o600) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw .unreadable(path: path, reason: Self.errnoText()) }
+            if count == 0 { break }
+            data.append(contentsOf: buffer.prefix(count))
+            // A credentials file is a few hundred bytes: anything huge is not one.
+            if data.count > 1 << 20 { throw .malformed(path: path) }
+        }
         guard let file = try? JSONDecoder().decode(CredentialFile.self, from: data), let stored = file.stored else {
             throw .malformed(path: path)
         }
@@ -113,7 +139,10 @@ public struct CredentialStore: Sendable {
         } catch {
             throw .cannotWrite(path: directory, reason: "cannot create the directory")
         }
-        // Made private even when it existed before: it holds secrets.
+        // Made private even when it existed before: it holds secrets. Not through a symbolic
+        // link (a configuration directory kept elsewhere is the user's to set up).
+        var info = stat()
+        guard lstat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return }
         if chmod(directory, 0o700) != 0 { throw .cannotWrite(path: directory, reason: Self.errnoText()) }
     }
 

@@ -19,7 +19,10 @@ import Foundation
 ///   run `crates auth`.
 /// - An outcome is stored before it is counted or reported, and a store that is busy
 ///   (another process holding the database) is tried again until it takes it: an outcome
-///   is never lost.
+///   is never lost (issue 12). The status says so meanwhile (`waitingToWrite`). Only a
+///   cancelled run, or one stopped more than `Policy.writeGraceAfterStop` ago, gives up on
+///   a write (`LookupCounts.unwritten`): the record keeps this process's claim, free for the
+///   next claimer once the process has exited (`ClaimOwner`).
 /// - With a `ReleaseDetailsQueue` and `Policy.backgroundDetails`, while no lookup is due it
 ///   fetches the full details of releases completed from search results, at the rate
 ///   limiter's background priority: never ahead of a waiting lookup.
@@ -32,6 +35,9 @@ public actor LookupWorker {
         case status(LookupStatus)
         /// A lookup ended and its outcome is stored: `requests` is what it cost.
         case settled(recordID: Int64, outcome: LookupOutcome.Kind, requests: Int)
+        /// The queue had nothing due when the worker looked, and no record was in hand
+        /// (failed lookups wait for their retry time), whatever the status says.
+        case nothingDue
     }
 
     /// Timings, all in seconds.
@@ -84,6 +90,10 @@ public actor LookupWorker {
         /// The first pause before writing an outcome again when the store refused it,
         /// doubled up to 2 s.
         public var storeRetryPause: Double = 0.05
+        /// After `stop()`, how long a lookup in hand may still wait for the store to take its
+        /// outcome before the worker gives up on it (a store that refuses every write, a disk
+        /// that stays full, must not keep a quitting program waiting forever).
+        public var writeGraceAfterStop: Double = 60
 
         public init() {}
 
@@ -120,6 +130,11 @@ public actor LookupWorker {
     private let wake = WakeSignal()
     private let pauses = InterruptiblePauses()
     private var stopping = false
+    /// When `stop()` was asked for.
+    private var stopRequested: ContinuousClock.Instant?
+    /// Writes the store refuses now, being tried again: the status says `waitingToWrite`
+    /// until they are taken.
+    private var refusedWrites = 0
     private var refused: String?
     /// Records in hand: claimed, not yet settled; true while pausing between attempts.
     private var inHand: [Int64: Bool] = [:]
@@ -159,6 +174,7 @@ public actor LookupWorker {
     /// pausing between two attempts, or not yet sent, go back to the queue untouched.
     public func stop() async {
         stopping = true
+        if stopRequested == nil { stopRequested = .now }
         background?.cancel()
         await pauses.interruptAll()
         await wake.signal()
@@ -181,6 +197,9 @@ public actor LookupWorker {
                 var drained = false
                 while !stopping, refused == nil, await mayClaim() {
                     let job: LookupJob?
+                    // Whether no record was in hand as the queue was asked: a record given
+                    // back while the claim waited (refused credentials) is due again.
+                    let noneInHand = inHand.isEmpty
                     do {
                         job = try await queue.claimNext(now: now(), lease: policy.lease)
                     } catch {
@@ -188,6 +207,8 @@ public actor LookupWorker {
                     }
                     guard let job else {
                         drained = true
+                        // Nothing due and nothing in hand: the queue is drained for now.
+                        if noneInHand, inHand.isEmpty, refused == nil { eventSink.yield(.nothingDue) }
                         break
                     }
                     inHand[job.recordID] = false
@@ -231,7 +252,7 @@ public actor LookupWorker {
     }
 
     private func publishProgress(drained: Bool) async {
-        if refused != nil { return }
+        if refused != nil || refusedWrites > 0 { return }
         if unreachable {
             publish(.offline(waiting: await waiting()))
         } else if !inHand.isEmpty {
@@ -285,8 +306,11 @@ public actor LookupWorker {
             let delay = await isUnreachable ? 0 : policy.retryDelay(attempts: job.attempts)
             outcome = .failed(message: error.description, retryAt: now().addingTimeInterval(delay))
         }
-        await write { [queue] in try await queue.complete(job, with: outcome) }
-        await settled(job.recordID, outcome, requests: retry.requests)
+        if await write({ [queue] in try await queue.complete(job, with: outcome) }) {
+            await settled(job.recordID, outcome, requests: retry.requests)
+        } else {
+            await unsettled(requests: retry.requests)
+        }
         await jobEnded(job.recordID)
     }
 
@@ -297,24 +321,61 @@ public actor LookupWorker {
         eventSink.yield(.settled(recordID: recordID, outcome: outcome.kind, requests: requests))
     }
 
-    /// Writes to the store until it takes the write, in a task of its own: the store
-    /// refuses work from a cancelled task, and a record must never stay claimed because
-    /// Ctrl-C came between its lookup and its outcome; a busy store (another process holding
-    /// the database) is tried again, with growing pauses, until it is free.
-    private nonisolated func write(_ update: @escaping @Sendable () async throws -> Void) async {
-        let first = policy.storeRetryPause
-        await Task {
-            var pause = first
-            while true {
+    /// An outcome found but never written (see `write`): its requests count, the lookup not.
+    private func unsettled(requests: Int) {
+        statistics.requests += requests
+    }
+
+    /// Writes to the store until it takes the write, each attempt in a task of its own: the
+    /// store refuses work from a cancelled task, and a record must never stay claimed
+    /// because Ctrl-C came between its lookup and its outcome; a busy store (another process
+    /// holding the database past its busy timeout, a `sqlite3` holding `BEGIN EXCLUSIVE`) is
+    /// tried again, with growing pauses, until it is free (issue 12). Returns whether it was
+    /// written: false only when this task is cancelled and an attempt failed, or when
+    /// `stop()` was asked for more than `Policy.writeGraceAfterStop` ago.
+    @discardableResult
+    private nonisolated func write(_ update: @escaping @Sendable () async throws -> Void) async -> Bool {
+        var pause = policy.storeRetryPause
+        var refusedBefore = false
+        while true {
+            let refusal = await Task { () async -> String? in
                 do {
                     try await update()
-                    return
+                    return nil
                 } catch {
-                    try? await Task.sleep(for: .seconds(pause))
-                    pause = min(2, pause * 2)
+                    return "\(error)"
                 }
+            }.value
+            guard let refusal else {
+                if refusedBefore { await writeTaken() }
+                return true
             }
-        }.value
+            if await writeRefused(refusal, first: !refusedBefore, cancelled: Task.isCancelled) { return false }
+            refusedBefore = true
+            try? await Task.sleep(for: .seconds(pause))
+            pause = min(2, pause * 2)
+        }
+    }
+
+    /// A write the store refused: the status says why; true when the worker gives up on it
+    /// (see `write`).
+    private func writeRefused(_ reason: String, first: Bool, cancelled: Bool) -> Bool {
+        if first { refusedWrites += 1 }
+        publish(.waitingToWrite(reason: reason))
+        let graceOver = stopRequested.map { .now - $0 > .seconds(policy.writeGraceAfterStop) } ?? false
+        if cancelled || graceOver {
+            statistics.unwritten += 1
+            refusedWrites -= 1
+            return true
+        }
+        statistics.writeRetries += 1
+        return false
+    }
+
+    /// A write refused before has been taken.
+    private func writeTaken() async {
+        refusedWrites -= 1
+        await wake.signal()  // the status says what the worker does again
     }
 
     /// Between two attempts of a record: it does not count as in flight meanwhile.

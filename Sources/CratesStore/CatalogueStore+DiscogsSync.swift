@@ -197,11 +197,23 @@ extension CatalogueStore {
     }
 
     /// Writes a page's changes in one transaction; returns the ids of the pulled copies.
+    ///
+    /// The page was planned from a read before this transaction: another `crates sync`
+    /// running at once may have linked or pulled the same instances since. So each new link
+    /// and each pull is checked again here, in the write transaction that SQLite's write lock
+    /// serialises across processes: an instance already linked (or a copy already linked to
+    /// an instance) is left as the other sync wrote it, never pulled twice (issue 12's rule
+    /// for every add).
     @discardableResult
     public func applySyncPage(_ changes: SyncPageChanges, now: Date = Date()) async throws(StoreError) -> [Int64] {
         guard !changes.isEmpty else { return [] }
         return try await write { db in
+            let linked = try db.cachedStatement(sql: "SELECT 1 FROM discogsCopy WHERE instanceID = ? OR recordID = ?")
+            func isLinked(instance: Int64, record: Int64) throws -> Bool {
+                try Bool.fetchOne(linked, arguments: [instance, record]) ?? false
+            }
             for link in changes.links {
+                guard try !isLinked(instance: link.key.instanceID, record: link.recordID) else { continue }
                 try Self.take(db, link, now: now)
                 try Self.insertLink(db, link.key, recordID: link.recordID, base: link.base, now: now)
             }
@@ -220,6 +232,7 @@ extension CatalogueStore {
             }
             var pulledIDs: [Int64] = []
             for pulled in changes.pulled {
+                guard try !isLinked(instance: pulled.key.instanceID, record: 0) else { continue }
                 let id = try Self.insertPulled(db, pulled, now: now)
                 pulledIDs.append(id)
                 try Self.insertLink(db, pulled.key, recordID: id, base: pulled.values, now: now)

@@ -43,7 +43,7 @@ extension CatalogueStore {
             try db.execute(
                 sql: """
                     UPDATE record SET lookupState = 'handEntered', lookupError = NULL, retryAt = NULL,
-                        skipReason = NULL, claimedUntil = NULL, candidatesJSON = NULL, candidateCount = 0,
+                        skipReason = NULL, claimedUntil = NULL, claimOwner = NULL, candidatesJSON = NULL, candidateCount = 0,
                         releaseID = NULL
                     WHERE id = ?
                     """,

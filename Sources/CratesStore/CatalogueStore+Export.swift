@@ -64,51 +64,68 @@ extension CatalogueStore {
         }
         // The places, read once for every page: a collection has tens or hundreds.
         let tree = try fetchTree(db)
+        // Copies linked to Discogs instances: read page by page only when there are any (a
+        // collection never synced has none, and the query would cost every page).
+        let linked = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM discogsCopy)") ?? false
         if !filter.states.isEmpty {
-            conditions.append("lookupState IN (\(placeholders(filter.states.count)))")
+            // `+lookupState`: kept off the record_queue index, so that SQLite walks
+            // record_order in the list's order instead of sorting every matching row again
+            // for each page (which made `list --state pending` quadratic).
+            conditions.append("+lookupState IN (\(placeholders(filter.states.count)))")
             arguments += StatementArguments(filter.states.map(\.rawValue))
         }
+        let columns = "SELECT \(StoredValues.recordColumns), sectionKey, rowKey FROM record"
+        typealias Item = (record: CatalogueRecord, sectionKey: String, rowKey: String)
+        // Read through a cursor, each row decoded where it lies (no copy of every row first).
+        func fetch(_ extra: [String], _ extraArguments: StatementArguments, order: String, limit: Int, into items: inout [Item]) throws {
+            let all = conditions + extra
+            let whereClause = all.isEmpty ? "" : "WHERE " + all.joined(separator: " AND ")
+            let rows = try Row.fetchCursor(
+                db, sql: "\(columns) \(whereClause) ORDER BY \(order) LIMIT ?",
+                arguments: arguments + extraArguments + StatementArguments([limit]))
+            let sectionIndex = StoredValues.recordColumnCount
+            while let row = try rows.next() {
+                items.append((
+                    try StoredValues.record(from: row, location: tree.location), try row.decode(String.self, atIndex: sectionIndex),
+                    try row.decode(String.self, atIndex: sectionIndex + 1)))
+            }
+        }
+        let listOrder = "sectionKey, rowKey, id"
         var after: (section: String, row: String, id: Int64)?
         while true {
-            var pageConditions = conditions
-            var pageArguments = arguments
+            var items: [Item] = []
+            items.reserveCapacity(pageSize)
             if let after {
-                // A row value comparison: SQLite walks record_order (sectionKey, rowKey, rowid)
-                // from just after the previous page's last row.
-                pageConditions.append("(sectionKey, rowKey, id) > (?, ?, ?)")
-                pageArguments += StatementArguments([after.section, after.row]) + StatementArguments([after.id])
+                // The page after a key, in two index seeks. SQLite uses only the first two
+                // terms of a row value `(sectionKey, rowKey, id) > (?, ?, ?)` on record_order,
+                // and many records share a key (every unmatched record is (Unknown, "")): it
+                // would scan the whole group again for each page. So: first the rest of the
+                // group (equal keys, rowid after the last), then what follows the group.
+                try fetch(
+                    ["sectionKey = ?", "rowKey = ?", "id > ?"],
+                    StatementArguments([after.section, after.row]) + StatementArguments([after.id]),
+                    order: "id", limit: pageSize, into: &items)
+                if items.count < pageSize {
+                    try fetch(
+                        ["(sectionKey, rowKey) > (?, ?)"], StatementArguments([after.section, after.row]),
+                        order: listOrder, limit: pageSize - items.count, into: &items)
+                }
+            } else {
+                try fetch([], StatementArguments(), order: listOrder, limit: pageSize, into: &items)
             }
-            let whereClause = pageConditions.isEmpty ? "" : "WHERE " + pageConditions.joined(separator: " AND ")
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(StoredValues.recordColumns), sectionKey, rowKey FROM record \(whereClause)
-                    ORDER BY sectionKey, rowKey, id LIMIT ?
-                    """,
-                arguments: pageArguments + StatementArguments([pageSize]))
-            guard let last = rows.last else { return }
-            let sectionIndex = StoredValues.recordColumnCount
-            var records: [(record: CatalogueRecord, sectionKey: String)] = []
-            records.reserveCapacity(rows.count)
-            for row in rows {
-                records.append((
-                    try StoredValues.record(from: row, location: tree.location), try row.decode(String.self, atIndex: sectionIndex)))
-            }
-            let releases = try fetchReleases(db, ids: Set(records.compactMap(\.record.releaseID)), detail: detail)
-            let histories = detail == .full ? try fetchHistories(db, recordIDs: records.map(\.record.id)) : [:]
-            let links = try fetchDiscogsLinks(db, recordIDs: records.map(\.record.id))
-            try body(records.map { item in
+            guard let last = items.last else { return }
+            let releases = try fetchReleases(db, ids: Set(items.compactMap(\.record.releaseID)), detail: detail)
+            let histories = detail == .full ? try fetchHistories(db, recordIDs: items.map(\.record.id)) : [:]
+            let links = linked ? try fetchDiscogsLinks(db, recordIDs: items.map(\.record.id)) : [:]
+            try body(items.map { item in
                 ExportedRecord(
                     record: item.record, release: item.record.releaseID.flatMap { releases[$0] },
                     section: SortKey.sectionName(fromKey: item.sectionKey),
                     history: detail == .full ? histories[item.record.id] ?? [] : nil,
                     discogs: links[item.record.id])
             })
-            after = (
-                try last.decode(String.self, atIndex: sectionIndex), try last.decode(String.self, atIndex: sectionIndex + 1),
-                try last.decode(Int64.self, atIndex: 0)
-            )
-            if rows.count < pageSize { return }
+            after = (last.sectionKey, last.rowKey, last.record.id)
+            if items.count < pageSize { return }
         }
     }
 
@@ -173,6 +190,7 @@ extension CatalogueStore {
         return histories
     }
 
+    /// `?, ?, ?` for an `IN (…)` list of `count` values.
     static func placeholders(_ count: Int) -> String {
         Array(repeating: "?", count: count).joined(separator: ", ")
     }

@@ -17,71 +17,227 @@ extension CatalogueStore {
     /// anything (`crates import --dry-run`): a missing file is an empty collection. A file
     /// that is not a crates database, or is a newer crates', is refused as by `init(path:)`.
     public static func copies(of keys: Set<ImportKey>, inFileAt path: String) throws(StoreError) -> [ImportKey: Int] {
-        guard FileManager.default.fileExists(atPath: path) else { return [:] }
+        try reading(fileAt: path, empty: [:]) { db in try Self.copies(db, of: keys) }
+    }
+
+    /// What an import of `file` would do (`crates import --dry-run`), against the database
+    /// at `path` as `copies(of:inFileAt:)` reads it: one snapshot, the copies counted a batch
+    /// of lines at a time (`ImportPlan.init(file:copies:batchSize:held:)`), so that the memory
+    /// a dry run takes does not grow with the collection's or the file's keys.
+    public static func importPlan(_ file: ImportFile, copies: Bool, inFileAt path: String) throws(StoreError) -> ImportPlan {
+        try reading(fileAt: path, empty: ImportPlan(file: file, present: [:], copies: copies)) { db in
+            try ImportPlan(file: file, copies: copies) { keys in try Self.copies(db, of: keys) }
+        }
+    }
+
+    /// `body` in one read of the database at `path`, opened read-only without creating,
+    /// migrating or changing anything; `empty` when there is no file.
+    private static func reading<T>(fileAt path: String, empty: @autoclosure () -> T, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        guard FileManager.default.fileExists(atPath: path) else { return empty() }
         try inspect(path: path)
         let configuration = Self.configuration(label: "crates.store.dry-run", readonly: true)
         do {
             // Opened as immutable when no process has it open (no -wal file): a read-only
             // connection to a WAL database would otherwise create -wal and -shm beside it.
-            if !FileManager.default.fileExists(atPath: path + "-wal"), uriFilenames,
+            if !FileManager.default.fileExists(atPath: path + "-wal"), urisEnabled,
                let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed),
-               let counts = try? DatabaseQueue(path: "file:\(encoded)?immutable=1", configuration: configuration)
-                .read({ db in try Self.copies(db, of: keys) })
+               let queue = try? DatabaseQueue(path: "file:\(encoded)?immutable=1", configuration: configuration)
             {
-                return counts
+                defer { try? queue.close() }
+                // A file immutable=1 cannot read (it is being written meanwhile): opened as usual.
+                if let value = try? queue.read(body) { return value }
             }
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? queue.close() }
-            return try queue.read { db in try Self.copies(db, of: keys) }
+            return try queue.read(body)
         } catch {
             throw StoreError.opening(path: path, error)
         }
     }
 
-    /// Adds `entries` (those with a barcode, or described by their values; rows known only
-    /// by a release id are skipped) as imported records, `batchSize` per transaction, and
-    /// returns their ids in order.
-    ///
-    /// Each entry becomes a `pending` record dated `addedAt` (else `now`) with its note, in
-    /// the place its location names (found, or made: `LocationTree.placement(forImported:)`). An entry with a release id keeps it as the record's pinned release, so that
-    /// its lookup fetches that release; when the release is already stored, the record is
-    /// matched to it at once. An entry described by its values (a CSV row without a barcode:
-    /// catalogue number, artist, title…) keeps them as the collector's values, and its lookup
-    /// searches Discogs by them. Each batch is committed before the next begins, so a kill
-    /// loses at most the batch in hand, and `shouldContinue` (asked before each batch) stops
-    /// an interrupted import between batches. `progress` is called after each commit with
-    /// the number of records added so far.
+    /// Adds every one of `entries` that can be stored (a barcode, or a description; rows
+    /// known only by a release id are skipped) as a new copy, whatever the collection holds:
+    /// `importEntries(_:copies: true)` for callers that decided themselves what to add.
+    /// Returns the new records' ids in order; `progress` gets the number added so far.
     public func importEntries(
         _ entries: [ImportEntry], now: Date = Date(), batchSize: Int = defaultBatchSize,
         shouldContinue: @escaping @Sendable () -> Bool = { true },
         progress: (@Sendable (Int) -> Void)? = nil
     ) async throws(StoreError) -> [Int64] {
-        let storable = entries.filter { $0.gtin != nil || $0.described != nil }
-        var ids: [Int64] = []
-        ids.reserveCapacity(storable.count)
+        let counted: (@Sendable (Int, Int) -> Void)?
+        if let progress {
+            counted = { added, _ in progress(added) }
+        } else {
+            counted = nil
+        }
+        do throws(ImportWriteError) {
+            let outcome = try await importEntries(
+                ImportEntries(entries), copies: true, now: now, batchSize: batchSize, keepingIDs: true,
+                shouldContinue: shouldContinue, progress: counted)
+            return outcome.addedIDs
+        } catch {
+            throw error.error
+        }
+    }
+
+    /// What `importEntries(_:copies:)` did.
+    public struct ImportOutcome: Hashable, Sendable {
+        /// How many records were added.
+        public var added = 0
+        /// The records added, in file order, when asked for (`keepingIDs`): a million ids
+        /// are 8 MB an import need not hold.
+        public var addedIDs: [Int64] = []
+        /// Valid lines whose copy the collection already held when their batch was written.
+        public var present = 0
+        /// Lines known only by a Discogs release id whose copy the collection does not hold:
+        /// not written (their barcode must come from Discogs first; see
+        /// `importEntries(_:copies:)`).
+        public var needsDiscogs = 0
+        /// Those lines: each one's position in the entries, and which copy of its release it
+        /// is in the file (what `addIfAbsent(_:copiesWanted:countedBy:)` wants; 0 with
+        /// `copies`).
+        public var releaseRows: [ReleaseRow] = []
+        /// Valid lines dealt with so far (added, present or needing Discogs).
+        public var processed = 0
+        /// `shouldContinue` stopped the import before every batch was written.
+        public var stopped = false
+
+        public init() {}
+    }
+
+    /// A line known only by a Discogs release id (see `ImportOutcome.releaseRows`).
+    public struct ReleaseRow: Hashable, Sendable {
+        public var position: Int
+        public var occurrence: Int
+    }
+
+    /// An import that failed part-way: what it had committed before (kept: every batch is
+    /// its own transaction) and why it stopped, said so that the user knows that re-running
+    /// the same import finishes the job (issue 12: "10,003 of 50,000 were added, then the disk
+    /// was full" must not read "nothing could be imported").
+    public struct ImportWriteError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// Why the batch in hand could not be written (nothing of it was).
+        public var error: StoreError
+        /// What the batches before it did.
+        public var outcome: ImportOutcome
+        /// The valid lines of the file.
+        public var total: Int
+
+        public init(error: StoreError, outcome: ImportOutcome, total: Int) {
+            self.error = error
+            self.outcome = outcome
+            self.total = total
+        }
+
+        public var description: String {
+            let cause = error == .diskFull ? "the disk is full" : error.description
+            guard outcome.processed > 0 else { return "\(cause): nothing was imported" }
+            let remedy = error == .diskFull ? "free some space, then run" : "run"
+            let added = outcome.added == 1 ? "1 record was" : "\(outcome.added) records were"
+            return "\(cause) after \(outcome.processed) of \(total) lines: \(added) added and kept; "
+                + "\(remedy) the same import again to add the rest"
+        }
+    }
+
+    /// Adds the copies of `entries` the collection does not hold yet (every one, with
+    /// `copies`), `batchSize` entries per IMMEDIATE write transaction, and says what it did.
+    ///
+    /// A key (barcode, release id, or a described row's `entryKey`) listed n times wants n
+    /// copies in all. Inside each
+    /// batch's transaction the collection's copies of the batch's keys are counted again,
+    /// and an entry is added only when it is a later copy than the collection holds now
+    /// (its occurrence in the file, `ImportEntries.occurrences()`, above the count). The
+    /// check and the insert share SQLite's write lock, so two or three imports of the same
+    /// list at once, or an import and a `crates add`, store each barcode the wanted number
+    /// of times (issue 12), and an import run again adds nothing twice.
+    ///
+    /// Each entry becomes a `pending` record dated `addedAt` (else `now`) with its note, in
+    /// the place its location names (found, or made: `LocationTree.placement(forImported:)`).
+    /// An entry with a release id keeps it as the record's pinned release, so that its lookup
+    /// fetches that release; when the release is already stored, the record is matched to it
+    /// at once. An entry described by its values (a CSV row without a barcode: catalogue
+    /// number, artist, title…) keeps them as the collector's values, and its lookup searches
+    /// Discogs by them.
+    ///
+    /// Entries known only by a release id are not written (`needsDiscogs`): once Discogs
+    /// names the barcode, add each with `addIfAbsent(_:copiesWanted:countedBy:)`, wanting its
+    /// occurrence, counted by `.release(id)`, which keeps that step idempotent too.
+    ///
+    /// Each batch is committed before the next begins, so a kill loses at most the batch in
+    /// hand; `shouldContinue` (asked before each batch) stops an interrupted import between
+    /// batches; `progress` is called after each commit with the records added and the lines
+    /// dealt with so far. A failure throws `ImportWriteError`, which carries what the earlier
+    /// batches added.
+    public func importEntries(
+        _ entries: ImportEntries, copies: Bool, now: Date = Date(), batchSize: Int = defaultBatchSize,
+        keepingIDs: Bool = false, shouldContinue: @escaping @Sendable () -> Bool = { true },
+        progress: (@Sendable (_ added: Int, _ processed: Int) -> Void)? = nil
+    ) async throws(ImportWriteError) -> ImportOutcome {
+        let occurrences = copies ? [] : entries.occurrences()
+        var outcome = ImportOutcome()
         let size = max(1, batchSize)
         var start = 0
-        while start < storable.count, shouldContinue() {
-            let batch = Array(storable[start..<min(start + size, storable.count)])
-            ids += try await write { db in
-                // Barcodes in one statement; described rows (few, each searched later at a
-                // request a second or more) one by one; the ids put back in file order.
-                let barcodes = try Self.insertImported(db, batch.filter { $0.gtin != nil }, now: now)
-                var described: [Int64] = []
-                for entry in batch where entry.gtin == nil { described.append(try Self.insertDescribed(db, entry, now: now)) }
-                var merged: [Int64] = []
-                merged.reserveCapacity(batch.count)
-                var b = barcodes.makeIterator()
-                var d = described.makeIterator()
-                for entry in batch {
-                    if let id = entry.gtin != nil ? b.next() : d.next() { merged.append(id) }
-                }
-                return merged
+        while start < entries.count {
+            guard shouldContinue() else {
+                outcome.stopped = true
+                break
             }
-            start += batch.count
-            progress?(ids.count)
+            let range = start..<min(start + size, entries.count)
+            do {
+                let batch = try await write { db in
+                    try Self.importBatch(db, entries, range, occurrences: occurrences, copies: copies, now: now)
+                }
+                outcome.added += batch.ids.count
+                if keepingIDs { outcome.addedIDs += batch.ids }
+                outcome.present += batch.present
+                outcome.needsDiscogs += batch.releaseRows.count
+                outcome.releaseRows += batch.releaseRows
+            } catch {
+                throw ImportWriteError(error: error, outcome: outcome, total: entries.count)
+            }
+            outcome.processed = range.upperBound
+            start = range.upperBound
+            progress?(outcome.added, outcome.processed)
         }
-        return ids
+        return outcome
+    }
+
+    /// One batch of `importEntries(_:copies:)`, inside its write transaction. Barcodes go in
+    /// one statement; described rows (few, each searched later at a request a second or
+    /// more) one by one; the ids come back in file order.
+    private static func importBatch(
+        _ db: Database, _ entries: ImportEntries, _ range: Range<Int>, occurrences: [UInt32], copies: Bool, now: Date
+    ) throws -> (ids: [Int64], present: Int, releaseRows: [ReleaseRow]) {
+        var batch: [(entry: ImportEntry, occurrence: Int)] = []
+        batch.reserveCapacity(range.count)
+        for index in range { batch.append((entries[index], copies ? 0 : Int(occurrences[index]))) }
+        let held = copies ? [:] : try Self.copies(db, of: Set(batch.map(\.entry.key)))
+        var rows: [ImportEntry] = []
+        rows.reserveCapacity(batch.count)
+        var present = 0
+        var releaseRows: [ReleaseRow] = []
+        for (offset, (entry, occurrence)) in batch.enumerated() {
+            if !copies, occurrence <= held[entry.key] ?? 0 {
+                present += 1
+            } else if entry.gtin == nil, entry.described == nil {
+                releaseRows.append(ReleaseRow(position: range.lowerBound + offset, occurrence: occurrence))
+            } else {
+                rows.append(entry)
+            }
+        }
+        let barcodes = try insertImported(db, rows.filter { $0.gtin != nil }, now: now)
+        guard barcodes.count < rows.count else { return (barcodes, present, releaseRows) }
+        var ids: [Int64] = []
+        ids.reserveCapacity(rows.count)
+        var next = barcodes.makeIterator()
+        for entry in rows {
+            if entry.gtin != nil {
+                if let id = next.next() { ids.append(id) }
+            } else {
+                ids.append(try insertDescribed(db, entry, now: now))
+            }
+        }
+        return (ids, present, releaseRows)
     }
 
     /// One row described by its values: a pending record without a barcode, its values the
@@ -124,6 +280,14 @@ extension CatalogueStore {
     /// or whose key is in `entryKeys` (the import's described rows), and the queue's length:
     /// two indexed reads, whatever the size of the collection.
     public func importFollowUp(gtins: Set<GTIN>, entryKeys: Set<String> = []) async throws(StoreError) -> ImportFollowUp {
+        try await importFollowUp(imported: { gtins.contains($0) }, entryKeys: entryKeys)
+    }
+
+    /// `importFollowUp(gtins:entryKeys:)` with the import's barcodes told by `imported` (a
+    /// million-line import need not make a set of a million GTINs).
+    public func importFollowUp(
+        imported: @escaping @Sendable (GTIN) -> Bool, entryKeys: Set<String> = []
+    ) async throws(StoreError) -> ImportFollowUp {
         try await read { db in
             var needsPerson: [ImportFollowUp.Record] = []
             let rows = try Row.fetchCursor(
@@ -139,7 +303,7 @@ extension CatalogueStore {
                     guard let gtin = GTIN(canonical: gtinText) else {
                         throw StoreError.unreadableValue(recordID: id, column: "gtin", value: gtinText)
                     }
-                    guard gtins.contains(gtin) else { continue }
+                    guard imported(gtin) else { continue }
                     needsPerson.append(.init(id: id, gtin: gtin, state: state, candidateCount: row[3]))
                 } else if let key = row[4] as String?, entryKeys.contains(key) {
                     needsPerson.append(.init(
@@ -181,8 +345,8 @@ extension CatalogueStore {
     }
 
     /// Records a lookup worker would claim now: pending, failed whose retry time has come,
-    /// and claims whose lease has run out (the rule of `claimNext`). An import drains the
-    /// queue until this is zero.
+    /// and claims whose lease has run out or whose claimer is gone (the rule of `claimNext`).
+    /// An import drains the queue until this is zero.
     public func dueLookups(now: Date = Date()) async throws(StoreError) -> Int {
         let seconds = StoredValues.seconds(now)
         return try await read { db in
@@ -192,7 +356,8 @@ extension CatalogueStore {
                     SELECT (SELECT COUNT(*) FROM record WHERE lookupState = 'pending')
                          + (SELECT COUNT(*) FROM record WHERE lookupState = 'failed' AND (retryAt IS NULL OR retryAt <= ?))
                          + (SELECT COUNT(*) FROM record
-                            WHERE lookupState = 'lookingUp' AND (claimedUntil IS NULL OR claimedUntil <= ?))
+                            WHERE lookupState = 'lookingUp'
+                              AND (claimedUntil IS NULL OR claimedUntil <= ? OR crates_claim_dead(claimOwner)))
                     """,
                 arguments: [seconds, seconds]) ?? 0
         }
@@ -200,57 +365,65 @@ extension CatalogueStore {
 
     // MARK: Implementation
 
-    /// Above this many barcodes, counting every GTIN in one scan of the `record_gtin` index
-    /// is cheaper than binding them all.
-    private static let gtinListLimit = 500
+    /// Keys bound per statement when counting copies (SQLite allows 32,766 parameters; a
+    /// few hundred keep each statement's plan a handful of index seeks).
+    private static let keysPerStatement = 500
 
+    /// How many copies of each key: index seeks only (`record_gtin`, `record_release`,
+    /// `record_pinned`), so the cost follows the number of keys, not of records, which
+    /// matters when it runs inside every batch of an import.
     static func copies(_ db: Database, of keys: Set<ImportKey>) throws -> [ImportKey: Int] {
-        var gtins: Set<String> = []
-        var releases: Set<Int> = []
+        var gtins: [String] = []
+        var releases: [Int] = []
+        var described: [String] = []
         for key in keys {
             switch key {
-            case .gtin(let gtin): gtins.insert(gtin.canonical)
-            case .release(let id): releases.insert(id)
-            case .described: break
+            case .gtin(let gtin): gtins.append(gtin.canonical)
+            case .release(let id): releases.append(id)
+            case .described(let text): described.append(text)
             }
         }
         var counts: [ImportKey: Int] = [:]
-        let described = keys.compactMap { key -> String? in if case .described(let text) = key { text } else { nil } }
         // Before migration v6 (a dry run reads an older file as it is) no record has a key.
         if !described.isEmpty, try db.columns(in: "record").contains(where: { $0.name == "entryKey" }) {
-            for chunk in stride(from: 0, to: described.count, by: gtinListLimit) {
-                let part = Array(described[chunk..<min(chunk + gtinListLimit, described.count)])
+            for chunk in stride(from: 0, to: described.count, by: keysPerStatement) {
+                let part = Array(described[chunk..<min(chunk + keysPerStatement, described.count)])
                 let rows = try Row.fetchCursor(
-                    db, sql: "SELECT entryKey, COUNT(*) FROM record WHERE entryKey IN (\(importPlaceholders(part.count))) GROUP BY entryKey",
+                    db, sql: "SELECT entryKey, COUNT(*) FROM record WHERE entryKey IN (\(placeholders(part.count))) GROUP BY entryKey",
                     arguments: StatementArguments(part))
                 while let row = try rows.next() { counts[.described(row[0])] = row[1] }
             }
         }
-        if !gtins.isEmpty {
-            let sql: String
-            var arguments = StatementArguments()
-            if gtins.count <= gtinListLimit {
-                sql = "SELECT gtin, COUNT(*) FROM record WHERE gtin IN (\(importPlaceholders(gtins.count))) GROUP BY gtin"
-                arguments = StatementArguments(Array(gtins))
-            } else {
-                sql = "SELECT gtin, COUNT(*) FROM record WHERE gtin IS NOT NULL GROUP BY gtin"
-            }
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        for chunk in stride(from: 0, to: gtins.count, by: keysPerStatement) {
+            let part = Array(gtins[chunk..<min(chunk + keysPerStatement, gtins.count)])
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT gtin, COUNT(*) FROM record WHERE gtin IN (\(placeholders(part.count))) GROUP BY gtin",
+                arguments: StatementArguments(part))
             while let row = try rows.next() {
                 let text: String = row[0]
-                guard gtins.contains(text), let gtin = GTIN(canonical: text) else { continue }
-                counts[.gtin(gtin)] = row[1]
+                if let gtin = GTIN(canonical: text) { counts[.gtin(gtin)] = row[1] }
             }
         }
-        if !releases.isEmpty {
-            // Before migration v3 a database has no pinned releases.
-            let pinned = try db.columns(in: "record").contains { $0.name == "pinnedReleaseID" }
-            let release = pinned ? "COALESCE(releaseID, pinnedReleaseID)" : "releaseID"
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT \(release) AS r, COUNT(*) FROM record WHERE r IS NOT NULL GROUP BY r")
-            while let row = try rows.next() {
-                let id: Int = row[0]
-                if releases.contains(id) { counts[.release(id)] = row[1] }
+        guard !releases.isEmpty else { return counts }
+        // A release's copies: records matched to it, and records waiting with it pinned
+        // (COALESCE(releaseID, pinnedReleaseID), written as two indexed queries). Before
+        // migration v3 a database has no pinned releases.
+        let pinned = try db.columns(in: "record").contains { $0.name == "pinnedReleaseID" }
+        var queries = ["SELECT releaseID, COUNT(*) FROM record WHERE releaseID IN (%@) GROUP BY releaseID"]
+        if pinned {
+            queries.append(
+                "SELECT pinnedReleaseID, COUNT(*) FROM record WHERE pinnedReleaseID IN (%@) AND releaseID IS NULL GROUP BY pinnedReleaseID")
+        }
+        for chunk in stride(from: 0, to: releases.count, by: keysPerStatement) {
+            let part = Array(releases[chunk..<min(chunk + keysPerStatement, releases.count)])
+            for query in queries {
+                let rows = try Row.fetchCursor(
+                    db, sql: query.replacingOccurrences(of: "%@", with: placeholders(part.count)),
+                    arguments: StatementArguments(part))
+                while let row = try rows.next() {
+                    let id: Int = row[0]
+                    counts[.release(id), default: 0] += row[1]
+                }
             }
         }
         return counts
@@ -321,17 +494,4 @@ extension CatalogueStore {
     private static func jsonText(_ text: String?) -> String {
         text.map(JSONStringLiteral.quoted) ?? "null"
     }
-
-    private static func importPlaceholders(_ count: Int) -> String {
-        Array(repeating: "?", count: count).joined(separator: ", ")
-    }
-
-    /// Whether this SQLite reads `file:` URIs as filenames (compile option SQLITE_USE_URI;
-    /// GRDB does not pass SQLITE_OPEN_URI).
-    private static let uriFilenames: Bool = {
-        let probe = try? DatabaseQueue().read { db in
-            try Bool.fetchOne(db, sql: "SELECT sqlite_compileoption_used('USE_URI')")
-        }
-        return probe == true
-    }()
 }

@@ -2,6 +2,10 @@ import CratesCore
 import Foundation
 import GRDB
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Opening a file safely: what is not a crates database this build can open is refused
 /// before anything is written.
 extension CatalogueStore {
@@ -18,16 +22,27 @@ extension CatalogueStore {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
         if isDirectory.boolValue { throw .cannotOpen(path: path, reason: "it is a directory") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .cannotOpen(path: path, reason: "the file cannot be read (permissions?)")
+        // read(2), not FileHandle: an I/O error is said as the C library says it, never as
+        // Foundation's "NSCocoaErrorDomain error 256" (issue 12).
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            throw .cannotOpen(
+                path: path, reason: code == EACCES ? "the file cannot be read (permission denied)" : String(cString: strerror(code)))
         }
-        let head: Data
-        do {
-            head = try handle.read(upToCount: 100) ?? Data()
-            try handle.close()
-        } catch {
-            throw .cannotOpen(path: path, reason: error.localizedDescription)
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 100)
+        var count = 0
+        while count < bytes.count {
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.read(fd, buffer.baseAddress.map { $0 + count }, buffer.count - count)
+            }
+            if read < 0, errno == EINTR { continue }
+            if read < 0 { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+            if read == 0 { break }
+            count += read
         }
+        let head = Data(bytes.prefix(count))
         // An empty file is an empty database to SQLite: safe to initialise.
         if head.isEmpty { return }
         guard head.count == 100, Array(head.prefix(16)) == sqliteHeader else {
@@ -81,7 +96,7 @@ extension CatalogueStore {
 
     /// Whether this SQLite reads `file:` URIs as filenames (compile option SQLITE_USE_URI;
     /// GRDB does not pass SQLITE_OPEN_URI).
-    private static let urisEnabled: Bool = {
+    static let urisEnabled: Bool = {
         let probe = try? DatabaseQueue().read { db in
             try Bool.fetchOne(db, sql: "SELECT sqlite_compileoption_used('USE_URI')")
         }
@@ -104,9 +119,10 @@ extension CatalogueStore {
         return unknown.isEmpty ? .ok : .newer(unknown)
     }
 
-    /// Applies the migrations this build knows. Two processes opening a new file at once
-    /// may race here: the loser's migration fails ("table already exists"), after which the
-    /// database is fully migrated by the winner, which is all that matters.
+    /// Applies the migrations this build knows. Processes opening the file take turns
+    /// (`OpeningLock`); should one that does not take the lock (an older crates) race a
+    /// migration, the loser's fails ("table already exists"), which does no harm once the
+    /// winner has migrated the database fully.
     static func migrate(_ writer: any DatabaseWriter, path: String) throws(StoreError) {
         let migrator = Schema.migrator
         do {

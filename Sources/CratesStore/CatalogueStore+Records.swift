@@ -18,6 +18,43 @@ extension CatalogueStore {
         }
     }
 
+    /// What `addIfAbsent` did.
+    public enum AddOutcome: Hashable, Sendable {
+        /// The record was added, as stored.
+        case added(CatalogueRecord)
+        /// The collection already held the copies wanted: nothing was added.
+        case present(copies: Int)
+    }
+
+    /// Adds `new` unless the collection already holds `copiesWanted` copies of its key (by
+    /// default `copyKey(of:)`: its barcode, else its release, else what it describes; an
+    /// import row known by its Discogs release passes `.release(id)`). "Is it there?" and
+    /// the insert are one IMMEDIATE write transaction, so SQLite's write lock serialises
+    /// them across processes: four `crates add` of one barcode at once store one copy
+    /// (issue 12). Another copy on purpose (`--copy`, the TUI's "add another") is `add(_:)`;
+    /// a record with no key at all is added.
+    public func addIfAbsent(
+        _ new: NewRecord, copiesWanted: Int = 1, countedBy key: ImportKey? = nil
+    ) async throws(StoreError) -> AddOutcome {
+        let key = key ?? Self.copyKey(of: new)
+        return try await write { db in
+            let copies = try key.map { key in try Self.copies(db, of: [key])[key] ?? 0 } ?? 0
+            if copies >= copiesWanted { return .present(copies: copies) }
+            let id = try Self.insert(db, [new], now: Date())[0]
+            guard let record = try StoredValues.fetchRecord(db, id: id) else { throw StoreError.recordNotFound(id) }
+            return .added(record)
+        }
+    }
+
+    /// What copies of `new` are counted by for the duplicate rule: its barcode, else its
+    /// release (one that lists no barcode), else what it describes (`RecordFields.entryKey`,
+    /// a record entered by hand); nil when it has none of them.
+    public static func copyKey(of new: NewRecord) -> ImportKey? {
+        if let gtin = new.gtin { return .gtin(gtin) }
+        if let release = new.release { return .release(release.id) }
+        return new.collector.entryKey.map(ImportKey.described)
+    }
+
     /// Adds many copies, `batchSize` per transaction, and returns their ids in order.
     ///
     /// Each batch is committed before the next begins: if the process dies, the committed
@@ -195,7 +232,7 @@ extension CatalogueStore {
                 try db.execute(
                     sql: """
                         UPDATE record SET lookupState = 'pending', lookupError = NULL, lookupAttempts = 0,
-                            retryAt = NULL, skipReason = NULL, claimedUntil = NULL, updatedAt = ?,
+                            retryAt = NULL, skipReason = NULL, claimedUntil = NULL, claimOwner = NULL, updatedAt = ?,
                             pinnedReleaseID = coalesce(releaseID, pinnedReleaseID)
                         WHERE id = ? AND lookupState != 'handEntered'
                         """,
@@ -222,7 +259,7 @@ extension CatalogueStore {
         try db.execute(
             sql: """
                 UPDATE record SET releaseID = ?, lookupState = 'matched', lookupError = NULL,
-                    retryAt = NULL, skipReason = NULL, claimedUntil = NULL, candidatesJSON = NULL,
+                    retryAt = NULL, skipReason = NULL, claimedUntil = NULL, claimOwner = NULL, candidatesJSON = NULL,
                     candidateCount = 0, sectionKey = ?, rowKey = ? || coalesce(gtin, ''), updatedAt = ?
                 WHERE id = ?
                 """,

@@ -13,11 +13,16 @@ import GRDB
 /// All methods may be called from any thread or task; the async ones never block a thread
 /// while waiting for the writer.
 public final class CatalogueStore: Sendable {
-    /// How long a connection waits for another process's lock before giving up.
-    public static let busyTimeout: TimeInterval = 10
+    /// How long a connection waits for another process's lock before giving up, unless
+    /// told otherwise.
+    public static let defaultBusyTimeout: TimeInterval = 10
 
     /// The database file, nil for an in-memory store.
     public let path: String?
+    /// How long this store's connections wait for another process's lock.
+    public let busyTimeout: TimeInterval
+    /// Whether the store was opened read-only (`init(readingAt:)`): every write fails.
+    public let isReadOnly: Bool
     let writer: any DatabaseWriter
 
     /// Opens (creating if needed) the crates database at `path`, migrating it to this
@@ -26,24 +31,33 @@ public final class CatalogueStore: Sendable {
     /// Refused, with the file left untouched: a file that is not SQLite, is damaged, or
     /// holds another application's tables (`StoreError.notACratesDatabase`), and a database
     /// written by a newer crates (`StoreError.newerVersion`). The directory is created with
-    /// mode 0700 when missing.
-    public init(path: String) throws(StoreError) {
+    /// mode 0700 when missing. `busyTimeout`: how long to wait for another process's lock.
+    public init(path: String, busyTimeout: TimeInterval = defaultBusyTimeout) throws(StoreError) {
         try StoreLocation.prepareDirectory(for: path)
-        try Self.inspect(path: path)
-        let pool: DatabasePool
-        do {
-            pool = try DatabasePool(path: path, configuration: Self.configuration(label: "crates.store"))
-        } catch {
-            throw StoreError.opening(path: path, error)
+        // One process at a time checks, creates and migrates the file (`OpeningLock`).
+        let pool = try OpeningLock.holding(forDatabaseAt: path) { () throws(StoreError) -> DatabasePool in
+            try Self.inspect(path: path)
+            let pool: DatabasePool
+            do {
+                pool = try DatabasePool(
+                    path: path, configuration: Self.configuration(label: "crates.store", busyTimeout: busyTimeout))
+            } catch {
+                throw StoreError.opening(path: path, error)
+            }
+            try Self.migrate(pool, path: path)
+            return pool
         }
-        try Self.migrate(pool, path: path)
         self.path = path
         self.writer = pool
+        self.busyTimeout = busyTimeout
+        self.isReadOnly = false
     }
 
-    private init(inMemory queue: DatabaseQueue) {
-        self.path = nil
-        self.writer = queue
+    init(path: String?, writer: any DatabaseWriter, busyTimeout: TimeInterval, readOnly: Bool) {
+        self.path = path
+        self.writer = writer
+        self.busyTimeout = busyTimeout
+        self.isReadOnly = readOnly
     }
 
     /// A fresh, empty store in memory (for tests of the layers above).
@@ -55,15 +69,18 @@ public final class CatalogueStore: Sendable {
             throw StoreError.wrap(error)
         }
         try migrate(queue, path: ":memory:")
-        return CatalogueStore(inMemory: queue)
+        return CatalogueStore(path: nil, writer: queue, busyTimeout: defaultBusyTimeout, readOnly: false)
     }
 
-    static func configuration(label: String, readonly: Bool = false) -> Configuration {
+    static func configuration(
+        label: String, readonly: Bool = false, busyTimeout: TimeInterval = defaultBusyTimeout
+    ) -> Configuration {
         var configuration = Configuration()
         configuration.label = label
         configuration.readonly = readonly
         configuration.busyMode = .timeout(busyTimeout)
         configuration.foreignKeysEnabled = true
+        configuration.prepareDatabase { db in db.add(function: ClaimOwner.sqlFunction) }
         return configuration
     }
 
@@ -74,7 +91,7 @@ public final class CatalogueStore: Sendable {
         do {
             return try await writer.write(updates)
         } catch {
-            throw StoreError.wrap(error)
+            throw StoreError.wrap(error, busyTimeout: busyTimeout)
         }
     }
 
@@ -83,7 +100,7 @@ public final class CatalogueStore: Sendable {
         do {
             return try await writer.read(value)
         } catch {
-            throw StoreError.wrap(error)
+            throw StoreError.wrap(error, busyTimeout: busyTimeout)
         }
     }
 

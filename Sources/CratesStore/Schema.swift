@@ -31,6 +31,7 @@ enum Schema {
             ("v1", createV1),
             ("v2 search text", addSearchText),
             ("v3 pinned release", addPinnedRelease),
+            ("v4 claim owner", addClaimOwner),
             ("v5 release details", addReleaseDetails),
             ("v6 collector values", addCollectorValues),
             ("v7 locations", addLocations),
@@ -156,6 +157,14 @@ enum Schema {
             ALTER TABLE record ADD COLUMN pinnedReleaseID INTEGER;
             CREATE INDEX record_pinned ON record(pinnedReleaseID) WHERE pinnedReleaseID IS NOT NULL;
             """)
+    }
+
+    /// Which process holds a `lookingUp` claim (see `ClaimOwner`), so that the next claimer
+    /// can free at once a claim whose process is gone (a kill -9, a closed terminal) instead
+    /// of waiting out the 15-minute lease (issue 12). NULL when the record is not claimed, and
+    /// for claims made before this migration (those wait for their lease, as before).
+    private static func addClaimOwner(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE record ADD COLUMN claimOwner TEXT")
     }
 
     /// The list's filter searches artist, title, labels and catalogue numbers: folded once

@@ -17,6 +17,17 @@ public enum StoreError: Error, Hashable, Sendable, LocalizedError, CustomStringC
     /// A stored value this build cannot read (a GTIN, a state, JSON): the row was written by
     /// something else than crates, or the file is damaged.
     case unreadableValue(recordID: Int64?, column: String, value: String)
+    /// Another process held the database's write lock for longer than the busy timeout.
+    /// Nothing was written by the operation; it can be tried again.
+    case locked(seconds: Double)
+    /// The disk (or the user's quota) is full: the operation was rolled back.
+    case diskFull
+    /// There is no database at the path, and the operation does not create one (a
+    /// read-only open: `crates list` never creates the collection).
+    case noDatabase(path: String)
+    /// The database was written by an older crates and must be migrated before this build
+    /// can read it, which a read-only open does not do.
+    case needsMigration(path: String, pendingMigrations: [String])
     /// A place that cannot be named, made, changed or removed so (see `LocationError`).
     case location(LocationError)
     /// Any other SQLite failure.
@@ -38,6 +49,18 @@ public enum StoreError: Error, Hashable, Sendable, LocalizedError, CustomStringC
             let row = recordID.map { "record \($0)" } ?? "a row"
             return "\(row) has an unreadable \(column) \(String(reflecting: value)): "
                 + "the database was changed outside crates, or is damaged"
+        case let .locked(seconds):
+            return "another program kept the collection locked for more than "
+                + "\(seconds < 1 ? String(seconds) : String(Int(seconds))) s; try again"
+        case .diskFull:
+            return "the disk is full"
+        case let .noDatabase(path):
+            return "there is no collection at \(path) yet (crates add or crates import creates it); "
+                + "or name the database with --db or CRATES_DB"
+        case let .needsMigration(path, pending):
+            return "\(path) was written by an older version of crates and must be upgraded (schema "
+                + "\(pending.joined(separator: ", "))) before it can be read: open it once with write access "
+                + "(crates, crates add or crates import)"
         case let .location(error):
             return error.description
         case let .database(message):
@@ -49,8 +72,9 @@ public enum StoreError: Error, Hashable, Sendable, LocalizedError, CustomStringC
 }
 
 extension StoreError {
-    /// Any error from below as a store error.
-    static func wrap(_ error: any Error) -> StoreError {
+    /// Any error from below as a store error; `busyTimeout` is the connection's, for the
+    /// message of a lock held too long.
+    static func wrap(_ error: any Error, busyTimeout: TimeInterval = CatalogueStore.defaultBusyTimeout) -> StoreError {
         switch error {
         case let error as StoreError:
             return error
@@ -59,11 +83,9 @@ extension StoreError {
         case let error as DatabaseError:
             switch error.resultCode {
             case .SQLITE_BUSY, .SQLITE_LOCKED:
-                return .database(
-                    "another program kept the collection locked for more than "
-                        + "\(Int(CatalogueStore.busyTimeout)) s; try again")
+                return .locked(seconds: busyTimeout)
             case .SQLITE_FULL:
-                return .database("the disk is full")
+                return .diskFull
             case .SQLITE_READONLY:
                 return .database("the database file is read-only")
             default:

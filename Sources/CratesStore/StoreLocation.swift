@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Where the collection's database file lives.
 ///
 /// Precedence (the XDG Base Directory Specification for the default):
@@ -48,13 +52,23 @@ public enum StoreLocation {
             }
             return
         }
-        do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .cannotOpen(path: path, reason: "cannot create \(directory): \(error.localizedDescription)")
+        if let problem = makeDirectories(directory, mode: 0o700) {
+            throw .cannotOpen(path: path, reason: "cannot create \(directory): \(problem)")
         }
+    }
+
+    /// `mkdir -p` with mkdir(2): each missing directory of `path` made with `mode`. Nil when
+    /// they all exist now, else the C library's reason ("Not a directory"), never Foundation's
+    /// "NSCocoaErrorDomain error 512" (issue 12: `HOME=/etc/passwd`).
+    static func makeDirectories(_ path: String, mode: mode_t) -> String? {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            return isDirectory.boolValue ? nil : String(cString: strerror(ENOTDIR))
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path, let problem = makeDirectories(parent, mode: mode) { return problem }
+        if mkdir(path, mode) != 0, errno != EEXIST { return String(cString: strerror(errno)) }
+        return nil
     }
 
     private static func expandTilde(_ path: String, environment: [String: String]) -> String {

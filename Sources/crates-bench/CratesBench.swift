@@ -1,4 +1,5 @@
 import CratesCore
+import CratesNet
 import CratesStore
 import Foundation
 
@@ -9,12 +10,48 @@ import Foundation
 ///                                               scripts/bench.sh)
 ///     crates-bench writer --db PATH [--batch N] adds batches of records forever, printing
 ///                                               the number committed after each commit
+///     crates-bench list [--records 100000,1000000] [--runs 3]
+///                                               list and export reads against sqlite3
+///     crates-bench import|add|claim|read --db PATH …
+///     crates-bench descriptors|scand …           the tests' driver processes (Drivers, NetDrivers)
+///     crates-bench import-memory --file F [--db PATH]
+///                                               an import's peak memory (scripts/bench-reliability.sh)
 @main
 struct CratesBench {
-    static func main() async {
+    /// Synchronous, so that descriptors 0–2 are filled before anything opens one, as `crates`
+    /// must do (an `async` main has the concurrency runtime open its own descriptors first,
+    /// which would take the free numbers 0–2).
+    static func main() {
+        StandardDescriptors.occupy()
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            await run()
+            done.signal()
+        }
+        done.wait()
+    }
+
+    static func run() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
         do {
-            if arguments.first == "writer" {
+            let drivers: [String: (Options) async throws -> Void] = [
+                "import": Drivers.importFile, "add": Drivers.add, "claim": Drivers.claim, "read": Drivers.read,
+                "descriptors": NetDrivers.descriptors, "scand": NetDrivers.scand, "import-memory": Drivers.importMemory,
+                "write-gtins": Drivers.writeGTINs,
+            ]
+            if let name = arguments.first, let driver = drivers[name] {
+                arguments.removeFirst()
+                try await driver(try Options(
+                    arguments, known: ["--db", "--file", "--gtin", "--copies", "--wait", "--racy", "--socket", "--decoder", "--count"]))
+            } else if arguments.first == "list" {
+                arguments.removeFirst()
+                let options = try Options(arguments, known: ["--runs", "--records", "--dir"])
+                let sizes = try (options.values["--records"] ?? "100000,1000000").split(separator: ",").map { text in
+                    guard let size = Int(text), size > 0 else { throw Usage("--records needs sizes like 100000,1000000") }
+                    return size
+                }
+                try await ListBenchmark(sizes: sizes, runs: try options.int("--runs", default: 3), directory: options.values["--dir"]).run()
+            } else if arguments.first == "writer" {
                 arguments.removeFirst()
                 let options = try Options(arguments, known: ["--db", "--batch"])
                 guard let path = options.values["--db"] else { throw Usage("writer needs --db PATH") }

@@ -31,6 +31,13 @@ struct Crates: ParsableCommand {
         ],
     )
 
+    /// Descriptors 0–2 are filled first (`StandardStreams.prepare`): `crates scand 2>&-` must
+    /// not take its lock file for standard error. Then ArgumentParser's usual main.
+    static func main() {
+        StandardStreams.prepare()
+        main(nil)
+    }
+
     @OptionGroup var store: StoreOptions
 
     /// `--no-lookup`: a group shared with `crates import` (see `LookupOptions`).

@@ -101,4 +101,36 @@ struct LookupDriverTests {
         #expect(try await temporary.store.record(record.id)?.lookupState == .pending)
         #expect(try await server.stats().releases.isEmpty)
     }
+
+    /// Issue 12, item 11: "a single 30 s timeout stops all of an import's lookups, still with
+    /// exit 0". The server holds the first search of one barcode unanswered (until the test
+    /// releases it, after the drive); the transport's whole-request timeout, 30 s for Discogs,
+    /// is 1 s here, so that search times out. It is tried again within the run and answered;
+    /// the other lookups go on meanwhile, and the drive is not stopped as offline.
+    @Test("one request that times out is tried again: that lookup matches, the others go on, the drive reaches its goal")
+    func oneTimeoutIsTriedAgain() async throws {
+        let server = try await DiscogsTestServer.start()
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        let held = try await addPending(store, "5099750442227")
+        var others: [CatalogueRecord] = []
+        for digits in ["727361626525", "5012345678900", "5012345678917"] { others.append(try await addPending(store, digits)) }
+        try await server.hold(match: "barcode=5099750442227", count: 1)
+        let transport = try CurlTransport(
+            configuration: .init(userAgent: DiscogsUserAgent.make(version: "test"), connectTimeout: 5, totalTimeout: 1))
+        let client = DiscogsClient(
+            transport: transport, endpoints: server.endpoints, credentials: .personalToken(DiscogsTestServer.token),
+            rateLimiter: RateLimiter(configuration: .authenticated))
+        let access = DiscogsAccess(client: client, username: "DamIDhagor", signedIn: true)
+        let run = await LookupDriver(worker: worker(store, access)).run(until: .queueDrained)
+        try await server.release()
+        #expect(run.stop == nil, "not stopped as offline by one timeout: \(String(describing: run.stop))")
+        #expect(run.counts.done == 4 && run.counts.failed == 0, "\(run.counts)")
+        #expect(try await store.record(held.id)?.lookupState == .matched)
+        #expect(try await server.stats().searches.count { $0.contains("5099750442227") } >= 2, "asked again after the timeout")
+        for record in others {
+            let state = try await store.record(record.id)?.lookupState
+            #expect(state == .matched || state == .ambiguous || state == .notFound, "\(record.gtin?.canonical ?? ""): \(String(describing: state))")
+        }
+    }
 }

@@ -50,6 +50,26 @@ import Testing
         #expect(try mode(root) == 0o700)
     }
 
+    /// A symbolic link in the credentials' place is neither followed nor chmod-ed: the file it
+    /// points to (here one of the user's, readable by all) keeps its mode (issue 12).
+    @Test func aLinkedCredentialsFileIsRefusedAndItsTargetLeftAlone() throws {
+        let directory = try TemporaryDirectory()
+        let root = directory.path
+        let store = CredentialStore(directory: root)
+        let target = root + "/notes.txt"
+        try Data("not credentials\n".utf8).write(to: URL(fileURLWithPath: target))
+        chmod(target, 0o644)
+        #expect(symlink(target, store.path) == 0)
+        let error = #expect(throws: CredentialStoreError.self) { try store.load() }
+        #expect(error?.description.contains("symbolic link") == true)
+        #expect(try mode(target) == 0o644)
+        // Saving replaces the link with a file of its own; the target is untouched.
+        try store.save(StoredCredentials(credentials: .personalToken("t"), username: nil))
+        #expect(try store.load()?.credentials == .personalToken("t"))
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "not credentials\n")
+        #expect(try mode(target) == 0o644)
+    }
+
     @Test func aForeignFileIsMalformed() throws {
         let directory = try TemporaryDirectory()
         let root = directory.path

@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Foundation
 import Testing
 

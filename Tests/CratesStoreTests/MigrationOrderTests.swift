@@ -20,7 +20,10 @@ struct MigrationOrderTests {
         // free-text locations of v1 into places.
         do {
             let queue = try DatabaseQueue(path: swappedPath)
-            let migrator = Schema.migrator(Schema.migrations.filter { !["v6 collector values", "v8 discogs sync"].contains($0.identifier) })
+            // As that branch had it: no "v4 claim owner", "v6 collector values" or "v8 discogs
+            // sync" yet, so this build runs v4, v6 and v8 after v7.
+            let migrator = Schema.migrator(
+                Schema.migrations.filter { !["v4 claim owner", "v6 collector values", "v8 discogs sync"].contains($0.identifier) })
             try migrator.migrate(queue, upTo: "v3 pinned release")
             try await queue.write { db in
                 for (n, location) in [(1, "Living Room › Crate 3"), (2, nil)] as [(Int, String?)] {
@@ -39,7 +42,7 @@ struct MigrationOrderTests {
             try queue.close()
         }
 
-        // This build runs the one missing: v6, after v7.
+        // This build runs the ones missing: v4, v6 and v8, after v7.
         let swapped = try CatalogueStore(path: swappedPath)
         #expect(try await swapped.integrityProblems().isEmpty)
         #expect(try await swapped.record(1)?.location?.pathText == "Living Room › Crate 3")
@@ -67,6 +70,9 @@ struct MigrationOrderTests {
         #expect(try await Self.schema(swapped) == Self.schema(usual))
         #expect(try await Self.schema(usual).columns.contains("locationID NOT NULL=0"))
         #expect(try await Self.schema(usual).columns.contains("gtin NOT NULL=0"))
+        // v6's rebuild keeps v4's column (the claim's owner), in either order.
+        #expect(try await Self.schema(usual).columns.contains("claimOwner NOT NULL=0"))
+        #expect(try await Self.schema(swapped).columns.contains("claimOwner NOT NULL=0"))
     }
 
     @Test(
@@ -122,6 +128,32 @@ struct MigrationOrderTests {
         let usual = try CatalogueStore(path: directory.file("usual.sqlite"))
         #expect(try await Self.schema(store) == Self.schema(usual))
         #expect(try await Self.schema(usual).columns.isSuperset(of: ["mediaCondition NOT NULL=0", "rating NOT NULL=1", "gtin NOT NULL=0"]))
+    }
+
+    /// A collection made by a build without "v4 claim owner" (main before issue 12 was merged:
+    /// v1–v3, then v6, v7, v8): this build runs v4 last, on the table v6 rebuilt, and a
+    /// claim then names its process (a kill -9's claim is free at once).
+    @Test("v4 after v6, v7 and v8: claimOwner added to the rebuilt table; the same schema as the usual order; claims name their owner")
+    func v4Last() async throws {
+        let directory = try TemporaryDirectory(prefix: "crates-v4last")
+        let path = directory.file("v4-last.sqlite")
+        do {
+            let queue = try DatabaseQueue(path: path)
+            let migrator = Schema.migrator(Schema.migrations.filter { $0.identifier != "v4 claim owner" })
+            try migrator.migrate(queue)
+            #expect(try await queue.read { db in try db.columns(in: "record").contains { $0.name == "claimOwner" } } == false)
+            try queue.close()
+        }
+        let store = try CatalogueStore(path: path)
+        #expect(try await store.integrityProblems().isEmpty)
+        let usual = try CatalogueStore(path: directory.file("usual.sqlite"))
+        #expect(try await Self.schema(store) == Self.schema(usual))
+        #expect(try await Self.schema(store).columns.contains("claimOwner NOT NULL=0"))
+        let record = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))
+        let job = try #require(try await store.claimNext(now: Date(), lease: 900))
+        #expect(job.recordID == record.id)
+        let owner = try await store.read { db in try String.fetchOne(db, sql: "SELECT claimOwner FROM record WHERE id = ?", arguments: [record.id]) }
+        #expect(owner != nil && owner == ClaimOwner.current)
     }
 
     /// The record table's columns (name, whether NOT NULL) and the indexes and triggers on it.

@@ -1,4 +1,5 @@
 import CratesStore
+import CratesTestSupport
 import Foundation
 import Testing
 

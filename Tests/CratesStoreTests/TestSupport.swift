@@ -4,17 +4,8 @@ import CratesTestSupport
 import Foundation
 import Testing
 
-/// A valid EAN-13 made from `n`: "50", ten digits, and the GS1 check digit.
-func makeGTIN(_ n: Int) -> GTIN {
-    let body = "50" + String(repeating: "0", count: max(0, 10 - String(n).count)) + String(n)
-    let digits = body.compactMap(\.wholeNumberValue)
-    // GS1 General Specifications §7.9: weights 3, 1, 3, … from the rightmost data digit.
-    let sum = digits.reversed().enumerated().reduce(0) { $0 + $1.element * ($1.offset % 2 == 0 ? 3 : 1) }
-    guard let gtin = GTIN(canonical: body + String((10 - sum % 10) % 10)) else {
-        preconditionFailure("test GTIN \(body) is invalid")
-    }
-    return gtin
-}
+/// A valid EAN-13 made from `n` (`sampleGTIN`).
+func makeGTIN(_ n: Int) -> GTIN { sampleGTIN(n) }
 
 func release(_ id: Int, artist: String = "Artist", title: String = "Title", genres: [String] = ["Rock"]) -> Release {
     Release(

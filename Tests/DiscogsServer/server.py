@@ -21,8 +21,9 @@ Control endpoints (never rate-limited, never counted):
   GET /_control/hold?match=TEXT&count=N   the next N such requests only, held once the window
                                           admitted them (lookups.py)
   GET /_control/release[?match=TEXT]      lets the held requests for TEXT (all: no match) go on
-Fault kinds: html500, json500, wrongtype, truncated, redirect, slow, 404, 401, 429; and
-reset, stall, hold (lookups.py).
+Fault kinds: html500, json500, wrongtype, truncated, redirect, slow, 404, 401, 429, drop (the
+connection closed without an answer, as a timeout or a reset ends a request); and reset,
+stall, hold (lookups.py).
 The User Collection endpoints and their controls (/_control/collection/…): see collection.py.
 Generated releases for any GTIN, a seeded fault mix, holds (/_control/hold, /_control/release)
 and the in-flight counters: see lookups.py.
@@ -451,6 +452,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.fixture("errors/401-invalid-token.json", 401, rl)
         if kind == "429":
             return self.fixture("errors/429.json", 429, rl)
+        if kind == "drop":
+            self.close_connection = True
+            return None
         return self.message(500, "unknown fault " + kind, rl)
 
     def control(self, path, query):

@@ -14,12 +14,16 @@ public struct AddCodes: Sendable {
     public let allowing: AddAllowance
     /// `--wait`, and its `--timeout` in seconds.
     public let wait: Double?
+    /// Ends a `--wait` early (SIGINT, SIGTERM, SIGHUP): the lookup in hand goes back to the
+    /// queue.
+    public let stopRequest: StopRequest?
 
-    public init(store: CatalogueStore, access: DiscogsAccess?, allowing: AddAllowance, wait: Double?) {
+    public init(store: CatalogueStore, access: DiscogsAccess?, allowing: AddAllowance, wait: Double?, stopRequest: StopRequest? = nil) {
         self.store = store
         self.access = access
         self.allowing = allowing
         self.wait = wait
+        self.stopRequest = stopRequest
     }
 
     /// Adds the codes in order; `out` gets the record lines, `say` a message per code not
@@ -67,7 +71,9 @@ public struct AddCodes: Sendable {
         }
         var unfinished = false
         if let timeout = wait, !added.isEmpty {
-            if let problem = try await Self.waitForLookups(added, store: store, access: access, timeout: timeout) {
+            if let problem = try await Self.waitForLookups(
+                added, store: store, access: access, timeout: timeout, stopRequest: stopRequest)
+            {
                 unfinished = true
                 if let message = problem.message { say(message) }
             }
@@ -137,15 +143,17 @@ public struct AddCodes: Sendable {
     /// until they are settled or `timeout` passes. Nil when every lookup finished well;
     /// otherwise why not (a failed lookup says nothing more: its line shows the error).
     static func waitForLookups(
-        _ ids: [Int64], store: CatalogueStore, access: DiscogsAccess?, timeout: Double
+        _ ids: [Int64], store: CatalogueStore, access: DiscogsAccess?, timeout: Double, stopRequest: StopRequest? = nil
     ) async throws -> Unfinished? {
         guard let access, access.signedIn else { return .notSignedIn }
         let worker = LookupWorker(queue: store, lookup: DiscogsBarcodeLookup(client: access.client))
-        let run = await LookupDriver(worker: worker).run(until: .settled(Set(ids)), timeout: .milliseconds(Int(timeout * 1000)))
+        let run = await LookupDriver(worker: worker).run(
+            until: .settled(Set(ids)), timeout: .milliseconds(Int(timeout * 1000)), stopRequest: stopRequest)
         switch run.stop {
         case .unauthorized(let message): return .refused(message)
         case .offline: return .offline
-        case .timedOut, .interrupted: return .timedOut(seconds: Int(timeout))
+        case .interrupted: return .interrupted
+        case .timedOut: return .timedOut(seconds: Int(timeout))
         case nil: break
         }
         for id in ids where try await store.record(id)?.lookupState == .failed { return .failed }
@@ -158,6 +166,7 @@ public struct AddCodes: Sendable {
         case refused(String)
         case timedOut(seconds: Int)
         case offline
+        case interrupted
         case failed
 
         /// Nil for `failed`.
@@ -171,6 +180,8 @@ public struct AddCodes: Sendable {
                 "gave up waiting after \(seconds) s: the remaining lookups stay in the queue"
             case .offline:
                 "Discogs cannot be reached: the remaining lookups stay in the queue, for the collection UI or `crates import` to finish later"
+            case .interrupted:
+                "stopped: the remaining lookups stay in the queue"
             case .failed:
                 nil
             }

@@ -11,7 +11,8 @@ import Foundation
 ///    crates' own labels (`LabelCode`) are refused as records, saying whose label it is
 ///    (the collection UI acts on them before they reach here: `ScanContext`).
 /// 2. A barcode the collection already has needs `allowing: .anotherCopy`. The check is made
-///    against the store, not a list in memory: another process may have added it. With a
+///    against the store, not a list in memory, in the insert's own write transaction
+///    (`CatalogueStore.addIfAbsent`): another process may be adding it at the same moment. With a
 ///    place to add into (the collection UI's current place), a copy that is elsewhere (or
 ///    in no place) is offered to be moved here instead (`AddQuestion.Kind.moveHere`: yes
 ///    moves it, "c" adds another copy here); when every copy is here already, the question
@@ -85,12 +86,13 @@ public struct RecordAdder: Sendable {
         _ fields: RecordFields, method: AddMethod = .manual, note: String? = nil, anotherCopy: Bool = false,
         into location: Location? = nil
     ) async throws(StoreError) -> HandOutcome {
-        if !anotherCopy {
-            let copies = try await store.copies(described: fields)
-            if copies > 0 { return .duplicate(copies: copies) }
+        let new = NewRecord(gtin: nil, addMethod: method, note: note, locationID: location?.id, collector: fields, handEntered: true)
+        if anotherCopy { return .added(try await store.add(new)) }
+        // Counted by what it describes, in the insert's transaction (as `add`).
+        switch try await store.addIfAbsent(new) {
+        case .added(let record): return .added(record)
+        case .present(let copies): return .duplicate(copies: copies)
         }
-        return .added(try await store.add(NewRecord(
-            gtin: nil, addMethod: method, note: note, locationID: location?.id, collector: fields, handEntered: true)))
     }
 
     /// The admission rule for a barcode entry, as an outcome when it holds the add back.
@@ -106,32 +108,28 @@ public struct RecordAdder: Sendable {
     }
 
     /// The duplicate rule (copies of the barcode, or of the release when it lists none;
-    /// with a place: move the copy here?), then the insert.
+    /// with a place: move the copy here?), then the insert: "is it there?" and the insert are
+    /// one write transaction (`CatalogueStore.addIfAbsent`), so two processes adding one
+    /// barcode at once store one copy (issue 12), and the question comes from what the
+    /// collection held at that moment.
     private func add(
         _ new: NewRecord, entry: CodeEntry, allowing: AddAllowance, into location: Location?
     ) async throws(StoreError) -> Outcome {
         var new = new
         new.locationID = location?.id
-        if !allowing.contains(.anotherCopy) {
-            let copies: Int
-            if let gtin = new.gtin {
-                copies = try await store.copies(of: gtin)
-            } else if let release = new.release {
-                copies = try await store.copies(ofRelease: release.id)
+        if allowing.contains(.anotherCopy) { return .added(try await store.add(new), release: new.release) }
+        switch try await store.addIfAbsent(new) {
+        case .added(let record):
+            return .added(record, release: new.release)
+        case .present(let copies):
+            let kind: AddQuestion.Kind
+            if let location, let move = try await moveHere(new, copies: copies, to: location) {
+                kind = .moveHere(move)
             } else {
-                copies = 0
+                kind = .anotherCopy(copies: copies)
             }
-            if copies > 0 {
-                let kind: AddQuestion.Kind
-                if let location, let move = try await moveHere(new, copies: copies, to: location) {
-                    kind = .moveHere(move)
-                } else {
-                    kind = .anotherCopy(copies: copies)
-                }
-                return .held(AddQuestion(entry: entry, gtin: new.gtin, method: new.addMethod, kind: kind, allowing: allowing))
-            }
+            return .held(AddQuestion(entry: entry, gtin: new.gtin, method: new.addMethod, kind: kind, allowing: allowing))
         }
-        return .added(try await store.add(new), release: new.release)
     }
 
     /// The copy of `new` (of its barcode, or of its release when it lists none) a scan with

@@ -57,6 +57,12 @@ public final class ImportProgress: Sendable {
         StandardStreams.errLine("lookups: \(c.done)/\(value.total) done, \(plainCounts)\(final ? "" : plainLeft)")
     }
 
+    /// A line of its own on standard error (what the lookups wait for), below any bar.
+    public func note(_ text: String) {
+        finish()
+        StandardStreams.errLine(text)
+    }
+
     /// Ends the bar's line, so what follows starts on a fresh one.
     public func finish() {
         let shown = state.withLock { state -> Bool in

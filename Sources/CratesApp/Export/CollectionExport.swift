@@ -45,17 +45,19 @@ public struct CollectionExport: Sendable {
         try file.write("[")
         let written = Locked(0)
         try await store.forEachPage(filter, detail: .full) { page in
-            let encoder = ExportedRecord.makeJSONEncoder()
-            var text = ""
+            // Each page as UTF-8 bytes, written once (`ExportedRecord.appendJSONLine`).
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(page.count * 768)
             for entry in page {
                 let first = written.withLock { count in
                     defer { count += 1 }
                     return count == 0
                 }
-                text += first ? "\n" : ",\n"
-                text += try entry.jsonLine(includeDiscogs: true, encoder: encoder)
+                if !first { bytes.append(UInt8(ascii: ",")) }
+                bytes.append(UInt8(ascii: "\n"))
+                entry.appendJSONLine(includeDiscogs: true, to: &bytes)
             }
-            try file.write(text)
+            try file.write(bytes: bytes)
         }
         try file.write(written.withLock { $0 } == 0 ? "]\n" : "\n]\n")
     }

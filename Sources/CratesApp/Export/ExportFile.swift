@@ -1,3 +1,4 @@
+import CratesStore
 import Foundation
 import Synchronization
 
@@ -7,7 +8,8 @@ import Synchronization
     import Darwin
 #endif
 
-/// Where an export goes: standard output (`-`), or a file written atomically. The file's
+/// Where an export goes: standard output (`-`), a device or pipe written directly, or a file
+/// written atomically. The file's
 /// content goes to a temporary file beside it (`.NAME.partial-XXXXXX`, same directory, so
 /// same file system), which is synced and renamed over NAME only when complete (rename(2)
 /// replaces atomically): a killed or failed export leaves NAME as it was, never half written.
@@ -23,22 +25,57 @@ public final class ExportFile: Sendable {
     /// The path as given, or "-".
     public let path: String
     private let finalPath: String?
+    /// The permissions of the file `path` names now, which the new file keeps (issue 12: an
+    /// export replacing a 0600 file must not leave it 0644); nil for a new file.
+    private let replacedMode: mode_t?
     private let state: Mutex<State>
 
-    /// Opens standard output for "-", otherwise a new temporary file beside `path`.
-    public init(path: String) throws(ExportError) {
+    /// Opens standard output for "-", otherwise a new temporary file beside `path`. With
+    /// `database`, a path that is one of that collection's files (the database, its -wal,
+    /// -shm or -journal, or a link to one) is refused first (`StoreLocation.checkOutput`):
+    /// writing there would destroy the collection.
+    public init(path: String, sparing database: String? = nil) throws(ExportError) {
         self.path = path
         guard path != "-" else {
+            if StandardStreams.standardOutputClosedAtStart {
+                throw .cannotWrite(path: path, reason: "it was closed when crates started")
+            }
             finalPath = nil
+            replacedMode = nil
             state = Mutex(State(descriptor: STDOUT_FILENO, temporaryPath: nil))
             return
         }
         guard !path.isEmpty else { throw .cannotWrite(path: path, reason: "the file name is empty") }
-        let url = URL(fileURLWithPath: path)
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw .cannotWrite(path: path, reason: "it is a directory")
+        if let database {
+            do {
+                try StoreLocation.checkOutput(path, database: database)
+            } catch {
+                throw .refused(error)
+            }
         }
+        var existing = stat()
+        if stat(path, &existing) == 0 {
+            switch existing.st_mode & S_IFMT {
+            case S_IFDIR:
+                throw .cannotWrite(path: path, reason: "it is a directory")
+            case S_IFREG:
+                break
+            default:
+                // A device, a pipe, a socket (/dev/stdout, a FIFO): written to as a shell's
+                // redirection would, never replaced by a file of that name.
+                let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+                guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: Self.lastError()) }
+                finalPath = nil
+                replacedMode = nil
+                state = Mutex(State(descriptor: descriptor, temporaryPath: nil))
+                return
+            }
+        }
+        // A symbolic link: the file it names is replaced (the link stays), as a shell's
+        // redirection writes through it; the new file keeps that file's permissions.
+        let target = StoreLocation.finalTarget(of: path)
+        replacedMode = stat(target, &existing) == 0 && existing.st_mode & S_IFMT == S_IFREG ? existing.st_mode & 0o7777 : nil
+        let url = URL(fileURLWithPath: target)
         let directory = url.deletingLastPathComponent().path
         var template = Array("\(directory)/.\(url.lastPathComponent).partial-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
@@ -80,16 +117,22 @@ public final class ExportFile: Sendable {
         if let result { throw result }
     }
 
-    /// Makes the file whole: synced to disk, given the usual permissions (0666 less the
-    /// umask, as a shell redirection would), then renamed over `path`.
+    /// Makes the file whole: synced to disk, given the permissions of the file it replaces
+    /// (else the usual ones: 0666 less the umask, as a shell redirection would), then renamed
+    /// over `path`.
     public func commit() throws(ExportError) {
         let result: ExportError? = state.withLock { state in
-            guard let temporary = state.temporaryPath, let finalPath, !state.finished else { return nil }
+            guard let temporary = state.temporaryPath, let finalPath, !state.finished else {
+                // Standard output stays open; a device or pipe written directly is closed.
+                if !state.finished, state.descriptor != STDOUT_FILENO { close(state.descriptor) }
+                state.finished = true
+                return nil
+            }
             state.finished = true
             defer { ExportFile.cleanUpOnSignal(nil) }
             let mask = umask(0)
             umask(mask)
-            if fchmod(state.descriptor, 0o666 & ~mask) != 0 || fsync(state.descriptor) != 0 {
+            if fchmod(state.descriptor, replacedMode ?? (0o666 & ~mask)) != 0 || fsync(state.descriptor) != 0 {
                 let reason = Self.lastError()
                 close(state.descriptor)
                 unlink(temporary)
@@ -109,7 +152,11 @@ public final class ExportFile: Sendable {
     /// Gives up: the temporary file is removed and `path` left as it was.
     public func abandon() {
         state.withLock { state in
-            guard let temporary = state.temporaryPath, !state.finished else { return }
+            guard let temporary = state.temporaryPath, !state.finished else {
+                if !state.finished, state.descriptor != STDOUT_FILENO { close(state.descriptor) }
+                state.finished = true
+                return
+            }
             state.finished = true
             close(state.descriptor)
             unlink(temporary)
@@ -171,11 +218,17 @@ private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?
 /// Why an export could not be written.
 public enum ExportError: Error, CustomStringConvertible {
     case cannotWrite(path: String, reason: String)
+    /// Refused before anything was written: the collection's own file, a directory…
+    case refused(StoreLocation.OutputProblem)
 
     public var description: String {
         switch self {
+        case let .cannotWrite(path, reason) where path == "-":
+            "cannot write to standard output: \(reason)"
         case let .cannotWrite(path, reason):
             "cannot write \(path): \(reason) (nothing was changed at \(path))"
+        case let .refused(problem):
+            problem.description
         }
     }
 }

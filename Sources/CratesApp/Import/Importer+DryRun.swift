@@ -5,9 +5,7 @@ extension Importer {
     /// `--dry-run`: the plan, line by line, against the collection as it is; nothing opened
     /// for writing, no file created.
     public static func dryRun(_ parsed: ImportFile, databasePath: String, copies: Bool) throws(StoreError) -> ImportPlan {
-        let keys = Set(parsed.entries.map(\.key))
-        let present = try CatalogueStore.copies(of: keys, inFileAt: databasePath)
-        return ImportPlan(file: parsed, present: present, copies: copies)
+        try CatalogueStore.importPlan(parsed, copies: copies, inFileAt: databasePath)
     }
 }
 
@@ -22,8 +20,8 @@ extension ImportPlan {
         var summary = "\(name) (dry run): would add \(counted(newCount, "record"))"
         if needsDiscogsCount > 0 { summary += ", and \(needsDiscogsCount) more once Discogs names their barcodes" }
         summary += "; \(presentCount) already in the collection"
-        if !refusals.isEmpty {
-            summary += "; \(counted(refusals.count, "line")) refused"
+        if invalidCount + notARecordCount > 0 {
+            summary += "; \(counted(invalidCount + notARecordCount, "line")) refused"
             if strict { summary += ", so --strict would import nothing" }
         }
         return summary

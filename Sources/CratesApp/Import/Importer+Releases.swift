@@ -13,21 +13,33 @@ struct ReleaseLookups: Sendable {
     var addedGTINs: [GTIN] = []
     /// Release rows added (with a barcode or without: a release may list none).
     var added = 0
+    /// Release rows whose copy the collection held by the time Discogs named it (another
+    /// import, or an add, got there first).
+    var present = 0
     var stop: LookupDriver.Stop?
+}
+
+/// A row known only by a Discogs release id, and how many copies of that release the
+/// collection should hold once it is added (its occurrence in the file; nil with `--copies`:
+/// added whatever the collection holds).
+struct ReleaseRow: Sendable {
+    var entry: ImportEntry
+    var copiesWanted: Int?
 }
 
 extension Importer {
     /// Fetches each release; its barcode (`ReleaseBarcodes.gtin(in:)`, as adding by release
     /// id anywhere), or none when it lists none, makes the record, stored matched to the
     /// release with the row's note, date and location.
-    func addReleases(_ rows: [ImportEntry], client: DiscogsClient, into outcome: inout ReleaseLookups) async {
+    func addReleases(_ rows: [ReleaseRow], client: DiscogsClient, into outcome: inout ReleaseLookups) async {
         // Fetched once per release, however many copies of it the file lists.
         var fetched: [Int: Release] = [:]
-        for (index, row) in rows.enumerated() {
+        for (index, releaseRow) in rows.enumerated() {
+            let row = releaseRow.entry
             guard let id = row.releaseID else { continue }
             if let stop = outcome.stop ?? (stopRequest.isRequested ? .interrupted : nil) {
                 outcome.stop = stop
-                outcome.unresolved += rows[index...].map { ImportUnresolved(entry: $0, reason: .stopped(stop)) }
+                outcome.unresolved += rows[index...].map { ImportUnresolved(entry: $0.entry, reason: .stopped(stop)) }
                 return
             }
             progress.lookups(.init(counts: outcome.counts, total: outcome.total))
@@ -60,13 +72,31 @@ extension Importer {
             }
             // A release that lists no barcode makes a record without one.
             let gtin = ReleaseBarcodes.gtin(in: release)
+            let new = NewRecord(
+                gtin: gtin, addedAt: row.addedAt ?? Date(), addMethod: .import, note: row.note,
+                location: row.location, release: release, grading: row.grading)
             do {
-                _ = try await store.add(NewRecord(
-                    gtin: gtin, addedAt: row.addedAt ?? Date(), addMethod: .import, note: row.note,
-                    location: row.location, release: release, grading: row.grading))
+                // Counted by the release, in the insert's transaction: the row's copy is added
+                // only if the collection does not hold it by now (an import of the same file
+                // running at once, or run again).
+                let added: Bool
+                if let wanted = releaseRow.copiesWanted {
+                    if case .added = try await store.addIfAbsent(new, copiesWanted: wanted, countedBy: .release(id)) {
+                        added = true
+                    } else {
+                        added = false
+                    }
+                } else {
+                    _ = try await store.add(new)
+                    added = true
+                }
                 outcome.counts.count(.matched)
-                outcome.added += 1
-                if let gtin { outcome.addedGTINs.append(gtin) }
+                if added {
+                    outcome.added += 1
+                    if let gtin { outcome.addedGTINs.append(gtin) }
+                } else {
+                    outcome.present += 1
+                }
             } catch {
                 outcome.counts.count(.failed)
                 outcome.unresolved.append(ImportUnresolved(entry: row, reason: .failed(error.description)))

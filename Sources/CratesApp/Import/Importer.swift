@@ -6,11 +6,14 @@ import Foundation
 /// `crates import`: a shelf scanned into a file (or a Discogs collection export) into the
 /// collection at once, then looked up on Discogs at the rate it allows.
 ///
-/// 1. Plan: each valid line against the copies the collection holds (`ImportPlan`: a key
-///    listed n times is n copies, so a re-run adds nothing twice).
-/// 2. Add the new records in batches, each one transaction, stopping between batches when
-///    asked to.
-/// 3. Rows known only by a release id: Discogs names their barcode (`Importer+Releases`).
+/// 1. Add the new records in batches, each one write transaction that counts the copies
+///    the collection holds of its lines' keys and adds only those missing (a key listed n
+///    times is n copies, so a re-run adds nothing twice, and imports running at once never
+///    double a copy: `CatalogueStore.importEntries(_:copies:)`), stopping between batches
+///    when asked to.
+/// 2. `--dry-run` (`dryRun`) plans the same way without writing (`ImportPlan`).
+/// 3. Rows known only by a release id: Discogs names their barcode (`Importer+Releases`),
+///    and each is added unless the collection holds its copy by then.
 /// 4. Drain the lookup queue with the real worker (`LookupDriver`): barcodes are searched,
 ///    and rows without one (a CSV of catalogue numbers, artists and titles) are searched by
 ///    their values, which stay on the record as the collector's; `--manual-missing` then
@@ -61,15 +64,16 @@ public struct Importer: Sendable {
 
     /// Imports `parsed` (whose refused lines the command has already reported). The report
     /// file, when asked for, is opened before anything is added: an import that could not
-    /// write it adds nothing.
+    /// write it adds nothing (and one that names the collection's own files is refused:
+    /// `ExportFile.init(path:sparing:)`).
     public func run(
-        _ parsed: ImportFile, name: String, options: Options,
+        _ parsed: ImportFile, name: String, options: Options, databasePath: String? = nil,
         discogs: @Sendable () -> Result<DiscogsAccess, DiscogsAccessProblem>
     ) async throws -> Outcome {
         var reportFile: ExportFile?
         if let path = options.reportPath {
             do {
-                reportFile = try ExportFile(path: path)
+                reportFile = try ExportFile(path: path, sparing: databasePath ?? store.path)
             } catch {
                 throw ImportRunError.report(error)
             }
@@ -94,24 +98,33 @@ public struct Importer: Sendable {
         _ parsed: ImportFile, name: String, options: Options,
         discogs: @Sendable () -> Result<DiscogsAccess, DiscogsAccessProblem>
     ) async throws -> Outcome {
-        let keys = Set(parsed.entries.map(\.key))
-        let plan = ImportPlan(file: parsed, present: try await store.copies(of: keys), copies: options.copies)
-        let newEntries = plan.newEntries
+        let entries = parsed.entries
         let stopRequest = self.stopRequest
         let progress = self.progress
-        let ids = try await store.importEntries(
-            newEntries, shouldContinue: { !stopRequest.isRequested },
-            progress: { done in progress.adding(done, of: newEntries.count) })
+        // Each batch re-counts its keys' copies inside its own write transaction, so that
+        // imports (and adds) running at once never store a copy twice (issue 12); no plan of
+        // the whole file is held (a million lines stay small).
+        let written: CatalogueStore.ImportOutcome
+        do {
+            written = try await store.importEntries(
+                entries, copies: options.copies, shouldContinue: { !stopRequest.isRequested },
+                progress: { _, processed in progress.adding(processed, of: entries.count) })
+        } catch {
+            progress.finish()
+            throw ImportRunError.write(error, name: name)
+        }
         progress.finish()
 
         var summary: [String] = []
         var unresolved: [ImportUnresolved] = []
         var lookups: ReleaseLookups?
-        let releaseRows = plan.needsDiscogs
+        let releaseRows = written.releaseRows.map { row in
+            ReleaseRow(entry: entries[row.position], copiesWanted: options.copies ? nil : row.occurrence)
+        }
         if stopRequest.isRequested {
-            unresolved = releaseRows.map { ImportUnresolved(entry: $0, reason: .stopped(.interrupted)) }
+            unresolved = releaseRows.map { ImportUnresolved(entry: $0.entry, reason: .stopped(.interrupted)) }
         } else if !options.lookups {
-            unresolved = releaseRows.map { ImportUnresolved(entry: $0, reason: .lookupsOff) }
+            unresolved = releaseRows.map { ImportUnresolved(entry: $0.entry, reason: .lookupsOff) }
         } else {
             switch discogs() {
             case .success(let access) where access.signedIn:
@@ -120,27 +133,31 @@ public struct Importer: Sendable {
                 unresolved = outcome.unresolved
                 summary.append(Self.lookupSummary(outcome.counts, stop: outcome.stop))
             case .success:
-                unresolved = releaseRows.map { ImportUnresolved(entry: $0, reason: .notSignedIn) }
+                unresolved = releaseRows.map { ImportUnresolved(entry: $0.entry, reason: .notSignedIn) }
                 summary.append(
                     "Not signed in to Discogs: run `crates auth`, then `crates` (or this import again) to look the records up.")
             case .failure(let problem):
                 // Unreadable credentials or a bad CRATES_DISCOGS_API: the import stands, the
                 // lookups wait, and the user learns why.
-                unresolved = releaseRows.map { ImportUnresolved(entry: $0, reason: .failed(problem.description)) }
+                unresolved = releaseRows.map { ImportUnresolved(entry: $0.entry, reason: .failed(problem.description)) }
                 summary.append("No lookups: \(problem)")
             }
         }
 
-        let added = ids.count + (lookups?.added ?? 0)
-        summary.insert("\(name): \(Self.lineSummary(plan, added: added, unresolved: unresolved.count))", at: 0)
-        var gtins = Set(parsed.entries.compactMap(\.gtin))
-        gtins.formUnion(lookups?.addedGTINs ?? [])
+        let counts = LineCounts(
+            lines: entries.count, added: written.added + (lookups?.added ?? 0),
+            present: written.present + (lookups?.present ?? 0), notReached: entries.count - written.processed,
+            unresolved: unresolved.count, invalid: parsed.refusalCount - parsed.notARecordCount,
+            notARecord: parsed.notARecordCount)
+        summary.insert("\(name): \(Self.lineSummary(counts))", at: 0)
         // Rows described by their catalogue number, artist and title: searched by the
         // lookups above, like barcodes; those Discogs has no release for may be entered by
         // hand now.
         var describedLines: [String: Int] = [:]
-        for entry in parsed.entries {
-            if let key = entry.described?.entryKey, describedLines[key] == nil { describedLines[key] = entry.line }
+        for index in entries.indices {
+            if let key = entries.described(at: index)?.entryKey, describedLines[key] == nil {
+                describedLines[key] = entries.line(at: index)
+            }
         }
         if options.manualMissing, !stopRequest.isRequested {
             let entered = try await store.enterNotFoundByHand(entryKeys: Set(describedLines.keys))
@@ -148,7 +165,21 @@ public struct Importer: Sendable {
                 summary.append("\(counted(entered, "row")) Discogs has no release for entered by hand (--manual-missing).")
             }
         }
-        let followUp = try await store.importFollowUp(gtins: gtins, entryKeys: Set(describedLines.keys))
+        // What needs a person among the file's barcodes: the collection's ambiguous and
+        // not-found records, kept when the file lists their barcode (one pass over the
+        // entries; no set of a million GTINs).
+        var followUp = try await store.importFollowUp(imported: { _ in true }, entryKeys: Set(describedLines.keys))
+        let candidates = Set(followUp.needsPerson.compactMap { $0.gtin?.gtin14Value })
+        var inFile = Set((lookups?.addedGTINs ?? []).map(\.gtin14Value))
+        var firstLines: [GTIN: Int] = [:]
+        if !candidates.isEmpty {
+            for index in entries.indices where candidates.contains(entries.gtinValue(at: index)) {
+                inFile.insert(entries.gtinValue(at: index))
+                // The first line of each barcode that needs a person, for the report.
+                if let gtin = entries.gtin(at: index), firstLines[gtin] == nil { firstLines[gtin] = entries.line(at: index) }
+            }
+        }
+        followUp.needsPerson.removeAll { record in record.gtin.map { !inFile.contains($0.gtin14Value) } ?? false }
         let waiting = followUp.pending + followUp.failed
         if waiting > 0 {
             summary.append(
@@ -156,21 +187,22 @@ public struct Importer: Sendable {
                     + (followUp.failed > 0 ? " (\(followUp.failed) failed, to be retried)" : "")
                     + ": `crates`, or this import again, looks them up.")
         }
-        var firstLines: [GTIN: Int] = [:]
-        for entry in parsed.entries { if let gtin = entry.gtin, firstLines[gtin] == nil { firstLines[gtin] = entry.line } }
         let report = ImportReport(
             refusals: parsed.refusals, unresolved: unresolved, followUp: followUp, lines: firstLines,
             describedLines: describedLines)
         var outcome = Outcome(
-            lines: summary + report.listing(file: name, reportPath: options.reportPath), report: report, added: added,
-            closingMessage: nil, exitStatus: 0)
+            lines: summary + report.listing(file: name, reportPath: options.reportPath), report: report,
+            added: counts.added, closingMessage: nil, exitStatus: 0)
         if stopRequest.isRequested {
-            outcome.closingMessage = "Interrupted: \(counted(added, "record")) added and kept; run the same import again to finish."
+            outcome.closingMessage =
+                "Interrupted: \(counted(counts.added, "record")) added and kept; run the same import again to finish."
             outcome.exitStatus = stopRequest.exitStatus
-        } else if !parsed.refusals.isEmpty {
+        } else if parsed.refusalCount > 0 {
             outcome.exitStatus = 2
         } else if !unresolved.isEmpty {
             outcome.exitStatus = 3
+        } else if lookups?.stop != nil {
+            outcome.exitStatus = 4
         }
         return outcome
     }
@@ -180,7 +212,7 @@ public struct Importer: Sendable {
     /// The rows known by release id first, then the queue drained by the real worker until
     /// nothing is due, Discogs cannot be reached or refuses the credentials, or the user
     /// interrupts.
-    private func lookUp(releaseRows: [ImportEntry], client: DiscogsClient) async -> ReleaseLookups {
+    private func lookUp(releaseRows: [ReleaseRow], client: DiscogsClient) async -> ReleaseLookups {
         let due = (try? await store.dueLookups()) ?? 0
         var outcome = ReleaseLookups()
         outcome.total = releaseRows.count + due
@@ -191,16 +223,26 @@ public struct Importer: Sendable {
             let configuration = await client.rateLimiter.configuration
             let progress = self.progress
             let worker = LookupWorker(queue: store, lookup: DiscogsBarcodeLookup(client: client))
-            let run = await LookupDriver(worker: worker).run(until: .queueDrained, stopRequest: stopRequest) { counts, _ in
+            let lastStatus = Locked<LookupStatus?>(nil)
+            let run = await LookupDriver(worker: worker).run(until: .queueDrained, stopRequest: stopRequest) { counts, status in
                 let all = before.adding(counts)
+                // A result the collection will not take yet (another program has it locked)
+                // is said once, so that a long wait has its reason on screen.
+                if case .waitingToWrite = status, lastStatus.withLock({ $0 }) != status {
+                    progress.note(status.description)
+                }
+                lastStatus.withLock { $0 = status }
+                // A lookup that failed may be tried again in a long run: never "3/2 done".
                 progress.lookups(.init(
-                    counts: all, total: total,
+                    counts: all, total: max(total, all.done),
                     secondsLeft: Self.secondsLeft(remaining: total - all.done, counts: counts, configuration: configuration)))
             }
             outcome.counts = before.adding(run.counts)
+            outcome.counts.writeRetries += await worker.statistics.writeRetries
+            outcome.counts.unwritten += await worker.statistics.unwritten
             outcome.stop = run.stop
         }
-        progress.lookups(.init(counts: outcome.counts, total: outcome.total), final: true)
+        progress.lookups(.init(counts: outcome.counts, total: max(outcome.total, outcome.counts.done)), final: true)
         progress.finish()
         return outcome
     }
@@ -215,24 +257,42 @@ public struct Importer: Sendable {
 
     // MARK: Wording
 
+    /// What became of the file's lines, for the summary: every valid line is added,
+    /// present, not reached (interrupted) or unresolved (known by release id only).
+    struct LineCounts: Hashable, Sendable {
+        var lines: Int
+        var added: Int
+        var present: Int
+        var notReached: Int
+        var unresolved: Int
+        var invalid: Int
+        var notARecord: Int
+    }
+
     /// `120 added, 12 already in the collection, 2 not added (known by release id only),
     /// 3 refused (2 invalid, 1 not a record).`
-    static func lineSummary(_ plan: ImportPlan, added: Int, unresolved: Int) -> String {
-        var parts = ["\(added) added", "\(plan.presentCount) already in the collection"]
-        let interrupted = plan.newCount + plan.needsDiscogsCount - added - unresolved
-        if interrupted > 0 { parts.append("\(interrupted) not added (interrupted)") }
-        if unresolved > 0 { parts.append("\(unresolved) not added (known by release id only)") }
-        if !plan.refusals.isEmpty {
-            var refused = "\(plan.refusals.count) refused"
-            if plan.notARecordCount > 0 { refused += " (\(plan.invalidCount) invalid, \(plan.notARecordCount) not a record)" }
-            parts.append(refused)
+    static func lineSummary(_ counts: LineCounts) -> String {
+        var parts = ["\(counts.added) added", "\(counts.present) already in the collection"]
+        if counts.notReached > 0 { parts.append("\(counts.notReached) not added (interrupted)") }
+        if counts.unresolved > 0 { parts.append("\(counts.unresolved) not added (known by release id only)") }
+        let refused = counts.invalid + counts.notARecord
+        if refused > 0 {
+            var text = "\(refused) refused"
+            if counts.notARecord > 0 { text += " (\(counts.invalid) invalid, \(counts.notARecord) not a record)" }
+            parts.append(text)
         }
         return parts.joined(separator: ", ") + "."
     }
 
     /// `Discogs: 60 lookups: 58 matched, 1 ambiguous, 1 not found, 0 failed.`
     static func lookupSummary(_ counts: LookupCounts, stop: LookupDriver.Stop?) -> String {
+        // Only lookups whose outcome is written are counted (`LookupWorker`), and the parts
+        // of `breakdown` add up to `done`.
         var line = "Discogs: \(counted(counts.done, "lookup")): \(counts.breakdown)."
+        if counts.unwritten > 0 {
+            line += " \(counts.unwritten == 1 ? "1 result was" : "\(counts.unwritten) results were") found but could not be "
+                + "written (the collection stayed locked): \(counts.unwritten == 1 ? "it is" : "they are") looked up again next time."
+        }
         switch stop {
         case .unauthorized(let message)?: line += " Stopped: \(DiscogsAccessProblem.refused(message: message))."
         case .offline?: line += " Stopped: Discogs cannot be reached."
@@ -246,10 +306,14 @@ public struct Importer: Sendable {
 /// Why an import stopped before it could report.
 public enum ImportRunError: Error, CustomStringConvertible {
     case report(ExportError)
+    /// The collection refused a batch (a full disk, a lock held too long): what the batches
+    /// before it added is kept, and the message says so (issue 12).
+    case write(CatalogueStore.ImportWriteError, name: String)
 
     public var description: String {
         switch self {
         case .report(let error): "cannot write the report: \(error)"
+        case .write(let error, let name): "\(name): \(error)"
         }
     }
 }

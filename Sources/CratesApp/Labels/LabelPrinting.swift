@@ -89,7 +89,8 @@ public struct LabelPrinting: Sendable {
     public func write(_ request: Request, to path: String) async throws -> String {
         let document = try await document(for: request)
         let bytes = try document.pdf()
-        let file = try ExportFile(path: path)
+        // Never over the collection's own files (issue 12).
+        let file = try ExportFile(path: path, sparing: store.path)
         do {
             try file.write(bytes: bytes)
             try file.commit()

@@ -6,9 +6,11 @@ import Foundation
 /// and `crates add --wait`, built on the worker's event stream (no polling).
 ///
 /// It ends when the goal is met, when the credentials are refused (the worker stops), when
-/// Discogs cannot be reached (the records wait in the queue for later), when the time runs
-/// out, or when a stop is requested (Ctrl-C): then the worker is cancelled, and the lookup
-/// in hand goes back to the queue untouched.
+/// Discogs cannot be reached (the worker says so only after requests failed in a row for a
+/// few seconds: one timeout or dropped connection is tried again within the run, and never
+/// ends the drive; the records wait in the queue for later), when the time runs out, or when
+/// a stop is requested (Ctrl-C, SIGTERM, SIGHUP): then the worker is cancelled, and the
+/// lookups in hand go back to the queue untouched.
 public struct LookupDriver: Sendable {
     public enum Goal: Sendable {
         /// Nothing is due any more (failed lookups wait for their retry time).
@@ -73,6 +75,8 @@ public struct LookupDriver: Sendable {
             case .settled(let id, let outcome, let requests):
                 run.counts.count(outcome, requests: requests)
                 if waitingFor?.remove(id) != nil, waitingFor?.isEmpty == true { metGoal = true }
+            case .nothingDue:
+                if case .queueDrained = goal { metGoal = true }
             case .status(let new):
                 status = new
                 switch new {
@@ -82,7 +86,7 @@ public struct LookupDriver: Sendable {
                     ended.withLock { $0 = $0 ?? .unauthorized(message) }
                 case .offline:
                     ended.withLock { $0 = $0 ?? .offline }
-                case .starting, .working, .rateLimited, .stopped:
+                case .starting, .working, .rateLimited, .waitingToWrite, .stopped:
                     break
                 }
             }

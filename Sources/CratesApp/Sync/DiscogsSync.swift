@@ -182,7 +182,11 @@ struct SyncRun {
             let instances = page.releases.filter { seen.insert($0.instanceID).inserted }
             let context = try await store.syncContext(for: instances, excluding: claimed)
             let changes = plan(instances, context: context)
-            if !options.dryRun { try await store.applySyncPage(changes) }
+            if !options.dryRun {
+                let pulled = try await store.applySyncPage(changes)
+                // Instances another sync, running at once, pulled first are not pulled again.
+                report.pulled -= changes.pulled.count - pulled.count
+            }
             sync.progress(.reading(done: seen.count, total: pages.itemCount))
         }
         return seen

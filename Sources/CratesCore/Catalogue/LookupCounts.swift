@@ -7,6 +7,14 @@ public struct LookupCounts: Hashable, Sendable {
     public var failed = 0
     /// Requests those lookups cost.
     public var requests = 0
+    /// Times writing an outcome (or giving a job back) failed and was tried again: the store
+    /// was locked by another process for longer than its busy timeout (issue 12).
+    public var writeRetries = 0
+    /// Outcomes found (or jobs given back) but never written, because the worker was stopped
+    /// while the store still refused them: not counted in `done`. Their records keep the
+    /// claim of a process that has exited by the time anyone looks, so the next claimer
+    /// takes them at once (`ClaimOwner`).
+    public var unwritten = 0
 
     public init() {}
 
@@ -42,6 +50,8 @@ public struct LookupCounts: Hashable, Sendable {
         sum.skipped += other.skipped
         sum.failed += other.failed
         sum.requests += other.requests
+        sum.writeRetries += other.writeRetries
+        sum.unwritten += other.unwritten
         return sum
     }
 }

@@ -69,15 +69,21 @@ extension ExportedRecord {
         }
     }
 
-    /// The record as one line of JSON (keys sorted, slashes unescaped), with `encoder`
-    /// (reused across records: making one costs more than encoding a record).
+    /// The record as one line of JSON (keys sorted, slashes unescaped): what `JSONObject`
+    /// encodes with `makeJSONEncoder()`, written by hand (see `handWrittenJSONLine`; the
+    /// encoder is no longer used, and kept in the signature for the callers).
     ///
-    /// Discogs' JSON goes in as text: checked and compacted by `JSONText` (a byte scan),
-    /// then put where a placeholder string was encoded. Decoding it into values and encoding
-    /// them again gives the same JSON but took a thousand times longer (minutes for 100,000
-    /// records), and would round numbers through `Double`. JSON text that does not check
-    /// (a damaged database) is written as a string instead.
+    /// Discogs' JSON goes in as text: checked and compacted by `JSONText` (a byte scan).
+    /// Decoding it into values and encoding them again gives the same JSON but took a
+    /// thousand times longer (minutes for 100,000 records), and would round numbers through
+    /// `Double`. JSON text that does not check (a damaged database) is written as a string
+    /// instead.
     public func jsonLine(includeDiscogs: Bool, encoder: JSONEncoder) throws -> String {
+        handWrittenJSONLine(includeDiscogs: includeDiscogs)
+    }
+
+    /// `jsonLine` through JSONEncoder: the reference the hand-written line is tested against.
+    public func encodedJSONLine(includeDiscogs: Bool, encoder: JSONEncoder) throws -> String {
         var object = JSONObject(self, includeDiscogs: includeDiscogs)
         let raw = includeDiscogs ? release.flatMap { JSONText.compacted($0.rawJSON) } : nil
         if raw != nil { object.discogsPlaceholder = Self.discogsPlaceholder }

@@ -23,13 +23,35 @@ public enum UTCTimestamp {
         let days = floorDivide(seconds, 86_400)
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
-        let time = "\(pad(secondOfDay / 3600)):\(pad(secondOfDay / 60 % 60)):\(pad(secondOfDay % 60))"
-        let yearText = year < 0 ? "-" + pad(-year, width: 4) : pad(year, width: 4)
-        let date = "\(yearText)-\(pad(month))-\(pad(day))"
-        switch style {
-        case .discogs: return "\(date) \(time)"
-        case .iso8601: return "\(date)T\(time)Z"
-        }
+        // Written as bytes: an export writes three of these per record, a million records.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        if year < 0 { bytes.append(UInt8(ascii: "-")) }
+        append(year.magnitude, width: 4, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        append(UInt64(month), width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        append(UInt64(day), width: 2, to: &bytes)
+        bytes.append(style == .discogs ? UInt8(ascii: " ") : UInt8(ascii: "T"))
+        append(UInt64(secondOfDay / 3600), width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        append(UInt64(secondOfDay / 60 % 60), width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        append(UInt64(secondOfDay % 60), width: 2, to: &bytes)
+        if style == .iso8601 { bytes.append(UInt8(ascii: "Z")) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `value` in decimal, zero-padded to at least `width` digits.
+    private static func append(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
+        var digits: [UInt8] = []
+        var rest = value
+        repeat {
+            digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        for _ in digits.count..<max(width, digits.count) { bytes.append(UInt8(ascii: "0")) }
+        bytes.append(contentsOf: digits.reversed())
     }
 
     /// Reads `YYYY-MM-DD HH:MM:SS` (a `T` between date and time is accepted too, and a final
@@ -106,10 +128,5 @@ public enum UTCTimestamp {
     private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
         let quotient = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? quotient - 1 : quotient
-    }
-
-    private static func pad(_ value: Int64, width: Int = 2) -> String {
-        let text = String(value)
-        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }
 }

@@ -1,10 +1,12 @@
 import Foundation
 
 /// Which columns of a CSV import file crates reads, found by their header names
-/// (case, spaces, `_` and `-` ignored).
+/// (case, spaces, `_` and `-` ignored), and what separates them.
 public struct ImportColumns: Hashable, Sendable {
     /// The header as written.
     public var names: [String]
+    /// The field delimiter: a comma, or a semicolon or a tab (sniffed from the header).
+    public var delimiter: UInt8
     /// The index of the barcode column (`barcode`, `gtin`, `upc`, `ean`…), if any.
     public var barcode: Int?
     /// The index of Discogs' `release_id` column, if any.
@@ -49,8 +51,9 @@ public struct ImportColumns: Hashable, Sendable {
     static let ratingNames = ["rating", "collectionrating"]
 
     /// The columns found in a header row's names.
-    public init(names: [String]) {
+    public init(names: [String], delimiter: UInt8 = UInt8(ascii: ",")) {
         self.names = names
+        self.delimiter = delimiter
         let normalised = names.map(Self.normalise)
         func first(_ wanted: [String]) -> Int? {
             for name in wanted { if let index = normalised.firstIndex(of: name) { return index } }
@@ -73,6 +76,19 @@ public struct ImportColumns: Hashable, Sendable {
     /// catalogue number or title to search by.
     public var hasKey: Bool { barcode != nil || releaseID != nil || described[.catno] != nil || described[.title] != nil }
 
+    /// The key columns named more than once: for barcodes and for release ids, every column
+    /// index of that kind when there are several (`barcode,barcode`, `barcode,EAN`). Which
+    /// one to read would be a guess, so such a header is refused.
+    var repeatedKeyColumns: [(kind: String, columns: [Int])] {
+        let normalised = names.map(Self.normalise)
+        var repeated: [(String, [Int])] = []
+        for (kind, wanted) in [("barcode", Self.barcodeNames), ("release_id", Self.releaseNames)] {
+            let columns = normalised.indices.filter { wanted.contains(normalised[$0]) }
+            if columns.count > 1 { repeated.append((kind, columns)) }
+        }
+        return repeated
+    }
+
     /// "Date Added" → "dateadded", "release_id" → "releaseid", "UPC/EAN" → "upcean".
     static func normalise(_ name: String) -> String {
         String(name.lowercased().unicodeScalars.filter { scalar in
@@ -82,37 +98,89 @@ public struct ImportColumns: Hashable, Sendable {
     }
 
     /// The columns when `line` is a CSV header; nil when it is not one (then the file is one
-    /// barcode per line). A line that has several fields, one with a letter, but none that
+    /// barcode per line).
+    ///
+    /// The delimiter is sniffed: the first of comma, semicolon and tab under which the line
+    /// names a key column. A line that has several fields, one with a letter, but none that
     /// crates can key on, and no field that reads as a barcode, is a header crates cannot
-    /// use: an error, rather than every row refused one by one.
-    static func header(_ line: String, line number: Int) throws(ImportError) -> ImportColumns? {
-        var reader = CSVReader(Array(line.utf8))
-        guard let record = reader.next() else { return nil }
-        let columns = ImportColumns(names: record.fields.map { String($0.trimmingWhitespace()) })
-        if columns.hasKey { return columns }
-        let looksLikeHeader = record.fields.count > 1
-            && record.fields.contains { $0.contains { $0.isLetter } }
-            && !record.fields.contains { (try? GTIN.parse($0)) != nil }
-        if looksLikeHeader { throw .noKeyColumn(line: number, columns: columns.names) }
+    /// use: an error, rather than every row refused one by one. So is a header naming a key
+    /// column twice.
+    static func header(_ line: ArraySlice<UInt8>, line number: Int) throws(ImportError) -> ImportColumns? {
+        var widest: [String] = []
+        for delimiter in CSVReader.delimiters {
+            var reader = CSVReader(delimiter: delimiter)
+            guard let record = reader.read(line: number, bytes: line) ?? reader.finish() else { continue }
+            let names = record.fields.map { String($0.trimmingWhitespace()) }
+            let columns = ImportColumns(names: names, delimiter: delimiter)
+            if let repeated = columns.repeatedKeyColumns.first {
+                throw .repeatedKeyColumn(
+                    line: number, kind: repeated.kind, columns: repeated.columns.map { ($0 + 1, names[$0]) })
+            }
+            if columns.hasKey { return columns }
+            if names.count > widest.count { widest = names }
+        }
+        let looksLikeHeader = widest.count > 1
+            && widest.contains { $0.contains { $0.isLetter } }
+            && !widest.contains { (try? GTIN.parse($0)) != nil }
+        if looksLikeHeader { throw .noKeyColumn(line: number, columns: widest) }
         return nil
     }
 }
 
-/// The CSV format, row by row, once the header is known.
-struct CSVFormat {
+/// The CSV format, row by row once the header is known, fed physical lines.
+struct CSVFormat: Sendable {
     let columns: ImportColumns
+    let strict: Bool
     /// Whether barcodes that are not a record's (an ISBN…) are taken (`--force`).
     let force: Bool
-    var entries: [ImportEntry] = []
-    var refusals: [ImportRefusal] = []
+    private var reader: CSVReader
 
-    init(columns: ImportColumns, force: Bool) {
+    init(columns: ImportColumns, limits: ImportParser.Limits, strict: Bool, force: Bool) {
         self.columns = columns
+        self.strict = strict
         self.force = force
+        reader = CSVReader(delimiter: columns.delimiter, maximumRecordLength: limits.maximumRecordLength)
+        reader.rowProbe = { [columns] line in Self.looksLikeRow(line, columns: columns) }
     }
 
-    mutating func read(_ reader: CSVReader) {
-        for record in reader { read(record) }
+    /// Whether a line inside a quoted field reads as a row of this file: as many fields as
+    /// the header (at least two), with a valid barcode or release id in the key column.
+    static func looksLikeRow(_ line: ArraySlice<UInt8>, columns: ImportColumns) -> Bool {
+        var probe = CSVReader(delimiter: columns.delimiter)
+        guard let record = probe.read(line: 1, bytes: line) ?? probe.finish(),
+              record.fields.count >= min(2, columns.names.count)
+        else { return false }
+        if let index = columns.releaseID, index < record.fields.count,
+           ImportValidation.releaseID(record.fields[index].trimmingWhitespace()) != nil
+        {
+            return true
+        }
+        if let index = columns.barcode, index < record.fields.count {
+            let text = record.fields[index].trimmingWhitespace()
+            return !text.isEmpty && (try? GTIN.parse(String(text))) != nil
+        }
+        return false
+    }
+
+    mutating func read(_ piece: ImportLineSplitter.Piece, into collector: inout ImportCollector) {
+        switch piece {
+        case .line(let number, let bytes):
+            if let record = reader.read(line: number, bytes: bytes) { read(record, into: &collector) }
+        case .tooLong(let number, let length):
+            // A physical line over the row limit: the row it is part of is refused with it.
+            if let record = reader.finish(), record.line < number {
+                collector.refuse(ImportRefusal(
+                    line: record.line, input: "", reason: .tooLong(length: length, limit: reader.maximumRecordLength)))
+            } else {
+                collector.refuse(ImportRefusal(
+                    line: number, input: "", reason: .tooLong(length: length, limit: reader.maximumRecordLength)))
+            }
+        }
+    }
+
+    /// At the end of the input: a row whose quote is still open.
+    mutating func finish(into collector: inout ImportCollector) {
+        if let record = reader.finish() { read(record, into: &collector) }
     }
 
     private func field(_ index: Int?, of record: CSVReader.Record) -> String? {
@@ -120,10 +188,19 @@ struct CSVFormat {
         return record.fields[index]
     }
 
-    mutating func read(_ record: CSVReader.Record) {
+    private func read(_ record: CSVReader.Record, into collector: inout ImportCollector) {
         let line = record.line
         if let lastLine = record.unterminatedQuoteEndLine {
-            refusals.append(ImportRefusal(line: line, input: "", reason: .unterminatedQuote(lastLine: lastLine)))
+            collector.refuse(ImportRefusal(line: line, input: "", reason: .unterminatedQuote(lastLine: lastLine)))
+            return
+        }
+        if let length = record.tooLong {
+            collector.refuse(ImportRefusal(
+                line: line, input: "", reason: .tooLong(length: length, limit: reader.maximumRecordLength)))
+            return
+        }
+        if !record.rowLikeLines.isEmpty, strict {
+            collector.refuse(ImportRefusal(line: line, input: "", reason: .quotedFieldSpansRows(rowLines: record.rowLikeLines)))
             return
         }
         if record.isBlank { return }
@@ -137,7 +214,7 @@ struct CSVFormat {
         var releaseID: Int?
         if let text = field(columns.releaseID, of: record)?.trimmingWhitespace(), !text.isEmpty {
             guard let id = ImportValidation.releaseID(text) else {
-                refusals.append(ImportRefusal(line: line, input: String(text), reason: .releaseID(String(text))))
+                collector.refuse(ImportRefusal(line: line, input: String(text), reason: .releaseID(String(text))))
                 return
             }
             releaseID = id
@@ -148,14 +225,14 @@ struct CSVFormat {
             case .success(let value):
                 gtin = value
             case .failure(let reason):
-                refusals.append(ImportRefusal(line: line, input: String(text.trimmingWhitespace()), reason: reason))
+                collector.refuse(ImportRefusal(line: line, input: String(text.trimmingWhitespace()), reason: reason))
                 return
             }
         }
         var addedAt: Date?
         if let text = field(columns.date, of: record)?.trimmingWhitespace(), !text.isEmpty {
             guard let date = ImportDate.parse(String(text)) else {
-                refusals.append(ImportRefusal(line: line, input: String(text), reason: .date(String(text))))
+                collector.refuse(ImportRefusal(line: line, input: String(text), reason: .date(String(text))))
                 return
             }
             addedAt = date
@@ -166,7 +243,7 @@ struct CSVFormat {
                 media: field(columns.media, of: record), sleeve: field(columns.sleeve, of: record),
                 rating: field(columns.rating, of: record))
         } catch {
-            refusals.append(ImportRefusal(line: line, input: "", reason: error))
+            collector.refuse(ImportRefusal(line: line, input: "", reason: error))
             return
         }
         let note = field(columns.note, of: record).flatMap(ImportValidation.note)
@@ -178,7 +255,7 @@ struct CSVFormat {
             switch describedFields(of: record) {
             case .success(let fields): described = fields
             case .failure(let reason):
-                refusals.append(ImportRefusal(line: line, input: "", reason: reason))
+                collector.refuse(ImportRefusal(line: line, input: "", reason: reason))
                 return
             }
         }
@@ -186,10 +263,13 @@ struct CSVFormat {
             line: line, gtin: gtin, releaseID: releaseID, note: note, addedAt: addedAt, location: location,
             described: described, grading: grading)
         else {
-            refusals.append(ImportRefusal(line: line, input: "", reason: .noBarcode))
+            collector.refuse(ImportRefusal(line: line, input: "", reason: .noBarcode))
             return
         }
-        entries.append(entry)
+        collector.add(entry)
+        if !record.rowLikeLines.isEmpty {
+            collector.warn(ImportWarning(line: line, kind: .quotedFieldSpansRows(rowLines: record.rowLikeLines)))
+        }
     }
 
     /// The row's describing values, checked as a search would check them (a control

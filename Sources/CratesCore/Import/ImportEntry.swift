@@ -60,6 +60,21 @@ public struct ImportEntry: Hashable, Sendable {
         self.grading = grading
     }
 
+    /// An entry read back from `ImportEntries`, which stores only valid ones.
+    init(
+        stored line: Int, gtin: GTIN?, releaseID: Int?, note: String?, addedAt: Date?, location: String?,
+        described: RecordFields?, grading: CopyGrading
+    ) {
+        self.line = line
+        self.gtin = gtin
+        self.releaseID = releaseID
+        self.note = note
+        self.addedAt = addedAt
+        self.location = location
+        self.described = described
+        self.grading = grading
+    }
+
     /// The release id when there is one (it names the pressing), else the barcode, else the
     /// description's key.
     public var key: ImportKey {

@@ -1,10 +1,5 @@
 /// The one-barcode-per-line format.
-struct LineFormat {
-    /// Whether barcodes that are not a record's (an ISBN…) are taken (`--force`).
-    var force = false
-    var entries: [ImportEntry] = []
-    var refusals: [ImportRefusal] = []
-
+enum LineFormat {
     /// The line without its `#` comment (from a `#` at the start or after a space) and
     /// without surrounding whitespace. No barcode form contains a `#`, so nothing is lost.
     static func stripComment(_ text: String) -> Substring {
@@ -23,34 +18,34 @@ struct LineFormat {
 
     /// A line as bytes: a plain 12 to 14-digit barcode (most lines of a scanned file) is
     /// read at once; anything else as text.
-    mutating func read(line: Int, bytes: ArraySlice<UInt8>) {
+    static func read(line: Int, bytes: ArraySlice<UInt8>, force: Bool, into collector: inout ImportCollector) {
         var trimmed = bytes
         while let first = trimmed.first, first == 0x20 || first == 0x09 { trimmed = trimmed.dropFirst() }
         while let last = trimmed.last, last == 0x20 || last == 0x09 { trimmed = trimmed.dropLast() }
         if let gtin = ImportValidation.plainGTIN(trimmed) {
             switch ImportValidation.record(gtin, force: force) {
             case .success(let gtin):
-                if let entry = ImportEntry(line: line, gtin: gtin) { entries.append(entry) }
+                if let entry = ImportEntry(line: line, gtin: gtin) { collector.add(entry) }
             case .failure(let reason):
-                refusals.append(ImportRefusal(line: line, input: String(decoding: trimmed, as: UTF8.self), reason: reason))
+                collector.refuse(ImportRefusal(line: line, input: String(decoding: trimmed, as: UTF8.self), reason: reason))
             }
             return
         }
-        read(line: line, text: String(decoding: bytes, as: UTF8.self))
+        read(line: line, text: String(decoding: bytes, as: UTF8.self), force: force, into: &collector)
     }
 
-    mutating func read(line: Int, text: String) {
+    static func read(line: Int, text: String, force: Bool, into collector: inout ImportCollector) {
         let content = Self.stripComment(text)
         guard !content.isEmpty else { return }
         if let releaseID = Self.releaseReference(content) {
-            if let entry = ImportEntry(line: line, gtin: nil, releaseID: releaseID) { entries.append(entry) }
+            if let entry = ImportEntry(line: line, gtin: nil, releaseID: releaseID) { collector.add(entry) }
             return
         }
         switch ImportValidation.barcode(String(content), force: force) {
         case .success(let gtin):
-            if let entry = ImportEntry(line: line, gtin: gtin) { entries.append(entry) }
+            if let entry = ImportEntry(line: line, gtin: gtin) { collector.add(entry) }
         case .failure(let reason):
-            refusals.append(ImportRefusal(line: line, input: String(content), reason: reason))
+            collector.refuse(ImportRefusal(line: line, input: String(content), reason: reason))
         }
     }
 

@@ -24,39 +24,84 @@ public struct ImportPlan: Sendable {
         public var verdict: Verdict
     }
 
-    /// One per valid line, in file order.
-    public var items: [Item]
-    /// The refused lines, in file order.
+    /// The file's valid lines, in file order.
+    public let entries: ImportEntries
+    /// One byte per valid line: `items` without the entries repeated (issue 12: a plan of a
+    /// million lines must stay small).
+    private let verdicts: [Verdict]
+    /// The refused lines, in file order (those the file kept, see `ImportFile.refusals`).
     public var refusals: [ImportRefusal]
+    public let newCount: Int
+    public let presentCount: Int
+    public let needsDiscogsCount: Int
+    /// Refused because they are not records (ISBN, ISSN, coupon…).
+    public let notARecordCount: Int
+    /// Refused as unreadable (everything refused that is not `notARecordCount`).
+    public let invalidCount: Int
 
     /// - Parameters:
     ///   - present: how many copies of each key the collection holds (a key not in the
     ///     dictionary: none).
     ///   - copies: add every line as a new copy, whatever the collection holds.
     public init(file: ImportFile, present: [ImportKey: Int], copies: Bool) {
-        var seen: [ImportKey: Int] = [:]
-        seen.reserveCapacity(file.entries.count)
-        items = file.entries.map { entry in
-            let key = entry.key
-            let occurrence = (seen[key] ?? 0) + 1
-            seen[key] = occurrence
-            if !copies, occurrence <= present[key] ?? 0 { return Item(entry: entry, verdict: .present) }
-            return Item(entry: entry, verdict: entry.gtin == nil && entry.releaseID != nil ? .needsDiscogs : .new)
+        self.init(file: file, copies: copies) { keys in
+            var held: [ImportKey: Int] = [:]
+            for key in keys { if let count = present[key] { held[key] = count } }
+            return held
         }
-        refusals = file.refusals
     }
 
-    /// The entries to add now, in file order.
-    public var newEntries: [ImportEntry] { items.lazy.filter { $0.verdict == .new }.map(\.entry) }
-    /// The entries that need Discogs to learn their barcode first.
-    public var needsDiscogs: [ImportEntry] { items.lazy.filter { $0.verdict == .needsDiscogs }.map(\.entry) }
+    /// The plan with the collection's copies asked for `batchSize` lines' keys at a time
+    /// (`held`: how many copies of each key the collection holds; keys it does not hold may
+    /// be left out): a dry run of a million lines never holds a million keys at once.
+    public init<E: Error>(
+        file: ImportFile, copies: Bool, batchSize: Int = 500, held: (Set<ImportKey>) throws(E) -> [ImportKey: Int]
+    ) throws(E) {
+        let entries = file.entries
+        let occurrences = copies ? [] : entries.occurrences()
+        var verdicts: [Verdict] = []
+        verdicts.reserveCapacity(entries.count)
+        var counts = (new: 0, present: 0, needsDiscogs: 0)
+        var start = 0
+        while start < entries.count {
+            let range = start..<min(start + max(1, batchSize), entries.count)
+            let batch = range.map { entries[$0] }
+            let present = copies ? [:] : try held(Set(batch.map(\.key)))
+            for (index, entry) in zip(range, batch) {
+                if !copies, Int(occurrences[index]) <= present[entry.key] ?? 0 {
+                    verdicts.append(.present)
+                    counts.present += 1
+                } else if entry.gtin == nil, entry.releaseID != nil {
+                    verdicts.append(.needsDiscogs)
+                    counts.needsDiscogs += 1
+                } else {
+                    verdicts.append(.new)
+                    counts.new += 1
+                }
+            }
+            start = range.upperBound
+        }
+        self.entries = entries
+        self.verdicts = verdicts
+        refusals = file.refusals
+        newCount = counts.new
+        presentCount = counts.present
+        needsDiscogsCount = counts.needsDiscogs
+        notARecordCount = file.notARecordCount
+        invalidCount = file.refusalCount - file.notARecordCount
+    }
 
-    public var newCount: Int { items.count(where: { $0.verdict == .new }) }
-    public var presentCount: Int { items.count(where: { $0.verdict == .present }) }
-    public var needsDiscogsCount: Int { items.count(where: { $0.verdict == .needsDiscogs }) }
-    /// Refused because they are not records (ISBN, ISSN, coupon…), a subset of `refusals`.
-    public var notARecordCount: Int { refusals.count(where: { $0.reason.isNotARecord }) }
-    public var invalidCount: Int { refusals.count - notARecordCount }
+    /// One per valid line, in file order (built on each call: a million lines make a
+    /// hundred megabytes; `forEachLine` walks them without).
+    public var items: [Item] { entries.indices.map { Item(entry: entries[$0], verdict: verdicts[$0]) } }
+
+    /// The verdict of the valid line at `index` of `entries`.
+    public func verdict(at index: Int) -> Verdict { verdicts[index] }
+
+    /// The entries to add now, in file order.
+    public var newEntries: [ImportEntry] { entries.indices.filter { verdicts[$0] == .new }.map { entries[$0] } }
+    /// The entries that need Discogs to learn their barcode first.
+    public var needsDiscogs: [ImportEntry] { entries.indices.filter { verdicts[$0] == .needsDiscogs }.map { entries[$0] } }
 
     /// A `--dry-run` line, in file order: line, verdict, what, detail.
     public struct Line: Hashable, Sendable {
@@ -71,25 +116,34 @@ public struct ImportPlan: Sendable {
     /// Every line with content, valid or refused, in file order.
     public var lines: [Line] {
         var result: [Line] = []
-        result.reserveCapacity(items.count + refusals.count)
+        result.reserveCapacity(entries.count + refusals.count)
+        forEachLine { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` with every line with content, valid or refused, in file order, one at a
+    /// time (for a `--dry-run` of a million lines).
+    public func forEachLine<E: Error>(_ body: (Line) throws(E) -> Void) throws(E) {
         var r = 0
-        func flushRefusals(before line: Int) {
+        func flushRefusals(before line: Int) throws(E) {
             while r < refusals.count, refusals[r].line < line {
                 let refusal = refusals[r]
-                result.append(Line(
+                try body(Line(
                     line: refusal.line, verdict: refusal.reason.isNotARecord ? "not-a-record" : "invalid",
                     subject: refusal.input, detail: refusal.reason.description))
                 r += 1
             }
         }
-        for item in items {
-            flushRefusals(before: item.entry.line)
+        for index in entries.indices {
+            let entry = entries[index]
+            let verdict = verdicts[index]
+            try flushRefusals(before: entry.line)
             let detail: String
-            switch item.verdict {
+            switch verdict {
             case .new:
-                if let id = item.entry.releaseID {
+                if let id = entry.releaseID {
                     detail = "add; look up Discogs release \(id)"
-                } else if let described = item.entry.described {
+                } else if let described = entry.described {
                     detail = described.catno != nil ? "add; search Discogs by catalogue number" : "add; search Discogs by artist and title"
                 } else {
                     detail = "add"
@@ -97,12 +151,10 @@ public struct ImportPlan: Sendable {
             case .present: detail = "already in the collection"
             case .needsDiscogs: detail = "add once Discogs names its barcode"
             }
-            result.append(Line(
-                line: item.entry.line,
-                verdict: item.verdict == .needsDiscogs ? "needs-discogs" : item.verdict.rawValue,
-                subject: item.entry.label, detail: detail))
+            try body(Line(
+                line: entry.line, verdict: verdict == .needsDiscogs ? "needs-discogs" : verdict.rawValue,
+                subject: entry.label, detail: detail))
         }
-        flushRefusals(before: Int.max)
-        return result
+        try flushRefusals(before: Int.max)
     }
 }

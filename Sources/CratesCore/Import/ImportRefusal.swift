@@ -27,6 +27,12 @@ public struct ImportRefusal: Hashable, Sendable, CustomStringConvertible {
         /// A quoted CSV field opened on this line is never closed: the rest of the file, up
         /// to `lastLine`, was read as that one field.
         case unterminatedQuote(lastLine: Int)
+        /// A line (or a CSV row) of `length` bytes, over the `limit`: no barcode line is that
+        /// long. Skipped without being kept.
+        case tooLong(length: Int, limit: Int)
+        /// With `--strict`: a quoted field runs over these lines, which read as rows of their
+        /// own (see `ImportWarning.Kind.quotedFieldSpansRows`).
+        case quotedFieldSpansRows(rowLines: [Int])
 
         public var description: String {
             switch self {
@@ -51,6 +57,11 @@ public struct ImportRefusal: Hashable, Sendable, CustomStringConvertible {
             case .unterminatedQuote(let lastLine):
                 "a quoted field opened here is never closed: the rest of the file (to line \(lastLine)) "
                     + "was read as one field; close the quote (\") or double the quotes inside it"
+            case .tooLong(let length, let limit):
+                "the line is \(length) bytes long, more than the \(limit) a line may have: skipped"
+            case .quotedFieldSpansRows(let rows):
+                "a quoted field opened here runs over \(ImportWarning.lines(rows)), which look like rows of their own: "
+                    + "close the quote (\") where the field ends, or double the quotes inside it"
             }
         }
 

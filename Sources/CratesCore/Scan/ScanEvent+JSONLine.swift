@@ -56,6 +56,24 @@ extension ScanEvent {
         self.init(symbology: ScanSymbology(rawValue: symbology), data: data, at: at)
     }
 
+    /// The one line a daemon sends a client it turns away (at its client limit) before it
+    /// closes the connection: `{"error":"…"}` and a newline. An event line never has an
+    /// `error` member, and a reader that does not know this line drops it as it drops any
+    /// line without the event's members.
+    public static func refusalLine(_ reason: String) -> [UInt8] {
+        Array("{\"error\":\(JSONStringLiteral.quoted(reason))}\n".utf8)
+    }
+
+    /// The reason, when `line` is a daemon's refusal (a JSON object with a string `error`
+    /// member and no `data`); nil for anything else.
+    public static func refusal<Bytes: Collection<UInt8>>(inJSONLine line: Bytes) -> String? {
+        guard line.count <= maximumLineLength,
+              let members = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any],
+              members["data"] == nil, let reason = members["error"] as? String
+        else { return nil }
+        return reason
+    }
+
     /// RFC 3339 §5.6 date-time, with or without fractional seconds.
     static func parseTime(_ text: String) -> Date? {
         if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }

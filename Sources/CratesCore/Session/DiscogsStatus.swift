@@ -8,6 +8,8 @@ public enum DiscogsStatus: Equatable, Sendable {
     case working(username: String?, waiting: Int)
     case offline
     case rateLimited(seconds: Int)
+    /// A result waits for the collection, which another program keeps locked.
+    case waitingToWrite
     case unauthorised(String)
 
     /// The status line's view of the worker's status.
@@ -17,6 +19,7 @@ public enum DiscogsStatus: Equatable, Sendable {
         case .working(let waiting): self = .working(username: username, waiting: waiting)
         case .offline: self = .offline
         case .rateLimited(let seconds): self = .rateLimited(seconds: seconds)
+        case .waitingToWrite: self = .waitingToWrite
         case .unauthorized(let message): self = .unauthorised(message)
         }
     }
@@ -25,7 +28,7 @@ public enum DiscogsStatus: Equatable, Sendable {
     public var looksUp: Bool {
         switch self {
         case .notSignedIn, .lookupsOff, .unauthorised: false
-        case .signedIn, .working, .offline, .rateLimited: true
+        case .signedIn, .working, .offline, .rateLimited, .waitingToWrite: true
         }
     }
 
@@ -38,6 +41,7 @@ public enum DiscogsStatus: Equatable, Sendable {
         case .working(let user, _): "Discogs: \(user ?? "anonymous"), looking up"
         case .offline: "Discogs: offline"
         case .rateLimited(let seconds): "Discogs: rate limit: resuming in \(seconds) s"
+        case .waitingToWrite: "Discogs: waiting for the collection (locked by another program)"
         case .unauthorised: "Discogs: credentials refused (A or `crates auth`)"
         }
     }
@@ -51,6 +55,7 @@ public enum DiscogsStatus: Equatable, Sendable {
         case .working: "looking up"
         case .offline: "offline"
         case .rateLimited(let seconds): "wait \(seconds) s"
+        case .waitingToWrite: "db locked"
         case .unauthorised: "refused"
         }
     }

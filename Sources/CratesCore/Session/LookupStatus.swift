@@ -10,6 +10,10 @@ public enum LookupStatus: Sendable, Hashable, CustomStringConvertible {
     case offline(waiting: Int)
     /// Holding back for the rate limit for about this many seconds.
     case rateLimited(seconds: Int)
+    /// A lookup's outcome is found but the collection will not take it yet (another program
+    /// keeps it locked, say `reason`): it is tried again until it is written, and counted
+    /// only then (issue 12).
+    case waitingToWrite(reason: String)
     /// The credentials were refused: the worker has stopped.
     case unauthorized(message: String)
     case stopped
@@ -21,6 +25,7 @@ public enum LookupStatus: Sendable, Hashable, CustomStringConvertible {
         case .working(let n): n > 0 ? "Discogs: looking up, \(n) waiting" : "Discogs: looking up"
         case .offline(let n): "Discogs: offline, \(n) lookup\(n == 1 ? "" : "s") waiting"
         case .rateLimited(let s): "Discogs rate limit: resuming in \(s) s"
+        case .waitingToWrite(let reason): "Discogs: a result waits to be written: \(reason)"
         case .unauthorized: "Discogs refused the credentials: run `crates auth`"
         case .stopped: "Discogs lookups stopped"
         }

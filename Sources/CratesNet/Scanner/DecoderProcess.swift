@@ -11,9 +11,24 @@ struct DecoderProcess {
     let stdout: Int32
     let stderr: Int32
 
+    /// `setpriv` (util-linux), which sets PR_SET_PDEATHSIG and then runs the decoder: the
+    /// decoder gets SIGKILL when the thread that started it dies, so a daemon killed -9 does
+    /// not leave it holding the camera (issue 12). posix_spawn cannot run prctl(2) in the
+    /// child; this exec wrapper does it without a C shim. Nil where it is missing: then only
+    /// `DecoderRecord` ends a decoder left behind, when the next daemon starts.
+    static let deathSignalWrapper: String? = ["/usr/bin/setpriv", "/bin/setpriv"].first { access($0, X_OK) == 0 }
+
+    /// The argument vector that runs `program` with `arguments` (argv[0] first), through the
+    /// death-signal wrapper when there is one.
+    static func argv(program: String, arguments: [String]) -> (path: String, argv: [String]) {
+        guard let wrapper = deathSignalWrapper else { return (program, arguments) }
+        return (wrapper, [wrapper, "--pdeathsig", "KILL", "--", program] + arguments.dropFirst())
+    }
+
     /// Starts `command`. The child gets an empty signal mask and default dispositions for
     /// the signals a parent may block or ignore (the mask and ignored signals survive exec),
-    /// so SIGTERM stops it and SIGPIPE ends it like any shell command.
+    /// so SIGTERM stops it and SIGPIPE ends it like any shell command. It dies with the thread
+    /// that starts it (see `deathSignalWrapper`): call this from the supervising thread.
     static func spawn(_ command: DecoderCommand) -> Result<DecoderProcess, Errno> {
         let out: (read: Int32, write: Int32)
         let err: (read: Int32, write: Int32)
@@ -54,12 +69,13 @@ struct DecoderProcess {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
-        var argv: [UnsafeMutablePointer<CChar>?] = command.arguments.map { strdup($0) } + [nil]
-        defer { for arg in argv { free(arg) } }
         var pid: pid_t = 0
         let status: Int32 = UnixSocket.descriptorLock.withLock { _ in
             guard let program = command.program else { return ENOENT }
-            return posix_spawn(&pid, program, &actions, &attributes, &argv, environ)
+            let run = Self.argv(program: program, arguments: command.arguments)
+            var argv: [UnsafeMutablePointer<CChar>?] = run.argv.map { strdup($0) } + [nil]
+            defer { for arg in argv { free(arg) } }
+            return posix_spawn(&pid, run.path, &actions, &attributes, &argv, environ)
         }
         close(out.write)
         close(err.write)

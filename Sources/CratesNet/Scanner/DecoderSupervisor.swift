@@ -21,6 +21,8 @@ public final class DecoderSupervisor: Sendable {
     }
 
     public let command: DecoderCommand
+    /// Where the running decoder's pid is noted (see `DecoderRecord`), if anywhere.
+    private let record: DecoderRecord?
     private let onLine: @Sendable (String) -> Void
     private let onReport: @Sendable (Report) -> Void
     private let state: Mutex<State>
@@ -37,11 +39,15 @@ public final class DecoderSupervisor: Sendable {
     /// ones are skipped with a note. Lines are also bounded by the protocol when sent.
     static let maximumLine = 16 * 1024
 
+    /// `recordPath`: a file where the running decoder's pid and start time are noted, so that
+    /// a later daemon can end a decoder this one leaves behind if it is killed (the daemon
+    /// passes its socket's path + ".decoder"); nil: none.
     public init(
-        command: DecoderCommand, backoff: RestartBackoff = RestartBackoff(),
+        command: DecoderCommand, backoff: RestartBackoff = RestartBackoff(), recordPath: String? = nil,
         onLine: @escaping @Sendable (String) -> Void, onReport: @escaping @Sendable (Report) -> Void
     ) throws(ScannerError) {
         self.command = command
+        self.record = recordPath.map(DecoderRecord.init(path:))
         self.onLine = onLine
         self.onReport = onReport
         state = Mutex(State(backoff: backoff))
@@ -129,6 +135,8 @@ public final class DecoderSupervisor: Sendable {
         case .failure(let error): return (.couldNotStart(errno: error.code), [])
         case .success(let p): process = p
         }
+        record?.write(pid: process.pid)
+        defer { record?.clear() }
         onReport(.started(pid: process.pid))
         var out = ScanLineBuffer(maximumLength: Self.maximumLine)
         var err = ScanLineBuffer(maximumLength: 4096)

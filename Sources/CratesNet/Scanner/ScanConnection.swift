@@ -50,9 +50,13 @@ public final class ScanConnection: Sendable {
             if count < 0, errno == EINTR { continue }
             if count < 0, errno != ECONNRESET { failure = .system(call: "recv", path: path, errno: errno) }
             guard count > 0 else { break reading }
-            for item in lines.append(buffer.prefix(count)) { Self.deliver(item, to: handler) }
+            for item in lines.append(buffer.prefix(count)) {
+                if let refusal = refusal(item) { failure = refusal } else { Self.deliver(item, to: handler) }
+            }
         }
-        for item in lines.finish() { Self.deliver(item, to: handler) }
+        for item in lines.finish() {
+            if let refusal = refusal(item) { failure = refusal } else { Self.deliver(item, to: handler) }
+        }
         descriptor.withLock { fd in
             if let open = fd { Glibc.close(open) }
             fd = nil
@@ -83,6 +87,13 @@ public final class ScanConnection: Sendable {
         descriptor.withLock { fd in
             if let open = fd { shutdown(open, Int32(SHUT_RDWR)) }
         }
+    }
+
+    /// The daemon's "turned away" line (see the README's socket protocol), as the reason the
+    /// connection ends.
+    private func refusal(_ item: ScanLineBuffer.Item) -> ScannerError? {
+        guard case .line(let bytes) = item, let reason = ScanEvent.refusal(inJSONLine: bytes) else { return nil }
+        return .turnedAway(path: path, reason: reason)
     }
 
     private static func deliver(_ item: ScanLineBuffer.Item, to handler: (ScanMessage) -> Void) {

@@ -50,10 +50,14 @@ public final class ScanDaemon: Sendable {
         self.log = log
         let server = try ScanServer(socket: configuration.socket, log: log)
         self.server = server
+        // With the lock held no other daemon runs: a decoder noted beside it was left by one
+        // that was killed, and still holds the camera.
+        let recordPath = configuration.socket.path + ".decoder"
+        if let note = DecoderRecord(path: recordPath).endLeftover() { log(note) }
         let reading = Reading(hold: configuration.hold)
         do throws(ScannerError) {
             supervisor = try DecoderSupervisor(
-                command: configuration.decoder, backoff: configuration.backoff,
+                command: configuration.decoder, backoff: configuration.backoff, recordPath: recordPath,
                 onLine: { line in Self.handle(line, reading: reading, server: server, log: log) },
                 onReport: { report in Self.report(report, reading: reading, log: log) })
         } catch {

@@ -1,3 +1,4 @@
+import CratesCore
 import Foundation
 
 #if canImport(Glibc)
@@ -5,6 +6,10 @@ import Foundation
 #endif
 
 extension ScanServer {
+    /// What a client turned away at the limit is told.
+    static let turnedAwayReason =
+        "too many clients: \(maximumClients) are connected to this camera daemon already; close one and connect again"
+
     /// One connected client: its descriptor and the bytes not yet written to it.
     struct Client {
         let fd: Int32
@@ -106,6 +111,10 @@ extension ScanServer {
                         break  // EAGAIN: no more waiting; EMFILE and the like: try next turn
                     }
                     if clients.count >= Self.maximumClients {
+                        // Told why, in one line, before the close (a new socket's buffer
+                        // takes it at once; if not, the close alone has to say it).
+                        let line = ScanEvent.refusalLine(Self.turnedAwayReason)
+                        _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
                         close(fd)
                         log("turned a camera client away: \(Self.maximumClients) are connected already")
                     } else {

@@ -26,6 +26,8 @@ public enum ScannerError: Error, Hashable, Sendable, CustomStringConvertible, Lo
     case system(call: String, path: String, errno: Int32)
     /// The connection to the daemon ended.
     case connectionClosed(path: String)
+    /// The daemon turned this client away and said why (it has as many clients as it takes).
+    case turnedAway(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -47,6 +49,8 @@ public enum ScannerError: Error, Hashable, Sendable, CustomStringConvertible, Lo
             "\(call)(\(path)) failed: \(String(cString: strerror(code)))"
         case let .connectionClosed(path):
             "the camera daemon on \(path) closed the connection"
+        case let .turnedAway(path, reason):
+            "the camera daemon on \(path) turned this client away: \(GTIN.displayForm(of: reason, limit: 200))"
         }
     }
 

@@ -108,7 +108,9 @@ struct AddCommand: ParsableCommand {
         var allowing: AddAllowance = []
         if copy { allowing.insert(.anotherCopy) }
         if force { allowing.insert(.notARecord) }
-        let adding = AddCodes(store: store, access: access, allowing: allowing, wait: wait ? timeout : nil)
+        // SIGHUP (the terminal closed) stops a wait as Ctrl-C does: the lookup in hand goes back.
+        let stop = wait ? StopRequest.install(announcement: nil) : nil
+        let adding = AddCodes(store: store, access: access, allowing: allowing, wait: wait ? timeout : nil, stopRequest: stop)
         if wait, isatty(STDERR_FILENO) == 1 {
             StandardStreams.errLine("Looking up the new records on Discogs (up to \(Int(timeout)) s)…")
         }
@@ -118,6 +120,7 @@ struct AddCommand: ParsableCommand {
         let status = try blocking {
             manual ? try await adding.addByHand(values, out: out, say: say) : try await adding.run(codes, out: out, say: say)
         }
+        if let stop, stop.isRequested { throw ExitCode(stop.exitStatus) }
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -85,13 +85,19 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try self.store.open()
+        // The output is checked before the collection is opened: never one of its own files
+        // (issue 12); then the collection is opened read-only (never created, readable without
+        // write permission).
+        let output = csv ?? json ?? "-"
+        try self.store.checkOutput(output)
+        let store = try self.store.openForReading()
         let export = CollectionExport(store: store, filter: ExportFilter(
             sections: genres, states: try LookupStateOption.parse(stateNames),
             location: try location.map { name in try blocking { try await LocationDirectory(store: store).resolve(name).id } }))
+        let database = try self.store.path()
         let file: ExportFile
         do {
-            file = try ExportFile(path: csv ?? json ?? "-")
+            file = try ExportFile(path: output, sparing: database)
         } catch {
             throw CLIError(error.description)
         }

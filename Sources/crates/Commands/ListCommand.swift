@@ -76,7 +76,8 @@ struct ListCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try self.store.open()
+        // Read-only: never creates the collection, reads one the user may not write (issue 12).
+        let store = try self.store.openForReading()
         let export = CollectionExport(store: store, filter: ExportFilter(
             sections: genres, states: try LookupStateOption.parse(stateNames),
             location: try location.map { name in try blocking { try await LocationDirectory(store: store).resolve(name).id } }))

@@ -56,13 +56,27 @@ struct ImportCommand: ParsableCommand {
             still shows what it is; --manual-missing enters those by hand. The records that \
             need a person are walked one by one by N in the collection UI.
 
+            A quoted CSV field that runs over line breaks and holds what reads as further \
+            rows (an unclosed quote, most likely) is warned about with its line numbers; with \
+            --strict it is refused. Fields may be separated by commas, semicolons or tabs. A \
+            header naming a key column twice (barcode,barcode) is refused.
+
+            The file is read as it arrives, within bounds: a line longer than 4 KB (64 KB \
+            for a CSV row) is refused and skipped unread, binary input (/dev/zero, \
+            /dev/urandom) is refused at once, and Ctrl-C, SIGTERM or SIGHUP stops the \
+            reading at once.
+
             Exit status:
               0    every line is in the collection (added now or before)
-              1    nothing could be imported: the file or the database cannot be read
+              1    nothing could be imported: the file or the database cannot be read; or the
+                   collection could not be written (a full disk): the message says how many
+                   records were added, and running the same import again adds the rest
               2    some lines were refused (with --strict: so nothing was imported)
               3    some rows known only by a release id were not added (see the list)
+              4    the lookups stopped before the end: Discogs could not be reached, or
+                   refused the credentials; the records wait in the queue
               64   the command line is wrong
-              130  interrupted by Ctrl-C (143: by SIGTERM); what was added is kept
+              130  interrupted by Ctrl-C (143: by SIGTERM, 129: by SIGHUP); what was added is kept
             With --dry-run, the status says whether lines would be refused (2) or not (0).
 
             --dry-run prints, for each line, LINE, what would happen (new, present, \
@@ -113,35 +127,50 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let stop = StopRequest.install(announcement: "Stopping: the records added so far are kept (Ctrl-C again to quit at once)")
         let name = file == "-" ? "stdin" : file
+        let databasePath = try store.path()
+        // Every output path is checked before anything is read or added (issue 12).
+        if let report { try store.checkOutput(report) }
         let parsed: ImportFile
         do {
-            parsed = try ImportFile.parse(try ImportInput.read(file), force: force)
-        } catch let error as ImportInput.Problem {
+            switch try ImportInput.read(path: file, strict: strict, force: force, shouldContinue: { !stop.isRequested }) {
+            case .complete(let read): parsed = read
+            case .stopped: throw ExitCode(stop.exitStatus)
+            }
+        } catch let error as ImportInput.Failure {
             throw CLIError(error.description)
-        } catch {
-            throw CLIError("\(name): \(error)")
         }
         // Every line is checked before anything is written; the refused ones are reported
-        // first, in file order.
+        // first, in file order, then the rows that may not be what was meant.
         for refusal in parsed.refusals { StandardStreams.errLine(refusal.message(file: name)) }
+        if parsed.refusalCount > parsed.refusals.count {
+            StandardStreams.errLine("\(name): … and \(parsed.refusalCount - parsed.refusals.count) more refused lines")
+        }
+        for warning in parsed.warnings { StandardStreams.errLine(warning.message(file: name)) }
         if stop.isRequested { throw ExitCode(stop.exitStatus) }
 
         if dryRun {
             let plan: ImportPlan
             do {
-                plan = try Importer.dryRun(parsed, databasePath: try store.path(), copies: copies)
-            } catch let error as CLIError {
-                throw error
+                plan = try Importer.dryRun(parsed, databasePath: databasePath, copies: copies)
             } catch {
                 throw CLIError("\(error)")
             }
-            try StandardStreams.out(lines: plan.lines.lazy.map(ImportPlan.dryRunLine))
+            // Line by line: a plan of a million lines is never held as text.
+            var chunk = ""
+            try plan.forEachLine { line in
+                chunk += ImportPlan.dryRunLine(line) + "\n"
+                if chunk.utf8.count >= 65_536 {
+                    try StandardStreams.out(chunk)
+                    chunk = ""
+                }
+            }
+            if !chunk.isEmpty { try StandardStreams.out(chunk) }
             StandardStreams.errLine(plan.dryRunSummary(name: name, strict: strict))
-            if !plan.refusals.isEmpty { throw ExitCode(2) }
+            if parsed.refusalCount > 0 { throw ExitCode(2) }
             return
         }
-        if strict, !parsed.refusals.isEmpty {
-            StandardStreams.errLine("\(name): \(counted(parsed.refusals.count, "line")) refused: nothing imported (--strict)")
+        if strict, parsed.refusalCount > 0 {
+            StandardStreams.errLine("\(name): \(counted(parsed.refusalCount, "line")) refused: nothing imported (--strict)")
             throw ExitCode(2)
         }
 
@@ -150,7 +179,9 @@ struct ImportCommand: ParsableCommand {
         let outcome: Importer.Outcome
         do {
             outcome = try blocking {
-                try await importer.run(parsed, name: name, options: options, discogs: { Result { () throws(DiscogsAccessProblem) in try DiscogsAccess.make() } })
+                try await importer.run(
+                    parsed, name: name, options: options, databasePath: databasePath,
+                    discogs: { Result { () throws(DiscogsAccessProblem) in try DiscogsAccess.make() } })
             }
         } catch let error as ImportRunError {
             throw CLIError(error.description)

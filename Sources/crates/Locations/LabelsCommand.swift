@@ -46,7 +46,10 @@ struct LabelsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The printer's resolution: bars are whole dots.", valueName: "dpi")) var dpi = 300
 
     func run() throws {
-        let printing = LabelPrinting(store: try store.open())
+        // Checked before the collection is opened: never the collection's own files.
+        try store.checkOutput(output)
+        // Read-only: printing labels writes nothing to the collection.
+        let printing = LabelPrinting(store: try store.openForReading())
         let request = LabelPrinting.Request(
             places: places, all: all, records: records, layout: layout, contents: contents,
             skip: skip, bleed: bleed, dpi: dpi)

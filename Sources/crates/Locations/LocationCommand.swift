@@ -62,7 +62,8 @@ struct LocationCommand: ParsableCommand {
         @Flag(help: "One JSON object per place and line (JSON Lines).") var json = false
 
         func run() throws {
-            let directory = LocationDirectory(store: try store.open())
+            // Read-only: a collection the user may not write can be listed, and none is made.
+            let directory = LocationDirectory(store: try store.openForReading())
             let entries = try blocking { try await directory.entries() }
             try StandardStreams.out(lines: try entries.map { try json ? LocationDirectory.jsonLine($0) : LocationDirectory.line($0) })
         }

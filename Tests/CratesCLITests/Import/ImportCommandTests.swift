@@ -34,8 +34,8 @@ struct ImportCommandTests {
         "messy.txt:6: 5099750442228: check digit should be 7, got 8: a misread or a typo (read as EAN-13)",
         "messy.txt:7: 5O99750442227: \"O\" at position 2 is not a digit: a barcode holds only digits, with spaces or dashes between groups",
         "messy.txt:9: 9781617292156: an ISBN: a book, not a record; add it anyway with --force",
-        "messy.txt:10: \(String(repeating: "7", count: 64))…: 10000 digits is too long: a barcode has 8 (EAN-8, UPC-E), "
-            + "12 (UPC-A), 13 (EAN-13) or 14 (GTIN-14) digits, 6 or 7 for a UPC-E sent short, plus 2 or 5 for an add-on",
+        // Over the 4 KB a line may have (issue 12): skipped unread, not parsed as a barcode.
+        "messy.txt:10: \(String(repeating: "7", count: 64))…: the line is 10000 bytes long, more than the 4096 a line may have: skipped",
     ]
 
     static let messyGTINs = ["0042100005264", "0077774620024", "0727361626525", "5012345678900", "5099750442227", "5099750442227"]

@@ -81,29 +81,30 @@ struct ImportLookupTests {
         #expect(try await server.stats().releases == ["999"])
     }
 
-    @Test("Discogs unreachable, or refusing the credentials: the lookups stop at once, the records wait in the queue")
+    @Test("Discogs unreachable (connections refused for a few seconds), or refusing the credentials: the lookups stop, exit 4, the records wait in the queue")
     func stoppedLookups() async throws {
         var (sandbox, server) = try await signedIn()
         defer { _ = server }
-        let path = try write("727361626525\n5099750442227\n", "shelf.txt", in: sandbox)
+        let path = try write("727361626525\n5099750442227\n0077774620024\n4004064480149\n", "shelf.txt", in: sandbox)
         // Nothing listens on port 9: every connection is refused.
         sandbox.api = "http://127.0.0.1:9"
-        let offline = try await sandbox.crates(["import", path], deadline: .seconds(60))
-        #expect(offline.status == 0, "\(offline)")
-        #expect(offline.stdoutLines.first == "\(path): 2 added, 0 already in the collection.", "\(offline)")
-        #expect(offline.stdout.contains("Stopped: Discogs cannot be reached."), "\(offline)")
-        #expect(offline.stdout.contains("2 lookups wait in the queue"), "\(offline)")
+        let offline = try await sandbox.crates(["import", path], deadline: .seconds(90))
+        #expect(offline.status == 4, "\(offline)")
+        #expect(offline.stdoutLines.first == "\(path): 4 added, 0 already in the collection.", "\(offline)")
+        #expect(offline.stdout.contains(" failed. Stopped: Discogs cannot be reached."), "\(offline)")
+        #expect(Reliability.lookupCounts(offline.stdout)?["matched"] == 0, "\(offline)")
+        #expect(offline.stdout.contains("4 lookups wait in the queue"), "\(offline)")
 
         // A server that no longer takes the saved token, as after revoking it on Discogs.
         server = try await DiscogsTestServer.start(token: "another-token")
         sandbox.api = server.base
         let refused = try await sandbox.crates(["import", path], deadline: .seconds(60))
-        #expect(refused.status == 0, "\(refused)")
-        #expect(refused.stdoutLines.first == "\(path): 0 added, 2 already in the collection.", "\(refused)")
+        #expect(refused.status == 4, "\(refused)")
+        #expect(refused.stdoutLines.first == "\(path): 0 added, 4 already in the collection.", "\(refused)")
         #expect(refused.stdout.contains("Stopped: Discogs refused the credentials"), "\(refused)")
         #expect(refused.stdout.contains("run `crates auth`"), "\(refused)")
         let store = try sandbox.openStore()
-        #expect(try await store.waitingCount() == 2)
+        #expect(try await store.waitingCount() == 4)
         #expect(try await store.sections().flatMap(\.rows).allSatisfy { $0.lookupState != .lookingUp })
     }
 

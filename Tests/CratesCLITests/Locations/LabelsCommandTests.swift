@@ -152,7 +152,7 @@ struct LabelsCommandTests {
         }
         let missing = sandbox.directory.appendingPathComponent("no/such/dir/labels.pdf").path
         let noDirectory = try await Self.run(sandbox, ["Crate A3", "--layout", "roll-62", "-o", missing])
-        #expect(noDirectory.status == 1 && noDirectory.stderr.contains("cannot write \(missing): No such file or directory"), "\(noDirectory)")
+        #expect(noDirectory.status == 1 && noDirectory.stderr.contains("cannot write \(missing): there is no directory"), "\(noDirectory)")
         let overDirectory = try await Self.run(sandbox, ["Crate A3", "--layout", "roll-62", "-o", sandbox.directory.path])
         #expect(overDirectory.status == 1 && overDirectory.stderr.contains("it is a directory"), "\(overDirectory)")
         // A good run replaces the file whole, and leaves nothing beside it.

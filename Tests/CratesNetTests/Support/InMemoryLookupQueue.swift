@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Foundation
 
 /// An in-memory twin of the store's lookup queue, with the same claim and lease rules:

@@ -1,0 +1,28 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Keeps descriptors 0, 1 and 2 open: a process started with one of them closed
+/// (`crates scand 2>&-`) would otherwise hand that number to the next file it opens, and
+/// whatever is written to "standard error" would land in that file (issue 12: the daemon's
+/// log in its lock file).
+public enum StandardDescriptors {
+    /// Opens /dev/null on each of descriptors 0–2 that is closed, lowest first (open(2) returns
+    /// the lowest free number, so each lands where it is missing). Call it first thing in
+    /// `main`, before anything opens a file or a socket. Returns the descriptors it filled.
+    @discardableResult
+    public static func occupy() -> [Int32] {
+        var filled: [Int32] = []
+        for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY)
+            if opened < 0 { continue }
+            if opened != fd {
+                // A lower one was filled meanwhile by another thread: put this one in place.
+                _ = dup2(opened, fd)
+                close(opened)
+            }
+            filled.append(fd)
+        }
+        return filled
+    }
+}

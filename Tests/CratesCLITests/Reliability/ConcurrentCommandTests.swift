@@ -1,0 +1,158 @@
+import CratesCore
+import CratesStore
+import CratesTestSupport
+import Foundation
+import Testing
+
+/// Issue 12, item 1: imports of one list and adds of one barcode, at once, as real `crates`
+/// processes on one collection file, never store a copy twice: "is it there already?" and
+/// the insert are one write transaction, which SQLite's write lock serialises across
+/// processes.
+///
+/// Each race starts its processes while `sqlite3` holds the collection's write lock, waits
+/// until every one of them has the collection open (its input read, at its first write or
+/// about to be), then lets the lock go: they count and insert as closely together as
+/// processes can. (crates before issue 12 counted outside the insert's transaction, so every
+/// one of them counted the collection as it was before any wrote: 4 adds of one barcode
+/// stored 4 copies.) Several trials each, with seeded lists.
+@Suite("concurrent crates import and crates add on one collection (process)", .serialized)
+struct ConcurrentCommandTests {
+    static let trials = 3
+
+    private func race(_ sandbox: CommandSandbox, _ runs: [[String]]) async throws -> [ProcessResult] {
+        let lock = SQLiteLock(path: sandbox.database)
+        try await lock.acquire()
+        let children = try runs.map { try ProcessRunner.startCrates($0, environment: sandbox.environment, deadline: .seconds(180)) }
+        for child in children {
+            try await waitUntil("crates (pid \(child.pid)) to open the collection", lastSeen: { child.stderrSoFar }) {
+                Reliability.hasOpen(child.pid, sandbox.database) || child.hasExited
+            }
+        }
+        let released = await lock.release()
+        #expect(released?.status == 0, "\(String(describing: released))")
+        var results: [ProcessResult] = []
+        for child in children { results.append(await child.result()) }
+        return results
+    }
+
+    @Test("three crates import of one list and a crates add of one of its barcodes, at once: each barcode as many times as listed")
+    func importsAndAnAdd() async throws {
+        for trial in 0..<Self.trials {
+            let sandbox = try CommandSandbox()
+            let (text, wanted) = Reliability.list(distinct: 90, seed: UInt64(12 + trial))
+            let path = try Reliability.write(text, "list.txt", in: sandbox)
+            // One copy of a barcode listed three times is there already: two more are wanted.
+            let store = try sandbox.openStore()
+            let early = try #require(wanted.first { $0.value == 3 }?.key)
+            _ = try await store.add(NewRecord(gtin: early, addMethod: .typed))
+            let single = try #require(wanted.first { $0.value == 1 }?.key)
+            let imports = Array(repeating: ["import", "--no-lookup", path], count: 3)
+            let results = try await race(sandbox, imports + [["add", single.canonical]])
+            for result in results.prefix(3) {
+                #expect(result.status == 0 && !result.signalled, "trial \(trial): \(result)")
+            }
+            // The add either came first (added, exit 0) or found the import's copy (exit 2).
+            #expect(results[3].status == 0 || results[3].status == 2, "trial \(trial): \(results[3])")
+            let added = results.prefix(3).compactMap { result in
+                result.stdoutLines.first.flatMap { $0.split(separator: ": ").last?.split(separator: " ").first }.flatMap { Int($0) }
+            }
+            let byAdd = results[3].status == 0 ? 1 : 0
+            let total = wanted.values.reduce(0, +)
+            #expect(added.reduce(0, +) + byAdd == total - 1, "trial \(trial): \(results.map(\.stdout))")
+            #expect(try await store.outline().rowCount == total, "trial \(trial)")
+            for (gtin, copies) in wanted {
+                #expect(try await store.copies(of: gtin) == copies, "trial \(trial): \(gtin.canonical)")
+            }
+        }
+    }
+
+    @Test("four crates add of one barcode at once: one copy, three told it is there")
+    func fourAddsOfOneBarcode() async throws {
+        for trial in 0..<Self.trials {
+            let sandbox = try CommandSandbox()
+            let store = try sandbox.openStore()
+            let results = try await race(sandbox, Array(repeating: ["add", "5099750442227"], count: 4))
+            #expect(results.count { $0.status == 0 } == 1, "trial \(trial): \(results)")
+            #expect(results.count { $0.status == 2 && $0.stderr.contains("already in the collection") } == 3, "trial \(trial): \(results)")
+            #expect(try await store.copies(of: try GTIN.parse("5099750442227").gtin) == 1, "trial \(trial)")
+        }
+    }
+
+    /// The collection does not exist yet: the four processes create it at once. Opening
+    /// (creating, switching to WAL, migrating) is one process at a time (`OpeningLock`);
+    /// before, the loser of the race failed with "duplicate column name" or "locked".
+    @Test("four crates add of one barcode at once on a collection that does not exist yet: it is made once, one copy")
+    func fourAddsMakeTheCollection() async throws {
+        for trial in 0..<Self.trials {
+            let sandbox = try CommandSandbox()
+            let children = try (0..<4).map { _ in
+                try ProcessRunner.startCrates(["add", "5099750442227"], environment: sandbox.environment, deadline: .seconds(120))
+            }
+            var results: [ProcessResult] = []
+            for child in children { results.append(await child.result()) }
+            #expect(results.count { $0.status == 0 } == 1, "trial \(trial): \(results)")
+            #expect(results.count { $0.status == 2 && $0.stderr.contains("already in the collection") } == 3, "trial \(trial): \(results)")
+            let store = try sandbox.openStore()
+            #expect(try await store.copies(of: try GTIN.parse("5099750442227").gtin) == 1, "trial \(trial)")
+            #expect(try await store.integrityProblems().isEmpty)
+        }
+    }
+
+    @Test("two crates import of a CSV without barcodes at once: each row described once, stored once")
+    func describedRowsAtOnce() async throws {
+        for trial in 0..<Self.trials {
+            let sandbox = try CommandSandbox()
+            let store = try sandbox.openStore()
+            var csv = "catno,artist,title\n"
+            for n in 1...40 { csv += "CAT \(n + 100 * trial),Artist \(n),Title \(n)\n" }
+            let path = try Reliability.write(csv, "shelf.csv", in: sandbox)
+            let results = try await race(sandbox, Array(repeating: ["import", "--no-lookup", path], count: 2))
+            for result in results { #expect(result.status == 0, "trial \(trial): \(result)") }
+            #expect(try await store.outline().rowCount == 40, "trial \(trial): \(results.map(\.stdout))")
+        }
+    }
+
+    /// `crates sync` pulls the copies Discogs has and crates has not. Two syncs at once both
+    /// read the same listing (the server holds both listings until both asked); each page is
+    /// checked again inside its write transaction, so each instance becomes one copy.
+    @Test("two crates sync at once pull each Discogs instance once; their 'pulled' counts add up to the instances")
+    func twoSyncsAtOnce() async throws {
+        for trial in 0..<Self.trials {
+            var sandbox = try CommandSandbox()
+            let server = try await DiscogsTestServer.start(token: "sync-token")
+            sandbox.api = server.base
+            try await sandbox.signIn(token: "sync-token")
+            try await server.collection.seed(#"""
+                {"instances": [{"release_id": 1, "rating": 3}, {"release_id": 5134861}, {"release_id": 10507194},
+                               {"release_id": 1, "rating": 5}]}
+                """#)
+            try await server.collection.hold("folder_releases", count: 2)
+            let syncs = try (0..<2).map { _ in
+                try ProcessRunner.startCrates(["sync"], environment: sandbox.environment, deadline: .seconds(120))
+            }
+            // Both listings held (or a sync ended first: its result says why).
+            try await waitUntil("both syncs' listings held", lastSeen: {
+                (try? await server.collection.stats()).map { "held \($0.held), requests \($0.requests)" } ?? ""
+            }) {
+                try await server.collection.stats().held >= 2 || syncs.contains { $0.hasExited }
+            }
+            try await server.collection.release()
+            var pulled = 0
+            for sync in syncs {
+                let result = await sync.result()
+                #expect(result.status == 0 && !result.signalled, "trial \(trial): \(result)")
+                let first = try #require(result.stdoutLines.first, "trial \(trial): \(result)")
+                let count = first.split(separator: ": ").last?.split(separator: " ").first.flatMap { Int($0) }
+                pulled += try #require(count, "\(first)")
+            }
+            #expect(pulled == 4, "trial \(trial): one of them pulled each instance")
+            let store = try sandbox.openStore()
+            #expect(try await store.outline().rowCount == 4, "trial \(trial)")
+            var instances: Set<Int64> = []
+            for id in Int64(1)...4 {
+                if let link = try await store.details(id)?.discogs { instances.insert(link.instanceID) }
+            }
+            #expect(instances.count == 4, "trial \(trial): each copy linked to an instance of its own")
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import CratesTestSupport
+import Foundation
+import Testing
+
+/// Issue 12, item 7: an import's memory does not grow with its input. `crates import` runs
+/// under an address-space limit of 1 GiB (`prlimit --as`, so that a regression fails fast
+/// instead of eating the machine) and `/usr/bin/time -v`, whose "Maximum resident set size"
+/// must stay under 100 MB: for many valid lines (added, then all present), for one 50 MB
+/// line, and for `--dry-run`.
+///
+/// The binary is the release build, as a user runs it, with 1,000,000 lines: `make test`
+/// builds it and names it in `$CRATES_RELEASE_BINARY`. A bare `swift test` (no release
+/// build at hand) measures the tests' debug build with 200,000 lines instead (the debug
+/// build is slower, not bigger: its peak for 1,000,000 lines is about 75 MB).
+@Suite("crates import in bounded memory (process)", .serialized)
+struct ImportMemoryCommandTests {
+    static var binary: (path: String, lines: Int)? {
+        if let release = ProcessInfo.processInfo.environment["CRATES_RELEASE_BINARY"], !release.isEmpty {
+            return (release, 1_000_000)
+        }
+        return (try? ProcessRunner.cratesBinary().path).map { ($0, 200_000) }
+    }
+
+    static let tools = ["/usr/bin/time", "/usr/bin/prlimit"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Runs crates under the limit; its result and peak resident memory in MB.
+    private func measured(_ arguments: [String], sandbox: CommandSandbox) async throws -> (ProcessResult, Double) {
+        let binary = try #require(Self.binary).path
+        let report = sandbox.directory.appendingPathComponent("time.txt").path
+        let result = try await ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/time"),
+            arguments: ["-v", "-o", report, "/usr/bin/prlimit", "--as=\(1 << 30)", binary] + arguments,
+            environment: sandbox.environment, deadline: .seconds(600))
+        let text = try String(contentsOfFile: report, encoding: .utf8)
+        let line = try #require(text.split(separator: "\n").first { $0.contains("Maximum resident set size (kbytes):") })
+        let kilobytes = try #require(Double(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? ""))
+        return (result, kilobytes / 1024)
+    }
+
+    @Test("many valid lines: added, then all present, then a dry run, each under 100 MB", .enabled(if: tools))
+    func manyLines() async throws {
+        let sandbox = try CommandSandbox()
+        let count = try #require(Self.binary).lines
+        let path = sandbox.directory.appendingPathComponent("many.txt").path
+        try await Self.writeGTINs(count, to: path)
+        for (run, expected) in [("added", "\(count) added, 0 already"), ("present", "0 added, \(count) already")] {
+            let (result, peak) = try await measured(["import", "--no-lookup", "--db", sandbox.database, path], sandbox: sandbox)
+            #expect(result.status == 0, "\(run): \(result)")
+            #expect(result.stdoutLines.first == "\(path): \(expected) in the collection.", "\(run): \(result)")
+            #expect(peak < 100, "\(run): \(count) lines took \(peak) MB")
+        }
+        let (dryRun, peak) = try await measured(["import", "--dry-run", "--db", sandbox.database, path], sandbox: sandbox)
+        #expect(dryRun.status == 0 && dryRun.stdoutLines.count == count, "dry run: \(dryRun.stderr)")
+        #expect(peak < 100, "dry run: \(count) lines took \(peak) MB")
+    }
+
+    /// Writes `count` distinct valid EAN-13s ("50", ten digits, the GS1 check digit), one a
+    /// line, with python3: a million made here would hold a thread of the tests' small pool
+    /// for half a minute, and starve the tests that wait beside it.
+    static func writeGTINs(_ count: Int, to path: String) async throws {
+        let script = """
+            import sys
+            count, path = int(sys.argv[1]), sys.argv[2]
+            with open(path, "w") as f:
+                for n in range(count):
+                    body = "50%010d" % n
+                    total = sum(int(d) * (3 if i % 2 else 1) for i, d in enumerate(body))
+                    f.write(body + str((10 - total % 10) % 10) + "\\n")
+            """
+        let result = try await ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", "-c", script, String(count), path], deadline: .seconds(300))
+        #expect(result.status == 0, "\(result)")
+    }
+
+    @Test("one 50 MB line: refused as too long, never held; under 100 MB", .enabled(if: tools))
+    func oneLongLine() async throws {
+        let sandbox = try CommandSandbox()
+        let path = sandbox.directory.appendingPathComponent("long.txt").path
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        let chunk = Data(repeating: UInt8(ascii: "5"), count: 1 << 20)
+        for _ in 0..<50 { try handle.write(contentsOf: chunk) }
+        try handle.write(contentsOf: Data("\n".utf8))
+        try handle.close()
+        let (result, peak) = try await measured(["import", "--no-lookup", "--db", sandbox.database, path], sandbox: sandbox)
+        #expect(result.status == 2, "\(result.stdout)\n\(result.stderr.prefix(500))")
+        #expect(result.stderr.contains("\(path):1: "), "\(result.stderr.prefix(500))")
+        #expect(result.stderr.contains("the line is 52428800 bytes long, more than the 4096 a line may have: skipped"))
+        #expect(peak < 100, "one 50 MB line took \(peak) MB")
+    }
+}

@@ -1,0 +1,81 @@
+import CratesCore
+import CratesStore
+import CratesTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The import that re-counts each batch's keys inside its write transaction
+/// (`importEntries(_:copies:)`), `addIfAbsent`, and what a failed import says it kept
+/// (issue 12, items 1 and 9).
+@Suite struct ImportBatchTests {
+    private func entries(_ lines: [(gtin: Int?, release: Int?)]) -> ImportEntries {
+        ImportEntries(lines.enumerated().compactMap { index, line in
+            ImportEntry(line: index + 1, gtin: line.gtin.map(makeGTIN), releaseID: line.release)
+        })
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func nLinesOfAKeyAreNCopiesInAll(kind: StoreKind) async throws {
+        let (store, directory) = try kind.make()
+        defer { _ = directory }
+        _ = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))  // 1 of the 3 wanted
+        let file = entries([(1, nil), (2, nil), (1, nil), (1, nil), (3, 77), (nil, 77), (4, nil)])
+        // Batches of 2: a key's lines fall in several batches, each re-counted.
+        let first = try await store.importEntries(file, copies: false, batchSize: 2)
+        #expect(first.added == 5 && first.present == 1 && first.needsDiscogs == 1 && first.processed == 7)
+        #expect(try await store.copies(of: makeGTIN(1)) == 3)
+        #expect(try await store.copies(of: [.release(77)]) == [.release(77): 1])
+        // Again: nothing twice.
+        let again = try await store.importEntries(file, copies: false, batchSize: 3)
+        #expect(again.added == 0 && again.present == 6 && again.needsDiscogs == 1)
+        // --copies: every line with a barcode, whatever is there.
+        let copies = try await store.importEntries(file, copies: true)
+        #expect(copies.added == 6)
+        #expect(try await store.outline().rowCount == 12)
+        try await expectOutlineMatchesSections(store)
+    }
+
+    @Test func stoppedBetweenBatches() async throws {
+        let store = try CatalogueStore.inMemory()
+        let asked = LockBox(0)
+        let outcome = try await store.importEntries(
+            entries((1...10).map { ($0, nil) }), copies: false, batchSize: 3,
+            shouldContinue: { asked.withLock { count in count += 1; return count <= 2 } })
+        #expect(outcome.stopped && outcome.added == 6 && outcome.processed == 6)
+    }
+
+    @Test func addIfAbsentByBarcodeAndByRelease() async throws {
+        let store = try CatalogueStore.inMemory()
+        let new = NewRecord(gtin: makeGTIN(5), addMethod: .typed)
+        guard case .added(let record) = try await store.addIfAbsent(new) else { throw Failure("not added") }
+        #expect(record.gtin == makeGTIN(5))
+        #expect(try await store.addIfAbsent(new) == .present(copies: 1))
+        #expect(try await store.addIfAbsent(new, copiesWanted: 2) != .present(copies: 1))
+        // A row known by its release: the second copy of release 9 is wanted once.
+        let byRelease = NewRecord(gtin: makeGTIN(6), addMethod: .import, release: release(9))
+        guard case .added = try await store.addIfAbsent(byRelease, copiesWanted: 1, countedBy: .release(9)) else { throw Failure("not added") }
+        #expect(try await store.addIfAbsent(byRelease, copiesWanted: 1, countedBy: .release(9)) == .present(copies: 1))
+    }
+
+    /// "the disk is full after 10,003 of 50,000": what was kept, and that re-running finishes.
+    @Test func aFailedImportSaysWhatItKept() {
+        var outcome = CatalogueStore.ImportOutcome()
+        outcome.added = 10_000
+        outcome.present = 3
+        outcome.processed = 10_003
+        let full = CatalogueStore.ImportWriteError(error: .diskFull, outcome: outcome, total: 50_000)
+        #expect(full.description == "the disk is full after 10003 of 50000 lines: 10000 records were added and kept; "
+            + "free some space, then run the same import again to add the rest")
+        let locked = CatalogueStore.ImportWriteError(error: .locked(seconds: 10), outcome: CatalogueStore.ImportOutcome(), total: 5)
+        #expect(locked.description == "another program kept the collection locked for more than 10 s; try again: nothing was imported")
+    }
+}
+
+struct Failure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
