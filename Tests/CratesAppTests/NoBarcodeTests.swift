@@ -12,7 +12,7 @@ import Testing
 struct NoBarcodeTests {
     /// Signed in to `server` with its token, through libcurl.
     static func access(_ server: DiscogsTestServer) throws -> DiscogsAccess {
-        let transport = try CurlTransport(configuration: .init(userAgent: "crates-tests", connectTimeout: 5, totalTimeout: 10))
+        let transport = try CurlTransport(configuration: .init(userAgent: "crates-tests", connectTimeout: 5, totalTimeout: 60))
         let client = DiscogsClient(
             transport: transport, endpoints: server.endpoints, credentials: .personalToken(server.token),
             rateLimiter: RateLimiter(configuration: .init(limit: 60, window: 60)))

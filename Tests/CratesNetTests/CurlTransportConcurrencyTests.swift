@@ -31,7 +31,7 @@ import Testing
     @Test func requestsBeyondTheConnectionsWaitForOne() async throws {
         let server = try await DiscogsTestServer.start()
         try await server.hold(match: "/releases/1", count: 2)
-        let transport = try CurlTransport(configuration: .init(userAgent: "crates-tests", totalTimeout: 10, connections: 2))
+        let transport = try CurlTransport(configuration: .init(userAgent: "crates-tests", totalTimeout: 120, connections: 2))
         let held = [Task { try await get(transport, server, "/releases/1") }, Task { try await get(transport, server, "/releases/1") }]
         try await waitUntil("(try? await server.lookupStats().held) == 2") { (try? await server.lookupStats().held) == 2 }
         let third = Task { try await get(transport, server, "/releases/10507194") }

@@ -24,7 +24,7 @@ import Testing
     }
 
     func fieldSearches(_ server: DiscogsTestServer) async throws -> FieldSearches {
-        let control = try CurlTransport(configuration: .init(userAgent: "crates-tests", totalTimeout: 10))
+        let control = try CurlTransport(configuration: .init(userAgent: "crates-tests", totalTimeout: 60))
         let response = try await control.send(HTTPRequest(url: server.base + "/_control/stats"))
         return try JSONDecoder().decode(FieldSearches.self, from: response.body)
     }

@@ -72,7 +72,7 @@ public final class ChildProcess: Sendable {
     public static func start(
         _ executable: URL, arguments: [String], environment: [String: String] = [:],
         inheritEnvironment: Bool = true, stdin: Data? = nil, keepStdinOpen: Bool = false,
-        directory: URL? = nil, deadline: Duration? = .seconds(30)
+        directory: URL? = nil, deadline: Duration? = .seconds(120)
     ) throws -> ChildProcess {
         let path = executable.path
         var fullEnvironment = inheritEnvironment ? ProcessInfo.processInfo.environment : [:]

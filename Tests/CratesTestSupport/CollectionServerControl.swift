@@ -105,7 +105,7 @@ public struct CollectionServerControl: Sendable {
 
     /// Control requests go through a transport of their own, apart from the one under test.
     private static func transport() throws -> CurlTransport {
-        try CurlTransport(configuration: .init(userAgent: "crates-tests", totalTimeout: 10))
+        try CurlTransport(configuration: .init(userAgent: "crates-tests", totalTimeout: 60))
     }
 }
 

@@ -202,7 +202,7 @@ public final class DiscogsTestServer: Sendable {
     /// GET /_control/NAME?QUERY through a transport of its own, apart from the one under test.
     @discardableResult
     private func control(_ name: String, _ query: [(name: String, value: String)] = []) async throws -> Data {
-        let transport = try CurlTransport(configuration: .init(userAgent: "crates-tests", totalTimeout: 10))
+        let transport = try CurlTransport(configuration: .init(userAgent: "crates-tests", totalTimeout: 60))
         let url = base + "/_control/" + name + (query.isEmpty ? "" : "?" + OAuthPercentEncoding.formString(query))
         let response = try await transport.send(HTTPRequest(url: url))
         guard response.status == 200 else {

@@ -41,7 +41,7 @@ public enum ProcessRunner {
     /// Runs the built `crates` with `arguments`.
     public static func crates(
         _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil,
-        deadline: Duration = .seconds(30)
+        deadline: Duration = .seconds(120)
     ) async throws -> ProcessResult {
         try await run(cratesBinary(), arguments: arguments, environment: environment, stdin: stdin, deadline: deadline)
     }
@@ -52,7 +52,7 @@ public enum ProcessRunner {
     /// (SIGTERM, then SIGKILL) and the result says `timedOut`.
     public static func run(
         _ executable: URL, arguments: [String], environment: [String: String] = [:], inheritEnvironment: Bool = true,
-        stdin: Data? = nil, directory: URL? = nil, deadline: Duration = .seconds(30)
+        stdin: Data? = nil, directory: URL? = nil, deadline: Duration = .seconds(120)
     ) async throws -> ProcessResult {
         let child = try ChildProcess.start(
             executable, arguments: arguments, environment: environment, inheritEnvironment: inheritEnvironment,
@@ -64,7 +64,7 @@ public enum ProcessRunner {
     /// its output as it comes or signal it.
     public static func startCrates(
         _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil, keepStdinOpen: Bool = false,
-        deadline: Duration? = .seconds(60)
+        deadline: Duration? = .seconds(180)
     ) throws -> ChildProcess {
         try ChildProcess.start(
             cratesBinary(), arguments: arguments, environment: environment, stdin: stdin, keepStdinOpen: keepStdinOpen,

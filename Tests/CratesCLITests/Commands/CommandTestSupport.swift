@@ -26,7 +26,7 @@ struct CommandSandbox {
     }
 
     /// Runs the built `crates` in this sandbox.
-    func crates(_ arguments: [String], stdin: Data? = nil, deadline: Duration = .seconds(30)) async throws -> ProcessResult {
+    func crates(_ arguments: [String], stdin: Data? = nil, deadline: Duration = .seconds(120)) async throws -> ProcessResult {
         try await ProcessRunner.crates(arguments, environment: environment, stdin: stdin, deadline: deadline)
     }
 

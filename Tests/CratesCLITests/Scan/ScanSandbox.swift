@@ -62,7 +62,7 @@ struct ScanSandbox {
     }
 
     /// Starts `crates scand` with `arguments`; see `Daemon`.
-    func startDaemon(_ arguments: [String], socket: String? = nil, deadline: Duration = .seconds(120)) async throws -> Daemon {
+    func startDaemon(_ arguments: [String], socket: String? = nil, deadline: Duration = .seconds(300)) async throws -> Daemon {
         let child = try ProcessRunner.startCrates(["scand"] + arguments, environment: environment, deadline: deadline)
         let daemon = Daemon(socket: socket ?? self.socket, child: child)
         try await daemon.waitUntilListening()
@@ -71,7 +71,7 @@ struct ScanSandbox {
 
     /// Starts `crates scan` with `arguments`, so the test can see it connect (before the
     /// decoder is let go) and watch scans arrive.
-    func startClient(_ arguments: [String], deadline: Duration = .seconds(120)) throws -> Client {
+    func startClient(_ arguments: [String], deadline: Duration = .seconds(300)) throws -> Client {
         Client(child: try ProcessRunner.startCrates(["scan"] + arguments, environment: environment, deadline: deadline))
     }
 

@@ -7,15 +7,16 @@ import Testing
 
 // The loopback server itself (`DiscogsTestServer`, `ServerStats`) is in CratesTestSupport.
 
-/// A transport under test, with short timeouts so that a held or slow answer trips it quickly.
-func testTransport(timeout: Double = 10) throws -> CurlTransport {
+/// A transport under test. Its timeout is generous (a loaded machine answers slowly); a test
+/// that wants a held answer to trip it passes a short one.
+func testTransport(timeout: Double = 60) throws -> CurlTransport {
     try CurlTransport(configuration: .init(userAgent: DiscogsUserAgent.make(version: "test"), connectTimeout: 5, totalTimeout: timeout))
 }
 
 /// A client of `server`, with the server's personal token unless told otherwise.
 func testClient(
     _ server: DiscogsTestServer, credentials: DiscogsCredentials? = .personalToken(DiscogsTestServer.token),
-    limiter: RateLimiter = RateLimiter(configuration: .init(limit: 60, window: 60)), timeout: Double = 10
+    limiter: RateLimiter = RateLimiter(configuration: .init(limit: 60, window: 60)), timeout: Double = 60
 ) throws -> DiscogsClient {
     DiscogsClient(transport: try testTransport(timeout: timeout), endpoints: server.endpoints, credentials: credentials, rateLimiter: limiter)
 }
