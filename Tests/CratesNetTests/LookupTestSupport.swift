@@ -26,16 +26,11 @@ final class TemporaryIndex: Sendable {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
-/// A valid EAN-13 from `n`: "50", ten digits, the GS1 check digit (GS1 General
-/// Specifications §7.9: weights 3, 1, 3… from the rightmost data digit). The server started
-/// with `--generate` answers each with a release of its own.
+/// A valid EAN-13 from `n` (`sampleGTIN`), past the fixture index's own barcodes
+/// (5000000000012…, which carry faults). The server started with `--generate` answers each
+/// with a release of its own.
 func ean(_ n: Int) -> GTIN {
-    // Offset past the fixture index's own barcodes (5000000000012…, which carry faults).
-    let n = 7_000_000 + n
-    let body = "50" + String(repeating: "0", count: max(0, 10 - String(n).count)) + String(n)
-    let sum = body.compactMap(\.wholeNumberValue).reversed().enumerated().reduce(0) { $0 + $1.element * ($1.offset % 2 == 0 ? 3 : 1) }
-    guard let gtin = GTIN(canonical: body + String((10 - sum % 10) % 10)) else { preconditionFailure("test GTIN \(body)") }
-    return gtin
+    sampleGTIN(7_000_000 + n)
 }
 
 extension LookupWorker.Policy {
