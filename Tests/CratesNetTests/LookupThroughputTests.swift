@@ -115,7 +115,12 @@ struct LookupThroughputTests {
         #expect(stats.held == 1, "matched from the second copy while the first was still held")
         #expect(stats.count("barcode=" + slow.canonical) == 2)
         let second = try #require(stats.order.lastIndex { $0.contains("barcode=" + slow.canonical) })
-        #expect(second == stats.order.count - 1, "asked again only once the other records were done: \(stats.order)")
+        // Asked again only once no record waited in the queue: every other record was in hand
+        // by then, though the last one claimed may send its request just after (a loaded
+        // machine runs its task late).
+        #expect(second >= stats.order.count - 2, "asked again only at the end of the run: \(stats.order)")
+        #expect(Set(stats.order[..<second].map { $0.split(separator: "barcode=").last.map(String.init) ?? "" }).count >= 4,
+                "the others were under way first: \(stats.order)")
         #expect(await worker.statistics.requests == 7)
         try await server.release()
     }
