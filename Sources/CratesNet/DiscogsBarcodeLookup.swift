@@ -92,14 +92,8 @@ extension DiscogsClient {
     /// through transient failures.
     public func release(id: Int, priority: RateLimiter.Priority, retry: RequestRetry = RequestRetry()) async throws(DiscogsError) -> Release {
         var retry = retry
-        do {
-            return try await RequestPriority.$current.withValue(priority) {
-                try await retry.send { () async throws(DiscogsError) in try await release(id: id) }
-            }
-        } catch let error as DiscogsError {
-            throw error
-        } catch {
-            throw .transport(.cancelled)  // withValue rethrows untyped; only DiscogsError comes through
+        return try await RequestPriority.at(priority) { () async throws(DiscogsError) in
+            try await retry.send { () async throws(DiscogsError) in try await release(id: id) }
         }
     }
 }

@@ -298,9 +298,23 @@ public actor RateLimiter {
 /// The priority of the Discogs requests a task makes, for the rate limiter: a task-local
 /// value, so that the code between a use case and `DiscogsClient` needs no parameter for it.
 ///
-///     try await RequestPriority.$current.withValue(.interactive) { try await client.release(id: id) }
+///     try await RequestPriority.at(.interactive) { () async throws(DiscogsError) in try await client.release(id: id) }
 public enum RequestPriority {
     @TaskLocal public static var current: RateLimiter.Priority = .lookup
+
+    /// Runs `body` with its requests at `priority`, keeping its typed error (`withValue`
+    /// rethrows untyped; only a `DiscogsError` can come through it).
+    public static func at<T>(
+        _ priority: RateLimiter.Priority, _ body: () async throws(DiscogsError) -> T
+    ) async throws(DiscogsError) -> T {
+        do {
+            return try await $current.withValue(priority) { try await body() }
+        } catch let error as DiscogsError {
+            throw error
+        } catch {
+            throw .transport(.cancelled)
+        }
+    }
 }
 
 extension String {

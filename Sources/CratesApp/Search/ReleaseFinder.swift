@@ -29,15 +29,13 @@ public final class ReleaseFinder: Sendable {
         let result: DiscogsReleaseSearch.Result
         do {
             // A person waits for it: ahead of the lookup queue in the one rate limiter.
-            result = try await RequestPriority.$current.withValue(.interactive) {
+            result = try await RequestPriority.at(.interactive) { () async throws(DiscogsError) in
                 try await DiscogsReleaseSearch(client: access.client).search(query)
             }
-        } catch DiscogsError.unauthorized(let message) {
+        } catch .unauthorized(let message) {
             throw .access(.refused(message: message))
-        } catch let error as DiscogsError {
-            throw .discogs(error)
         } catch {
-            throw .discogs(.transport(.cancelled))  // withValue rethrows untyped; only DiscogsError comes through
+            throw .discogs(error)
         }
         found.withLock { found in
             for hit in result.hits { found[hit.result.id] = hit }

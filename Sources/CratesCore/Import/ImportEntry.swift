@@ -50,14 +50,9 @@ public struct ImportEntry: Hashable, Sendable {
     ) {
         let described = (gtin == nil && releaseID == nil) ? described : nil
         guard gtin != nil || releaseID != nil || described?.entryKey != nil else { return nil }
-        self.line = line
-        self.gtin = gtin
-        self.releaseID = releaseID
-        self.note = note
-        self.addedAt = addedAt
-        self.location = location
-        self.described = described
-        self.grading = grading
+        self.init(
+            stored: line, gtin: gtin, releaseID: releaseID, note: note, addedAt: addedAt, location: location,
+            described: described, grading: grading)
     }
 
     /// An entry read back from `ImportEntries`, which stores only valid ones.
