@@ -88,6 +88,7 @@ public struct DiscogsClient: Sendable {
             }
             let ticket: RateLimiter.Ticket
             do { ticket = try await rateLimiter.acquire(priority: RequestPriority.current) } catch { throw .transport(.cancelled) }
+            SentRequests.current?.add()
             let response: HTTPResponse
             do {
                 response = try await transport.send(HTTPRequest(method: method, url: url, headers: headers, body: body))

@@ -85,8 +85,17 @@ public struct RequestRetry: Sendable {
     }
 
     /// One attempt: the request, and perhaps a second copy of it (`hedge`). The result, and
-    /// how many requests went.
+    /// how many requests went: as the client counted them (`SentRequests`), else (a request
+    /// that is no client's, as in tests) one for each copy started.
     private func attempt<T: Sendable>(_ request: @escaping @Sendable () async throws(DiscogsError) -> T) async -> (Result<T, DiscogsError>, Int) {
+        let sent = SentRequests()
+        let (result, started) = await SentRequests.$current.withValue(sent) { await copies(of: request) }
+        return (result, sent.count > 0 ? sent.count : started)
+    }
+
+    /// The request, and the copies `hedge` allows alongside; the first answer, and how many
+    /// copies were started.
+    private func copies<T: Sendable>(of request: @escaping @Sendable () async throws(DiscogsError) -> T) async -> (Result<T, DiscogsError>, Int) {
         guard let hedge else { return (await Self.run(request), 1) }
         let delay = hedgeAfter
         return await withTaskGroup(of: Lane<T>.self) { group in

@@ -44,6 +44,12 @@ enum ClaimOwner {
         return stat.isGone || stat.startTime != start
     }
 
+    /// The process id an owner names, for messages ("another sync, pid 1234").
+    static func pid(_ owner: String) -> Int32? {
+        let parts = owner.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 4 ? Int32(parts[2]) : nil
+    }
+
     /// The start time of process `pid`, nil when there is no such process.
     static func startTime(of pid: pid_t) -> UInt64? {
         processStat(pid)?.startTime

@@ -36,6 +36,7 @@ enum Schema {
             ("v6 collector values", addCollectorValues),
             ("v7 locations", addLocations),
             ("v8 discogs sync", addDiscogsSync),
+            ("v9 sync lease", addSyncLease),
         ]
     }
 
@@ -351,6 +352,19 @@ enum Schema {
                 createdAt REAL NOT NULL
             );
             CREATE UNIQUE INDEX discogsOutbox_add ON discogsOutbox(recordID) WHERE kind = 'add';
+            """)
+    }
+
+    /// One writing sync at a time (`CatalogueStore+SyncLease`): the token of the sync that
+    /// holds the lease, its process (`ClaimOwner`), and when it last renewed it.
+    private static func addSyncLease(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE syncLease (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                token TEXT NOT NULL,
+                owner TEXT,
+                renewedAt REAL NOT NULL
+            );
             """)
     }
 }

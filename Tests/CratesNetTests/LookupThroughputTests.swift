@@ -122,8 +122,35 @@ struct LookupThroughputTests {
         let others = (1...6).filter { $0 != 4 }.map { "barcode=" + ean($0).canonical }
         let before = others.count { other in stats.position(other).map { $0 < second } ?? false }
         #expect(before >= others.count - 1, "asked again only at the end of the run: \(stats.order)")
-        #expect(await worker.statistics.requests == stats.requests, "every request counted, the second copy too")
+        let counted = await worker.statistics.requests
+        #expect(counted == stats.requests, "every request sent counted, the second copy too; none that never went: \(stats.order)")
         try await server.release()
+    }
+
+    /// A second copy that waits for the window (full: one request in ten minutes) while the
+    /// first answer comes is abandoned unsent: the retry counts one request, as the server did.
+    @Test("a second copy abandoned before it went is not counted as a request")
+    func anAbandonedCopyIsNotCounted() async throws {
+        // The server's headers say the same limit: its answer does not widen the window.
+        let server = try await DiscogsTestServer.start(["--generate", "--limit", "1", "--window", "600"])
+        let record = ean(1)
+        try await server.hold(match: "barcode=" + record.canonical, count: 1)
+        let limiter = RateLimiter(configuration: .init(limit: 1, window: 600))
+        let client = try testClient(server, limiter: limiter)
+        let lookup = Task { () throws(DiscogsError) -> Int in
+            var retry = RequestRetry()
+            retry.hedgeAfter = 0.05
+            retry.hedge = { true }
+            _ = try await retry.send { () throws(DiscogsError) in try await client.searchReleases(barcode: record.canonical) }
+            return retry.requests
+        }
+        try await waitUntil("the second copy waits for the window") { await limiter.waiting(.lookup) == 1 }
+        try await server.release()
+        let counted = try await lookup.value
+        let stats = try await server.lookupStats()
+        #expect(counted == 1, "counted \(counted), sent \(stats.order)")
+        #expect(stats.requests == 1, "sent \(stats.order)")
+        #expect(await limiter.waiting(.lookup) == 0, "the copy no longer waits")
     }
 
     @Test("with requests in flight, the limiter never lets more out than the window allows")

@@ -24,7 +24,8 @@ import Foundation
 ///    is sent, deleted once Discogs has answered.
 ///
 /// Every request goes through the client's one rate limiter. A second sync right after sends
-/// only the listing requests and writes nothing.
+/// only the listing requests and writes nothing. A second sync at the same time waits for
+/// the first (`SyncLease`): two carrying out one outbox would send its adds twice.
 public struct DiscogsSync: Sendable {
     public struct Options: Sendable, Hashable {
         /// Take Discogs' side: new instances become copies, Discogs' changes come in.
@@ -119,8 +120,11 @@ struct SyncRun {
 
     mutating func execute() async {
         defer { report.requests = counter.count }
+        var lease: SyncLease?
         do {
             try await signIn()
+            // A dry run writes nothing: it needs no lease, and never waits.
+            if !options.dryRun { lease = try await SyncLease.take(store, progress: sync.progress) }
             try await reconcile()
             if !options.dryRun { try await store.discardUnsentOutbox() }
             fields = DiscogsCollectionFieldMap(fields: try await client.collectionFields(username: username))
@@ -139,12 +143,15 @@ struct SyncRun {
         } catch {
             report.failure = SyncFailure.from(error)
         }
+        await lease?.release()
     }
 
     mutating func remove(_ instanceIDs: [Int64]) async {
         defer { report.requests = counter.count }
+        var lease: SyncLease?
         do {
             try await signIn()
+            lease = try await SyncLease.take(store, progress: sync.progress)
             let wanted = Set(instanceIDs)
             let links = try await store.linksDeletedInCrates().filter { wanted.contains($0.instanceID) }
             try await store.planRemoves(links)
@@ -152,6 +159,7 @@ struct SyncRun {
         } catch {
             report.failure = SyncFailure.from(error)
         }
+        await lease?.release()
     }
 
     /// Who the sync is for, checked against the account the collection was synced with.

@@ -44,6 +44,7 @@ public enum SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
     static func from(_ error: any Error) -> SyncFailure {
         switch error {
         case let failure as SyncFailure: failure
+        case is CancellationError: .other("stopped before it ended: what was done is kept, and the next sync goes on from there")
         case let error as DiscogsError:
             switch error {
             case .unauthorized, .forbidden: .refused(error.description)

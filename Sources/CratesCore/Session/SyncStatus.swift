@@ -5,6 +5,9 @@ public enum SyncStatus: Equatable, Sendable {
     case reading(done: Int, total: Int?)
     /// Sending crates' changes: `done` of `total`.
     case pushing(done: Int, total: Int)
+    /// Waiting for another sync of the same collection (process `pid`) to end: one writes
+    /// at a time.
+    case waiting(pid: Int32?)
 
     /// "sync: reading 300/5,000", "sync: pushing 2/3"; nil when idle.
     public var text: String? {
@@ -13,6 +16,8 @@ public enum SyncStatus: Equatable, Sendable {
         case .reading(let done, let total?): "sync: reading \(NumberText.grouped(done))/\(NumberText.grouped(total))"
         case .reading(let done, nil): "sync: reading \(NumberText.grouped(done))"
         case .pushing(let done, let total): "sync: pushing \(done)/\(total)"
+        case .waiting(let pid?): "sync: waiting for another crates sync of this collection (pid \(pid)) to end"
+        case .waiting(nil): "sync: waiting for another crates sync of this collection to end"
         }
     }
 

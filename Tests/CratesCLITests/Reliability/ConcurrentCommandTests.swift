@@ -118,47 +118,52 @@ struct ConcurrentCommandTests {
         }
     }
 
-    /// `crates sync` pulls the copies Discogs has and crates has not. Two syncs at once both
-    /// read the same listing (the server holds both listings until both asked); each page is
-    /// checked again inside its write transaction, so each instance becomes one copy.
-    @Test("two crates sync at once pull each Discogs instance once; their 'pulled' counts add up to the instances")
+    /// Two `crates sync` at once on one collection: the second waits for the first (it
+    /// says so), so the outbox is carried out once. Before the sync lease, both carried it
+    /// out, and Discogs could end with two instances of one copy. The first is held in its
+    /// first add while the second starts; each copy must end on one instance of its own,
+    /// each instance pulled once.
+    @Test("two crates sync at once: the second waits for the first; each copy added to Discogs once, each instance pulled once")
     func twoSyncsAtOnce() async throws {
         for trial in 0..<Self.trials {
-            var sandbox = try CommandSandbox()
-            let server = try await DiscogsTestServer.start(token: "sync-token")
-            sandbox.api = server.base
-            try await sandbox.signIn(token: "sync-token")
-            try await server.collection.seed(#"""
-                {"instances": [{"release_id": 1, "rating": 3}, {"release_id": 5134861}, {"release_id": 10507194},
-                               {"release_id": 1, "rating": 5}]}
-                """#)
-            try await server.collection.hold("folder_releases", count: 2)
-            let syncs = try (0..<2).map { _ in
-                try ProcessRunner.startCrates(["sync"], environment: sandbox.environment, deadline: .seconds(120))
+            let (sandbox, server) = try await SyncCommandTests.signedIn()
+            // Copies of releases 1, 5134861 and 10507194; Discogs has two instances of release
+            // 1: one links to the copy, the other is pulled; the other two copies are added.
+            _ = try await SyncCommandTests.seedCopies(sandbox)
+            try await server.collection.seed(#"{"instances": [{"release_id": 1, "rating": 3}, {"release_id": 1, "rating": 5}]}"#)
+            // The first sync's first add waits at the server before Discogs carries it out:
+            // without the lease, the second found it sent and not carried out, planned it
+            // again and sent it, and the first's then went through as well.
+            try await server.hold(match: "/collection/folders/1/releases/5134861", count: 1)
+            let first = try ProcessRunner.startCrates(["sync"], environment: sandbox.environment, deadline: .seconds(120))
+            try await server.waitUntilHeld()
+            let second = try ProcessRunner.startCrates(["sync"], environment: sandbox.environment, deadline: .seconds(120))
+            let waiting = "crates sync: waiting for another crates sync of this collection (pid \(first.pid)) to end"
+            try await waitUntil("the second sync says it waits", lastSeen: { second.stderrSoFar }) {
+                second.stderrSoFar.contains(waiting) || second.hasExited
             }
-            // Both listings held (or a sync ended first: its result says why).
-            try await waitUntil("both syncs' listings held", lastSeen: {
-                (try? await server.collection.stats()).map { "held \($0.held), requests \($0.requests)" } ?? ""
-            }) {
-                try await server.collection.stats().held >= 2 || syncs.contains { $0.hasExited }
-            }
-            try await server.collection.release()
+            try await server.release()
             var pulled = 0
-            for sync in syncs {
+            for sync in [first, second] {
                 let result = await sync.result()
                 #expect(result.status == 0 && !result.signalled, "trial \(trial): \(result)")
-                let first = try #require(result.stdoutLines.first, "trial \(trial): \(result)")
-                let count = first.split(separator: ": ").last?.split(separator: " ").first.flatMap { Int($0) }
-                pulled += try #require(count, "\(first)")
+                let line = try #require(result.stdoutLines.first, "trial \(trial): \(result)")
+                let count = line.split(separator: ": ").last?.split(separator: " ").first.flatMap { Int($0) }
+                pulled += try #require(count, "\(line)")
             }
-            #expect(pulled == 4, "trial \(trial): one of them pulled each instance")
+            #expect(await second.result().stderrLines.contains(waiting), "trial \(trial)")
+            #expect(pulled == 1, "trial \(trial): one of them pulled the unlinked instance")
+            let stats = try await server.collection.stats()
+            #expect(stats.requests["add"] == 2, "trial \(trial): each copy added once: \(stats.requests)")
+            let instances = try await server.collection.dump().instances
+            #expect(instances.map(\.release_id).sorted() == [1, 1, 5_134_861, 10_507_194], "trial \(trial)")
             let store = try sandbox.openStore()
             #expect(try await store.outline().rowCount == 4, "trial \(trial)")
-            var instances: Set<Int64> = []
+            var linked: Set<Int64> = []
             for id in Int64(1)...4 {
-                if let link = try await store.details(id)?.discogs { instances.insert(link.instanceID) }
+                if let link = try await store.details(id)?.discogs { linked.insert(link.instanceID) }
             }
-            #expect(instances.count == 4, "trial \(trial): each copy linked to an instance of its own")
+            #expect(linked == Set(instances.map(\.instance_id)), "trial \(trial): each copy linked to an instance of its own")
         }
     }
 }
