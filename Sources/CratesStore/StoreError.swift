@@ -50,8 +50,9 @@ public enum StoreError: Error, Hashable, Sendable, LocalizedError, CustomStringC
             return "\(row) has an unreadable \(column) \(String(reflecting: value)): "
                 + "the database was changed outside crates, or is damaged"
         case let .locked(seconds):
-            return "another program kept the collection locked for more than "
-                + "\(seconds < 1 ? String(seconds) : String(Int(seconds))) s; try again"
+            // "Up to": SQLite can also answer busy at once (a lock it knows will not go).
+            return "another program holds the collection locked (crates waited up to "
+                + "\(seconds < 1 ? String(seconds) : String(Int(seconds))) s); try again"
         case .diskFull:
             return "the disk is full"
         case let .noDatabase(path):

@@ -71,7 +71,7 @@ import Glibc
         #expect(full.description == "the disk is full after 10003 of 50000 lines: 10000 records were added and kept; "
             + "free some space, then run the same import again to add the rest")
         let locked = CatalogueStore.ImportWriteError(error: .locked(seconds: 10), outcome: CatalogueStore.ImportOutcome(), total: 5)
-        #expect(locked.description == "another program kept the collection locked for more than 10 s; try again: nothing was imported")
+        #expect(locked.description == "another program holds the collection locked (crates waited up to 10 s); try again: nothing was imported")
     }
 }
 

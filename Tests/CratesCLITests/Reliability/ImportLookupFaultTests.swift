@@ -50,7 +50,7 @@ struct ImportLookupFaultTests {
         try await server.release()
         // Past the store's busy timeout (10 s) the result is refused, and the import says why.
         try await waitUntil("the import to say its result waits", within: .seconds(120), lastSeen: { importer.stderrSoFar }) {
-            importer.stderrSoFar.contains("a result waits to be written: another program kept the collection locked")
+            importer.stderrSoFar.contains("a result waits to be written: another program holds the collection locked")
         }
         let store = try sandbox.openStore()
         let locked = try await Reliability.states(store)
