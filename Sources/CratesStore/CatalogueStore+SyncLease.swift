@@ -24,9 +24,9 @@ extension CatalogueStore {
         try await write { db in
             let seconds = StoredValues.seconds(now)
             if let row = try Row.fetchOne(db, sql: "SELECT token, owner, renewedAt FROM syncLease WHERE id = 1") {
-                let held: String = row[0]
-                let owner: String? = row[1]
-                let renewed: Double = row[2]
+                let held = try row.decode(String.self, atIndex: 0)
+                let owner = try row.decode(String?.self, atIndex: 1)
+                let renewed = try row.decode(Double.self, atIndex: 2)
                 let dead = owner.map(ClaimOwner.isDead) ?? false
                 if held != token, !dead, renewed + Self.syncLeaseExpiry > seconds {
                     return SyncLeaseHolder(pid: owner.flatMap(ClaimOwner.pid))
