@@ -15,7 +15,7 @@ import Testing
     ) async throws -> ProcessResult {
         let child = try ChildProcess.start(
             try ProcessRunner.cratesBinary(), arguments: args, environment: environment, inheritEnvironment: false,
-            stdin: Data(input.utf8), keepStdinOpen: answer != nil, deadline: .seconds(30))
+            stdin: Data(input.utf8), keepStdinOpen: answer != nil, deadline: .seconds(120))
         if let answer {
             let typed = try await waitFor("the prompt on stdout", lastSeen: { child.stdoutSoFar + child.stderrSoFar }) {
                 () async -> String? in

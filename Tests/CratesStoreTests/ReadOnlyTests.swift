@@ -77,7 +77,7 @@ import Glibc
                     "--reuid=65534", "--regid=65534", "--clear-groups",
                     try ProcessRunner.builtProduct(named: "crates-bench").path, "read", "--db", path,
                 ],
-                deadline: .seconds(60))
+                deadline: .seconds(120))
             let mode = String(fileMode, radix: 8) + " in " + String(directoryMode, radix: 8)
             #expect(reader.status == 0 && !reader.signalled, "\(mode): \(reader)")
             #expect(reader.stdoutLines.last == "records 3", "\(mode): \(reader)")

@@ -92,7 +92,7 @@ struct AddCommandTests {
         sandbox.api = server.base
         try await sandbox.signIn(token: "add-token")
         let result = try await sandbox.crates(
-            ["add", "--wait", "--timeout", "60", "727361626525", "5012345678900", "5000000000098"], deadline: .seconds(90))
+            ["add", "--wait", "--timeout", "60", "727361626525", "5012345678900", "5000000000098"], deadline: .seconds(120))
         #expect(result.status == 0, "\(result)")
         #expect(result.stdoutLines == [
             "1\t0727361626525\tmatched\tHammerFall — Glory To The Brave",
@@ -143,7 +143,7 @@ struct AddCommandTests {
         // A server that no longer accepts that token, as after revoking it on Discogs.
         let server = try await DiscogsTestServer.start(token: "new-token")
         sandbox.api = server.base
-        let result = try await sandbox.crates(["add", "--wait", "--timeout", "30", "727361626525"], deadline: .seconds(60))
+        let result = try await sandbox.crates(["add", "--wait", "--timeout", "30", "727361626525"], deadline: .seconds(120))
         #expect(result.status == 3, "\(result)")
         #expect(result.stdoutLines == ["1\t0727361626525\tpending\t"], "\(result)")
         #expect(result.stderr.contains("refused the credentials"), "\(result)")
@@ -157,7 +157,7 @@ struct AddCommandTests {
         sandbox.api = server.base
         try await sandbox.signIn(token: "add-token")
         sandbox.api = "http://127.0.0.1:9"  // nothing listens there
-        let result = try await sandbox.crates(["add", "--wait", "--timeout", "30", "727361626525"], deadline: .seconds(60))
+        let result = try await sandbox.crates(["add", "--wait", "--timeout", "30", "727361626525"], deadline: .seconds(120))
         #expect(result.status == 3, "\(result)")
         let fields = try #require(result.stdoutLines.first).split(separator: "\t", omittingEmptySubsequences: false)
         #expect(fields.prefix(3) == ["1", "0727361626525", "failed"], "\(result)")

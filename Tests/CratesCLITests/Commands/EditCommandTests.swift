@@ -90,7 +90,7 @@ struct EditCommandTests {
         #expect(try await sandbox.crates(["edit", "1", "--title", "DSOTM", "--year", "1974"]).status == 0)
         #expect(try await sandbox.crates(["add", "--manual", "--artist", "X", "--title", "Y"]).status == 0)
         try await server.reset()
-        let result = try await sandbox.crates(["refresh", "1"], deadline: .seconds(60))
+        let result = try await sandbox.crates(["refresh", "1"], deadline: .seconds(120))
         #expect(result.status == 0, "\(result)")
         #expect(result.stdoutLines == ["1\t\tmatched\tPink Floyd — DSOTM"], "\(result)")
         #expect(try await server.stats().releases == ["20000001"])
@@ -99,7 +99,7 @@ struct EditCommandTests {
 
         let handEntered = try await sandbox.crates(["refresh", "2"])
         #expect(handEntered.status == 1 && handEntered.stderr.contains("entered by hand: never looked up"), "\(handEntered)")
-        let all = try await sandbox.crates(["refresh", "--all"], deadline: .seconds(60))
+        let all = try await sandbox.crates(["refresh", "--all"], deadline: .seconds(120))
         #expect(all.status == 0 && all.stdoutLines.count == 1, "every record but the one entered by hand: \(all)")
         #expect(try await sandbox.crates(["refresh"]).status == 64)
     }
@@ -115,7 +115,7 @@ struct EditCommandTests {
             .write(to: URL(fileURLWithPath: path))
         let dry = try await sandbox.crates(["import", "--dry-run", path])
         #expect(dry.status == 0 && dry.stdoutLines.first == "2\tnew\tKraftwerk — Trans Europa Express (1C 064-82 306)\tadd; search Discogs by catalogue number", "\(dry)")
-        let result = try await sandbox.crates(["import", "--manual-missing", path], deadline: .seconds(60))
+        let result = try await sandbox.crates(["import", "--manual-missing", path], deadline: .seconds(120))
         #expect(result.status == 0, "\(result)")
         #expect(result.stdoutLines.prefix(3) == [
             "\(path): 3 added, 0 already in the collection.",

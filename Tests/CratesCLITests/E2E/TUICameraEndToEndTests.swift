@@ -21,7 +21,7 @@ struct TUICameraEndToEndTests {
         let path = sandbox.directory.appendingPathComponent("\(name).png").path
         let result = try await ProcessRunner.run(
             URL(fileURLWithPath: "/usr/bin/env"), arguments: ["zint", "-b", symbology, "-d", data, "-o", path],
-            deadline: .seconds(20))
+            deadline: .seconds(120))
         try #require(result.status == 0, "zint: \(result)")
         return path
     }

@@ -25,13 +25,13 @@ struct TUIDetailsEndToEndTests {
             width: 120, height: 40)
         try await tmux.waitFor(text: "No records yet.")
         try await tmux.type("727361626525\r")
-        try await tmux.waitFor(text: "HammerFall — Glory To The Brave", deadline: .seconds(30))
+        try await tmux.waitFor(text: "HammerFall — Glory To The Brave", deadline: .seconds(120))
         let store = try CatalogueStore(path: sandbox.database)
         #expect(try await store.details(1)?.release?.hasFullDetails == false, "one request: the search result")
         try await server.waitUntilHeld(1)  // the background fetch is under way (and held)
 
         try await tmux.press("Enter")
-        let screen = try await tmux.waitFor("the full details", deadline: .seconds(30)) { lines in
+        let screen = try await tmux.waitFor("the full details", deadline: .seconds(120)) { lines in
             lines.contains { $0.contains("Germany") } && !lines.contains { $0.contains("from the barcode search") }
         }
         #expect(screen.contains { $0.contains("NB 265-2") })

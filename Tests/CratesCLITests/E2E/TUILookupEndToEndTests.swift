@@ -23,7 +23,7 @@ struct TUILookupEndToEndTests {
         try await tmux.waitFor(text: "No records yet.")
         // A UPC-A whose sleeve prints "7 27361 62652 5": found by the spaced form.
         try await tmux.type("727361626525\r")
-        let screen = try await tmux.waitFor(text: "HammerFall — Glory To The Brave", deadline: .seconds(30))
+        let screen = try await tmux.waitFor(text: "HammerFall — Glory To The Brave", deadline: .seconds(120))
         #expect(screen.contains { $0.hasPrefix(" Rock (1)") })
         #expect(!screen.contains { $0.contains("looking up…") })
         try await tmux.press("q")

@@ -29,7 +29,7 @@ struct ImportLookupTests {
         let (sandbox, server) = try await signedIn()
         defer { _ = server }
         let path = try write("727361626525\n5099750442227\n5012345678900\n5000000000098\n", "shelf.txt", in: sandbox)
-        let result = try await sandbox.crates(["import", path], deadline: .seconds(60))
+        let result = try await sandbox.crates(["import", path], deadline: .seconds(120))
         #expect(result.status == 0, "\(result)")
         #expect(result.stdoutLines.prefix(4) == [
             "\(path): 4 added, 0 already in the collection.",
@@ -59,7 +59,7 @@ struct ImportLookupTests {
 
             """#
         let path = try write(csv, "discogs.csv", in: sandbox)
-        let result = try await sandbox.crates(["import", path], deadline: .seconds(60))
+        let result = try await sandbox.crates(["import", path], deadline: .seconds(120))
         #expect(result.status == 3, "\(result)")
         #expect(result.stdoutLines.first == "\(path): 2 added, 0 already in the collection, 1 not added (known by release id only).")
         #expect(!result.stdout.contains("\(path):3:"), "a release without a barcode is a record without one: \(result)")
@@ -75,7 +75,7 @@ struct ImportLookupTests {
 
         // Again: the releases already there are not fetched again; the missing one still fails.
         try await server.reset()
-        let again = try await sandbox.crates(["import", path], deadline: .seconds(60))
+        let again = try await sandbox.crates(["import", path], deadline: .seconds(120))
         #expect(again.status == 3, "\(again)")
         #expect(again.stdoutLines.first == "\(path): 0 added, 2 already in the collection, 1 not added (known by release id only).")
         #expect(try await server.stats().releases == ["999"])
@@ -88,7 +88,7 @@ struct ImportLookupTests {
         let path = try write("727361626525\n5099750442227\n0077774620024\n4004064480149\n", "shelf.txt", in: sandbox)
         // Nothing listens on port 9: every connection is refused.
         sandbox.api = "http://127.0.0.1:9"
-        let offline = try await sandbox.crates(["import", path], deadline: .seconds(90))
+        let offline = try await sandbox.crates(["import", path], deadline: .seconds(120))
         #expect(offline.status == 4, "\(offline)")
         #expect(offline.stdoutLines.first == "\(path): 4 added, 0 already in the collection.", "\(offline)")
         #expect(offline.stdout.contains(" failed. Stopped: Discogs cannot be reached."), "\(offline)")
@@ -98,7 +98,7 @@ struct ImportLookupTests {
         // A server that no longer takes the saved token, as after revoking it on Discogs.
         server = try await DiscogsTestServer.start(token: "another-token")
         sandbox.api = server.base
-        let refused = try await sandbox.crates(["import", path], deadline: .seconds(60))
+        let refused = try await sandbox.crates(["import", path], deadline: .seconds(120))
         #expect(refused.status == 4, "\(refused)")
         #expect(refused.stdoutLines.first == "\(path): 0 added, 4 already in the collection.", "\(refused)")
         #expect(refused.stdout.contains("Stopped: Discogs refused the credentials"), "\(refused)")
@@ -125,7 +125,7 @@ struct ImportLookupTests {
             5000000000098,,2023-04-05 06:07:09,
 
             """#
-        let seeded = try await sandbox.crates(["import", try write(seed, "seed.csv", in: sandbox)], deadline: .seconds(60))
+        let seeded = try await sandbox.crates(["import", try write(seed, "seed.csv", in: sandbox)], deadline: .seconds(120))
         #expect(seeded.status == 0, "\(seeded)")
         let exported = sandbox.directory.appendingPathComponent("collection.csv").path
         let export = try await sandbox.crates(["export", "--csv", exported])
@@ -133,7 +133,7 @@ struct ImportLookupTests {
 
         try await server.reset()
         let copy = sandbox.directory.appendingPathComponent("copy.sqlite").path
-        let imported = try await sandbox.crates(["import", "--db", copy, exported], deadline: .seconds(60))
+        let imported = try await sandbox.crates(["import", "--db", copy, exported], deadline: .seconds(120))
         #expect(imported.status == 0, "\(imported)")
         #expect(imported.stdoutLines.first == "\(exported): 6 added, 0 already in the collection.", "\(imported)")
 

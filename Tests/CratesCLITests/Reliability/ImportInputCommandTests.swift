@@ -61,7 +61,7 @@ struct ImportInputCommandTests {
     @Test("binary input is refused at its first bytes", arguments: ["/dev/zero", "/dev/urandom"])
     func binaryInput(_ device: String) async throws {
         let sandbox = try CommandSandbox()
-        let result = try await sandbox.crates(["import", "--no-lookup", device], deadline: .seconds(60))
+        let result = try await sandbox.crates(["import", "--no-lookup", device], deadline: .seconds(120))
         #expect(result.status == 1 && !result.timedOut, "\(result)")
         #expect(result.stderr.contains("\(device): this is not a text file"), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.database))

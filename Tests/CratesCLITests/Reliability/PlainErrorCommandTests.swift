@@ -42,7 +42,7 @@ struct PlainErrorCommandTests {
         try await ProcessRunner.run(
             URL(fileURLWithPath: "/bin/sh"),
             arguments: ["-c", "exec \"$0\" \"$@\" \(redirection)", try ProcessRunner.cratesBinary().path] + arguments,
-            environment: sandbox.environment, deadline: .seconds(60))
+            environment: sandbox.environment, deadline: .seconds(120))
     }
 
     @Test("standard output on /dev/full or closed: exit 1, 'cannot write to standard output: …', for every command that prints")
@@ -76,7 +76,7 @@ struct PlainErrorCommandTests {
         for (arguments, status) in runs {
             let result = try await ProcessRunner.run(
                 try ProcessRunner.cratesBinary(), arguments: arguments,
-                environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/etc/passwd"], deadline: .seconds(60))
+                environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/etc/passwd"], deadline: .seconds(120))
             #expect(result.status == status && !result.signalled, "\(arguments): \(result)")
             #expect(result.stderr.contains("/etc/passwd/") && result.stderr.contains("Not a directory"), "\(arguments): \(result)")
             Reliability.expectPlainText(result)
@@ -123,7 +123,7 @@ struct PlainErrorCommandTests {
                 URL(fileURLWithPath: "/usr/bin/setpriv"),
                 arguments: ["--reuid=65534", "--regid=65534", "--clear-groups", try ProcessRunner.cratesBinary().path] + arguments,
                 environment: ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent", "XDG_CONFIG_HOME": "/nonexistent"],
-                deadline: .seconds(60))
+                deadline: .seconds(120))
             #expect(result.status == 1 && !result.signalled, "\(arguments): \(result)")
             #expect(result.stderr.contains(text), "\(arguments): \(result)")
             Reliability.expectPlainText(result)

@@ -41,7 +41,7 @@ struct ReadOnlyCommandTests {
                     URL(fileURLWithPath: "/usr/bin/setpriv"),
                     arguments: ["--reuid=65534", "--regid=65534", "--clear-groups", crates] + arguments,
                     environment: ["CRATES_DB": sandbox.database, "HOME": "/nonexistent", "XDG_CONFIG_HOME": "/nonexistent"],
-                    deadline: .seconds(60))
+                    deadline: .seconds(120))
                 #expect(result.status == 0 && !result.signalled, "\(mode) \(arguments): \(result)")
                 for text in shows { #expect(result.stdout.contains(text), "\(mode) \(arguments): \(result)") }
                 #expect(!result.stderr.contains("readonly"), "\(mode) \(arguments): \(result)")

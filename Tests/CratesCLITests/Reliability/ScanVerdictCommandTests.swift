@@ -24,7 +24,7 @@ struct ScanVerdictCommandTests {
         os.chmod(path + '.new', 0o600)
         s.listen(1)
         os.rename(path + '.new', path)
-        s.settimeout(90)
+        s.settimeout(300)
         c, _ = s.accept()
         for d in data:
             c.sendall((json.dumps({"symbology": "EAN-13", "data": d, "at": "2026-11-22T10:00:00Z"}) + "\n").encode())
@@ -38,11 +38,11 @@ struct ScanVerdictCommandTests {
         let socket = sandbox.directory.appendingPathComponent("fake.sock").path
         let data = String(decoding: try JSONSerialization.data(withJSONObject: Self.scanned), as: UTF8.self)
         let server = try ChildProcess.start(
-            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", "-c", Self.daemon, socket, data], deadline: .seconds(60))
+            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", "-c", Self.daemon, socket, data], deadline: .seconds(300))
         try await waitUntil("the fake daemon's socket", lastSeen: { server.stderrSoFar }) {
             FileManager.default.fileExists(atPath: socket)
         }
-        let scan = try await sandbox.crates(["scan", "--socket", socket], deadline: .seconds(60))
+        let scan = try await sandbox.crates(["scan", "--socket", socket], deadline: .seconds(120))
         #expect(await server.result().succeeded)
         #expect(scan.status == 1, "the daemon went away: \(scan)")
         let verdicts = scan.stdoutLines.map { $0.split(separator: "\t", omittingEmptySubsequences: false).last.map(String.init) ?? "" }

@@ -16,7 +16,7 @@ struct ScanClientCommandTests {
         os.chmod(path + '.new', 0o600)
         s.listen(1)
         os.rename(path + '.new', path)
-        s.settimeout(90)
+        s.settimeout(300)
         c, _ = s.accept()
         c.sendall(b'EAN-13:5099750442227\n'
                   + b'\xff\xfe{"symbology":"EAN-13"}\n'
@@ -36,9 +36,9 @@ struct ScanClientCommandTests {
         defer { sandbox.remove() }
         let socket = sandbox.path("fake.sock")
         let server = try ChildProcess.start(
-            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", "-c", Self.server, socket], deadline: .seconds(60))
+            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", "-c", Self.server, socket], deadline: .seconds(300))
         try await waitUntil("the fake daemon's socket", lastSeen: { server.stderrSoFar }) { ScanSandbox.mode(socket) != nil }
-        let result = try await ProcessRunner.crates(["scan", "--socket", socket], deadline: .seconds(60))
+        let result = try await ProcessRunner.crates(["scan", "--socket", socket], deadline: .seconds(120))
         let served = await server.result()
         #expect(served.succeeded, "\(served)")
         #expect(result.status == 1, "\(result)")

@@ -47,7 +47,7 @@ struct ScanSandbox {
         let output = path(name + ".png")
         let result = try await ProcessRunner.run(
             URL(fileURLWithPath: "/usr/bin/env"), arguments: ["zint", "-b", symbology, "-d", data, "-o", output],
-            deadline: .seconds(20))
+            deadline: .seconds(120))
         guard result.succeeded else { throw ScanTestError.setup("zint (Debian package zint, see scripts/install-deps.sh): \(result)") }
         return output
     }
@@ -56,7 +56,7 @@ struct ScanSandbox {
     /// timing, so that hold-time tests do not depend on how long zbarimg takes on a busy machine.
     func decode(_ image: String) async throws -> String {
         let result = try await ProcessRunner.run(
-            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["zbarimg", "-q", image], deadline: .seconds(20))
+            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["zbarimg", "-q", image], deadline: .seconds(120))
         guard result.succeeded, let line = result.stdoutLines.first else { throw ScanTestError.setup("zbarimg: \(result)") }
         return line
     }

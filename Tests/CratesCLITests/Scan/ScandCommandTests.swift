@@ -162,7 +162,7 @@ struct ScandCommandTests {
         #expect(mkdir(shared, 0o755) == 0)
         #expect(chmod(shared, 0o755) == 0)
         let refused = try await ProcessRunner.crates(
-            ["scand", "--socket", shared + "/scan.sock", "--decoder", "exec sleep 600"], deadline: .seconds(20))
+            ["scand", "--socket", shared + "/scan.sock", "--decoder", "exec sleep 600"], deadline: .seconds(120))
         #expect(refused.status == 1, "\(refused)")
         #expect(refused.stderr.contains("can be entered by other users (mode 755)"), "\(refused)")
         #expect(refused.stderr.contains("chmod 700"))
@@ -176,7 +176,7 @@ struct ScandCommandTests {
         let ean = try await sandbox.image("EANX", "509975044222", name: "ean")
         let first = try await sandbox.startDaemon(["--decoder", "exec sleep 600"])
 
-        let second = try await ProcessRunner.crates(["scand", "--decoder", "exec sleep 600"], environment: sandbox.environment, deadline: .seconds(20))
+        let second = try await ProcessRunner.crates(["scand", "--decoder", "exec sleep 600"], environment: sandbox.environment, deadline: .seconds(120))
         #expect(second.status == 1, "\(second)")
         #expect(second.stderr.contains("another crates scand (pid \(first.pid)) is already serving \(sandbox.socket)"), "\(second)")
 
@@ -186,7 +186,7 @@ struct ScandCommandTests {
         // group the daemon logged), as the test's own clean-up.
         ScanSandbox.killDecoders(loggedIn: crashed.stderr)
         #expect(ScanSandbox.mode(sandbox.socket) != nil, "a killed daemon leaves its socket behind")
-        let noDaemon = try await ProcessRunner.crates(["scan"], environment: sandbox.environment, deadline: .seconds(20))
+        let noDaemon = try await ProcessRunner.crates(["scan"], environment: sandbox.environment, deadline: .seconds(120))
         #expect(noDaemon.status == 1)
         #expect(noDaemon.stderr.contains("no camera daemon is listening on \(sandbox.socket)"), "\(noDaemon)")
 
@@ -209,7 +209,7 @@ struct ScandCommandTests {
     func noDaemonAndBadOptions() async throws {
         let sandbox = try ScanSandbox()
         defer { sandbox.remove() }
-        let result = try await ProcessRunner.crates(["scan", "--socket", sandbox.path("none.sock")], deadline: .seconds(20))
+        let result = try await ProcessRunner.crates(["scan", "--socket", sandbox.path("none.sock")], deadline: .seconds(120))
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("no camera daemon is listening on \(sandbox.path("none.sock")): start one with `crates scand`"))
@@ -220,7 +220,7 @@ struct ScandCommandTests {
             (["scand", "--hold", "soon"], "--hold"),
             (["scand", "--device", "/dev/video1", "--decoder", "zbarimg x.png"], "--device is for zbarcam"),
         ] {
-            let refused = try await ProcessRunner.crates(arguments, environment: sandbox.environment, deadline: .seconds(20))
+            let refused = try await ProcessRunner.crates(arguments, environment: sandbox.environment, deadline: .seconds(120))
             #expect(refused.status != 0)
             #expect(refused.stderr.contains(message), "\(refused)")
         }

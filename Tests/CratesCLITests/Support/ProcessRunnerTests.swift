@@ -45,7 +45,7 @@ struct ProcessRunnerTests {
     @Test("a grandchild holding the pipes open does not hang the runner")
     func grandchild() async throws {
         let result = try await ProcessRunner.run(Self.shell, arguments: ["-c", "sleep 5 & echo parent done"],
-                                                 deadline: .seconds(20))
+                                                 deadline: .seconds(120))
         #expect(result.status == 0)
         #expect(!result.timedOut)
         #expect(result.stdoutLines == ["parent done"])
@@ -75,8 +75,8 @@ struct ProcessRunnerTests {
 
     @Test("in the background: its pid, its output so far, a signal, then its result")
     func background() async throws {
-        let child = try ChildProcess.start(Self.shell, arguments: ["-c", "echo ready; read line; echo \"got $line\"; exec sleep 60"],
-                                           keepStdinOpen: true, deadline: .seconds(60))
+        let child = try ChildProcess.start(Self.shell, arguments: ["-c", "echo ready; read line; echo \"got $line\"; exec sleep 600"],
+                                           keepStdinOpen: true, deadline: .seconds(300))
         try await waitUntil("the child ready") { child.stdoutSoFar == "ready\n" }
         child.write(Data("hello\n".utf8))
         try await waitUntil("the child's answer") { child.stdoutSoFar.hasSuffix("got hello\n") }

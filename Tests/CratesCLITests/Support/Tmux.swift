@@ -30,7 +30,7 @@ final class TmuxSession: Sendable {
         let exports = env.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
         let script = "env \(exports) \(command); echo \(Self.exitMarker) $?; stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; echo; sleep 600"
         let start = "exec tmux -S \(Self.quote(socket)) -f /dev/null new-session -d -x \(width) -y \(height) \(Self.quote(script)) </dev/null >/dev/null 2>&1"
-        let started = try await ProcessRunner.run(URL(fileURLWithPath: "/bin/bash"), arguments: ["-c", start], deadline: .seconds(30))
+        let started = try await ProcessRunner.run(URL(fileURLWithPath: "/bin/bash"), arguments: ["-c", start], deadline: .seconds(120))
         guard started.succeeded else { throw TmuxError.failed("new-session", "\(started)") }
         try await tmux(["set-option", "-g", "status", "off"])
     }
@@ -40,13 +40,13 @@ final class TmuxSession: Sendable {
         // socket, in the background (the pump thread reaps the shell).
         _ = try? ChildProcess.start(
             URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", #"tmux -S "$0" kill-server; rm -rf "$1""#, socket, directory.path],
-            deadline: .seconds(20))
+            deadline: .seconds(120))
     }
 
     @discardableResult
     func tmux(_ arguments: [String]) async throws -> ProcessResult {
         let result = try await ProcessRunner.run(
-            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["tmux", "-S", socket] + arguments, deadline: .seconds(10))
+            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["tmux", "-S", socket] + arguments, deadline: .seconds(120))
         guard result.status == 0 else { throw TmuxError.failed(arguments.joined(separator: " "), result.description) }
         return result
     }
@@ -94,7 +94,7 @@ final class TmuxSession: Sendable {
     /// The pid of the program in the pane (the child of the pane's shell).
     func programPID() async throws -> Int32? {
         let shell = try await tmux(["display-message", "-p", "#{pane_pid}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let children = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["pgrep", "-P", shell], deadline: .seconds(30))
+        let children = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["pgrep", "-P", shell], deadline: .seconds(120))
         // pgrep: 0 found, 1 none; anything else is an error.
         guard children.status == 0 || children.status == 1, !children.signalled else { throw TmuxError.failed("pgrep", "\(children)") }
         return children.stdoutLines.compactMap { Int32($0) }.first
