@@ -171,7 +171,8 @@ extension CatalogueStore {
     public func importEntries(
         _ entries: ImportEntries, copies: Bool, now: Date = Date(), batchSize: Int = defaultBatchSize,
         keepingIDs: Bool = false, shouldContinue: @escaping @Sendable () -> Bool = { true },
-        progress: (@Sendable (_ added: Int, _ processed: Int) -> Void)? = nil
+        progress: (@Sendable (_ added: Int, _ processed: Int) -> Void)? = nil,
+        waitingForLock: (@Sendable () -> Void)? = nil
     ) async throws(ImportWriteError) -> ImportOutcome {
         let occurrences = copies ? [] : entries.occurrences()
         var outcome = ImportOutcome()
@@ -184,7 +185,7 @@ extension CatalogueStore {
             }
             let range = start..<min(start + size, entries.count)
             do {
-                let batch = try await write { db in
+                let batch = try await writeBatch(waitingForLock: waitingForLock, shouldContinue: shouldContinue) { db in
                     try Self.importBatch(db, entries, range, occurrences: occurrences, copies: copies, now: now)
                 }
                 outcome.added += batch.ids.count
@@ -202,12 +203,43 @@ extension CatalogueStore {
         return outcome
     }
 
+    /// Writes one batch. Another import's batch (or any program's transaction) may hold the
+    /// lock longer than one busy timeout on a slow machine: a batch waits several, saying so
+    /// once, rather than failing an import that would go through. A batch refused was
+    /// rolled back, so it is simply written again (its copies counted anew).
+    private func writeBatch(
+        waitingForLock: (@Sendable () -> Void)?, shouldContinue: @Sendable () -> Bool,
+        _ body: @escaping @Sendable (Database) throws -> ImportedBatch
+    ) async throws(StoreError) -> ImportedBatch {
+        var attempts = 1
+        while true {
+            do {
+                return try await write(body)
+            } catch .locked where attempts < Self.importLockAttempts && shouldContinue() {
+                if attempts == 1 { waitingForLock?() }
+                attempts += 1
+            } catch .locked {
+                throw .locked(seconds: busyTimeout * Double(attempts))
+            } catch {
+                throw error
+            }
+        }
+    }
+
+    /// What one batch wrote: the new records' ids, the lines already present, the rows
+    /// known only by a release id.
+    private typealias ImportedBatch = (ids: [Int64], present: Int, releaseRows: [ReleaseRow])
+
+    /// How many busy timeouts one batch waits for another program's lock before the import
+    /// fails (10 s each by default: a minute).
+    public static let importLockAttempts = 6
+
     /// One batch of `importEntries(_:copies:)`, inside its write transaction. Barcodes go in
     /// one statement; described rows (few, each searched later at a request a second or
     /// more) one by one; the ids come back in file order.
     private static func importBatch(
         _ db: Database, _ entries: ImportEntries, _ range: Range<Int>, occurrences: [UInt32], copies: Bool, now: Date
-    ) throws -> (ids: [Int64], present: Int, releaseRows: [ReleaseRow]) {
+    ) throws -> ImportedBatch {
         var batch: [(entry: ImportEntry, occurrence: Int)] = []
         batch.reserveCapacity(range.count)
         for index in range { batch.append((entries[index], copies ? 0 : Int(occurrences[index]))) }

@@ -61,6 +61,41 @@ import Glibc
         #expect(try await store.addIfAbsent(byRelease, copiesWanted: 1, countedBy: .release(9)) == .present(copies: 1))
     }
 
+    /// Another program's transaction outlasting one busy timeout (0.2 s here) makes a batch
+    /// wait, saying so once, and the import goes through once the lock goes; held past
+    /// every attempt, the import fails saying how long it waited, nothing of the batch written.
+    @Test(.enabled(if: SQLiteLock.shell != nil))
+    func aBatchWaitsForAnotherProgramsLock() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("crates.sqlite")
+        let store = try CatalogueStore(path: path, busyTimeout: 0.2)
+        _ = try await store.add(NewRecord(gtin: makeGTIN(99), addMethod: .typed))  // the file exists, in WAL mode
+        let lock = SQLiteLock(path: path)
+        try await lock.acquire()
+        let said = LockBox(0)
+        let importing = Task {
+            try await store.importEntries(
+                entries([(1, nil), (2, nil)]), copies: false, waitingForLock: { said.withLock { $0 += 1 } })
+        }
+        try await waitUntil("the batch waits for the lock") { said.value == 1 }
+        #expect(await lock.release()?.status == 0)
+        let outcome = try await importing.value
+        #expect(outcome.added == 2 && said.value == 1)
+
+        // Held past every attempt (6 of 0.2 s): refused, saying how long it waited.
+        let held = SQLiteLock(path: path)
+        try await held.acquire()
+        var refused: StoreError?
+        do throws(CatalogueStore.ImportWriteError) {
+            _ = try await store.importEntries(entries([(3, nil)]), copies: false)
+        } catch {
+            refused = error.error
+        }
+        #expect(refused == .locked(seconds: 0.2 * Double(CatalogueStore.importLockAttempts)))
+        #expect(await held.release()?.status == 0)
+        #expect(try await store.copies(of: makeGTIN(3)) == 0)
+    }
+
     /// "the disk is full after 10,003 of 50,000": what was kept, and that re-running finishes.
     @Test func aFailedImportSaysWhatItKept() {
         var outcome = CatalogueStore.ImportOutcome()

@@ -108,7 +108,8 @@ public struct Importer: Sendable {
         do {
             written = try await store.importEntries(
                 entries, copies: options.copies, shouldContinue: { !stopRequest.isRequested },
-                progress: { _, processed in progress.adding(processed, of: entries.count) })
+                progress: { _, processed in progress.adding(processed, of: entries.count) },
+                waitingForLock: { progress.note("\(name): waiting for the collection: another program holds it locked") })
         } catch {
             progress.finish()
             throw ImportRunError.write(error, name: name)
