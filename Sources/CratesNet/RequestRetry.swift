@@ -85,18 +85,17 @@ public struct RequestRetry: Sendable {
     }
 
     /// One attempt: the request, and perhaps a second copy of it (`hedge`). The result, and
-    /// how many requests went: as the client counted them (`SentRequests`), else (a request
-    /// that is no client's, as in tests) one for each copy started.
+    /// how many requests went, as the client counted them (`SentRequests`): a copy abandoned
+    /// before it went is not one.
     private func attempt<T: Sendable>(_ request: @escaping @Sendable () async throws(DiscogsError) -> T) async -> (Result<T, DiscogsError>, Int) {
         let sent = SentRequests()
-        let (result, started) = await SentRequests.$current.withValue(sent) { await copies(of: request) }
-        return (result, sent.count > 0 ? sent.count : started)
+        let result = await SentRequests.$current.withValue(sent) { await copies(of: request) }
+        return (result, sent.count)
     }
 
-    /// The request, and the copies `hedge` allows alongside; the first answer, and how many
-    /// copies were started.
-    private func copies<T: Sendable>(of request: @escaping @Sendable () async throws(DiscogsError) -> T) async -> (Result<T, DiscogsError>, Int) {
-        guard let hedge else { return (await Self.run(request), 1) }
+    /// The request, and the copies `hedge` allows alongside: the first answer.
+    private func copies<T: Sendable>(of request: @escaping @Sendable () async throws(DiscogsError) -> T) async -> Result<T, DiscogsError> {
+        guard let hedge else { return await Self.run(request) }
         let delay = hedgeAfter
         return await withTaskGroup(of: Lane<T>.self) { group in
             group.addTask { .answer(await Self.run(request)) }
@@ -104,7 +103,7 @@ public struct RequestRetry: Sendable {
                 try? await Task.sleep(for: .seconds(delay))
                 return .timer
             }
-            var sent = 1
+            var started = 1
             var outstanding = 1
             var failure = DiscogsError.transport(.cancelled)
             while let lane = await group.next() {
@@ -114,9 +113,9 @@ public struct RequestRetry: Sendable {
                     // One copy alongside at a time, three at most (a copy may fail too); when
                     // not now (others wait, or the window is full: the request may have
                     // waited for the window all this while), ask again later.
-                    if outstanding == 1, sent < 4, await hedge() {
+                    if outstanding == 1, started < 4, await hedge() {
                         group.addTask { .answer(await Self.run(request)) }
-                        sent += 1
+                        started += 1
                         outstanding += 1
                     }
                     group.addTask {
@@ -125,17 +124,17 @@ public struct RequestRetry: Sendable {
                     }
                 case .answer(.success(let value)):
                     group.cancelAll()  // the other copy, or the timer
-                    return (.success(value), sent)
+                    return .success(value)
                 case .answer(.failure(let error)):
                     outstanding -= 1
                     if !error.isCancellation { failure = error }
                     if outstanding == 0 {
                         group.cancelAll()
-                        return (.failure(failure), sent)
+                        return .failure(failure)
                     }
                 }
             }
-            return (.failure(failure), sent)
+            return .failure(failure)
         }
     }
 

@@ -35,8 +35,7 @@ enum ClaimOwner {
 
     /// Whether the claimer named `owner` is known to be gone.
     static func isDead(_ owner: String) -> Bool {
-        let parts = owner.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 4, let pid = Int32(parts[2]), let start = UInt64(parts[3]), pid > 0,
+        guard let parts = parts(of: owner), let pid = Int32(parts[2]), let start = UInt64(parts[3]), pid > 0,
               let boot = bootID, let namespace = pidNamespace,
               parts[0] == boot, parts[1] == namespace
         else { return false }
@@ -46,8 +45,13 @@ enum ClaimOwner {
 
     /// The process id an owner names, for messages ("another sync, pid 1234").
     static func pid(_ owner: String) -> Int32? {
+        parts(of: owner).flatMap { Int32($0[2]) }
+    }
+
+    /// BOOT, PIDNS, PID and START; nil when `owner` is not of that form.
+    private static func parts(of owner: String) -> [Substring]? {
         let parts = owner.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count == 4 ? Int32(parts[2]) : nil
+        return parts.count == 4 ? parts : nil
     }
 
     /// The start time of process `pid`, nil when there is no such process.

@@ -15,7 +15,9 @@ import Testing
         private var slept: [Double] = []
         init(_ errors: [DiscogsError]) { self.errors = errors }
 
+        /// A request sent, counted as `DiscogsClient.send` counts one.
         func call() throws(DiscogsError) -> Int {
+            SentRequests.current?.add()
             let next = lock.withLock { () -> DiscogsError? in
                 calls += 1
                 return errors.isEmpty ? nil : errors.removeFirst()
