@@ -19,7 +19,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build -c release --product crates
 	LANG=C.UTF-8 TERM=tmux-256color CRATES_RELEASE_BINARY="$$($(SWIFT) build -c release --show-bin-path)/crates" \
-		timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build
+		scripts/run-tests.sh timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build
 
 release: deps
 	$(SWIFT) build -c release

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs the given test command, its output shown as it comes and kept. When it fails, the
+# failing tests' own lines are printed again at the very end: CI keeps only the tail of a
+# log, and a failure hundreds of lines above it would otherwise be lost.
+set -uo pipefail
+
+log=$(mktemp "${TMPDIR:-/tmp}/crates-test-log.XXXXXX")
+trap 'rm -f "$log"' EXIT
+
+"$@" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+[ "$status" -eq 0 ] && exit 0
+
+echo
+echo "== The test command failed (exit $status). What failed, repeated from above:"
+# Swift Testing marks each failed expectation and each failed test with ✘; a crashed or
+# killed test process leaves "Fatal error", "signal" or "error:" lines instead.
+grep -aE '^✘ |Fatal error|Exited with (unexpected )?signal|^error: ' "$log" \
+  | cut -c1-400 | awk '!seen[$0]++' | tail -n 40
+case "$status" in
+  124|137) echo "== The suite ran past its time limit and was stopped." ;;
+esac
+exit "$status"
