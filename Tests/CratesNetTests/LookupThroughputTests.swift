@@ -173,7 +173,9 @@ struct LookupThroughputTests {
 
     @Test("5xx, a body that does not parse, a reset connection, a timeout: tried again within the run, the record ends matched")
     func transientFailuresAreRetriedWithinTheRun() async throws {
-        let server = try await DiscogsTestServer.start(["--generate", "--slow", "3"])
+        // The slow answer comes long after the client's 5 s timeout, and 5 s is far more than
+        // a loaded machine takes to answer any other request: only the slow one times out.
+        let server = try await DiscogsTestServer.start(["--generate", "--slow", "120"])
         let gtins = (1...5).map(ean)
         try await server.inject("html500", count: 2, match: "barcode=" + gtins[0].canonical)
         try await server.inject("json500", count: 1, match: "barcode=" + gtins[1].canonical)
@@ -183,7 +185,7 @@ struct LookupThroughputTests {
         let queue = InMemoryLookupQueue()
         for g in gtins { await queue.enqueue(g) }
         let worker = LookupWorker(
-            queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server, timeout: 1)), policy: .fast(pauses: 3))
+            queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server, timeout: 5)), policy: .fast(pauses: 3))
         #expect(await drive(worker, until: settledAll(queue)))
         for entry in await queue.all {
             #expect(entry.state == .matched, "\(entry.gtin.canonical): \(String(describing: entry.outcome))")

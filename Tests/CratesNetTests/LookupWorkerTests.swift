@@ -99,13 +99,15 @@ import Testing
     /// backoff, then looked up again once due. A release deleted since Discogs indexed it is
     /// matched from its search result (its details will answer 404 later).
     @Test func failuresAreRetriedWithBackoff() async throws {
-        let server = try await DiscogsTestServer.start(["--slow", "3"])
+        // The slow answer comes long after the client's 5 s timeout, and 5 s is far more than
+        // a loaded machine takes to answer any other request: no answer times out by chance.
+        let server = try await DiscogsTestServer.start(["--slow", "120"])
         let queue = InMemoryLookupQueue()
         let html500 = await queue.enqueue(try gtin("5000000000012"))
         let deleted = await queue.enqueue(try gtin("5000000000067"))
         let slow = await queue.enqueue(try gtin("5000000000050"))
         let start = Date()
-        let (_, _) = try await drain(queue, client: try testClient(server, timeout: 1))
+        let (_, _) = try await drain(queue, client: try testClient(server, timeout: 5))
         let drained = Date()
         guard case .matched(let gone)? = await queue.entry(deleted)?.outcome else { Issue.record("not matched"); return }
         #expect(gone.id == 2_147_483_647 && !gone.hasFullDetails)
@@ -125,7 +127,7 @@ import Testing
 
         // Due again: looked up again, and the attempts count grows.
         await queue.makeFailedDue()
-        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server, timeout: 1)), policy: Self.policy)
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server, timeout: 5)), policy: Self.policy)
         let running = Task { await worker.run() }
         try await waitUntil("every record but the deleted one failed a second time") {
             await queue.all.filter { $0.recordID != deleted }.allSatisfy { $0.attempts == 2 && $0.state == .failed }
