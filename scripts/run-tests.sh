@@ -4,6 +4,15 @@
 # log, and a failure hundreds of lines above it would otherwise be lost.
 set -uo pipefail
 
+# The suite runs some 700 tests at once in one process, each with its databases, pipes,
+# sockets and loopback servers: at its peak it holds some 1,700 descriptors, past the soft
+# limit of 1,024 many machines start a shell with ("Too many open files" in any test).
+# Raise the soft limit to the hard one, to at most 65,536.
+hard=$(ulimit -Hn)
+if [ "$hard" = unlimited ] || [ "$hard" -gt 65536 ]; then hard=65536; fi
+if [ "$(ulimit -Sn)" != unlimited ] && [ "$(ulimit -Sn)" -lt "$hard" ]; then ulimit -Sn "$hard"; fi
+echo "== open files: soft limit $(ulimit -Sn), hard limit $(ulimit -Hn)"
+
 log=$(mktemp "${TMPDIR:-/tmp}/crates-test-log.XXXXXX")
 trap 'rm -f "$log"' EXIT
 
