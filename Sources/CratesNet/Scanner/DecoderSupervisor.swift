@@ -76,22 +76,12 @@ public final class DecoderSupervisor: Sendable {
     /// Waits (blocking this thread) until the decoder is stopped and reaped; false at the
     /// timeout.
     public func waitUntilStopped(timeout: Duration = .seconds(5)) -> Bool {
-        let end = ContinuousClock.now.advanced(by: timeout)
-        while !state.withLock({ $0.finished }) {
-            guard ContinuousClock.now < end else { return false }
-            usleep(2_000)
-        }
-        return true
+        StopWait.blocking(timeout: timeout) { state.withLock { $0.finished } }
     }
 
     /// Waits without blocking a thread until the decoder is stopped and reaped.
     public func waitUntilStopped(timeout: Duration = .seconds(5)) async -> Bool {
-        let end = ContinuousClock.now.advanced(by: timeout)
-        while !state.withLock({ $0.finished }) {
-            guard ContinuousClock.now < end else { return false }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return true
+        await StopWait.suspending(timeout: timeout) { state.withLock { $0.finished } }
     }
 
     private var stopping: Bool { state.withLock { $0.stopping } }

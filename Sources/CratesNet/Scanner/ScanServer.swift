@@ -133,22 +133,12 @@ public final class ScanServer: Sendable {
 
     /// Waits (blocking this thread) until the loop has cleaned up; false at the timeout.
     public func waitUntilStopped(timeout: Duration = .seconds(5)) -> Bool {
-        let end = ContinuousClock.now.advanced(by: timeout)
-        while !state.withLock({ $0.finished }) {
-            guard ContinuousClock.now < end else { return false }
-            usleep(2_000)
-        }
-        return true
+        StopWait.blocking(timeout: timeout) { state.withLock { $0.finished } }
     }
 
     /// Waits without blocking a thread until the loop has cleaned up; false at the timeout.
     public func waitUntilStopped(timeout: Duration = .seconds(5)) async -> Bool {
-        let end = ContinuousClock.now.advanced(by: timeout)
-        while !state.withLock({ $0.finished }) {
-            guard ContinuousClock.now < end else { return false }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return true
+        await StopWait.suspending(timeout: timeout) { state.withLock { $0.finished } }
     }
 
     /// The lines queued since the last turn, and whether to stop.

@@ -62,26 +62,13 @@ struct ExportCommand: ParsableCommand {
     @Flag(help: "End CSV rows with CRLF (RFC 4180) instead of LF.")
     var crlf = false
 
-    @Option(name: .customLong("genre"), help: ArgumentHelp(
-        "Only the records of this genre section (any case; repeat for several).", valueName: "genre"))
-    var genres: [String] = []
-
-    @Option(name: .customLong("location"), help: ArgumentHelp(
-        "Only the records in this place and the places inside it (a name, a path, #id or its label code).",
-        valueName: "name"))
-    var location: String?
-
-    @Option(name: .customLong("state"), help: ArgumentHelp(
-        "Only records in this lookup state (\(LookupStateOption.validValues); repeat or separate with commas).",
-        valueName: "state"))
-    var stateNames: [String] = []
+    @OptionGroup var records: RecordFilterOptions
 
     func validate() throws {
         guard (csv == nil) != (json == nil) else {
             throw ValidationError("give one of --csv FILE and --json FILE")
         }
         if crlf, csv == nil { throw ValidationError("--crlf applies to --csv only") }
-        _ = try LookupStateOption.parse(stateNames)
     }
 
     func run() throws {
@@ -91,9 +78,7 @@ struct ExportCommand: ParsableCommand {
         let output = csv ?? json ?? "-"
         try self.store.checkOutput(output)
         let store = try self.store.openForReading()
-        let export = CollectionExport(store: store, filter: ExportFilter(
-            sections: genres, states: try LookupStateOption.parse(stateNames),
-            location: try location.map { name in try blocking { try await LocationDirectory(store: store).resolve(name).id } }))
+        let export = CollectionExport(store: store, filter: try records.filter(in: store))
         let database = try self.store.path()
         let file: ExportFile
         do {

@@ -56,31 +56,12 @@ struct ListCommand: ParsableCommand {
     @Flag(help: "One JSON object per record and line (JSON Lines) instead of tab-separated columns.")
     var json = false
 
-    @Option(name: .customLong("genre"), help: ArgumentHelp(
-        "Only the records of this genre section (its name as the list shows it, any case; repeat for several).",
-        valueName: "genre"))
-    var genres: [String] = []
-
-    @Option(name: .customLong("location"), help: ArgumentHelp(
-        "Only the records in this place and the places inside it (a name, a path, #id or its label code).",
-        valueName: "name"))
-    var location: String?
-
-    @Option(name: .customLong("state"), help: ArgumentHelp(
-        "Only records in this lookup state (\(LookupStateOption.validValues); repeat or separate with commas).",
-        valueName: "state"))
-    var stateNames: [String] = []
-
-    func validate() throws {
-        _ = try LookupStateOption.parse(stateNames)
-    }
+    @OptionGroup var records: RecordFilterOptions
 
     func run() throws {
         // Read-only: never creates the collection, reads one the user may not write (issue 12).
         let store = try self.store.openForReading()
-        let export = CollectionExport(store: store, filter: ExportFilter(
-            sections: genres, states: try LookupStateOption.parse(stateNames),
-            location: try location.map { name in try blocking { try await LocationDirectory(store: store).resolve(name).id } }))
+        let export = CollectionExport(store: store, filter: try records.filter(in: store))
         let json = self.json
         for warning in try blocking({ try await export.unknownGenreWarnings() }) { StandardStreams.errLine(warning) }
         try blocking { try await export.list(json: json) { try StandardStreams.out($0) } }
