@@ -281,17 +281,7 @@ import Testing
     /// server checks each signature with its own code.
     @Test func signedSearchesWithAccentsAndCJK() async throws {
         let server = try await DiscogsTestServer.start()
-        let anonymous = try testClient(server, credentials: nil)
-        let request = try await anonymous.requestToken(consumerKey: DiscogsTestServer.consumerKey, consumerSecret: DiscogsTestServer.consumerSecret)
-        _ = try await testTransport().send(HTTPRequest(url: anonymous.authorizeURL(requestToken: request)))
-        let access = try await anonymous.accessToken(
-            consumerKey: DiscogsTestServer.consumerKey, consumerSecret: DiscogsTestServer.consumerSecret, requestToken: request,
-            verifier: DiscogsTestServer.verifier)
-        let client = try testClient(
-            server,
-            credentials: .oauth(
-                consumerKey: DiscogsTestServer.consumerKey, consumerSecret: DiscogsTestServer.consumerSecret, token: access.token,
-                tokenSecret: access.secret))
+        let client = try await oauthClient(server)
         let finder = DiscogsReleaseSearch(client: client)
         #expect(try await finder.search(try ReleaseSearchQuery(artist: "Björk", title: "Homogenic")).hits.count == 2)
         #expect(try await finder.search(try ReleaseSearchQuery(artist: "坂本龍一", catno: "28MS-0075")).hits.count == 1)

@@ -266,17 +266,7 @@ import Testing
         try await server.collection.seed(#"{"username": "\#(stranger)", "public": true, "folders": [{"id": 3, "name": "Shelf"}], "instances": [{"release_id": 1, "folder_id": 3}]}"#)
         let ownID = try await server.collection.seed(#"{"instances": [{"release_id": 1}]}"#).instance_ids[0]
 
-        let anonymous = try testClient(server, credentials: nil)
-        let token = try await anonymous.requestToken(consumerKey: DiscogsTestServer.consumerKey, consumerSecret: DiscogsTestServer.consumerSecret)
-        _ = try await testTransport().send(HTTPRequest(url: anonymous.authorizeURL(requestToken: token)))
-        let access = try await anonymous.accessToken(
-            consumerKey: DiscogsTestServer.consumerKey, consumerSecret: DiscogsTestServer.consumerSecret, requestToken: token,
-            verifier: DiscogsTestServer.verifier)
-        let client = try testClient(
-            server,
-            credentials: .oauth(
-                consumerKey: DiscogsTestServer.consumerKey, consumerSecret: DiscogsTestServer.consumerSecret, token: access.token,
-                tokenSecret: access.secret))
+        let client = try await oauthClient(server)
 
         #expect(try await client.collectionFolders(username: stranger).map(\.id) == [0])
         #expect(try await client.collectionPage(username: stranger, page: 1).releases.map(\.releaseID) == [1])

@@ -30,3 +30,17 @@ func fixture(_ path: String) throws -> Data {
 func gtin(_ digits: String) throws -> GTIN {
     try #require(GTIN(canonical: digits))
 }
+
+/// A client of `server` signed in through OAuth 1.0a's three legs, as `crates auth login`
+/// does: a request token, the authorize page (where the user would read the verifier), and
+/// the access token. `DiscogsClientTests.oauthThreeLegged` checks each leg on its own.
+func oauthClient(_ server: DiscogsTestServer) async throws -> DiscogsClient {
+    let anonymous = try testClient(server, credentials: nil)
+    let (key, secret) = (DiscogsTestServer.consumerKey, DiscogsTestServer.consumerSecret)
+    let request = try await anonymous.requestToken(consumerKey: key, consumerSecret: secret)
+    _ = try await testTransport().send(HTTPRequest(url: anonymous.authorizeURL(requestToken: request)))
+    let access = try await anonymous.accessToken(
+        consumerKey: key, consumerSecret: secret, requestToken: request, verifier: DiscogsTestServer.verifier)
+    return try testClient(
+        server, credentials: .oauth(consumerKey: key, consumerSecret: secret, token: access.token, tokenSecret: access.secret))
+}
