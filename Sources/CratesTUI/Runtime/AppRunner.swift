@@ -11,6 +11,7 @@ public final class AppRunner {
     private let terminal: CursesTerminal
     private let perform: Perform
     private let interactive: (AppCommand) -> Void
+    private var arrival = KeyArrival()
 
     /// - Parameters:
     ///   - perform: runs a command on the workers; must return at once.
@@ -58,12 +59,14 @@ public final class AppRunner {
         return nil
     }
 
+    /// Applies one input, just read: a key carries the time it came (`KeyArrival`).
     private func apply(_ input: TerminalInput) {
         switch input {
         case .resize(let width, let height):
             dispatch(state.handle(.resize(width: width, height: height)))
         case .key(let key):
-            dispatch(state.handle(.key(key, at: Self.now())))
+            let time = arrival.stamp(readAt: Self.now(), waiting: terminal.waitingInputBytes())
+            dispatch(state.handle(.key(key, at: time)))
         }
     }
 

@@ -77,6 +77,14 @@ public final class CursesTerminal {
         return KeyDecoder.character(UInt32(ch)).map(TerminalInput.key)
     }
 
+    /// How many bytes of input are waiting in the terminal, not yet read (curses reads its
+    /// input a byte at a time, so none wait inside it); 0 when the terminal cannot say.
+    public func waitingInputBytes() -> Int {
+        var waiting: Int32 = 0
+        guard ioctl(STDIN_FILENO, UInt(FIONREAD), &waiting) == 0 else { return 0 }
+        return Int(max(0, waiting))
+    }
+
     /// Forgets what is on the terminal so the next draw repaints it all (Ctrl-L).
     public func invalidate() {
         previous = nil
