@@ -254,7 +254,11 @@ public actor LookupWorker {
     private func publishProgress(drained: Bool) async {
         if refused != nil || refusedWrites > 0 { return }
         if unreachable {
-            publish(.offline(waiting: await waiting()))
+            // Said once the records in hand have given up and are stored as failed (each
+            // after its request in flight; `cutShort` ends their pauses). A driver that ends
+            // its run at `.offline` and cancels the worker then finds every record settled,
+            // never one given back untouched because the status came first.
+            if inHand.isEmpty { publish(.offline(waiting: await waiting())) }
         } else if !inHand.isEmpty {
             if case .rateLimited = status { return }  // the limiter says when that ends
             publish(.working(waiting: max(0, await waiting() - inHand.count)))
@@ -448,6 +452,7 @@ public actor LookupWorker {
         unreachableBecause = error
         offlineRound = 0
         probeAfter = time.addingTimeInterval(policy.offlinePause(round: 0))
+        await pauses.cutShort()
         await wake.signal()
     }
 

@@ -134,4 +134,39 @@ struct LookupDriverTests {
             #expect(state == .matched || state == .ambiguous || state == .notFound, "\(record.gtin?.canonical ?? ""): \(String(describing: state))")
         }
     }
+
+    /// Discogs unreachable while a record pauses between two attempts: the worker says
+    /// offline only once every record in hand has given up and is stored as failed (its
+    /// pause cut short), so the drive, which ends at that status and cancels the worker,
+    /// never gives one back untouched. (It did: `crates add --wait` with Discogs down
+    /// sometimes left its record pending instead of failed.)
+    @Test("Discogs unreachable: the drive ends offline once every record in hand is stored as failed, one in a pause too")
+    func unreachableFailsEveryRecordInHand() async throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        var records: [CatalogueRecord] = []
+        for digits in ["5099750442227", "727361626525", "5012345678900", "5012345678917"] {
+            records.append(try await addPending(store, digits))
+        }
+        // Nothing listens on the discard port: every connection is refused at once.
+        let transport = try CurlTransport(configuration: .init(userAgent: DiscogsUserAgent.make(version: "test"), connectTimeout: 5, totalTimeout: 20))
+        let client = DiscogsClient(
+            transport: transport, endpoints: DiscogsEndpoints(api: "http://127.0.0.1:9", web: "http://127.0.0.1:9"),
+            credentials: .personalToken(DiscogsTestServer.token), rateLimiter: RateLimiter(configuration: .authenticated))
+        // The first record goes alone for 0.5 s and then pauses 10 s after its second
+        // failure; the other three are claimed at 0.5 s, and their second failures, 0.3 s
+        // later, find Discogs unreachable while the first one still pauses.
+        var policy = LookupWorker.Policy()
+        policy.warmUp = 0.5
+        policy.retryPauses = [0.3, 10, 10]
+        policy.unreachableAfterSeconds = 0.6
+        let worker = LookupWorker(queue: store, lookup: DiscogsBarcodeLookup(client: client), policy: policy)
+        let run = await LookupDriver(worker: worker).run(until: .queueDrained)
+        #expect(run.stop == .offline, "\(String(describing: run.stop))")
+        #expect(run.counts.failed == 4, "\(run.counts)")
+        for record in records {
+            let state = try await store.record(record.id)?.lookupState
+            #expect(state == .failed, "\(record.gtin?.canonical ?? ""): \(String(describing: state))")
+        }
+    }
 }
