@@ -10,7 +10,7 @@ import Testing
 /// and the full details of a release fetched on demand or in the background.
 @Suite("Lookups at Discogs' limit")
 struct LookupThroughputTests {
-    /// Runs `worker` until `done` holds (30 s at most), then stops it.
+    /// Runs `worker` until `done` holds (`defaultWaitDeadline` at most), then stops it.
     private func drive(_ worker: LookupWorker, until done: @escaping @Sendable () async -> Bool) async -> Bool {
         let running = Task { await worker.run() }
         let met = (try? await waitUntil("the worker reached its goal") { await done() }) != nil

@@ -16,8 +16,8 @@ import Testing
         return p
     }
 
-    /// Runs a worker until every record has left the waiting states (or 20 s pass), then
-    /// stops it.
+    /// Runs a worker until every record has left the waiting states (or `defaultWaitDeadline`
+    /// passes), then stops it.
     private func drain(
         _ queue: InMemoryLookupQueue, client: DiscogsClient, policy: LookupWorker.Policy = policy
     ) async throws -> (LookupWorker, LookupStatus) {
