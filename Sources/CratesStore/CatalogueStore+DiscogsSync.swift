@@ -542,6 +542,13 @@ extension CatalogueStore {
         }
     }
 
+    /// The instances of one release crates has linked.
+    public func linkedInstances(ofRelease releaseID: Int) async throws(StoreError) -> Set<Int64> {
+        try await read { db in
+            Set(try Int64.fetchAll(db, sql: "SELECT instanceID FROM discogsCopy WHERE releaseID = ?", arguments: [releaseID]))
+        }
+    }
+
     /// The copy's values now (nil: deleted).
     public func syncCopy(_ recordID: Int64) async throws(StoreError) -> SyncCopy? {
         try await read { db in

@@ -81,6 +81,27 @@ public struct CollectionServerControl: Sendable {
         _ = try await get("/_control/collection/hold?kind=\(kind)&count=\(count)")
     }
 
+    /// How a listing goes wrong (collection.py's listing quirks).
+    public enum ListingQuirk: Sendable {
+        /// The page holds no releases.
+        case empty
+        /// The page says the folder ends with it.
+        case shrink
+        /// After the page is answered, this instance is removed.
+        case drop(instance: Int64)
+    }
+
+    /// The next `count` answers for `page` of a folder's releases go wrong as `quirk` says.
+    public func listing(_ quirk: ListingQuirk, page: Int, count: Int = 1) async throws {
+        let query: String
+        switch quirk {
+        case .empty: query = "quirk=empty"
+        case .shrink: query = "quirk=shrink"
+        case .drop(let instance): query = "quirk=drop&instance=\(instance)"
+        }
+        _ = try await get("/_control/collection/listing?\(query)&page=\(page)&count=\(count)")
+    }
+
     /// Sends the answers held.
     public func release() async throws {
         _ = try await get("/_control/collection/release")

@@ -37,6 +37,14 @@ Control endpoints (never rate-limited, never counted as API requests):
                                       then their answers held until /_control/collection/release
   GET  /_control/collection/held               {"held": n}: answers being held now
   GET  /_control/collection/release            sends the held answers
+  GET  /_control/collection/listing?quirk=Q&page=N&count=C[&instance=I]
+                                      the next C answers for page N of a folder's releases go
+                                      wrong, as a listing can while the collection changes:
+                                      empty   the page holds no releases (pagination as it is)
+                                      shrink  the page says the folder has N pages and at most
+                                              N*per_page copies (a page count that shrank)
+                                      drop    after the page is answered, instance I is removed
+                                              (a copy removed on Discogs mid-listing)
 Kinds: folders, folder, folder_releases, release_instances, add, edit, delete, fields, set_field.
 """
 import datetime
@@ -101,6 +109,7 @@ class Collections:
         self.counts = {}
         self.statuses = {}
         self.holds = {}                          # kind -> answers still to hold
+        self.quirks = []                         # listing quirks: {"quirk", "page", "count", "instance"}
 
     def user(self, name, create=False):
         key = name.lower()
@@ -355,7 +364,10 @@ def answer(handler, c, st, kind, method, username, rest, query, raw_body, who):
             insts = [i for i in user.instances.values() if fid == 0 or i["folder_id"] == fid]
             insts = ordered(c, user, insts, query.get("sort", ""), query.get("sort_order", "asc"))
             base = "https://api.discogs.com/users/%s/collection/folders/%d/releases" % (urllib.parse.quote(user.name), fid)
-            return page_of(handler, c, user, insts, query, owner_view, base)
+            status, body = page_of(handler, c, user, insts, query, owner_view, base)
+            if status == 200:
+                apply_quirks(c, user, body)
+            return status, body
 
     if kind == "release_instances":
         rid = number(rest[1])
@@ -442,6 +454,24 @@ def answer(handler, c, st, kind, method, username, rest, query, raw_body, who):
     return 204, None
 
 
+def apply_quirks(c, user, body):
+    """The listing quirks due for this page (called with c.lock held)."""
+    pagination = body["pagination"]
+    page = pagination["page"]
+    for q in c.quirks:
+        if q["count"] <= 0 or q["page"] != page:
+            continue
+        q["count"] -= 1
+        if q["quirk"] == "empty":
+            body["releases"] = []
+        elif q["quirk"] == "shrink":
+            pagination["pages"] = page
+            pagination["items"] = min(pagination["items"], page * pagination["per_page"])
+        elif q["quirk"] == "drop":
+            if user.instances.pop(q["instance"], None) is not None:
+                user.generation += 1
+
+
 def folder_json(user, fid, name, count):
     return {"id": fid, "name": name, "count": count,
             "resource_url": "https://api.discogs.com/users/%s/collection/folders/%d" % (urllib.parse.quote(user.name), fid)}
@@ -496,6 +526,14 @@ def control(handler, path, query, raw_body):
         with c.lock:
             kind = query.get("kind", "add")
             c.holds[kind] = c.holds.get(kind, 0) + int(query.get("count", "1"))
+        return handler.send(200, "{}")
+    if what == "listing":
+        quirk = query.get("quirk", "")
+        if quirk not in ("empty", "shrink", "drop"):
+            return handler.send(400, json.dumps({"message": "quirk is empty, shrink or drop"}))
+        with c.lock:
+            c.quirks.append({"quirk": quirk, "page": int(query.get("page", "1")),
+                             "count": int(query.get("count", "1")), "instance": int(query.get("instance", "0"))})
         return handler.send(200, "{}")
     if what == "held":
         with c.lock:

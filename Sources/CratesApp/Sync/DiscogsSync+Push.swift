@@ -2,6 +2,7 @@ import CratesCore
 import CratesNet
 import CratesStore
 import Foundation
+import Synchronization
 
 /// crates' side going to Discogs: the adds a killed sync left behind, then the outbox.
 extension SyncRun {
@@ -13,13 +14,10 @@ extension SyncRun {
     /// linked to the copy; none means the add never happened, and it is planned again.
     mutating func reconcile() async throws {
         for entry in try await store.outboxAddsSent() {
-            let instances = try await client.collectionInstances(username: username, releaseID: entry.releaseID)
-            let linked = try await store.linkedInstances(instances.map(\.instanceID))
-            // The newest unlinked instance, in the folder the add named if there is one
-            // there: the add is the latest instance of its release.
-            let unlinked = instances.filter { !linked.contains($0.instanceID) && !reconciledInDryRun.contains($0.instanceID) }
-                .sorted { $0.instanceID > $1.instanceID }
-            let found = unlinked.first { $0.folderID == entry.folderID } ?? unlinked.first
+            let releaseID = entry.releaseID
+            let instances = try await send { c, u async throws(DiscogsError) in try await c.collectionInstances(username: u, releaseID: releaseID) }
+            let linked = try await store.linkedInstances(instances.map(\.instanceID)).union(reconciledInDryRun)
+            let found = Self.instanceAdded(by: entry, among: instances, linked: linked)
             if options.dryRun {
                 if let found {
                     reconciledInDryRun.insert(found.instanceID)
@@ -36,6 +34,17 @@ extension SyncRun {
         }
     }
 
+    /// The instance an add made, if Discogs carried it out: the newest instance of its
+    /// release that no copy is linked to, in the folder the add named if there is one there
+    /// (the add is the latest instance of its release).
+    static func instanceAdded(
+        by entry: CatalogueStore.OutboxEntry, among instances: [DiscogsCollectionInstance], linked: Set<Int64>
+    ) -> DiscogsCollectionInstance? {
+        let unlinked = instances.filter { !linked.contains($0.instanceID) }
+            .sorted { $0.instanceID > $1.instanceID }
+        return unlinked.first { $0.folderID == entry.folderID } ?? unlinked.first
+    }
+
     // MARK: Push
 
     /// Plans the adds (and, from the pages, the field writes are planned already), then
@@ -45,14 +54,18 @@ extension SyncRun {
             report.notPushed = try await store.copiesToAdd(limit: 0).count
             return
         }
-        if options.dryRun {
+        // A copy on no instance the listing showed may be on one it did not: after a
+        // listing that did not add up, no copy is added (the next whole listing links it).
+        if listingProblem != nil {
+            report.notAdded = try await store.copiesToAdd(limit: 0, excluding: claimed).count
+        } else if options.dryRun {
             let (count, first) = try await store.copiesToAdd(limit: 1_000_000, excluding: claimed)
-            report.pushed = count
+            report.pushed += count
             report.planned += first.map { "would add to Discogs: \($0.recordID) \(SyncReport.clean($0.title)) (folder \(folderID))" }
-            return
+        } else {
+            try await store.planAdds(folderID: folderID)
         }
-        try await store.planAdds(folderID: folderID)
-        try await drainOutbox()
+        if !options.dryRun { try await drainOutbox() }
     }
 
     /// Carries out the outbox in the order planned, each entry committed as sent before its
@@ -84,10 +97,10 @@ extension SyncRun {
             return
         }
         try await store.markOutbox(entry.id, sent: true)
-        let added: DiscogsAddedInstance
+        let key: DiscogsInstanceKey
         do {
-            added = try await client.addToCollection(username: username, releaseID: entry.releaseID, folderID: entry.folderID)
-        } catch {
+            key = try await sendAdd(entry)
+        } catch let error as DiscogsError {
             if Self.refusedAlone(error) {
                 // Discogs answered no: the add surely did not happen.
                 try await store.dropOutbox(entry.id)
@@ -98,7 +111,6 @@ extension SyncRun {
             // marked sent, and the next sync reconciles it before anything else.
             throw error
         }
-        let key = DiscogsInstanceKey(folderID: entry.folderID, releaseID: entry.releaseID, instanceID: added.instanceID)
         try await store.completeAdd(entry.id, recordID: recordID, key: key)
         report.pushed += 1
         // A new instance holds nothing: what the copy has set goes to it.
@@ -108,6 +120,25 @@ extension SyncRun {
             if try await write(field, value: value, to: key, recordID: recordID, title: copy.title) {
                 try await store.completeUpdate(nil, instanceID: key.instanceID, field: field, value: value)
             }
+        }
+    }
+
+    /// The add's request, sent again after a transient failure; but an add is not
+    /// idempotent (each one makes another instance), and a failure may have come after
+    /// Discogs carried it out (a lost answer, a timeout): before sending it again, its
+    /// release's instances are read, and an instance no copy is linked to is the add's.
+    /// (One sync writes at a time, so the instances linked before the first request are
+    /// the ones linked until the add is done.)
+    private mutating func sendAdd(_ entry: CatalogueStore.OutboxEntry) async throws -> DiscogsInstanceKey {
+        let attempt = AddAttempt()
+        let linked = try await store.linkedInstances(ofRelease: entry.releaseID)
+        return try await send { client, username async throws(DiscogsError) -> DiscogsInstanceKey in
+            if attempt.sentBefore() {
+                let instances = try await client.collectionInstances(username: username, releaseID: entry.releaseID)
+                if let found = Self.instanceAdded(by: entry, among: instances, linked: linked) { return found.key }
+            }
+            let added = try await client.addToCollection(username: username, releaseID: entry.releaseID, folderID: entry.folderID)
+            return DiscogsInstanceKey(folderID: entry.folderID, releaseID: entry.releaseID, instanceID: added.instanceID)
         }
     }
 
@@ -138,7 +169,7 @@ extension SyncRun {
             return
         }
         do {
-            try await client.deleteInstance(username: username, key)
+            try await send { c, u async throws(DiscogsError) in try await c.deleteInstance(username: u, key) }
         } catch .notFound {
             // Gone already: what was wanted.
         } catch {
@@ -163,7 +194,8 @@ extension SyncRun {
         let target: DiscogsCollectionField?
         switch field {
         case .rating:
-            try await client.editInstance(username: username, key, rating: Rating(clamping: Int(value ?? "0") ?? 0))
+            let rating = Rating(clamping: Int(value ?? "0") ?? 0)
+            try await send { c, u async throws(DiscogsError) in try await c.editInstance(username: u, key, rating: rating) }
             return true
         case .media: target = fields.media
         case .sleeve: target = fields.sleeve
@@ -180,14 +212,16 @@ extension SyncRun {
                     "not written to Discogs: \(recordID) \(name): Discogs cannot clear a \(field.label) through its API: clear it on the Discogs site")
                 return false
             }
-            try await client.setField(username: username, key, fieldID: target.id, value: "")
+            let fieldID = target.id
+            try await send { c, u async throws(DiscogsError) in try await c.setField(username: u, key, fieldID: fieldID, value: "") }
             return true
         }
         guard target.accepts(value) else {
             report.notices.append("not written to Discogs: \(recordID) \(name): \(DiscogsFieldValueError(field: target, value: value))")
             return false
         }
-        try await client.setField(username: username, key, fieldID: target.id, value: value)
+        let fieldID = target.id
+        try await send { c, u async throws(DiscogsError) in try await c.setField(username: u, key, fieldID: fieldID, value: value) }
         return true
     }
 
@@ -207,6 +241,20 @@ extension SyncRun {
         case .notFound, .unprocessable: true
         case .http(let status, _): (400..<500).contains(status)
         default: false
+        }
+    }
+}
+
+/// Whether an add's request has gone once already in this run: its answer may have been
+/// lost after Discogs carried it out.
+private final class AddAttempt: Sendable {
+    private let sent = Mutex(false)
+
+    /// True from the second call on.
+    func sentBefore() -> Bool {
+        sent.withLock { sent in
+            defer { sent = true }
+            return sent
         }
     }
 }

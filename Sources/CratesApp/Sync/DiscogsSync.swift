@@ -16,14 +16,21 @@ import Foundation
 ///    the values of the last sync (`CopyMerge`); an instance not linked is linked to the
 ///    oldest copy of its release not linked yet, else pulled as a new copy (release data
 ///    from `basic_information`, no request per release).
-/// 4. **After the listing**: linked instances the listing did not show are flagged "removed
-///    on Discogs" (never deleted); copies deleted in crates are removed on Discogs with
-///    `--delete`, otherwise reported.
+/// 4. **After the listing**: when the listing added up (`CollectionListingTally`: the pages
+///    agree, and showed every copy Discogs counted), linked instances it did not show are
+///    flagged "removed on Discogs" (never deleted). A listing that does not add up is read
+///    again, up to `listingReadings` times; if it still does not, no copy it did not show
+///    is flagged, added again or added at all (an unseen instance may be any copy's), and
+///    the sync ends with `incompleteListing`. Copies deleted in crates are removed on
+///    Discogs with `--delete`, otherwise reported.
 /// 5. **Push** (`DiscogsSync+Push`): the copies matched to a release and on no instance are
 ///    added, then the changed fields written, each through the outbox: committed before it
 ///    is sent, deleted once Discogs has answered.
 ///
-/// Every request goes through the client's one rate limiter. A second sync right after sends
+/// Every request goes through the client's one rate limiter, and is sent again after a
+/// transient failure (a 5xx, a timeout, an answer cut short) as lookups are (`RequestRetry`):
+/// a listing goes on from the page that failed. An add whose answer was lost is looked for
+/// among its release's instances before it is sent again. A second sync right after sends
 /// only the listing requests and writes nothing. A second sync at the same time waits for
 /// the first (`SyncLease`): two carrying out one outbox would send its adds twice.
 public struct DiscogsSync: Sendable {
@@ -57,16 +64,23 @@ public struct DiscogsSync: Sendable {
     public let store: CatalogueStore
     public let access: DiscogsAccess
     /// The config's folder, used when the options name none.
-    public let configuredFolder: String?
+    public let configuredFolder: SyncFolder.Configured
+    /// The pauses before sending a failed request again (`RequestRetry.pauses`).
+    public let retryPauses: [Double]
     let progress: @Sendable (SyncStatus) -> Void
 
+    /// How many times the listing is read before a listing that does not add up is taken
+    /// as it is (and nothing it did not show is changed).
+    public static let listingReadings = 3
+
     public init(
-        store: CatalogueStore, access: DiscogsAccess, configuredFolder: String? = nil,
-        progress: @escaping @Sendable (SyncStatus) -> Void = { _ in }
+        store: CatalogueStore, access: DiscogsAccess, configuredFolder: SyncFolder.Configured = .none,
+        retryPauses: [Double] = RequestRetry.shortPauses, progress: @escaping @Sendable (SyncStatus) -> Void = { _ in }
     ) {
         self.store = store
         self.access = access
         self.configuredFolder = configuredFolder
+        self.retryPauses = retryPauses
         self.progress = progress
     }
 
@@ -97,6 +111,8 @@ struct SyncRun {
     let client: DiscogsClient
     let counter: CountingTransport
     var store: CatalogueStore { sync.store }
+    /// Every request of the run goes through it: failures count in a row across requests.
+    var retry: RequestRetry
     var report = SyncReport()
     var username = ""
     var fields = DiscogsCollectionFieldMap(fields: [])
@@ -106,6 +122,11 @@ struct SyncRun {
     var claimed: Set<Int64> = []
     /// The first sync of this collection: the account is recorded once Discogs has let it in.
     var recordAccount = false
+    /// Instances whose page was applied in this run: a second reading of the listing does
+    /// not apply them again.
+    var applied: Set<Int64> = []
+    /// Why the listing did not add up after every reading; nil when it did.
+    var listingProblem: String?
 
     init(sync: DiscogsSync, options: DiscogsSync.Options) {
         self.sync = sync
@@ -115,6 +136,7 @@ struct SyncRun {
         var client = DiscogsClient(transport: counter, endpoints: base.endpoints, credentials: base.credentials, rateLimiter: base.rateLimiter)
         client.maximumThrottledAttempts = base.maximumThrottledAttempts
         self.client = client
+        retry = RequestRetry(pauses: sync.retryPauses)
         report.dryRun = options.dryRun
     }
 
@@ -122,24 +144,31 @@ struct SyncRun {
         defer { report.requests = counter.count }
         var lease: SyncLease?
         do {
+            // A folder setting that cannot be read must not send copies to a folder the
+            // person did not mean: refused before anything is sent.
+            if options.push, options.folder == nil, case .unreadable(let problem) = sync.configuredFolder {
+                throw SyncFailure.folder(problem)
+            }
             try await signIn()
             // A dry run writes nothing: it needs no lease, and never waits.
             if !options.dryRun { lease = try await SyncLease.take(store, progress: sync.progress) }
             try await reconcile()
             if !options.dryRun { try await store.discardUnsentOutbox() }
-            fields = DiscogsCollectionFieldMap(fields: try await client.collectionFields(username: username))
+            fields = DiscogsCollectionFieldMap(fields: try await send { c, u async throws(DiscogsError) in try await c.collectionFields(username: u) })
             // Discogs has shown this user the collection's own fields: it is theirs.
             if recordAccount { try await store.setDiscogsAccount(username) }
-            let folders = try await client.collectionFolders(username: username)
+            let folders = try await send { c, u async throws(DiscogsError) in try await c.collectionFolders(username: u) }
             if !options.dryRun { try await store.setDiscogsFolders(folders) }
             let target: Int
-            switch SyncFolder.resolve(options.folder ?? sync.configuredFolder, in: folders) {
+            switch SyncFolder.resolve(options.folder ?? sync.configuredFolder.folder, in: folders) {
             case .success(let id): target = id
             case .failure(let failure): throw failure
             }
-            let seen = try await readListing()
-            try await afterListing(seen: seen)
+            let listing = try await readListing()
+            listingProblem = listing.problem
+            try await afterListing(listing)
             try await push(to: target)
+            if let listingProblem { throw SyncFailure.incompleteListing(listingProblem, readings: DiscogsSync.listingReadings) }
         } catch {
             report.failure = SyncFailure.from(error)
         }
@@ -162,13 +191,22 @@ struct SyncRun {
         await lease?.release()
     }
 
+    /// One request through the run's retry: sent again after a transient failure while its
+    /// pauses last. `request` gets the client and the username.
+    mutating func send<T: Sendable>(
+        _ request: @escaping @Sendable (DiscogsClient, String) async throws(DiscogsError) -> T
+    ) async throws(DiscogsError) -> T {
+        let (client, username) = (self.client, self.username)
+        return try await retry.send { () async throws(DiscogsError) -> T in try await request(client, username) }
+    }
+
     /// Who the sync is for, checked against the account the collection was synced with.
     private mutating func signIn() async throws {
         guard sync.access.signedIn else { throw SyncFailure.notSignedIn }
         if let known = sync.access.username, !known.isEmpty {
             username = known
         } else {
-            username = try await client.identity().username
+            username = try await send { c, _ async throws(DiscogsError) in try await c.identity().username }
         }
         report.username = username
         let synced = try await store.discogsAccount()
@@ -180,38 +218,53 @@ struct SyncRun {
 
     // MARK: The listing
 
-    /// Reads every page of folder 0, applying each as it comes; returns every instance id
-    /// seen (8 bytes a copy: the one thing kept across pages).
-    private mutating func readListing() async throws -> Set<Int64> {
-        var pages = client.collectionPages(username: username)
-        var seen: Set<Int64> = []
-        sync.progress(.reading(done: 0, total: nil))
-        while let page = try await pages.next() {
-            let instances = page.releases.filter { seen.insert($0.instanceID).inserted }
-            let context = try await store.syncContext(for: instances, excluding: claimed)
-            let changes = plan(instances, context: context)
-            if !options.dryRun {
-                let pulled = try await store.applySyncPage(changes)
-                // Instances another sync, running at once, pulled first are not pulled again.
-                report.pulled -= changes.pulled.count - pulled.count
+    /// Reads every page of folder 0, applying each as it comes, until a reading adds up or
+    /// `listingReadings` have not; returns the last reading (its instance ids: 8 bytes a
+    /// copy, the one thing kept across pages).
+    private mutating func readListing() async throws -> CollectionListingTally {
+        var tally = CollectionListingTally()
+        var firstProblem: String?
+        for _ in 1...DiscogsSync.listingReadings {
+            tally = CollectionListingTally()
+            var pages = client.collectionPages(username: username)
+            sync.progress(.reading(done: 0, total: nil))
+            while let page = try await pages.next(retrying: &retry) {
+                let instances = tally.add(page).filter { applied.insert($0.instanceID).inserted }
+                let context = try await store.syncContext(for: instances, excluding: claimed)
+                let changes = plan(instances, context: context)
+                if !options.dryRun {
+                    let pulled = try await store.applySyncPage(changes)
+                    // Instances another sync, running at once, pulled first are not pulled again.
+                    report.pulled -= changes.pulled.count - pulled.count
+                }
+                sync.progress(.reading(done: tally.seen.count, total: pages.itemCount))
             }
-            sync.progress(.reading(done: seen.count, total: pages.itemCount))
+            if tally.isComplete { break }
+            firstProblem = firstProblem ?? tally.problem
         }
-        return seen
+        if tally.isComplete, let firstProblem {
+            report.notices.append("The listing did not add up at first (\(firstProblem)), so it was read again: the second reading did.")
+        }
+        return tally
     }
 
-    /// Flags what the listing did not show, and settles what was deleted in crates.
-    private mutating func afterListing(seen: Set<Int64>) async throws {
-        let gone = try await store.instancesGone(notIn: seen, flag: !options.dryRun)
+    /// Flags what a listing that added up did not show, and settles what was deleted in
+    /// crates. A listing that did not add up flags nothing and adds nothing back.
+    private mutating func afterListing(_ listing: CollectionListingTally) async throws {
+        var gone: [CatalogueStore.SyncLink] = []
+        if listing.isComplete {
+            gone = try await store.instancesGone(notIn: listing.seen, flag: !options.dryRun)
+        }
         report.newlyRemoved = gone.filter { $0.copy != nil && !$0.removed }.count
         var removed = try await store.linksRemovedOnDiscogs()
         if options.dryRun {
             // Not flagged by a dry run: list what a real one would flag.
             removed += gone.filter { $0.copy != nil && !$0.removed }
         }
-        if options.prefer == .crates, options.push, !removed.isEmpty {
+        if options.prefer == .crates, options.push, listing.isComplete, !removed.isEmpty {
             // crates' side wins: the copies go back to Discogs as new instances.
             if options.dryRun {
+                report.pushed += removed.count
                 report.planned += removed.map { "would add again to Discogs: \($0.recordID) \(SyncReport.clean($0.title))" }
             } else {
                 try await store.forgetLinks(removed.map(\.instanceID))
@@ -223,6 +276,7 @@ struct SyncRun {
         let deleted = try await store.linksDeletedInCrates()
         if options.deleteOnDiscogs, options.push {
             if options.dryRun {
+                report.removedThere += deleted.count
                 report.planned += deleted.map { "would remove from Discogs: \(SyncReport.clean($0.title)) (instance \($0.instanceID))" }
             } else {
                 try await store.planRemoves(deleted)

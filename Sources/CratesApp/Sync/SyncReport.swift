@@ -12,8 +12,11 @@ public enum SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
     case otherAccount(synced: String, signedIn: String)
     /// No answer, or Discogs' own trouble (5xx, rate limit that does not end).
     case unreachable(String)
-    /// `--folder` names no folder.
+    /// `--folder` names no folder, or the configuration's folder cannot be read.
     case folder(String)
+    /// The listing did not add up after every reading (the reason): nothing it did not
+    /// show was changed on either side, and no copy was added to Discogs.
+    case incompleteListing(String, readings: Int)
     /// Anything else: the store, an answer that does not parse.
     case other(String)
 
@@ -25,16 +28,18 @@ public enum SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
             "this collection is synced with the Discogs user \(ControlCharacters.cleaned(synced)), but crates is signed in as \(ControlCharacters.cleaned(signedIn)): sign in as \(ControlCharacters.cleaned(synced)) (`crates auth`), or use another database (--db)"
         case .unreachable(let message): message
         case .folder(let message): message
+        case .incompleteListing(let problem, let readings):
+            "Discogs' listing of your collection did not add up after \(readings) readings (\(problem)): copies it did not show were left as they are on both sides, and none was added to Discogs, so that none is added twice; run `crates sync` again"
         case .other(let message): message
         }
     }
 
-    /// 3: not signed in, refused, or signed in as someone else; 4: Discogs unreachable;
-    /// 1: anything else.
+    /// 3: not signed in, refused, or signed in as someone else; 4: Discogs unreachable, or
+    /// a trouble that may pass (a listing that did not add up); 1: anything else.
     public var exitStatus: Int32 {
         switch self {
         case .notSignedIn, .refused, .otherAccount: 3
-        case .unreachable: 4
+        case .unreachable, .incompleteListing: 4
         case .folder, .other: 1
         }
     }
@@ -48,7 +53,9 @@ public enum SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
         case let error as DiscogsError:
             switch error {
             case .unauthorized, .forbidden: .refused(error.description)
-            case .transport, .server, .rateLimited: .unreachable(error.description)
+            // Every failure that may pass (a timeout, a 5xx, an answer cut short) is one a
+            // later run may get past, and says so by its status.
+            case _ where error.isTransient: .unreachable(error.description)
             default: .other(error.description)
             }
         default: .other("\(error)")
@@ -114,6 +121,8 @@ public struct SyncReport: Sendable {
     public var notPulled = 0
     /// Copies not on Discogs, not pushed (`--pull`).
     public var notPushed = 0
+    /// Copies not on Discogs, not added because the listing did not add up.
+    public var notAdded = 0
     /// Adds a killed sync had sent, found done on Discogs and linked.
     public var reconciled = 0
     /// What a dry run would do, one line per copy and side.
@@ -168,6 +177,9 @@ public struct SyncReport: Sendable {
         }
         if notPulled > 0 {
             lines.append("\(counted(notPulled, "copy", plural: "copies")) only on Discogs not pulled (--push): a sync without --push pulls them.")
+        }
+        if notAdded > 0 {
+            lines.append("\(counted(notAdded, "copy", plural: "copies")) only in crates not added to Discogs: the listing did not add up, and such a copy may be one it did not show.")
         }
         if notPushed > 0 {
             lines.append("\(counted(notPushed, "copy", plural: "copies")) only in crates not pushed (--pull): a sync without --pull adds them.")

@@ -22,7 +22,9 @@ struct SyncCommand: ParsableCommand {
             only in crates is pushed, one changed only on Discogs is taken; one changed on \
             both sides keeps crates' value, is not pushed, and is listed as a conflict until \
             --prefer settles it. A copy removed on Discogs is flagged "removed on Discogs" and \
-            listed, never deleted here; a copy deleted here is removed on Discogs only with \
+            listed, never deleted here, and only when Discogs' listing added up (the pages \
+            agree and show every copy it counts; a listing that does not is read again, up to \
+            3 times, and otherwise nothing it did not show is flagged, added again or added); a copy deleted here is removed on Discogs only with \
             --delete, otherwise listed. Pushes wait in the database until Discogs has \
             answered: a sync stopped or killed goes on where it was, and never adds a copy \
             twice. A second sync right after the first sends only the listing requests and \
@@ -35,12 +37,14 @@ struct SyncCommand: ParsableCommand {
 
             Exit status:
               0  synced (conflicts and removed copies are listed, not errors)
-              1  the collection could not be opened, --folder names no folder, or Discogs
-                 refused a request in a way crates cannot go on from
+              1  the collection could not be opened, --folder or config.json names no
+                 folder (or config.json does not parse), or Discogs refused a request in a
+                 way crates cannot go on from
               3  not signed in to Discogs, refused, or signed in as another user than the
                  one this collection was synced with
-              4  Discogs could not be reached, or answered with an error (run it again:
-                 it goes on where it stopped)
+              4  Discogs could not be reached, answered with an error that lasted past the
+                 retries, or listed the collection in pages that did not add up (run it
+                 again: it goes on where it stopped)
 
             Examples:
               crates sync
@@ -73,6 +77,9 @@ struct SyncCommand: ParsableCommand {
 
     func validate() throws {
         if pull, push { throw ValidationError("--pull and --push contradict each other: give one, or neither for both ways") }
+        if let folder, folder.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--folder needs a Discogs folder's id or name; without --folder, copies go to 1, Uncategorized")
+        }
         if delete, pull { throw ValidationError("--delete removes copies on Discogs, which --pull never changes: give one") }
         if let prefer, SyncPreference(rawValue: prefer.lowercased()) == nil {
             throw ValidationError("--prefer takes discogs or crates, not \"\(GTIN.displayForm(of: prefer))\"")

@@ -286,7 +286,7 @@ struct DiscogsSyncTests {
         #expect(otherAccount.requests == 0)
 
         await bench.server.stop()
-        let offline = try await bench.sync()
+        let offline = try await bench.sync(retryPauses: [0.1, 0.1])
         #expect(offline.exitStatus == 4)
         #expect(offline.failure?.description.hasPrefix("Discogs is unreachable") == true)
     }

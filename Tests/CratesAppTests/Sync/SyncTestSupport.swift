@@ -15,9 +15,10 @@ struct SyncBench {
     var store: CatalogueStore { temporary.store }
     var collection: CollectionServerControl { server.collection }
 
-    static func start() async throws -> SyncBench {
+    /// `serverArguments`: the loopback server's own (e.g. `["--stall", "30"]`).
+    static func start(_ serverArguments: [String] = []) async throws -> SyncBench {
         let temporary = try TemporaryStore()
-        return SyncBench(temporary: temporary, server: try await DiscogsTestServer.start())
+        return SyncBench(temporary: temporary, server: try await DiscogsTestServer.start(serverArguments))
     }
 
     /// A client signed in with the server's token (`timeout`: seconds before a held answer
@@ -33,9 +34,11 @@ struct SyncBench {
         DiscogsAccess(client: try client(timeout: timeout), username: username, signedIn: signedIn)
     }
 
-    /// Runs one sync.
-    func sync(_ options: DiscogsSync.Options = .init(), timeout: Double = 10) async throws -> SyncReport {
-        await DiscogsSync(store: store, access: try access(timeout: timeout)).run(options)
+    /// Runs one sync (`retryPauses`: the pauses before a failed request is sent again).
+    func sync(
+        _ options: DiscogsSync.Options = .init(), timeout: Double = 10, retryPauses: [Double] = RequestRetry.shortPauses
+    ) async throws -> SyncReport {
+        await DiscogsSync(store: store, access: try access(timeout: timeout), retryPauses: retryPauses).run(options)
     }
 
     /// Adds a copy matched to `release` (by its barcode when it has one, else a test one).
