@@ -143,6 +143,8 @@ struct SyncCommandTests {
         #expect(both.status == 64, "\(both)")
         let prefer = try await unsigned.crates(["sync", "--prefer", "mine"])
         #expect(prefer.status == 64 && prefer.stderr.contains("--prefer takes discogs or crates"), "\(prefer)")
+        let noFolder = try await unsigned.crates(["sync", "--folder", " "])
+        #expect(noFolder.status == 64 && noFolder.stderr.contains("--folder needs a Discogs folder's id or name"), "\(noFolder)")
 
         let (sandbox, server) = try await Self.signedIn()
         _ = try await Self.seedCopies(sandbox)
