@@ -1,10 +1,6 @@
 import Foundation
 import GRDB
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `crates backup`: a copy of the collection that is whole on its own, taken while it may be
 /// in use.
 extension CatalogueStore {
@@ -19,15 +15,7 @@ extension CatalogueStore {
     /// database, damaged, incomplete, writable by every user); a collection that an older or a
     /// newer crates wrote is copied as it is.
     public static func writeCopy(ofCollectionAt path: String, to destination: String) throws(StoreError) {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            let code = errno
-            if code == ENOENT { throw .noDatabase(path: path) }
-            throw .cannotOpen(path: path, reason: String(cString: strerror(code)))
-        }
-        if info.st_mode & S_IFMT == S_IFDIR { throw .cannotOpen(path: path, reason: "it is a directory") }
-        if info.st_size == 0 { throw .noDatabase(path: path) }
-        try checkFiles(path: path, writing: false)
+        try checkReadable(path)
         do {
             try inspect(path: path)
         } catch .newerVersion {

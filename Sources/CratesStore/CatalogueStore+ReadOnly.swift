@@ -25,15 +25,7 @@ extension CatalogueStore {
     /// process has the file open for writing), the file is read as immutable instead (SQLite
     /// URI `immutable=1`: no locks, no side files).
     public convenience init(readingAt path: String, busyTimeout: TimeInterval = defaultBusyTimeout) throws(StoreError) {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            let code = errno
-            if code == ENOENT { throw .noDatabase(path: path) }
-            throw .cannotOpen(path: path, reason: String(cString: strerror(code)))
-        }
-        if info.st_mode & S_IFMT == S_IFDIR { throw .cannotOpen(path: path, reason: "it is a directory") }
-        if info.st_size == 0 { throw .noDatabase(path: path) }
-        try Self.checkFiles(path: path, writing: false)
+        try Self.checkReadable(path)
         try Self.inspect(path: path)
         let queue = try Self.openReadOnly(
             path, Self.configuration(label: "crates.store.read", readonly: true, busyTimeout: busyTimeout))
@@ -51,6 +43,21 @@ extension CatalogueStore {
         guard let pending else { throw .noDatabase(path: path) }
         if !pending.isEmpty { throw .needsMigration(path: path, pendingMigrations: pending) }
         self.init(path: path, writer: queue, busyTimeout: busyTimeout, readOnly: true)
+    }
+
+    /// Refuses, before SQLite sees it, what cannot be read as a collection: no file, an empty
+    /// one (`noDatabase`: there is no collection yet), a directory, and a file every user may
+    /// write (`checkFiles`).
+    static func checkReadable(_ path: String) throws(StoreError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            if code == ENOENT { throw .noDatabase(path: path) }
+            throw .cannotOpen(path: path, reason: String(cString: strerror(code)))
+        }
+        if info.st_mode & S_IFMT == S_IFDIR { throw .cannotOpen(path: path, reason: "it is a directory") }
+        if info.st_size == 0 { throw .noDatabase(path: path) }
+        try checkFiles(path: path, writing: false)
     }
 
     static func openReadOnly(_ path: String, _ configuration: Configuration) throws(StoreError) -> DatabaseQueue {
