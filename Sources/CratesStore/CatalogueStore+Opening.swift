@@ -48,10 +48,18 @@ extension CatalogueStore {
         guard head.count == 100, Array(head.prefix(16)) == sqliteHeader else {
             throw .notACratesDatabase(path: path, reason: "the file is not an SQLite database")
         }
+        var info = stat()
+        if fstat(fd, &info) == 0, let missing = missingBytes(header: head, fileSize: Int64(info.st_size), path: path) {
+            throw .damaged(
+                path: path,
+                reason: "it is \(missing.size) bytes long where its header says \(missing.expected): cut short, "
+                    + "or copied while it was being written")
+        }
 
+        let walMode = head[18] == 2 && head[19] == 2
         let verdict: Verdict
         do {
-            verdict = try readVerdict(path: path, walMode: head[18] == 2 && head[19] == 2)
+            verdict = try readVerdict(path: path, walMode: walMode)
         } catch let error as DatabaseError
             where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode)
         {
@@ -61,6 +69,12 @@ extension CatalogueStore {
         }
         switch verdict {
         case .ok:
+            return
+        case .empty:
+            // Switched to WAL (which writes the first page) but without a table: what is left of
+            // a collection whose -wal file held everything else, and was not copied with it.
+            // A collection being created has its -wal file beside it.
+            if walMode, !FileManager.default.fileExists(atPath: path + "-wal") { throw .incomplete(path: path) }
             return
         case .foreign:
             throw .notACratesDatabase(path: path, reason: "it holds another application's tables")
@@ -94,6 +108,31 @@ extension CatalogueStore {
         return try queue.read { db in try Self.verdict(db) }
     }
 
+    /// The file's size and the size its header gives, when the file is shorter: it was cut
+    /// short, or copied while a checkpoint was writing it. Nil when it is whole, or when its
+    /// header's size cannot be trusted.
+    ///
+    /// The header's page count (offset 28) is valid only when its "version-valid-for" number
+    /// (offset 92) equals the change counter (offset 24), SQLite file format §1.3.7; the page
+    /// size is at offset 16 (1 meaning 65536). A file that a process has open (its `-wal` or
+    /// `-journal` beside it) may be between the writes of a checkpoint: not judged.
+    static func missingBytes(header: Data, fileSize: Int64, path: String) -> (size: Int64, expected: Int64)? {
+        let bytes = Array(header)
+        guard bytes.count >= 100 else { return nil }
+        func number(at offset: Int) -> Int64 {
+            bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int64($1) }
+        }
+        let pageSize: Int64 = bytes[16] == 0 && bytes[17] == 1 ? 65_536 : Int64(bytes[16]) << 8 | Int64(bytes[17])
+        let pages = number(at: 28)
+        // Not a power of two from 512 to 65536: not a header SQLite wrote, said by SQLite itself.
+        guard (512...65_536).contains(pageSize), pageSize & (pageSize - 1) == 0, pages > 0, number(at: 92) == number(at: 24)
+        else { return nil }
+        let expected = pageSize * pages
+        guard fileSize < expected else { return nil }
+        for suffix in ["-wal", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) { return nil }
+        return (fileSize, expected)
+    }
+
     /// Whether this SQLite reads `file:` URIs as filenames (compile option SQLITE_USE_URI;
     /// GRDB does not pass SQLITE_OPEN_URI).
     static let urisEnabled: Bool = {
@@ -104,7 +143,11 @@ extension CatalogueStore {
     }()
 
     enum Verdict: Equatable, Sendable {
-        case ok, foreign
+        /// A crates database this build can open.
+        case ok
+        /// An SQLite database with nothing in it: crates may initialise it.
+        case empty
+        case foreign
         case newer([String])
     }
 
@@ -112,7 +155,7 @@ extension CatalogueStore {
         let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         if applicationID != Schema.applicationID {
             let objects = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") ?? 0
-            return objects == 0 ? .ok : .foreign
+            return objects == 0 ? .empty : .foreign
         }
         let applied = try Schema.migrator.appliedIdentifiers(db)
         let unknown = applied.subtracting(Schema.knownMigrations).sorted()

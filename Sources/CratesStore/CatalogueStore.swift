@@ -29,13 +29,20 @@ public final class CatalogueStore: Sendable {
     /// build's schema.
     ///
     /// Refused, with the file left untouched: a file that is not SQLite, is damaged, or
-    /// holds another application's tables (`StoreError.notACratesDatabase`), and a database
-    /// written by a newer crates (`StoreError.newerVersion`). The directory is created with
-    /// mode 0700 when missing. `busyTimeout`: how long to wait for another process's lock.
+    /// holds another application's tables (`StoreError.notACratesDatabase`, `.damaged`), what
+    /// is left of a collection copied without its -wal file (`.incomplete`), a database
+    /// written by a newer crates (`StoreError.newerVersion`), and a file (or a -wal, -shm or
+    /// -journal beside it) this user should not trust with the collection
+    /// (`.unsafeFile`: see `checkFiles`). The directory is created with mode 0700 when
+    /// missing. `busyTimeout`: how long to wait for another process's lock.
+    ///
+    /// The path is remembered for `checkpointWrittenCollections`, which the command line
+    /// runs as the process ends.
     public init(path: String, busyTimeout: TimeInterval = defaultBusyTimeout) throws(StoreError) {
         try StoreLocation.prepareDirectory(for: path)
         // One process at a time checks, creates and migrates the file (`OpeningLock`).
         let pool = try OpeningLock.holding(forDatabaseAt: path) { () throws(StoreError) -> DatabasePool in
+            try Self.checkFiles(path: path, writing: true)
             try Self.inspect(path: path)
             let pool: DatabasePool
             do {
@@ -51,6 +58,7 @@ public final class CatalogueStore: Sendable {
         self.writer = pool
         self.busyTimeout = busyTimeout
         self.isReadOnly = false
+        Self.rememberWritten(path, busyTimeout: busyTimeout)
     }
 
     init(path: String?, writer: any DatabaseWriter, busyTimeout: TimeInterval, readOnly: Bool) {

@@ -21,7 +21,7 @@ import Glibc
 enum OpeningLock {
     /// Runs `body` holding the lock of the directory that holds `path`.
     static func holding<T>(forDatabaseAt path: String, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = StoreLocation.directoryPart(of: path)
         let descriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return try body() }
         defer { close(descriptor) }  // which releases the lock

@@ -28,6 +28,17 @@ public enum StoreError: Error, Hashable, Sendable, LocalizedError, CustomStringC
     /// The database was written by an older crates and must be migrated before this build
     /// can read it, which a read-only open does not do.
     case needsMigration(path: String, pendingMigrations: [String])
+    /// The file is an SQLite database in WAL mode with nothing in it, and no `-wal` file
+    /// beside it: the collection was in the `-wal` file, which was not copied with it (or was
+    /// lost). Left untouched: initialising it would hide that.
+    case incomplete(path: String)
+    /// The file is an SQLite database, but damaged (shorter than its header says). Left
+    /// untouched.
+    case damaged(path: String, reason: String)
+    /// The collection file, or one of the files SQLite keeps beside it, is one this user
+    /// should not trust with the collection (another user's, writable by every user, a
+    /// symbolic link where SQLite would write): refused before anything was created or written.
+    case unsafeFile(path: String, reason: String, advice: String)
     /// A place that cannot be named, made, changed or removed so (see `LocationError`).
     case location(LocationError)
     /// Any other SQLite failure.
@@ -62,6 +73,14 @@ public enum StoreError: Error, Hashable, Sendable, LocalizedError, CustomStringC
             return "\(path) was written by an older version of crates and must be upgraded (schema "
                 + "\(pending.joined(separator: ", "))) before it can be read: open it once with write access "
                 + "(crates, crates add or crates import)"
+        case let .incomplete(path):
+            return "\(path) looks incomplete: it holds no collection, and the -wal file that would hold it is not "
+                + "beside it (was it copied without its -wal file? `crates backup FILE` copies a collection whole, "
+                + "even one in use); it was left untouched"
+        case let .damaged(path, reason):
+            return "\(path) is damaged (\(reason)); it was left untouched"
+        case let .unsafeFile(path, reason, advice):
+            return "\(path) \(reason): crates refused it, and created or changed nothing. \(advice)"
         case let .location(error):
             return error.description
         case let .database(message):

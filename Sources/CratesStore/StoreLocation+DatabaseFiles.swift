@@ -98,8 +98,8 @@ extension StoreLocation {
             if access(path, W_OK) != 0 { throw .notWritable(path: path) }
             return
         }
-        let parent = (Place.resolvingLinks(path) ?? path) as NSString
-        let directory = parent.deletingLastPathComponent.isEmpty ? "." : parent.deletingLastPathComponent
+        let parent = directoryPart(of: Place.resolvingLinks(path) ?? path)
+        let directory = parent.isEmpty ? "." : parent
         var directoryInfo = stat()
         guard stat(directory, &directoryInfo) == 0, directoryInfo.st_mode & S_IFMT == S_IFDIR else {
             throw .noDirectory(path: path, directory: directory)
@@ -119,9 +119,8 @@ extension StoreLocation {
         init(_ path: String) {
             node = Self.identity(path)
             let final = Self.resolvingLinks(path) ?? path
-            let ns = final as NSString
-            name = ns.lastPathComponent
-            let parent = ns.deletingLastPathComponent
+            name = StoreLocation.namePart(of: final)
+            let parent = StoreLocation.directoryPart(of: final)
             directory = Self.identity(parent.isEmpty ? "." : parent)
         }
 
@@ -146,8 +145,9 @@ extension StoreLocation {
                 let count = readlink(current, &buffer, buffer.count - 1)
                 guard count >= 0 else { return current }  // not a link (or gone): this is where it ends
                 let target = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                current = target.hasPrefix("/")
-                    ? target : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
+                let directory = StoreLocation.directoryPart(of: current)
+                current = target.hasPrefix("/") || directory.isEmpty
+                    ? target : (directory.hasSuffix("/") ? directory : directory + "/") + target
             }
             return nil
         }

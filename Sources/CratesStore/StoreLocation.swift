@@ -43,7 +43,7 @@ public enum StoreLocation {
     /// Creates the directory that will hold `path` (and its parents) with mode 0700: the
     /// collection is private. An existing directory is left as it is.
     public static func prepareDirectory(for path: String) throws(StoreError) {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = directoryPart(of: path)
         guard !directory.isEmpty else { return }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
@@ -65,10 +65,33 @@ public enum StoreLocation {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             return isDirectory.boolValue ? nil : String(cString: strerror(ENOTDIR))
         }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = directoryPart(of: path)
         if !parent.isEmpty, parent != path, let problem = makeDirectories(parent, mode: mode) { return problem }
         if mkdir(path, mode) != 0, errno != EEXIST { return String(cString: strerror(errno)) }
         return nil
+    }
+
+    /// The directory part of `path`, as `NSString.deletingLastPathComponent` gives it: ""
+    /// for a bare name, "/" for a name at the root, trailing slashes ignored. Written out, since
+    /// swift-corelibs-foundation's traps on a one-character name ("z", "z/"): `crates add
+    /// --db z` crashed.
+    static func directoryPart(of path: String) -> String {
+        split(path).directory
+    }
+
+    /// The last component of `path`, as `NSString.lastPathComponent` gives it ("/" for "/").
+    static func namePart(of path: String) -> String {
+        split(path).name
+    }
+
+    private static func split(_ path: String) -> (directory: String, name: String) {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        if trimmed == "/" { return ("/", "/") }
+        guard let slash = trimmed.lastIndex(of: "/") else { return ("", String(trimmed)) }
+        var directory = trimmed[..<slash]
+        while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
+        return (directory.isEmpty ? "/" : String(directory), String(trimmed[trimmed.index(after: slash)...]))
     }
 
     private static func expandTilde(_ path: String, environment: [String: String]) -> String {

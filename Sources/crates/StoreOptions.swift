@@ -1,4 +1,5 @@
 import ArgumentParser
+import CratesApp
 import CratesStore
 
 /// `--db PATH`, shared by every command that opens the collection.
@@ -49,7 +50,14 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the store, or exits with the store's message (never a stack trace).
+    ///
+    /// However the command then ends (done, an error, exit(3), Ctrl-C, SIGTERM or SIGHUP), it
+    /// leaves the collection file complete on its own, with nothing of it only in the -wal
+    /// file: a collector may copy the file alone. A command that stops cleanly on a signal
+    /// (`StopRequest.install`) installs its request before opening.
     func open() throws -> CatalogueStore {
+        CatalogueStore.checkpointWrittenCollectionsAtExit()
+        StopRequest.quitOnSignals()
         do {
             return try CatalogueStore(path: try path())
         } catch let error as CLIError {

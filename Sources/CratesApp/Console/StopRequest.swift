@@ -1,10 +1,12 @@
+import CratesStore
 import Foundation
 import Synchronization
 
 /// Ctrl-C (SIGINT), SIGTERM and SIGHUP (the terminal closed) for a command that must stop
 /// cleanly: the first asks the work to stop (after the batch in hand, or the lookup in hand,
 /// whose record goes back to the queue); a second Ctrl-C ends the process at once, which
-/// SQLite's journal makes as safe as a kill -9.
+/// SQLite's journal makes as safe as a kill -9 (and the collection file is left complete
+/// first: `quitNow`).
 ///
 /// The signal handler only writes the signal's number to a pipe (async-signal-safe); a
 /// thread reads it and does the rest.
@@ -28,6 +30,7 @@ public final class StopRequest: Sendable {
 
     /// Installs the handlers for this process (once per process).
     public static func install(announcement: String?) -> StopRequest {
+        installed.store(true, ordering: .sequentiallyConsistent)
         let request = StopRequest(announcement: announcement)
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return request }
@@ -66,6 +69,29 @@ public final class StopRequest: Sendable {
     /// SIGHUP is a stop like SIGTERM: the terminal went away, the work must not be lost.
     static let signals = [SIGINT, SIGTERM, SIGHUP]
 
+    /// Whether a request was installed in this process.
+    private static let installed = Atomic<Bool>(false)
+
+    /// For a command that writes the collection and has no work to stop cleanly (`edit`,
+    /// `move`, `refresh`, `sync`…): SIGINT, SIGTERM and SIGHUP end the process at once, as
+    /// they would by default, but leave the collection file complete first (`quitNow`).
+    /// Does nothing when a request is installed already (`import`, `add --wait`), whose first
+    /// signal stops the work and whose process then exits the ordinary way.
+    public static func quitOnSignals() {
+        guard !installed.load(ordering: .sequentiallyConsistent) else { return }
+        let request = install(announcement: nil)
+        request.onRequest { quitNow(request.exitStatus) }
+    }
+
+    /// Ends the process with `status` at once, after copying what this process wrote into
+    /// the collection file (`CatalogueStore.checkpointWrittenCollections`), waiting at most
+    /// two seconds for a write under way: the transaction it cuts short is rolled back by
+    /// SQLite, as after a kill -9, and everything committed is in the file alone.
+    static func quitNow(_ status: Int32) -> Never {
+        CatalogueStore.checkpointWrittenCollections(timeout: 2)
+        _exit(status)
+    }
+
     /// The signal that asked the work to stop, if one did.
     public var stopSignal: Int32? { state.withLock { $0.signal } }
 
@@ -98,7 +124,7 @@ public final class StopRequest: Sendable {
             for handler in handlers { handler() }
         } else if number == SIGINT {
             StandardStreams.errLine("\nQuit.")
-            _exit(128 + SIGINT)
+            Self.quitNow(128 + SIGINT)
         }
     }
 }

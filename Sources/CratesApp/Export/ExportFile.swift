@@ -91,6 +91,13 @@ public final class ExportFile: Sendable {
         ExportFile.cleanUpOnSignal(temporary)
     }
 
+    /// The temporary file that `commit` renames over `path`, for a writer that opens the file
+    /// by its name (SQLite's `VACUUM INTO`); nil for standard output, a device or a pipe, which
+    /// are written to directly.
+    public var temporaryPath: String? {
+        state.withLock { $0.finished ? nil : $0.temporaryPath }
+    }
+
     /// Appends `text`.
     public func write(_ text: String) throws(ExportError) {
         try write(bytes: Array(text.utf8))

@@ -97,6 +97,9 @@ struct AddCommand: ParsableCommand {
     }
 
     func run() throws {
+        // SIGHUP (the terminal closed) stops a wait as Ctrl-C does: the lookup in hand goes
+        // back. Installed before the collection is opened (see `StoreOptions.open`).
+        let stop = wait ? StopRequest.install(announcement: nil) : nil
         let store = try self.store.open()
         let needsDiscogs = wait || codes.contains { ReleaseReference.parse($0) != nil }
         let access: DiscogsAccess?
@@ -108,8 +111,6 @@ struct AddCommand: ParsableCommand {
         var allowing: AddAllowance = []
         if copy { allowing.insert(.anotherCopy) }
         if force { allowing.insert(.notARecord) }
-        // SIGHUP (the terminal closed) stops a wait as Ctrl-C does: the lookup in hand goes back.
-        let stop = wait ? StopRequest.install(announcement: nil) : nil
         let adding = AddCodes(store: store, access: access, allowing: allowing, wait: wait ? timeout : nil, stopRequest: stop)
         if wait, isatty(STDERR_FILENO) == 1 {
             StandardStreams.errLine("Looking up the new records on Discogs (up to \(Int(timeout)) s)…")
