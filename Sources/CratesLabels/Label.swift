@@ -67,6 +67,9 @@ public struct LabelContents: Hashable, Sendable {
         public var format: String?
         public var year: Int?
         public var catalogueNumber: String?
+        /// A place inside the listed one (`title` its name, `catalogueNumber` its label's
+        /// code), with how many records it holds (`format`): its own list says which.
+        public var isPlace = false
 
         public init(
             artist: String? = nil, title: String? = nil, format: String? = nil, year: Int? = nil,
@@ -77,6 +80,13 @@ public struct LabelContents: Hashable, Sendable {
             self.format = format
             self.year = year
             self.catalogueNumber = catalogueNumber
+        }
+
+        /// A place inside the listed one: "▸ Shelf 2", "12 records", its label's code.
+        public static func place(name: String, records: Int, code: String?) -> Entry {
+            var entry = Entry(title: "▸ " + name, format: records == 1 ? "1 record" : "\(records) records", catalogueNumber: code)
+            entry.isPlace = true
+            return entry
         }
 
         /// A record Discogs has described: its artist, title, formats, year and catalogue

@@ -69,6 +69,10 @@ extension LabelPlanner {
         }
         let name = TextFitting.cleaned(list.label.title)
         let rows = list.entries.map(row)
+        let places = list.entries.count { $0.isPlace }
+        let records = list.entries.count - places
+        let summary = ([records == 1 ? "1 record" : "\(records) records"]
+            + (places == 0 ? [] : [places == 1 ? "1 place inside" : "\(places) places inside"])).joined(separator: ", ")
         let columns = self.columns(for: rows, x: margin, width: contentWidth)
         let rowHeight = columns == nil
             ? LabelFont.lineHeight * (Style.entrySize + Style.detailSize) + 2
@@ -83,7 +87,7 @@ extension LabelPlanner {
             if pages.isEmpty {
                 page.labels = [head]
                 y = head.cell.maxY + Points.millimetres(2)
-                heading = rows.count == 1 ? "1 record" : "\(rows.count) records"
+                heading = summary
             } else {
                 y = margin
                 heading = "\(name) (continued)"

@@ -101,12 +101,20 @@ enum TextFitting {
         _ places: [String], font: LabelFont, size: Double, fitting width: Double, measurer: some TextMeasuring
     ) -> String {
         let separator = Label.pathSeparator
+        // A path of hundreds of characters fits no label (the widest holds well under 200 at
+        // this size): it is not measured, so that a place deep in a long chain costs no more
+        // than one near the top.
         let whole = places.joined(separator: separator)
-        if measurer.width(of: whole, font: font, size: size) <= width { return whole }
-        for dropped in 1..<max(1, places.count) {
-            let text = ([ellipsis] + places.dropFirst(dropped)).joined(separator: separator)
-            if measurer.width(of: text, font: font, size: size) <= width { return text }
+        if whole.unicodeScalars.count <= 400, measurer.width(of: whole, font: font, size: size) <= width { return whole }
+        // Then from the nearest place outwards, while the path still fits: a label shows a
+        // few places, so this measures a few short texts however deep the place lies.
+        var shown = ""
+        for kept in 1..<max(1, places.count) {
+            let text = ([ellipsis] + places.suffix(kept)).joined(separator: separator)
+            guard measurer.width(of: text, font: font, size: size) <= width else { break }
+            shown = text
         }
+        if !shown.isEmpty { return shown }
         let nearest = places.count > 1 ? ellipsis + separator + (places.last ?? "") : whole
         return shortened(nearest, font: font, size: size, fitting: width, measurer: measurer)
     }

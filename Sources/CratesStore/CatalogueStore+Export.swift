@@ -62,6 +62,11 @@ extension CatalogueStore {
             conditions.append("locationID IN (\(placeholders(places.count)))")
             arguments += StatementArguments(places)
         }
+        if let places = filter.directlyIn {
+            guard !places.isEmpty else { return }
+            conditions.append("locationID IN (SELECT value FROM json_each(?))")
+            arguments += StatementArguments([jsonArray(Array(places))])
+        }
         // The places, read once for every page: a collection has tens or hundreds.
         let tree = try fetchTree(db)
         // Copies linked to Discogs instances: read page by page only when there are any (a

@@ -125,3 +125,45 @@ struct LabelContentsTests {
         #expect(text.contains("Artist 12 — Title 12") && text.contains("LP, Album · 1972 · CAT-12"))
     }
 }
+
+/// Adds up the characters it measures: how much text a layout reads, whatever the machine.
+final class CountingMeasurer: TextMeasuring, @unchecked Sendable {
+    // Only the test's own thread measures (the planner is synchronous): no lock needed.
+    private(set) var characters = 0
+
+    func width(of text: String, font: LabelFont, size: Double) -> Double {
+        characters += text.count
+        return FixedAdvanceMeasurer().width(of: text, font: font, size: size)
+    }
+}
+
+@Suite("Contents lists and paths: the places inside, and deep places")
+struct LabelPlacesInsideTests {
+    @Test("a place inside the listed one is one line with its record count and label code; the heading counts both")
+    func placesInside() throws {
+        let shelf = try #require(LabelCode(kind: .location, id: 21))
+        let list = LabelContents(label: try LabelContentsTests.crate(), entries: [
+            LabelContents.Entry(artist: "Björk", title: "Homogenic"),
+            .place(name: "Crate B1", records: 12, code: shelf.digits),
+        ])
+        let plan = try LabelContentsTests.planner(.a4L7160).plan(labels: [], contents: [list])
+        let texts = plan.pages.flatMap(\.texts).map(\.text)
+        #expect(texts.contains("1 record, 1 place inside"), "\(texts)")
+        #expect(texts.contains("▸ Crate B1") && texts.contains("12 records") && texts.contains(shelf.digits), "\(texts)")
+        #expect(!texts.contains("(no records)"))
+    }
+
+    @Test("a place 1,000 deep: its label measures a few short paths, not the whole path again for each place dropped")
+    func deepPath() throws {
+        let path = (1...1_000).map { "Place \($0)" }
+        let code = try #require(LabelCode(kind: .location, id: 1_001))
+        let measurer = CountingMeasurer()
+        let plan = try LabelPlanner(layout: .a4L7160, measurer: measurer)
+            .plan(labels: [Label(location: code, name: "Place 1001", path: path)])
+        let shown = plan.pages.flatMap(\.labels).flatMap(\.texts).map(\.text)
+        #expect(shown.contains { $0.hasPrefix("… › ") && $0.hasSuffix(" › Place 1000") }, "\(shown)")
+        // Each label measures its name and a handful of paths of a label's width; the whole
+        // path is 12,000 characters, and dropping one place at a time measured millions.
+        #expect(measurer.characters < 2_000, "\(measurer.characters) characters measured")
+    }
+}

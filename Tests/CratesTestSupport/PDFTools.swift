@@ -58,8 +58,10 @@ public enum PDFTools {
     }
 
     /// The PDF's text (pdftotext; `layout` keeps columns in place).
-    public static func text(_ pdf: URL, layout: Bool = false) async throws -> String {
-        try await check("pdftotext", (layout ? ["-layout"] : []) + [pdf.path, "-"]).stdout
+    /// `page`: that page only (from 1).
+    public static func text(_ pdf: URL, page: Int? = nil, layout: Bool = false) async throws -> String {
+        let pages = page.map { ["-f", String($0), "-l", String($0)] } ?? []
+        return try await check("pdftotext", (layout ? ["-layout"] : []) + pages + [pdf.path, "-"]).stdout
     }
 }
 

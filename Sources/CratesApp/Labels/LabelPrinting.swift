@@ -71,11 +71,18 @@ public struct LabelPrinting: Sendable {
         }
         var labels: [Label] = []
         var contents: [LabelContents] = []
+        let records = request.contents ? try await entries(directlyIn: Set(places.map(\.id))) : [:]
         for place in places {
             guard let code = place.code else { continue }
-            let label = Label(location: code, name: place.name, path: place.ancestors)
+            let label = Label(location: code, name: place.name, path: Self.shownPath(place.ancestors))
             labels.append(label)
-            if request.contents { contents.append(LabelContents(label: label, entries: try await entries(in: place))) }
+            if request.contents {
+                let inside = tree.children(of: place.id).map { child in
+                    LabelContents.Entry.place(
+                        name: child.name, records: tree.total(child.id), code: LabelCode(kind: .location, id: Int(child.id))?.digits)
+                }
+                contents.append(LabelContents(label: label, entries: (records[place.id] ?? []) + inside))
+            }
         }
         for text in request.records {
             labels.append(try await copyLabel(text))
@@ -114,12 +121,26 @@ public struct LabelPrinting: Sendable {
         return "Wrote \(what) on \(counted(plan.pages.count, "page")) (\(plan.layout)) to \(target)\(print)"
     }
 
-    /// The place's records and those of the places inside it, in the list's order.
-    private func entries(in place: Location) async throws -> [LabelContents.Entry] {
-        let collected = Locked<[LabelContents.Entry]>([])
-        try await store.forEachPage(ExportFilter(location: place.id), detail: .listing) { page in
-            let entries = page.map { item in Self.entry(item.shown, subject: item.record.subject) }
-            collected.withLock { $0 += entries }
+    /// The places above a place, as far out as a label could show them: no label holds more
+    /// than a few dozen at its path's size, and the ones further out give way to "…" anyway.
+    static func shownPath(_ ancestors: [String]) -> [String] {
+        let most = 48
+        return ancestors.count <= most ? ancestors : ["…"] + ancestors.suffix(most - 1)
+    }
+
+    /// The records directly in each of these places, in the list's order, read in one
+    /// pass: a contents list names the records in its place and, in one line each, the
+    /// places inside it (whose own lists name theirs). Listing every nested record in every
+    /// place above it made the lists, and the time, grow with the square of the depth.
+    private func entries(directlyIn places: Set<Int64>) async throws -> [Int64: [LabelContents.Entry]] {
+        let collected = Locked<[Int64: [LabelContents.Entry]]>([:])
+        try await store.forEachPage(ExportFilter(directlyIn: places), detail: .listing) { page in
+            collected.withLock { byPlace in
+                for item in page {
+                    guard let place = item.record.location?.id else { continue }
+                    byPlace[place, default: []].append(Self.entry(item.shown, subject: item.record.subject))
+                }
+            }
         }
         return collected.withLock { $0 }
     }

@@ -36,11 +36,14 @@ public struct ExportFilter: Hashable, Sendable {
     public var states: [LookupState]
     /// A place: only the records in it and in the places inside it.
     public var location: Int64?
+    /// Only the records directly in one of these places (not in the places inside them).
+    public var directlyIn: Set<Int64>?
 
-    public init(sections: [String] = [], states: [LookupState] = [], location: Int64? = nil) {
+    public init(sections: [String] = [], states: [LookupState] = [], location: Int64? = nil, directlyIn: Set<Int64>? = nil) {
         self.sections = sections
         self.states = states
         self.location = location
+        self.directlyIn = directlyIn
     }
 
     /// Whether `section` is one of `sections` (always, when there are none).

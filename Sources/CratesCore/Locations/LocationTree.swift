@@ -105,11 +105,14 @@ public struct LocationTree: Hashable, Sendable {
         var ancestors: [String] = []
         var seen: Set<Int64> = [id]
         var parent = node.parentID
+        // Read up the tree, then turned round: inserting at the front made a deep chain's
+        // paths quadratic in its depth.
         while let current = parent, let above = self.node(current), seen.insert(current).inserted {
-            ancestors.insert(above.name, at: 0)
+            ancestors.append(above.name)
             parent = above.parentID
         }
-        return Location(id: id, name: node.name, parentID: node.parentID.flatMap { self.node($0)?.id }, ancestors: ancestors)
+        return Location(
+            id: id, name: node.name, parentID: node.parentID.flatMap { self.node($0)?.id }, ancestors: ancestors.reversed())
     }
 
     /// The place and every place inside it, the place first.

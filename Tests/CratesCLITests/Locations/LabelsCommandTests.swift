@@ -125,6 +125,33 @@ struct LabelsCommandTests {
         _ = b
     }
 
+    @Test("a contents list names its own records and, one line each, the places inside it; theirs are on their own lists")
+    func contentsOfNestedPlaces() async throws {
+        let sandbox = try CommandSandbox()
+        let store = try sandbox.openStore()
+        let room = try await store.addLocation(name: "Room", in: nil)
+        let shelf = try await store.addLocation(name: "Shelf 2", in: room.id)
+        let crate = try await store.addLocation(name: "Crate A3", in: shelf.id)
+        _ = try await store.add(NewRecord(
+            gtin: Seed.gtin(1), addMethod: .typed, locationID: room.id,
+            release: Seed.release(7, artist: "Björk", title: "Homogenic", genre: "Electronic")))
+        for n in 2...4 {
+            _ = try await store.add(NewRecord(
+                gtin: Seed.gtin(n), addMethod: .typed, locationID: crate.id,
+                release: Seed.release(n, artist: "Artist \(n)", title: "Title \(n)", genre: "Rock")))
+        }
+        let pdf = sandbox.directory.appendingPathComponent("rooms.pdf")
+        let result = try await Self.run(sandbox, ["Room", "Crate A3", "--contents", "--layout", "a4-3x7", "-o", pdf.path])
+        #expect(result.status == 0, "\(result)")
+        // Page 1 the labels, then one list per place.
+        let roomList = try await PDFTools.text(pdf, page: 2)
+        #expect(roomList.contains("1 record, 1 place inside") && roomList.contains("Björk — Homogenic"), "\(roomList)")
+        #expect(roomList.contains("▸ Shelf 2") && roomList.contains("3 records"), "\(roomList)")
+        #expect(!roomList.contains("Title 2"), "a nested record is on its own place's list: \(roomList)")
+        let crateList = try await PDFTools.text(pdf, page: 3)
+        #expect(crateList.contains("3 records") && crateList.contains("Artist 2 — Title 2"), "\(crateList)")
+    }
+
     @Test("bad input is refused with its message and nothing is written: an unknown layout, a name longer than a label, …")
     func badInput() async throws {
         let sandbox = try CommandSandbox()
