@@ -32,10 +32,28 @@ struct Crates: ParsableCommand {
     )
 
     /// Descriptors 0–2 are filled first (`StandardStreams.prepare`): `crates scand 2>&-` must
-    /// not take its lock file for standard error. Then ArgumentParser's usual main.
+    /// not take its lock file for standard error. Then ArgumentParser's usual main, over the
+    /// arguments with `--name=` made `--name ''` (`emptyValuesSpelledOut`).
     static func main() {
         StandardStreams.prepare()
-        main(nil)
+        main(emptyValuesSpelledOut(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// `--rating=` (what `--rating=''` is once the shell has read it) as `--rating ''`:
+    /// ArgumentParser takes `--name=` for a missing value, and the help offers '' to clear a
+    /// rating, a grade or a field. Past a lone `--`, arguments are left as they are.
+    static func emptyValuesSpelledOut(_ arguments: [String]) -> [String] {
+        var out: [String] = []
+        var options = true
+        for argument in arguments {
+            if argument == "--" { options = false }
+            if options, argument.hasPrefix("--"), argument.count > 3, argument.hasSuffix("="), !argument.dropLast().contains("=") {
+                out += [String(argument.dropLast()), ""]
+            } else {
+                out.append(argument)
+            }
+        }
+        return out
     }
 
     @OptionGroup var store: StoreOptions

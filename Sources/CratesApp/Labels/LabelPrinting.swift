@@ -50,6 +50,12 @@ public struct LabelPrinting: Sendable {
     /// Lays the labels out: everything that can be wrong (an unknown layout, a name longer
     /// than a label, an unknown place or record) is found here, before anything is written.
     public func document(for request: Request) async throws -> LabelDocument {
+        try await prepared(request).document
+    }
+
+    /// The document, and the places `--all` had to leave out (ids past what a label code
+    /// holds: said, never dropped silently).
+    private func prepared(_ request: Request) async throws -> (document: LabelDocument, leftOut: [Location]) {
         // The layout first: a misspelt one is said before anything else is looked at.
         let layout = try LabelSheetLayout.named(request.layout)
         var places: [Location] = []
@@ -62,6 +68,8 @@ public struct LabelPrinting: Sendable {
             } catch {
                 throw StoreError.location(error)
             }
+            // A place named on purpose that cannot have a label is refused.
+            if place.code == nil { throw LabelPrintingError.noCode(place: place.pathText, reference: place.reference) }
             if seen.insert(place.id).inserted { places.append(place) }
         }
         if request.all {
@@ -69,6 +77,8 @@ public struct LabelPrinting: Sendable {
                 if let place = tree.location(node.id) { places.append(place) }
             }
         }
+        let leftOut = places.filter { $0.code == nil }
+        places.removeAll { $0.code == nil }
         var labels: [Label] = []
         var contents: [LabelContents] = []
         let records = request.contents ? try await entries(directlyIn: Set(places.map(\.id))) : [:]
@@ -88,13 +98,13 @@ public struct LabelPrinting: Sendable {
             labels.append(try await copyLabel(text))
         }
         guard !labels.isEmpty else { throw LabelPrintingError.nothingChosen(noPlaces: tree.isEmpty) }
-        return try LabelDocument(labels: labels, contents: contents, layout: layout, options: request.options)
+        return (try LabelDocument(labels: labels, contents: contents, layout: layout, options: request.options), leftOut)
     }
 
     /// Lays out and writes the PDF to `path` (`-`: standard output), replacing it atomically;
     /// returns what was written, in words.
     public func write(_ request: Request, to path: String) async throws -> String {
-        let document = try await document(for: request)
+        let (document, leftOut) = try await prepared(request)
         let bytes = try document.pdf()
         // Never over the collection's own files (issue 12).
         let file = try ExportFile(path: path, sparing: store.path)
@@ -105,7 +115,15 @@ public struct LabelPrinting: Sendable {
             file.abandon()
             throw error
         }
-        return Self.summary(document.plan, path: path)
+        return Self.summary(document.plan, path: path) + Self.leftOutSentence(leftOut)
+    }
+
+    /// "; 1 place left out: Attic (#1000000000): a label code holds ids up to 999,999,999".
+    static func leftOutSentence(_ places: [Location]) -> String {
+        guard !places.isEmpty else { return "" }
+        let named = places.prefix(5).map { "\($0.pathText) (\($0.reference))" }.joined(separator: ", ")
+        let more = places.count > 5 ? " and \(places.count - 5) more" : ""
+        return "; \(counted(places.count, "place")) left out: \(named)\(more): a label code holds ids up to \(NumberText.grouped(LabelCode.idRange.upperBound))"
     }
 
     /// "Wrote 3 labels and 1 contents list on 2 pages (a4-3x7) to labels.pdf; print it with
@@ -162,9 +180,8 @@ public struct LabelPrinting: Sendable {
         case .success(let found): id = found
         case .failure(let error): throw StoreError.location(error)
         }
-        guard let details = try await store.details(id), let code = LabelCode(kind: .copy, id: Int(id)) else {
-            throw StoreError.recordNotFound(id)
-        }
+        guard let details = try await store.details(id) else { throw StoreError.recordNotFound(id) }
+        guard let code = LabelCode(kind: .copy, id: Int(id)) else { throw LabelPrintingError.noCode(place: nil, reference: String(id)) }
         let shown = details.shown
         let facts = [shown.format, shown.year.map(String.init), shown.catno]
             .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
@@ -175,9 +192,15 @@ public struct LabelPrinting: Sendable {
 /// Why `crates labels` has nothing to print.
 public enum LabelPrintingError: Error, CustomStringConvertible {
     case nothingChosen(noPlaces: Bool)
+    /// A place (its path) or a copy (nil) whose id is past what a label code holds.
+    case noCode(place: String?, reference: String)
 
     public var description: String {
         switch self {
+        case .noCode(let place?, let reference):
+            "\(place) (\(reference)) cannot have a label: a label code holds ids up to \(NumberText.grouped(LabelCode.idRange.upperBound))"
+        case .noCode(nil, let reference):
+            "copy \(reference) cannot have a label: a label code holds ids up to \(NumberText.grouped(LabelCode.idRange.upperBound))"
         case .nothingChosen(let noPlaces):
             noPlaces
                 ? "nothing to print: the collection has no places yet (`crates location add NAME`), and no --records were given"

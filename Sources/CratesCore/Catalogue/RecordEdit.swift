@@ -87,8 +87,11 @@ public enum RecordFieldValue {
     /// The longest value accepted, in characters (as for a search field: a pasted page is a
     /// mistake).
     public static let maximumLength = ReleaseSearchQuery.maximumLength
-    /// The longest note accepted, in characters.
-    public static let maximumNoteLength = 2_000
+    /// The longest note accepted, in characters: one limit for every note a person gives
+    /// crates (`crates edit`, the UI's form, `crates import`), long enough for a collector's
+    /// provenance and track notes, short enough that a pasted page is caught. A sync takes
+    /// Discogs' own notes as Discogs keeps them: shortening them would write the cut back.
+    public static let maximumNoteLength = 10_000
 
     /// `text` trimmed, checked for `field`: not blank, no control character, not too long; a
     /// year is digits from 1877 to next year.

@@ -28,11 +28,17 @@ public enum LocationError: Error, Hashable, Sendable, CustomStringConvertible {
             return "no place is called \(Self.quoted(text)) (see `crates location list`)"
         case .ambiguous(let text, let places):
             let listed = places.map { "\($0.pathText) (\($0.reference))" }.joined(separator: ", ")
-            let example = places.first.map { place in
-                place.ancestors.last.map { " (\(Self.quoted($0 + "/" + place.name)))" } ?? ""
-            } ?? ""
-            return "\(Self.quoted(text)) could be any of \(places.count) places: \(listed); "
-                + "name one by its path\(example) or its id (\(places.first?.reference ?? "#ID"))"
+            // A path is suggested only when it is not the text that was ambiguous ("AC/DC"
+            // at the top beside DC inside AC: "AC/DC" names both), and every id is given,
+            // not one of them as if it were the one meant.
+            let example = places.lazy.compactMap { place -> String? in
+                guard let parent = place.ancestors.last else { return nil }
+                let path = parent + "/" + place.name
+                return LocationName.key(path) == LocationName.key(text) ? nil : path
+            }.first
+            let ids = places.map(\.reference).joined(separator: " or ")
+            let how = example.map { "name one by its path (\(Self.quoted($0))) or its id (\(ids))" } ?? "name one by its id (\(ids))"
+            return "\(Self.quoted(text)) could be any of \(places.count) places: \(listed); \(how)"
         case .unknownID(let id):
             return "no place has id \(id) (removed?); see `crates location list`"
         case .copyLabel(let code):

@@ -16,16 +16,19 @@ public enum CatalogueNumber {
 
     /// The second form sent when the number as typed finds nothing: punctuation turned into
     /// spaces, and a space where letters turn into digits ("ILPS9135" → "ILPS 9135",
-    /// "cdp7460012" → "cdp 7460012"), or where digits turn into letters after at least three
+    /// "MOVLP001" → "MOVLP 001"), or where digits turn into letters after at least three
     /// digits ("12345X" → "12345 X").
     ///
     /// Digits followed by letters after a shorter run stay one word: "1C", "2C", "5C" are
     /// EMI's country prefixes and are printed as one word ("1C 064-82 306"), so "1C064"
     /// becomes "1C 064", not "1 C 064".
     ///
-    /// What it cannot recover: digit groups the typist ran together ("cdp7460012" is
-    /// "cdp 7460012", and the printed "7 46001 2" is three words), and spaces typed where the
-    /// sleeve has none ("MOVLP 001" for "MOVLP001"; see `compacted`).
+    /// One grouping of digits run together is known: EMI's CD numbers of the 1980s and 1990s,
+    /// a prefix of two to four letters and seven digits printed 1-5-1 with the first a 7
+    /// ("CDP 7 46001 2", "CDM 7 48328 2"), so "cdp7460012" becomes "cdp 7 46001 2".
+    ///
+    /// What it cannot recover: other digit groups the typist ran together, and spaces typed
+    /// where the sleeve has none ("MOVLP 001" for "MOVLP001"; see `compacted`).
     public static func respaced(_ text: String) -> String {
         var words: [String] = []
         var current = ""
@@ -51,7 +54,16 @@ public enum CatalogueNumber {
             previous = kind
         }
         if !current.isEmpty { words.append(current) }
-        return words.joined(separator: " ")
+        return emiGrouped(words).joined(separator: " ")
+    }
+
+    /// Seven digits starting with 7 after a two-to-four-letter prefix, split 1-5-1.
+    private static func emiGrouped(_ words: [String]) -> [String] {
+        guard words.count == 2, (2...4).contains(words[0].count), words[0].allSatisfy(\.isLetter),
+              words[1].count == 7, words[1].allSatisfy(\.isASCII), words[1].allSatisfy(\.isNumber), words[1].hasPrefix("7")
+        else { return words }
+        let digits = Array(words[1])
+        return [words[0], String(digits[0]), String(digits[1...5]), String(digits[6])]
     }
 
     /// The number with every separator removed, letters as typed ("MOVLP 001" → "MOVLP001"):

@@ -65,7 +65,7 @@ public struct FormState: Equatable, Sendable {
     /// paste gone wrong is refused with its length (by the checks on sending) rather than
     /// cut silently; and bounded, so that it cannot fill the memory.
     static let maximumTyped = 10_000
-    static let maximumNoteTyped = 10_000
+    static let maximumNoteTyped = 2 * RecordFieldValue.maximumNoteLength
 
     public init(purpose: Purpose, fields: [Field], back: AppState.Back, loading: Bool = false) {
         self.purpose = purpose

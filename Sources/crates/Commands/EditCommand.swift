@@ -48,7 +48,7 @@ struct EditCommand: ParsableCommand {
     @OptionGroup var grades: GradeOptions
 
     @Option(help: ArgumentHelp(
-        "The record's note (Discogs' Notes, kept in step by `crates sync`; an empty one removes it).", valueName: "text"))
+        "The record's note, up to 10,000 characters (Discogs' Notes, kept in step by `crates sync`; an empty one removes it).", valueName: "text"))
     var note: String?
 
     @Option(name: .customLong("clear"), help: ArgumentHelp(

@@ -78,6 +78,25 @@ struct EditCommandTests {
         #expect(nothing.status == 64 && nothing.stderr.contains("nothing to change"), "\(nothing)")
     }
 
+    @Test("--rating= and --media= (the shell's reading of --rating='') clear, as the help's '' does; a note up to the one limit")
+    func emptyValuesWithEquals() async throws {
+        let sandbox = try CommandSandbox()
+        let store = try sandbox.openStore()
+        _ = try await store.add(NewRecord(gtin: Seed.gtin(1), addedAt: Seed.addedAt, addMethod: .typed))
+        let set = try await sandbox.crates(["edit", "1", "--rating=4", "--media=VG+"])
+        #expect(set.status == 0, "\(set)")
+        #expect(try await store.record(1)?.grading == CopyGrading(media: .veryGoodPlus, rating: try Rating(4)))
+        let cleared = try await sandbox.crates(["edit", "1", "--rating=", "--media="])
+        #expect(cleared.status == 0, "\(cleared)")
+        #expect(try await store.record(1)?.grading == CopyGrading.none)
+
+        let longest = String(repeating: "n", count: RecordFieldValue.maximumNoteLength)
+        let note = try await sandbox.crates(["edit", "1", "--note", longest])
+        #expect(note.status == 0, "\(note)")
+        let tooLong = try await sandbox.crates(["edit", "1", "--note", longest + "n"])
+        #expect(tooLong.status == 1 && tooLong.stderr.contains("\(RecordFieldValue.maximumNoteLength)"), "\(tooLong)")
+    }
+
     @Test("refresh: the release fetched again, the edit still wins; entered by hand: refused; not signed in: exit 3")
     func refresh() async throws {
         var sandbox = try CommandSandbox()

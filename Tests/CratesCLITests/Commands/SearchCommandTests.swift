@@ -42,6 +42,18 @@ struct SearchCommandTests {
         #expect(add.stdoutLines == ["1\t\tmatched\tCat Stevens — Tea For The Tillerman"])
     }
 
+    @Test("the help's own example, a catalogue number typed without its spaces, finds the pressing in 2 requests")
+    func helpExample() async throws {
+        let (sandbox, server) = try await Self.signedIn()
+        let help = try await sandbox.crates(["help", "search"])
+        #expect(help.stdout.contains("crates search --catno cdp7460012 --json"), "\(help)")
+        let result = try await sandbox.crates(["search", "--catno", "cdp7460012", "--json"])
+        #expect(result.status == 0, "\(result)")
+        let objects = try result.stdoutLines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.prefix(2).map { $0?["catno"] as? String } == ["CDP 7 46001 2", "CDP 7 46001 2"], "\(result)")
+        #expect(try await server.stats().requests == 2)
+    }
+
     @Test("artist and title with year and country; 60 pressings in one request, the asked ones first")
     func byArtistAndTitle() async throws {
         let (sandbox, server) = try await Self.signedIn()

@@ -152,6 +152,28 @@ struct LabelsCommandTests {
         #expect(crateList.contains("3 records") && crateList.contains("Artist 2 — Title 2"), "\(crateList)")
     }
 
+    @Test("a place or copy whose id is past what a label code holds: named and refused, or left out of --all and said")
+    func idsPastTheLabelCodes() async throws {
+        let sandbox = try CommandSandbox()
+        let store = try sandbox.openStore()
+        _ = try await store.addLocation(name: "Crate A1", in: nil)
+        let attic = try await store.addLocation(name: "Attic", in: nil)
+        _ = try await store.add(NewRecord(gtin: Seed.gtin(1), addMethod: .typed))
+        let shell = try #require(SQLiteLock.shell.map(URL.init(fileURLWithPath:)))
+        let moved = try await ProcessRunner.run(shell, arguments: [
+            sandbox.database, "UPDATE location SET id = 1000000000 WHERE id = \(attic.id); UPDATE record SET id = 1000000001",
+        ])
+        #expect(moved.status == 0, "\(moved)")
+        let pdf = sandbox.directory.appendingPathComponent("big.pdf")
+        let all = try await Self.run(sandbox, ["--all", "--layout", "a4-3x7", "-o", pdf.path])
+        #expect(all.status == 0, "\(all)")
+        #expect(all.stderr.contains("Wrote 1 label") && all.stderr.contains("; 1 place left out: Attic (#1000000000): a label code holds ids up to 999,999,999"), "\(all)")
+        let named = try await Self.run(sandbox, ["Attic", "--layout", "a4-3x7", "-o", pdf.path])
+        #expect(named.status != 0 && named.stderr.contains("Attic (#1000000000) cannot have a label: a label code holds ids up to 999,999,999"), "\(named)")
+        let copy = try await Self.run(sandbox, ["--records", "1000000001", "--layout", "a4-3x7", "-o", pdf.path])
+        #expect(copy.status != 0 && copy.stderr.contains("copy 1000000001 cannot have a label"), "\(copy)")
+    }
+
     @Test("bad input is refused with its message and nothing is written: an unknown layout, a name longer than a label, …")
     func badInput() async throws {
         let sandbox = try CommandSandbox()

@@ -70,7 +70,7 @@ struct LocationCommandTests {
             (["location", "add", "crate a", "--in", "Shelf 1"], "Living Room › Shelf 1 already holds a place called “crate a”"),
             (["move", "1", "--to", "Crate A"],
              "“Crate A” could be any of 2 places: Living Room › Shelf 1 › Crate A (#4), Living Room › Shelf 2 › Crate A (#5); "
-                + "name one by its path (“Shelf 1/Crate A”) or its id (#4)"),
+                + "name one by its path (“Shelf 1/Crate A”) or its id (#4 or #5)"),
             (["location", "rename", "Living Room", "--in", "Shelf 2/Crate A"],
              "cannot put Living Room inside Living Room › Shelf 2 › Crate A: Crate A is inside Living Room"),
             (["location", "rename", "Shelf 1", "--in", "Shelf 1"], "cannot put Living Room › Shelf 1 inside itself"),

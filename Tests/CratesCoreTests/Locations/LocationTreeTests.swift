@@ -66,7 +66,18 @@ struct LocationTreeTests {
             guard case .ambiguous(_, let places) = error else { throw error }
             #expect(places.map(\.id) == [4, 5])
             #expect(error.description == "“crate A” could be any of 2 places: Living Room › Shelf 1 › Crate A (#4), "
-                + "Living Room › Shelf 2 › Crate A (#5); name one by its path (“Shelf 1/Crate A”) or its id (#4)")
+                + "Living Room › Shelf 2 › Crate A (#5); name one by its path (“Shelf 1/Crate A”) or its id (#4 or #5)")
+        }
+        // "AC/DC" at the top beside DC inside AC: the path "AC/DC" names both, so it is not
+        // offered as the way out; both ids are.
+        let bands = LocationTree([
+            .init(id: 3, name: "AC/DC", parentID: nil), .init(id: 6, name: "AC", parentID: nil), .init(id: 7, name: "DC", parentID: 6),
+        ])
+        #expect(throws: (any Error).self) { try bands.resolve("AC/DC") }
+        do {
+            _ = try bands.resolve("AC/DC")
+        } catch {
+            #expect(error.description == "“AC/DC” could be any of 2 places: AC › DC (#7), AC/DC (#3); name one by its id (#7 or #3)")
         }
         let copy = try #require(LabelCode(kind: .copy, id: 5))
         #expect(throws: LocationError.copyLabel(copy)) { try tree.resolve("2910000000055") }

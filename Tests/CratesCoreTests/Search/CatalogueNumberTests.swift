@@ -20,7 +20,9 @@ import Testing
 
     @Test(arguments: [
         ("ILPS9135", "ILPS 9135"),
-        ("cdp7460012", "cdp 7460012"),
+        ("cdp7460012", "cdp 7 46001 2"),   // EMI's 7 46001 2, run together
+        ("CDM 7483282", "CDM 7 48328 2"),
+        ("cdp4460012", "cdp 4460012"),      // not EMI's pattern: as before
         ("CDP7-46001-2", "CDP 7 46001 2"),
         ("1C064-82306", "1C 064 82306"),  // "1C" stays one word, as printed
         ("2C064.05249", "2C 064 05249"),

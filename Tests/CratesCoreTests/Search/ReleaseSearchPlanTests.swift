@@ -21,7 +21,7 @@ import Testing
     @Test func aNumberTypedWithoutSpacesIsRespaced() throws {
         let steps = plan(try ReleaseSearchQuery(catno: "cdp7460012"))
         #expect(steps.map(\.0) == [.asTyped, .respaced])
-        #expect(steps.map(\.1) == ["cdp7460012", "cdp 7460012"])
+        #expect(steps.map(\.1) == ["cdp7460012", "cdp 7 46001 2"])
     }
 
     @Test func withAnArtistOrTitleTheThirdFormDropsTheNumber() throws {
