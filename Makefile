@@ -3,7 +3,7 @@ SWIFT ?= swift
 # A hung test must fail fast rather than eat the CI budget.
 TEST_TIMEOUT ?= 1500
 
-.PHONY: run test deps build release bench clean
+.PHONY: run test check deps build release bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -20,6 +20,13 @@ test: deps
 	$(SWIFT) build -c release --product crates
 	LANG=C.UTF-8 TERM=tmux-256color CRATES_RELEASE_BINARY="$$($(SWIFT) build -c release --show-bin-path)/crates" \
 		scripts/run-tests.sh timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build
+
+# The in-process targets only (Core, Store, Net, TUI, App, Labels): the quick loop while
+# working. `make test` is the whole suite, and what CI runs.
+check: deps
+	$(SWIFT) build --build-tests
+	LANG=C.UTF-8 TERM=tmux-256color \
+		scripts/run-tests.sh timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build --skip CratesCLITests
 
 release: deps
 	$(SWIFT) build -c release

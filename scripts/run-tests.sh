@@ -18,6 +18,15 @@ trap 'rm -f "$log"' EXIT
 
 "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
+
+# The ten slowest tests, from Swift Testing's "✔ Test … passed after N seconds." lines:
+# where the time of a run goes, and which test to look at when it grows.
+echo
+echo "== The ten slowest tests:"
+grep -aE '^[✔✘] Test .* (passed|failed) after [0-9.]+ seconds' "$log" | grep -av '^. Test run with' \
+  | sed -E 's/^[✔✘] Test (.*) (passed|failed) after ([0-9.]+) seconds.*/\3\t\1/' \
+  | sort -rn -k1,1 | head -n 10 | awk -F'\t' '{ printf "  %7.1f s  %s\n", $1, substr($2, 1, 150) }'
+
 [ "$status" -eq 0 ] && exit 0
 
 echo

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Runs the built `crates barcode` and checks what it prints and how it exits.
-@Suite("crates barcode (process)")
+@Suite("crates barcode (process)", .processTimeLimit)
 struct BarcodeCommandTests {
     @Test("valid codes: one tab-separated line each, in order, exit 0")
     func validCodes() async throws {

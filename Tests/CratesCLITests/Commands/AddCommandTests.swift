@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// `crates add`: the real binary, a real database, and for --wait the loopback Discogs server.
-@Suite("crates add (process)")
+@Suite("crates add (process)", .processTimeLimit)
 struct AddCommandTests {
     @Test("valid codes in any form: one line each (id, GTIN, state), stored pending, exit 0")
     func valid() async throws {

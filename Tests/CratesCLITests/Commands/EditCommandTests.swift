@@ -6,7 +6,7 @@ import Testing
 
 /// `crates add --manual`, `crates edit`, `crates refresh`, and how `list` and `export` show
 /// the collector's values, as processes (Discogs on loopback where a lookup is made).
-@Suite("crates add --manual, edit, refresh (process)", .serialized)
+@Suite("crates add --manual, edit, refresh (process)", .serialized, .processTimeLimit)
 struct EditCommandTests {
     @Test("add --manual: a record without a barcode, in its genre's section, marked entered by hand; a duplicate is skipped")
     func addByHand() async throws {

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// `crates export`: Discogs' CSV columns plus Barcode, JSON, written atomically.
-@Suite("crates export (process)")
+@Suite("crates export (process)", .processTimeLimit)
 struct ExportCommandTests {
     /// A release whose texts hold commas, double quotes and a line break; two copies of it (one
     /// with a note and a location), and a copy not matched.

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Every command says what it does, with an example; `crates --version` prints the version.
-@Suite("crates --help and --version (process)")
+@Suite("crates --help and --version (process)", .processTimeLimit)
 struct HelpTests {
     @Test("--help on every command: an abstract and examples of that command", arguments: [
         [], ["add"], ["list"], ["export"], ["lookup"], ["barcode"], ["auth"], ["sync"], ["edit"],

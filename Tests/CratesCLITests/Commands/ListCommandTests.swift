@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `crates list`: the collection in the TUI's order, filtered, as tab-separated lines or JSON.
-@Suite("crates list (process)")
+@Suite("crates list (process)", .processTimeLimit)
 struct ListCommandTests {
     /// Electronic (two titles), Rock (two titles, one copy twice), and three unmatched.
     /// Returns the record ids in the order the list must show them.

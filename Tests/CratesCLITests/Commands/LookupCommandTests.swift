@@ -4,7 +4,7 @@ import Testing
 
 /// `crates lookup`: what Discogs says, through libcurl against the loopback server, with the
 /// documented exit statuses.
-@Suite("crates lookup (process)")
+@Suite("crates lookup (process)", .processTimeLimit)
 struct LookupCommandTests {
     /// A sandbox signed in to a fresh loopback server; the server lives as long as the test
     /// holds it.

@@ -5,7 +5,7 @@ import Testing
 
 /// `crates search` as a process, against the loopback Discogs server's field search
 /// (Tests/DiscogsServer/search_index.py over Fixtures/discogs/search/corpus.json).
-@Suite("crates search (process)", .serialized)
+@Suite("crates search (process)", .serialized, .processTimeLimit)
 struct SearchCommandTests {
     /// A sandbox signed in to a fresh server.
     static func signedIn() async throws -> (CommandSandbox, DiscogsTestServer) {

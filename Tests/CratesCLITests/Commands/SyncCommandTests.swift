@@ -6,7 +6,7 @@ import Testing
 
 /// `crates sync` and `crates edit` as processes, through libcurl against the loopback
 /// server's collection.
-@Suite("crates sync and crates edit (process)", .serialized)
+@Suite("crates sync and crates edit (process)", .serialized, .processTimeLimit)
 struct SyncCommandTests {
     static func signedIn() async throws -> (CommandSandbox, DiscogsTestServer) {
         var sandbox = try CommandSandbox()

@@ -7,7 +7,7 @@ import Testing
 /// The TUI fed by a camera daemon, with real decoding and no camera: barcode images made by
 /// zint, decoded by zbarimg inside `crates scand --decoder`, scans over the real socket into
 /// the real binary in tmux.
-@Suite("TUI camera end to end", .serialized)
+@Suite("TUI camera end to end", .serialized, .processTimeLimit)
 struct TUICameraEndToEndTests {
     typealias Sandbox = TUIEndToEndTests.Sandbox
 

@@ -5,7 +5,7 @@ import Testing
 
 /// The details of a record matched from its search result: opening them fetches the full
 /// release at once, even while a background fetch of it is stuck.
-@Suite("TUI details end to end", .serialized)
+@Suite("TUI details end to end", .serialized, .processTimeLimit)
 struct TUIDetailsEndToEndTests {
     @Test("opening the details of a record matched from its search result fetches the full release at once")
     func detailsOnDemand() async throws {

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The real `crates` binary in tmux: keys in, screen out.
-@Suite("TUI end to end", .serialized)
+@Suite("TUI end to end", .serialized, .processTimeLimit)
 struct TUIEndToEndTests {
     /// A fresh directory with a database path and an empty config home (no credentials, so
     /// no lookups are attempted unless a test signs in).

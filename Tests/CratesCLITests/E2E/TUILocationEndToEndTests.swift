@@ -7,7 +7,7 @@ import Testing
 /// Places in the real collection UI under tmux, with no Discogs server: a place's label
 /// scanned by a keyboard-wedge scanner makes it current, what is scanned next goes in it,
 /// and a record scanned again with another place current is moved on y.
-@Suite("TUI end to end: places", .serialized)
+@Suite("TUI end to end: places", .serialized, .processTimeLimit)
 struct TUILocationEndToEndTests {
     @Test("scan a place's label then two records: both are there; another place's label and one of them again, y: it moved")
     func scanIntoPlaces() async throws {

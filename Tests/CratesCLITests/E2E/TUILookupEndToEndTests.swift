@@ -4,7 +4,7 @@ import Testing
 
 /// A scan turning into "Artist — Title" in place, looked up by the real binary through
 /// libcurl against the loopback Discogs server (Tests/DiscogsServer/server.py).
-@Suite("TUI lookup end to end", .serialized)
+@Suite("TUI lookup end to end", .serialized, .processTimeLimit)
 struct TUILookupEndToEndTests {
     @Test("a scanned record turns into Artist — Title in place, in its genre section")
     func lookupTurnsARowIntoArtistAndTitle() async throws {

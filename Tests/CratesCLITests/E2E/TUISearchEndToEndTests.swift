@@ -6,7 +6,7 @@ import Testing
 
 /// Records without a barcode in the real binary under tmux (issue 14), looked up through
 /// libcurl against the loopback Discogs server's field search.
-@Suite("TUI without barcodes end to end", .serialized)
+@Suite("TUI without barcodes end to end", .serialized, .processTimeLimit)
 struct TUISearchEndToEndTests {
     /// A sandbox signed in to a fresh server, and its environment.
     static func signedIn() async throws -> (TUIEndToEndTests.Sandbox, DiscogsTestServer, [String: String]) {

@@ -5,7 +5,7 @@ import Testing
 /// `S` in the real binary under tmux: the sync's progress on the status line while the
 /// loopback server holds the listing's answer, then the pulled copy in its section and the
 /// summary; then `M` in its details sets a grade that the next sync pushes.
-@Suite("TUI sync end to end", .serialized)
+@Suite("TUI sync end to end", .serialized, .processTimeLimit)
 struct TUISyncEndToEndTests {
     @Test("S syncs with progress on the status line; M grades the pulled copy; S pushes the grade")
     func syncKey() async throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// `crates import` run as a process, without Discogs (`--no-lookup`, or not signed in): what
 /// it reads, what it refuses and how it says so, what it writes, and its exit codes.
-@Suite("crates import (process)")
+@Suite("crates import (process)", .processTimeLimit)
 struct ImportCommandTests {
     /// A file as people and scanners make them: a byte order mark, CRLF, comments, blank and
     /// space-only lines, spaced groups, dashes, UPC-E, a GS1 element string, trailing spaces,

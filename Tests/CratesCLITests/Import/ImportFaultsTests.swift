@@ -7,7 +7,7 @@ import Testing
 /// Issue 13: `crates import` and `crates add --wait` end with every record final (matched,
 /// ambiguous, not found, skipped) through transient faults, and say how to resume when
 /// Discogs cannot be reached or refuses the credentials (see ImportLookupTests).
-@Suite("crates import and add --wait through faults (process)", .serialized)
+@Suite("crates import and add --wait through faults (process)", .serialized, .processTimeLimit)
 struct ImportFaultsTests {
     /// A sandbox signed in to a fresh loopback server that answers every valid GTIN
     /// (`--generate`), with `arguments` (a fault mix, say).

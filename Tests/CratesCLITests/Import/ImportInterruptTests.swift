@@ -15,7 +15,7 @@ import Testing
 /// Each test makes the import wait for it at a known point before stopping it, so that it
 /// proves the same on a slow machine and on a fast one: the terminal's output is stopped
 /// (Ctrl-S), or the loopback server holds a lookup's answer.
-@Suite("crates import, interrupted (process)", .serialized)
+@Suite("crates import, interrupted (process)", .serialized, .processTimeLimit)
 struct ImportInterruptTests {
     /// The collection the import is writing, opened once the import has created and
     /// migrated it. (Opened while the importer is still creating the tables, the store would

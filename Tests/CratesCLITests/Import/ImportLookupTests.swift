@@ -7,7 +7,7 @@ import Testing
 /// `crates import` with Discogs: the lookups drained in the process by the real worker and
 /// libcurl against the loopback server (Tests/DiscogsServer/server.py), rows known by
 /// release id, and the CSV round trip through `crates export --csv`.
-@Suite("crates import with Discogs (process)", .serialized)
+@Suite("crates import with Discogs (process)", .serialized, .processTimeLimit)
 struct ImportLookupTests {
     /// A sandbox signed in to a fresh loopback server.
     private func signedIn() async throws -> (CommandSandbox, DiscogsTestServer) {

@@ -9,7 +9,7 @@ import Testing
 /// pdftoppm and decoded by zbarimg (every label on every page decodes to its code), page
 /// sizes read by pdfinfo, each sheet position cropped from the layout's own numbers; and
 /// every bad input refused with its message, the file left as it was.
-@Suite("crates labels (process)", .serialized)
+@Suite("crates labels (process)", .serialized, .processTimeLimit)
 struct LabelsCommandTests {
     /// `count` places at the top, "Crate 1"…, and their codes in the tree's order (by name).
     static func places(_ sandbox: CommandSandbox, _ count: Int) async throws -> [String] {

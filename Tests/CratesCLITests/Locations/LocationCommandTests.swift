@@ -6,7 +6,7 @@ import Testing
 
 /// `crates location`, `crates move` and `crates list --location`, as processes: what they
 /// print, how they exit, and what each bad input is told.
-@Suite("crates location and crates move (process)")
+@Suite("crates location and crates move (process)", .processTimeLimit)
 struct LocationCommandTests {
     /// Living Room (#1) › Shelf 1 (#2) › Crate A (#4), Living Room › Shelf 2 (#3) › Crate A (#5),
     /// and two records (1, 2) in no place.

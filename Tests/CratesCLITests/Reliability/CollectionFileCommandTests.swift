@@ -17,7 +17,7 @@ import Testing
 /// no command's connection is the last one, and SQLite's own checkpoint on the last close
 /// never comes (before, the copy of `crates.sqlite` alone then held nothing the commands
 /// added, and `crates list` called it "written by an older version of crates").
-@Suite("the collection file alone holds the collection (process)", .serialized)
+@Suite("the collection file alone holds the collection (process)", .serialized, .processTimeLimit)
 struct CollectionFileCommandTests {
     /// Copies the collection file alone (no -wal, no -shm) into a directory of its own and
     /// lists the copy with `crates list`.

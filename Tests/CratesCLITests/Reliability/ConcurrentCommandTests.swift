@@ -16,7 +16,7 @@ import Testing
 /// processes can. (crates before issue 12 counted outside the insert's transaction, so every
 /// one of them counted the collection as it was before any wrote: 4 adds of one barcode
 /// stored 4 copies.) Several trials each, with seeded lists.
-@Suite("concurrent crates import and crates add on one collection (process)", .serialized)
+@Suite("concurrent crates import and crates add on one collection (process)", .serialized, .processTimeLimit)
 struct ConcurrentCommandTests {
     static let trials = 3
 

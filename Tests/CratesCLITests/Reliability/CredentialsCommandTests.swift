@@ -9,7 +9,7 @@ import Testing
 /// Issue 12, item 11: what `crates auth --status` says of saved credentials, checked with the
 /// loopback Discogs server; and a credentials file that is a symbolic link, which neither
 /// `auth --status` nor `lookup` follows or chmods.
-@Suite("crates auth --status and the credentials file (process)")
+@Suite("crates auth --status and the credentials file (process)", .processTimeLimit)
 struct CredentialsCommandTests {
     /// Signed in with `token` at a server that accepts it; the sandbox and that server.
     private func signedIn(token: String) async throws -> (CommandSandbox, DiscogsTestServer) {

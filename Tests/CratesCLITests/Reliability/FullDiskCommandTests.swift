@@ -15,7 +15,7 @@ import Testing
 /// Before issue 12 an import that had committed 10,003 of 50,000 lines said "nothing could
 /// be imported" (exit 1). Now it says how many records were added and kept, and that running
 /// the same import again (once there is room) adds the rest; and running it again does.
-@Suite("a full disk during crates import and crates export (process)", .serialized)
+@Suite("a full disk during crates import and crates export (process)", .serialized, .processTimeLimit)
 struct FullDiskCommandTests {
     static let lines = 50_000
 

@@ -12,7 +12,7 @@ import Testing
 /// quote left open is warned about with its lines (refused with --strict); semicolons and
 /// tabs separate fields as commas do; a key column named twice is refused; binary input is
 /// refused at once; endless input stops at the first SIGINT, SIGTERM or SIGHUP.
-@Suite("crates import: CSV safety, binary and endless input (process)")
+@Suite("crates import: CSV safety, binary and endless input (process)", .processTimeLimit)
 struct ImportInputCommandTests {
     /// The issue's file: the quote opened on line 2 swallows lines 3 to 5.
     static let unclosed = "barcode,note\n5099750442227,\"12 inch\n0077774620024,ok\n4004064480149,ok\n5036086370084,\"7 inch\"\n"

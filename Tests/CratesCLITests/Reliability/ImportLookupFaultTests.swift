@@ -18,7 +18,7 @@ import Testing
 /// - One connection that ends without an answer (as a 30 s timeout does) is tried again
 ///   within the run: it neither fails the other lookups nor stops them.
 /// - Every "N lookups: …" summary adds up.
-@Suite("crates import: lookups under locks, kills, hang-ups and a dropped connection (process)", .serialized)
+@Suite("crates import: lookups under locks, kills, hang-ups and a dropped connection (process)", .serialized, .processTimeLimit)
 struct ImportLookupFaultTests {
     /// 5099750442227 and 727361626525 are matched by the server's fixtures (releases
     /// 10507194 and 5134861).

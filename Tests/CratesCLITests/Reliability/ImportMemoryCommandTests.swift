@@ -12,7 +12,7 @@ import Testing
 /// builds it and names it in `$CRATES_RELEASE_BINARY`. A bare `swift test` (no release
 /// build at hand) measures the tests' debug build with 200,000 lines instead (the debug
 /// build is slower, not bigger: its peak for 1,000,000 lines is about 75 MB).
-@Suite("crates import in bounded memory (process)", .serialized)
+@Suite("crates import in bounded memory (process)", .serialized, .processTimeLimit)
 struct ImportMemoryCommandTests {
     static var binary: (path: String, lines: Int)? {
         if let release = ProcessInfo.processInfo.environment["CRATES_RELEASE_BINARY"], !release.isEmpty {

@@ -14,7 +14,7 @@ import Testing
 /// longer replaces the collection with CSV and `import --report "$CRATES_DB"` no longer
 /// leaves it malformed; a report in a directory that does not exist adds nothing; and an
 /// export keeps the mode of the file it replaces.
-@Suite("output files: never the collection, checked first, modes kept (process)")
+@Suite("output files: never the collection, checked first, modes kept (process)", .processTimeLimit)
 struct OutputPathCommandTests {
     /// A collection of two records, its files as a busy collection has them (-wal and -shm
     /// while a store has it open).

@@ -14,7 +14,7 @@ import Testing
 /// (a file where the data and configuration directories would be), a directory or an
 /// unreadable file given as input, an output in a directory the user may not write. (A full
 /// disk, error 640: `FullDiskCommandTests`.)
-@Suite("file errors in plain words, never NSCocoaErrorDomain (process)")
+@Suite("file errors in plain words, never NSCocoaErrorDomain (process)", .processTimeLimit)
 struct PlainErrorCommandTests {
     /// A collection of two records and a place, and a list to import.
     private func seeded() async throws -> (CommandSandbox, list: String) {

@@ -11,7 +11,7 @@ import Testing
 /// Issue 12, item 10: a collection the user may not write can still be read. `crates list`,
 /// `crates export`, `crates location list` and `crates labels` open it read-only, and never
 /// create a collection.
-@Suite("a read-only collection can be read (process)")
+@Suite("a read-only collection can be read (process)", .processTimeLimit)
 struct ReadOnlyCommandTests {
     @Test("list, export, location list and labels as another user (nobody, by setpriv): file 0444, directory 0555, or owned by someone else",
           .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))

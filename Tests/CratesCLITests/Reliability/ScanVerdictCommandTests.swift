@@ -6,7 +6,7 @@ import Testing
 /// refuses. Now each scan's last column is what `crates add` does with the same data: a fake
 /// camera daemon (a few lines of Python on the socket) sends the scans, `crates scan` prints
 /// its verdicts, and `crates add` is run on each datum, in a collection of its own.
-@Suite("crates scan says what crates add does (process)")
+@Suite("crates scan says what crates add does (process)", .processTimeLimit)
 struct ScanVerdictCommandTests {
     /// Scanned data, as a camera's decoder may report them for EAN/UPC symbols.
     static let scanned = [

@@ -4,7 +4,7 @@ import Testing
 
 /// `crates scan` against a daemon that sends garbage: another program speaking the protocol
 /// badly (here a few lines of Python on the socket) costs warnings, never a crash.
-@Suite("crates scan: malformed lines (process)")
+@Suite("crates scan: malformed lines (process)", .processTimeLimit)
 struct ScanClientCommandTests {
     static let server = #"""
         import os, socket, sys

@@ -9,7 +9,7 @@ import Testing
 
 /// `crates scand` and `crates scan` as real processes, with real decoding and no camera:
 /// barcodes drawn by zint, decoded by zbarimg inside `--decoder`, read back with `crates scan`.
-@Suite("crates scand and crates scan (process)")
+@Suite("crates scand and crates scan (process)", .processTimeLimit)
 struct ScandCommandTests {
     /// A decoder that waits for `trigger` to exist (so the client is connected first), runs
     /// `body`, then reads a QR code "sentinel" and stays up like a camera with nothing in

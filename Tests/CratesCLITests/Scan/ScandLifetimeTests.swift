@@ -10,7 +10,7 @@ import Testing
 /// as real processes: its decoder dies with it (PR_SET_PDEATHSIG), a new daemon ends a decoder
 /// a dead one left, and a daemon started without standard error keeps descriptors 0–2
 /// occupied, so its log does not land in its lock file.
-@Suite("crates scand: killed, restarted, started without standard error (process)")
+@Suite("crates scand: killed, restarted, started without standard error (process)", .processTimeLimit)
 struct ScandLifetimeTests {
     /// The pid in the daemon's log line "decoder started (pid N)".
     private func decoderPID(_ daemon: ScanSandbox.Daemon) async throws -> pid_t {

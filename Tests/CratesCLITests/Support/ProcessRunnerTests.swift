@@ -4,7 +4,7 @@ import Testing
 
 /// The shared runner itself (CratesTestSupport): deadlines hold, all output and the status
 /// come back, and children start clean.
-@Suite("ProcessRunner")
+@Suite("ProcessRunner", .processTimeLimit)
 struct ProcessRunnerTests {
     static let shell = URL(fileURLWithPath: "/bin/sh")
 
