@@ -45,10 +45,10 @@ def collection(name, places, chain):
     codes = os.path.join(directory, name + ".txt")
     with open(codes, "w") as f:
         for n in range(2 * places):
-            body = "20%010d" % n
+            body = "50%010d" % n
             total = sum(int(d) * (3 if i % 2 == 0 else 1) for i, d in enumerate(reversed(body)))
             f.write(body + str((10 - total % 10) % 10) + "\n")
-    subprocess.run([binary, "import", "--no-lookup", "--force", codes], env=env, check=True, capture_output=True)
+    subprocess.run([binary, "import", "--no-lookup", codes], env=env, check=True, capture_output=True)
     db = sqlite3.connect(path)
     db.execute("UPDATE record SET locationID = (id - 1) %% %d + 1" % places)
     db.commit()
