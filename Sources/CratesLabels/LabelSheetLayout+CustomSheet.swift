@@ -103,17 +103,25 @@ extension LabelSheetLayout {
     ) throws(LabelError) -> (Double, Double) {
         let numbers = text.split(separator: separator, omittingEmptySubsequences: false)
         let example = separator == "x" ? "63.5x33.9" : "7.75,12.9"
-        guard numbers.count == 2, let first = millimetres(numbers[0]), let second = millimetres(numbers[1]) else {
+        guard numbers.count == 2, let first = number(numbers[0]), let second = number(numbers[1]) else {
             throw fail("\"\(text)\" in \(what) is not two lengths in mm separated by \"\(separator)\" (like \(example))")
+        }
+        // Two lengths, but beyond any sheet: said as such.
+        for (typed, value) in zip(numbers, [first, second]) where value > maximumMillimetres {
+            throw fail("\(typed) mm in \(what) is too large: a length is at most \(Int(maximumMillimetres)) mm (ten metres)")
         }
         return (first, second)
     }
 
-    /// A plain decimal number ("63.5", "0", "7."), at most 10,000 (ten metres is no sheet).
-    private static func millimetres(_ text: Substring) -> Double? {
+    /// The longest length a sheet takes, in millimetres (ten metres is no sheet).
+    static let maximumMillimetres: Double = 10_000
+
+    /// A plain decimal number ("63.5", "0", "7."), of any size (`pair` says when it is too
+    /// large).
+    private static func number(_ text: Substring) -> Double? {
         let body = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard !text.isEmpty, text != ".", body.allSatisfy({ $0.allSatisfy(\.isASCIIDigitCharacter) }),
-              let value = Double(text), value <= 10_000
+        guard !text.isEmpty, text != ".", text.count <= 40, body.allSatisfy({ $0.allSatisfy(\.isASCIIDigitCharacter) }),
+              let value = Double(text), value.isFinite
         else { return nil }
         return value
     }

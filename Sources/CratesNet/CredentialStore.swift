@@ -43,8 +43,8 @@ public struct CredentialStore: Sendable {
         self.init(directory: try Self.configDirectory(environment: environment))
     }
 
-    /// The saved credentials, or nil when there are none. A file readable by others is made
-    /// private on the way.
+    /// The saved credentials, or nil when there are none. A file readable by others, and its
+    /// directory when others may enter it, are made private on the way.
     ///
     /// The file is opened without following a symbolic link (O_NOFOLLOW) and changed only
     /// through the descriptor opened (fstat, fchmod), and only when it is a regular file of
@@ -67,6 +67,7 @@ public struct CredentialStore: Sendable {
             throw .unreadable(path: path, reason: "it is not a regular file: remove it and run `crates auth`")
         }
         if info.st_uid == getuid(), info.st_mode & 0o077 != 0 { _ = fchmod(fd, 0o600) }
+        if info.st_uid == getuid() { tightenDirectory() }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -131,6 +132,18 @@ public struct CredentialStore: Sendable {
         if unlink(path) == 0 { return true }
         if errno == ENOENT { return false }
         throw .cannotWrite(path: path, reason: Self.errnoText())
+    }
+
+    /// The directory of credentials crates saved is made private (0700) when others may
+    /// enter it (a directory made by hand, or by an older crates, for `config.json`): only a
+    /// real directory of this user's, never through a symbolic link. Best effort: reading
+    /// the credentials does not fail for it.
+    private func tightenDirectory() {
+        var info = stat()
+        guard lstat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(),
+            info.st_mode & 0o077 != 0
+        else { return }
+        _ = chmod(directory, 0o700)
     }
 
     private func makeDirectory() throws(CredentialStoreError) {

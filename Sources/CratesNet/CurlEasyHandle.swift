@@ -85,7 +85,7 @@ final class CurlEasyHandle: @unchecked Sendable {
         guard result == CURLE_OK else {
             if abort.isRaised { return .failure(.cancelled) }
             if sink.overflowed {
-                return .failure(.curl(code: Int(result.rawValue), message: "response larger than \(configuration.maximumBodyBytes) bytes"))
+                return .failure(.tooLarge(limit: configuration.maximumBodyBytes))
             }
             return .failure(error(for: result, timeout: configuration.totalTimeout))
         }

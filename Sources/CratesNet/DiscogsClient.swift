@@ -94,6 +94,7 @@ public struct DiscogsClient: Sendable {
                 response = try await transport.send(HTTPRequest(method: method, url: url, headers: headers, body: body))
             } catch {
                 await rateLimiter.abandon(ticket)
+                if error != .cancelled { Diagnostics.note("\(method) \(Self.shown(url)): \(error.detail ?? error.description)") }
                 throw .transport(error)
             }
             await rateLimiter.complete(ticket, status: response.status, headers: response.headers)
@@ -103,8 +104,34 @@ public struct DiscogsClient: Sendable {
         }
     }
 
-    /// The checks every answer passes before its body is read.
+    /// An address for `Diagnostics`: without its query (which may carry a value the person
+    /// typed, or an OAuth token).
+    static func shown(_ url: String) -> String {
+        String(url.prefix { $0 != "?" })
+    }
+
+    /// The checks every answer passes before its body is read; what the answer held
+    /// instead goes to `Diagnostics`.
     static func check(_ response: HTTPResponse, expectedHost: String, accept: Expected) throws(DiscogsError) {
+        do {
+            try checked(response, expectedHost: expectedHost, accept: accept)
+        } catch {
+            if Diagnostics.isEnabled { Diagnostics.note(detail(of: response, accept: accept)) }
+            throw error
+        }
+    }
+
+    /// What `response` was, for `Diagnostics`: its status, where it came from, and the
+    /// first bytes of its body (not of a token answer, which may hold a secret).
+    static func detail(of response: HTTPResponse, accept: Expected) -> String {
+        var parts = ["HTTP \(response.status) from \(shown(response.effectiveURL))"]
+        if let location = response.headers["Location"] { parts.append("Location: \(location)") }
+        if let type = response.headers["Content-Type"] { parts.append("Content-Type: \(type)") }
+        if accept != .form, !response.body.isEmpty { parts.append("body: \(DiscogsText.preview(response.body, limit: 400))") }
+        return parts.joined(separator: "; ")
+    }
+
+    private static func checked(_ response: HTTPResponse, expectedHost: String, accept: Expected) throws(DiscogsError) {
         let actualHost = URLComponents(string: response.effectiveURL)?.host?.lowercased() ?? ""
         guard actualHost == expectedHost else {
             throw .wrongHost(expected: expectedHost, actual: ControlCharacters.clipped(actualHost.isEmpty ? response.effectiveURL : actualHost))
@@ -144,19 +171,20 @@ public struct DiscogsClient: Sendable {
         }
     }
 
-    /// Discogs' `{"message": …}`, or the first bytes of whatever came instead.
+    /// Discogs' `{"message": …}`, or empty when it sent none (an HTML error page from a
+    /// proxy is not quoted: `Diagnostics` has it).
     static func message(in response: HTTPResponse) -> String {
         if let body = try? JSONDecoder().decode(DiscogsMessage.self, from: response.body) {
-            return ControlCharacters.cleaned(body.message)
+            return ControlCharacters.clipped(body.message, limit: 200)
         }
-        let preview = DiscogsText.preview(response.body)
-        return preview.isEmpty ? "no message" : "\"\(preview)\""
+        return ""
     }
 
     func decode<T: Decodable>(_ type: T.Type, from body: Data) throws(DiscogsError) -> T {
         do {
             return try JSONDecoder().decode(T.self, from: body)
         } catch {
+            Diagnostics.note("an answer that does not parse as \(T.self) (\(error)): \(DiscogsText.preview(body, limit: 400))")
             throw .malformedBody(preview: DiscogsText.preview(body))
         }
     }

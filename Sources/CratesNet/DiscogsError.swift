@@ -2,7 +2,7 @@ import CratesCore
 import Foundation
 
 /// Why a Discogs request failed, with a message the user can act on. Messages show what
-/// Discogs said (its `message`), never a credential.
+/// Discogs said (its `message`), never a credential nor a raw body (see `description`).
 public enum DiscogsError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No HTTP answer: offline, DNS, timeout, TLS…
     case transport(TransportError)
@@ -23,6 +23,7 @@ public enum DiscogsError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Any other status of 400 or more.
     case http(status: Int, message: String)
     /// A 3xx: the transport follows none (a redirect to another host could leak a token).
+    /// `location` is the host it points to (the whole address when it names none).
     case redirected(status: Int, location: String)
     /// The answer came from another host than the one asked.
     case wrongHost(expected: String, actual: String)
@@ -33,6 +34,9 @@ public enum DiscogsError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A base URL from the configuration is not usable.
     case invalidURL(String)
 
+    /// What happened, in crates' words. Discogs' own `message` (from its JSON) is quoted;
+    /// a raw body (an HTML error page, an answer cut short), a redirect's full address and
+    /// libcurl's text never are: they go to `Diagnostics` (`--verbose`).
     public var description: String {
         switch self {
         case .transport(let e):
@@ -40,41 +44,50 @@ public enum DiscogsError: Error, Hashable, Sendable, CustomStringConvertible {
             case .connectionLost, .timedOut: "Discogs did not answer: \(e)"
             default: "Discogs is unreachable: \(e)"
             }
-        case .unauthorized(let m): "Discogs refused the credentials (\(m)): run `crates auth`"
+        case .unauthorized(let m): "Discogs refused the credentials\(Self.said(m)): run `crates auth`"
         case .forbidden(let m):
-            "Discogs refused access (\(m)): the collection belongs to another Discogs user, or crates is not signed in as its owner: run `crates auth` as the owner"
+            "Discogs refused access\(Self.said(m)): the collection belongs to another Discogs user, or crates is not signed in as its owner: run `crates auth` as the owner"
         case .unprocessable(let m):
-            "Discogs did not accept the value (\(m)): check it against your Discogs collection fields' options"
-        case .notFound(let m): "Discogs has no such resource: \(m)"
-        case .rateLimited(let m): "Discogs is limiting requests: \(m)"
-        case .server(let s, let m): "Discogs had a problem (HTTP \(s)): \(m)"
-        case .http(let s, let m): "Discogs refused the request (HTTP \(s)): \(m)"
-        case .redirected(let s, let l): "Discogs answered with a redirect (HTTP \(s)) to \(l), which crates does not follow"
+            "Discogs did not accept the value\(Self.said(m)): check it against your Discogs collection fields' options"
+        case .notFound(let m): m.isEmpty ? "Discogs has no such resource" : "Discogs has no such resource: \(m)"
+        case .rateLimited(let m): m.isEmpty ? "Discogs is limiting requests" : "Discogs is limiting requests: \(m)"
+        case .server(let s, let m): "Discogs had a problem (HTTP \(s))\(m.isEmpty ? "" : ": \(m)")"
+        case .http(let s, let m): "Discogs refused the request (HTTP \(s))\(m.isEmpty ? "" : ": \(m)")"
+        case .redirected(_, let l): "Discogs' address answered with a redirect to \(l): a network login page?"
         case .wrongHost(let e, let a): "the answer came from \(a), not \(e): refused"
-        case .unexpectedContentType(let t, let p): "Discogs answered with \(t) instead of JSON: \"\(p)\""
-        case .malformedBody(let p): "Discogs' answer does not parse: \"\(p)\""
+        case .unexpectedContentType(let t, _):
+            t == "text/html"
+                ? "Discogs answered with a web page instead of data: something between crates and Discogs (a proxy, a network login page) answered for it?"
+                : "Discogs answered with \(t) instead of data"
+        case .malformedBody: "Discogs' answer was cut short or is not one crates can read"
         case .invalidURL(let u): "not a usable Discogs URL: \(u) (check CRATES_DISCOGS_API / CRATES_DISCOGS_WEB)"
         }
+    }
+
+    /// " (Discogs' message)", or nothing when it sent none.
+    private static func said(_ message: String) -> String {
+        message.isEmpty ? "" : " (\(message))"
     }
 
     /// True when the same request may well succeed later (the lookup is retried with backoff).
     public var isRetryable: Bool {
         switch self {
-        case .transport, .notFound, .rateLimited, .server, .malformedBody, .unexpectedContentType: true
-        case .unauthorized, .forbidden, .unprocessable, .http, .redirected, .wrongHost, .invalidURL: false
+        case .transport, .notFound, .rateLimited, .server, .malformedBody, .unexpectedContentType, .redirected: true
+        case .unauthorized, .forbidden, .unprocessable, .http, .wrongHost, .invalidURL: false
         }
     }
 
     /// True when sending the same request again in a moment may well work, so a lookup tries
     /// again within the run (after 1 s, 2 s, 4 s…) instead of failing the record: a 5xx, an
-    /// answer that does not parse or is not JSON (a proxy's error page), no connection, a
-    /// broken one, a timeout, and 429s that outlasted the client's own pauses. Not a 404:
-    /// a release that is gone stays gone.
+    /// answer that does not parse or is not JSON (a proxy's error page), a redirect (a
+    /// captive portal or a misconfigured proxy answering for Discogs: crates follows none),
+    /// no connection, a broken one, a timeout, and 429s that outlasted the client's own
+    /// pauses. Not a 404: a release that is gone stays gone.
     public var isTransient: Bool {
         switch self {
         case .transport(let e): e.isTransient
-        case .server, .malformedBody, .unexpectedContentType, .rateLimited: true
-        case .unauthorized, .forbidden, .notFound, .unprocessable, .http, .redirected, .wrongHost, .invalidURL: false
+        case .server, .malformedBody, .unexpectedContentType, .rateLimited, .redirected: true
+        case .unauthorized, .forbidden, .notFound, .unprocessable, .http, .wrongHost, .invalidURL: false
         }
     }
 

@@ -83,19 +83,31 @@ public enum TransportError: Error, Hashable, Sendable, LocalizedError, CustomStr
     case cancelled
     /// Certificate or TLS handshake failure.
     case tls(String)
+    /// The answer was longer than crates reads (`CurlTransport.Configuration.maximumBodyBytes`).
+    case tooLarge(limit: Int)
     /// Any other libcurl failure (code and curl's own text).
     case curl(code: Int, message: String)
 
+    /// What happened, in crates' words; libcurl's own text is `detail` (`--verbose`).
     public var description: String {
         switch self {
         case .invalidURL(let url): "not an http(s) URL: \(ControlCharacters.clipped(url))"
         case .insecureURL(let host): "refusing plain http to \(host): use https (plain http is only for loopback)"
-        case .cannotConnect(let detail): "cannot connect: \(detail)"
-        case .connectionLost(let detail): "the connection broke: \(detail)"
+        case .cannotConnect: "no connection could be made (no network, a name that does not resolve, or nothing answering at the address)"
+        case .connectionLost: "the connection broke before the answer was complete"
         case .timedOut(let seconds): "no answer within \(Self.format(seconds)) s"
-        case .tls(let detail): "secure connection failed: \(detail)"
-        case .curl(let code, let message): "transfer failed (curl \(code)): \(message)"
+        case .tls: "the secure connection failed (the certificate or the TLS handshake)"
+        case .tooLarge(let limit): "the answer was longer than the \(limit) bytes crates reads"
+        case .curl(let code, _): "the transfer failed (libcurl error \(code))"
         case .cancelled: "cancelled"
+        }
+    }
+
+    /// libcurl's own text, for `--verbose`; nil when there is nothing more to say.
+    public var detail: String? {
+        switch self {
+        case .cannotConnect(let text), .connectionLost(let text), .tls(let text), .curl(_, let text): text
+        case .invalidURL, .insecureURL, .timedOut, .tooLarge, .cancelled: nil
         }
     }
 
@@ -115,7 +127,7 @@ public enum TransportError: Error, Hashable, Sendable, LocalizedError, CustomStr
     public var isTransient: Bool {
         switch self {
         case .cannotConnect, .connectionLost, .timedOut: true
-        case .invalidURL, .insecureURL, .tls, .curl, .cancelled: false
+        case .invalidURL, .insecureURL, .tls, .tooLarge, .curl, .cancelled: false
         }
     }
 

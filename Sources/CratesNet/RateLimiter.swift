@@ -107,6 +107,35 @@ public actor RateLimiter {
         self.clock = clock
     }
 
+    /// How long from now until `requests` more requests (at a lookup's priority) will all
+    /// have been sent, if nothing else is sent meanwhile: the requests in the window now
+    /// leave it a window after they were answered (an unanswered one as if answered now),
+    /// and each new one takes a place until it leaves in turn. A full window makes even one
+    /// request wait most of a minute; a fresh one sends `limit` at once.
+    public func secondsUntilSent(_ requests: Int) -> Double {
+        guard requests > 0 else { return 0 }
+        let now = clock.now()
+        prune(now: now)
+        let limit = max(1, configuration.limit)
+        // Times at which each request in the window was (or will be) answered, oldest first.
+        var times = stamps.map { $0.open ? now : $0.time }.sorted()
+        let window = configuration.window + configuration.margin
+        var last = max(now, pausedUntil)
+        // Once the requests in the window now have left it, the new ones repeat a pattern:
+        // each goes a window after the one `limit` places before it. Worked out one by one
+        // that far, then by that rule (an import of a million lines costs no more).
+        let steps = min(requests, times.count + limit)
+        for _ in 0..<steps {
+            var start = last
+            if times.count >= limit { start = max(start, times[times.count - limit] + window) }
+            times.append(start)
+            last = start
+        }
+        let rest = requests - steps
+        if rest > 0 { last = times[times.count - limit + (rest - 1) % limit] + window * Double((rest - 1) / limit + 1) }
+        return last - now
+    }
+
     /// The limit in force (from the last response's `X-Discogs-Ratelimit`, else configured).
     public var limit: Int { configuration.limit }
 

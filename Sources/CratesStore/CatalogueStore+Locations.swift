@@ -98,7 +98,7 @@ extension CatalogueStore {
                 location: place, placesRemoved: 0, placesMoved: 0, recordsMoved: 0, recordsUnplaced: 0)
             if let moveTo {
                 let target = try Self.existing(moveTo, in: tree)
-                if tree.isWithin(moveTo, id) { throw StoreError.location(.cycle(place: place, into: target)) }
+                if tree.isWithin(moveTo, id) { throw StoreError.location(.moveIntoRemoved(removing: place, into: target)) }
                 for child in tree.children(of: id) {
                     if tree.child(named: child.name, in: moveTo) != nil {
                         throw StoreError.location(.exists(name: child.name, in: target))

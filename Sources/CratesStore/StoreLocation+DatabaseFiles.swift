@@ -65,6 +65,8 @@ extension StoreLocation {
         case noDirectory(path: String, directory: String)
         /// The file, or its directory (for a new file), may not be written by this user.
         case notWritable(path: String)
+        /// An empty path (`-o ""`, a variable that was not set) names no file.
+        case emptyPath
 
         public var description: String {
             switch self {
@@ -76,6 +78,8 @@ extension StoreLocation {
                 "cannot write \(path): there is no directory \(directory)"
             case let .notWritable(path):
                 "cannot write \(path): permission denied"
+            case .emptyPath:
+                "an output path is needed: the one given is empty; name a file, or - for standard output"
             }
         }
     }
@@ -90,6 +94,7 @@ extension StoreLocation {
     /// none of the files of the database at `database`. Call it for every output path before
     /// the command does any work.
     public static func checkOutput(_ path: String, database: String) throws(OutputProblem) {
+        if path.isEmpty { throw .emptyPath }
         if let file = databaseFile(at: path, database: database) { throw .isTheDatabase(path: path, file) }
         var info = stat()
         if stat(path, &info) == 0 {

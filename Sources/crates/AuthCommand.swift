@@ -45,7 +45,10 @@ struct AuthCommand: ParsableCommand {
         }
     }
 
+    @OptionGroup var diagnostics: VerboseOption
+
     func run() throws {
+        diagnostics.install("auth")
         do {
             try signIn(try SignIn())
         } catch let error as SignInError {

@@ -72,6 +72,7 @@ struct Crates: ParsableCommand {
     var noScanner = false
 
     func validate() throws {
+        try ScanSocketOption.check(scannerSocket, flag: "--scanner")
         if noScanner, scannerSocket != nil {
             throw ValidationError("--scanner and --no-scanner contradict each other: give one")
         }

@@ -41,6 +41,21 @@ struct LookupDriverTests {
         #expect(try await temporary.store.record(first.id)?.lookupState == .matched)
     }
 
+    @Test("settled: a record that needs no lookup (added already matched, by release) ends the drive at once, not at the time limit")
+    func settledWithoutLookup() async throws {
+        let server = try await DiscogsTestServer.start()
+        let temporary = try TemporaryStore()
+        let release = Release(
+            id: 5_134_861, artist: "HammerFall", title: "Glory To The Brave", genres: ["Rock"], styles: [], formats: ["CD"],
+            year: 1997, country: "Europe", labels: [], url: "https://www.discogs.com/release/5134861", rawJSON: "{}")
+        let matched = try await temporary.store.add(NewRecord(gtin: try gtin("0727361626525"), addMethod: .releaseID, release: release))
+        #expect(try await temporary.store.record(matched.id)?.lookupState == .matched)
+        let run = await LookupDriver(worker: worker(temporary.store, try access(server))).run(
+            until: .settled([matched.id]), timeout: .seconds(60))
+        #expect(run.stop == nil, "ended by \(String(describing: run.stop))")
+        #expect(try await server.stats().requests == 0)
+    }
+
     @Test("refused credentials stop the drive; the record goes back to the queue untouched")
     func refused() async throws {
         let server = try await DiscogsTestServer.start()

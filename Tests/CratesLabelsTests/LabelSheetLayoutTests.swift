@@ -160,6 +160,9 @@ struct LabelSheetLayoutTests {
                  mentions: ["3 columns end at 210.5 mm, past the page's width of 210 mm"]),
         BadSheet(text: "sheet:210x297:100x100:label=1x1", mentions: ["more than 1000"]),
         BadSheet(text: "sheet:210x297::3x8:label=60x30", mentions: ["empty part"]),
+        // Two lengths, too large: the limit, never "not two lengths".
+        BadSheet(text: "sheet:100000x100000:1x1:label=60x30", mentions: ["100000 mm in the page size is too large", "at most 10000 mm"]),
+        BadSheet(text: "sheet:a4:1x1:label=60x20000", mentions: ["20000 mm in label= is too large"]),
     ]
 
     @Test("bad custom sheets: a clear reason and the form to use", arguments: badSheets)

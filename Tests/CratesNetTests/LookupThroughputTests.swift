@@ -200,6 +200,30 @@ struct LookupThroughputTests {
         #expect((11...12).contains(counted.requests), "every attempt counted: \(counted)")
     }
 
+    @Test("a search answered with a redirect to another host (a captive portal): tried again within the run; said plainly when it persists")
+    func offHostRedirectIsTransient() async throws {
+        let server = try await DiscogsTestServer.start(["--generate"])
+        let (recovering, failing, clean) = (ean(11), ean(12), ean(13))
+        try await server.inject("portal", count: 2, match: "barcode=" + recovering.canonical)
+        try await server.inject("portal", count: 4, match: "barcode=" + failing.canonical)
+        let queue = InMemoryLookupQueue()
+        let a = await queue.enqueue(recovering)
+        let b = await queue.enqueue(failing)
+        let c = await queue.enqueue(clean)
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server)), policy: .fast(pauses: 3))
+        #expect(await drive(worker, until: settledAll(queue)))
+        #expect(await queue.entry(a)?.state == .matched, "a redirect once is tried again, like a 5xx")
+        #expect(await queue.entry(c)?.state == .matched)
+        guard case .failed(let message, _)? = await queue.entry(b)?.outcome else {
+            Issue.record("not failed: \(String(describing: await queue.entry(b)?.outcome))")
+            return
+        }
+        #expect(message == "Discogs' address answered with a redirect to 127.0.0.2: a network login page?", "\(message)")
+        let stats = try await server.lookupStats()
+        #expect(stats.count("barcode=" + recovering.canonical) == 3)
+        #expect(stats.count("barcode=" + failing.canonical) == 4, "every pause used before failing")
+    }
+
     @Test("a record fails (to be retried later) only after more failures in a row than pauses")
     func failedOnlyAfterRepeatedFailures() async throws {
         let server = try await DiscogsTestServer.start(["--generate"])

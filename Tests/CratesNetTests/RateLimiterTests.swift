@@ -85,6 +85,30 @@ final class ManualClock: RateLimitClock, Sendable {
         #expect(clock.waits == [60])
     }
 
+    /// What an import's time left is made of: a full window makes the next request wait,
+    /// however few are left.
+    @Test func secondsUntilSentCountsTheWaitForTheWindow() async throws {
+        let clock = ManualClock()
+        let limiter = RateLimiter(configuration: .init(limit: 60, window: 60, margin: 0), clock: clock)
+        #expect(await limiter.secondsUntilSent(0) == 0)
+        #expect(await limiter.secondsUntilSent(60) == 0, "a fresh window sends 60 at once")
+        #expect(await limiter.secondsUntilSent(61) == 60)
+        #expect(await limiter.secondsUntilSent(300) == 240, "then 60 a window, worked out without 300 steps")
+        // 60 requests over 10 s fill the window: the 6 left wait for the first to leave it.
+        for i in 0..<60 {
+            let ticket = try await limiter.acquire()
+            if i % 6 == 5 { clock.advance(1) }
+            await limiter.complete(ticket, status: 200, headers: nil)
+        }
+        #expect(await limiter.secondsUntilSent(6) == 51, "the first answered at 1000, now is 1010: it leaves at 1060, then one a second")
+        #expect(await limiter.secondsUntilSent(1) == 50)
+        // Requests answered elsewhere on the account (the headers) count too.
+        let other = RateLimiter(configuration: .init(limit: 60, window: 60, margin: 0), clock: clock)
+        let t = try await other.acquire()
+        await other.complete(t, status: 200, headers: HTTPHeaders([("x-discogs-ratelimit", "60"), ("x-discogs-ratelimit-remaining", "0")]))
+        #expect(await other.secondsUntilSent(1) == 60)
+    }
+
     @Test func remainingZeroFillsTheWindow() async throws {
         let clock = ManualClock()
         let limiter = RateLimiter(configuration: .init(limit: 60, window: 60, margin: 0), clock: clock)

@@ -21,7 +21,8 @@ Control endpoints (never rate-limited, never counted):
   GET /_control/hold?match=TEXT&count=N   the next N such requests only, held once the window
                                           admitted them (lookups.py)
   GET /_control/release[?match=TEXT]      lets the held requests for TEXT (all: no match) go on
-Fault kinds: html500, json500, wrongtype, truncated, redirect, slow, 404, 401, 429, drop (the
+Fault kinds: html500, json500, wrongtype, truncated, redirect, portal (a redirect to another
+host, 127.0.0.2, as a captive portal answers), slow, 404, 401, 429, drop (the
 connection closed without an answer, as a timeout or a reset ends a request); and reset,
 stall, hold (lookups.py).
 The User Collection endpoints and their controls (/_control/collection/…): see collection.py.
@@ -443,6 +444,12 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, st.read("search/one-hammerfall.json")[:57], "application/json", rl)
         if kind == "redirect":
             return self.send(302, "", None, dict(rl, Location="https://evil.example/database/search"))
+        if kind == "portal":
+            # A captive portal or a misconfigured proxy: a redirect to another host, here
+            # 127.0.0.2 (loopback too, so a client that followed it would reach this server).
+            port = self.server.server_address[1]
+            return self.send(302, "<html><body>Log in to the network</body></html>", "text/html",
+                             dict(rl, Location="http://127.0.0.2:%d/portal/login?from=discogs" % port))
         if kind == "slow":
             time.sleep(st.args.slow)
             return self.fixture("search/empty.json", 200, rl)

@@ -28,14 +28,42 @@ public struct AddCodes: Sendable {
 
     /// Adds the codes in order; `out` gets the record lines, `say` a message per code not
     /// added (and why a wait did not finish). Returns the exit status: 1 when a code was
-    /// refused, else 3 when a lookup did not finish, else 2 when a duplicate was skipped.
+    /// refused, else 3 when a lookup did not finish, else 2 when a duplicate was skipped,
+    /// else 74 (EX_IOERR) when `out` failed. A line that cannot be printed (standard output
+    /// on a full disk) stops no add: the codes after it are added all the same, and `say`
+    /// tells which records were added and kept.
     public func run(
-        _ codes: [String], out: @Sendable (String) throws -> Void, say: @Sendable (String) -> Void
+        _ codes: [String], out print: @Sendable (String) throws -> Void, say: @Sendable (String) -> Void
+    ) async throws -> Int32 {
+        var printed: [Int64] = []
+        let outputFailure = Locked<(any Error)?>(nil)
+        let out: @Sendable (String) -> Void = { line in
+            guard outputFailure.withLock({ $0 }) == nil else { return }
+            do { try print(line) } catch { outputFailure.withLock { $0 = error } }
+        }
+        let status = try await adding(codes, out: out, say: say, added: &printed)
+        guard let failure = outputFailure.withLock({ $0 }) else { return status }
+        say(Self.keptWithoutOutput(printed, because: failure))
+        return status == 0 ? Self.outputFailed : status
+    }
+
+    /// The exit status of an add whose records are kept but whose lines could not be
+    /// printed: EX_IOERR, as sysexits(3) names an output error.
+    public static let outputFailed: Int32 = 74
+
+    /// "2 records added and kept (ids 4, 5), but …": what a person whose output was lost
+    /// needs to know.
+    static func keptWithoutOutput(_ ids: [Int64], because failure: any Error) -> String {
+        let which = ids.isEmpty ? "" : " (\(ids.count == 1 ? "id" : "ids") \(ids.map(String.init).joined(separator: ", ")))"
+        return "\(counted(ids.count, "record")) added and kept\(which), but not printed: \(failure); `crates list` shows them"
+    }
+
+    private func adding(
+        _ codes: [String], out: @Sendable (String) -> Void, say: @Sendable (String) -> Void, added: inout [Int64]
     ) async throws -> Int32 {
         let adder = RecordAdder(store: store, discogs: access)
         var refused = false
         var skipped = false
-        var added: [Int64] = []
         for code in codes {
             let shown = GTIN.displayForm(of: code)
             let entry: CodeEntry
@@ -50,7 +78,7 @@ public struct AddCodes: Sendable {
             switch try await adder.add(entry, method: method, allowing: allowing) {
             case .added(let record, _):
                 added.append(record.id)
-                if wait == nil { try out(try await Self.line(for: record.id, store: store)) }
+                if wait == nil { out(try await Self.line(for: record.id, store: store)) }
             case .held(let question):
                 switch question.kind {
                 case .anotherCopy(let copies):
@@ -77,7 +105,7 @@ public struct AddCodes: Sendable {
                 unfinished = true
                 if let message = problem.message { say(message) }
             }
-            for id in added { try out(try await Self.line(for: id, store: store)) }
+            for id in added { out(try await Self.line(for: id, store: store)) }
         }
         return refused ? 1 : unfinished ? 3 : skipped ? 2 : 0
     }
@@ -85,7 +113,8 @@ public struct AddCodes: Sendable {
     /// `--manual`: one record entered by hand from `values` as typed (checked by
     /// `RecordFields.handEntered`); `out` gets its line, `say` why it was not added. Returns
     /// the exit status: 1 when a value is refused, 2 when a record described the same way
-    /// is there already (without `--copy`).
+    /// is there already (without `--copy`), 74 when its line could not be printed (it is
+    /// kept).
     public func addByHand(
         _ values: [RecordField: String], out: @Sendable (String) throws -> Void, say: @Sendable (String) -> Void
     ) async throws -> Int32 {
@@ -99,7 +128,14 @@ public struct AddCodes: Sendable {
         let adder = RecordAdder(store: store, discogs: access)
         switch try await adder.addByHand(fields, anotherCopy: allowing.contains(.anotherCopy)) {
         case .added(let record):
-            try out(try await Self.line(for: record.id, store: store))
+            do {
+                try out(try await Self.line(for: record.id, store: store))
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                say(Self.keptWithoutOutput([record.id], because: error))
+                return Self.outputFailed
+            }
             return 0
         case .duplicate(let copies):
             say(Self.skipped(fields.description, copies: copies))
@@ -145,10 +181,20 @@ public struct AddCodes: Sendable {
     static func waitForLookups(
         _ ids: [Int64], store: CatalogueStore, access: DiscogsAccess?, timeout: Double, stopRequest: StopRequest? = nil
     ) async throws -> Unfinished? {
+        // A record added by release is matched already: only those waiting for a lookup
+        // are waited for.
+        var waiting: Set<Int64> = []
+        for id in ids {
+            switch try await store.record(id)?.lookupState {
+            case .pending, .lookingUp, .failed: waiting.insert(id)
+            default: break
+            }
+        }
+        if waiting.isEmpty { return nil }
         guard let access, access.signedIn else { return .notSignedIn }
         let worker = LookupWorker(queue: store, lookup: DiscogsBarcodeLookup(client: access.client))
         let run = await LookupDriver(worker: worker).run(
-            until: .settled(Set(ids)), timeout: .milliseconds(Int(timeout * 1000)), stopRequest: stopRequest)
+            until: .settled(waiting), timeout: .milliseconds(Int(timeout * 1000)), stopRequest: stopRequest)
         switch run.stop {
         case .unauthorized(let message): return .refused(message)
         case .offline: return .offline
@@ -156,8 +202,15 @@ public struct AddCodes: Sendable {
         case .timedOut: return .timedOut(seconds: Int(timeout))
         case nil: break
         }
-        for id in ids where try await store.record(id)?.lookupState == .failed { return .failed }
-        return nil
+        var elsewhere = false
+        for id in waiting {
+            switch try await store.record(id)?.lookupState {
+            case .failed: return .failed
+            case .pending, .lookingUp: elsewhere = true
+            default: break
+            }
+        }
+        return elsewhere ? .elsewhere : nil
     }
 
     /// Why `crates add --wait` did not see every lookup finish well (exit status 3).
@@ -168,6 +221,9 @@ public struct AddCodes: Sendable {
         case offline
         case interrupted
         case failed
+        /// The drive ended with a record still waiting: another crates process holds its
+        /// lookup.
+        case elsewhere
 
         /// Nil for `failed`.
         public var message: String? {
@@ -182,6 +238,8 @@ public struct AddCodes: Sendable {
                 "Discogs cannot be reached: the remaining lookups stay in the queue, for the collection UI or `crates import` to finish later"
             case .interrupted:
                 "stopped: the remaining lookups stay in the queue"
+            case .elsewhere:
+                "another crates process is looking the records up: they are not finished yet"
             case .failed:
                 nil
             }

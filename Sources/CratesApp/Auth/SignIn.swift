@@ -136,6 +136,9 @@ public enum SignInError: Error, CustomStringConvertible {
     case noConsumer
     case noToken
     case malformedToken
+    /// Far longer than a Discogs token (40 characters): not one, and sent as a header it
+    /// would only make Discogs answer with an error page.
+    case tokenTooLong(characters: Int)
     case noVerifier
     case refused(String)
     case discogs(DiscogsError)
@@ -152,6 +155,8 @@ public enum SignInError: Error, CustomStringConvertible {
             """
         case .noToken: "no token on standard input: paste the personal access token from https://www.discogs.com/settings/developers"
         case .malformedToken: "that does not look like a Discogs token (it has spaces or control characters)"
+        case .tokenTooLong(let characters):
+            "that is not a Discogs token: it has \(characters) characters, and a token has 40; paste the personal access token from https://www.discogs.com/settings/developers"
         case .noVerifier: "no code was entered: run `crates auth` again and paste the code Discogs shows"
         case .refused(let message): "Discogs refused the credentials: \(message)"
         case .discogs(let error): error.description
@@ -159,12 +164,17 @@ public enum SignInError: Error, CustomStringConvertible {
         }
     }
 
-    /// The token as typed or piped: trimmed, and refused when empty or not plain printable
-    /// ASCII (a token is never anything else).
+    /// The token as typed or piped: trimmed, and refused when empty, not plain printable
+    /// ASCII, or far longer than a token (a token is never anything else).
     public static func token(from line: String?) throws(SignInError) -> String {
         let token = (line ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !token.isEmpty else { throw .noToken }
         guard token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else { throw .malformedToken }
+        guard token.utf8.count <= maximumTokenLength else { throw .tokenTooLong(characters: token.utf8.count) }
         return token
     }
+
+    /// Discogs' personal access tokens have 40 characters; room for a longer kind, never
+    /// for a pasted file.
+    public static let maximumTokenLength = 256
 }

@@ -17,6 +17,8 @@ struct ReleaseLookups: Sendable {
     /// import, or an add, got there first).
     var present = 0
     var stop: LookupDriver.Stop?
+    /// Why lookups failed in this run (each reason once, in order), for the summary.
+    var failures: [String] = []
 }
 
 /// A row known only by a Discogs release id, and how many copies of that release the

@@ -58,7 +58,8 @@ public struct Importer: Sendable {
         public var added: Int
         /// For standard error at the very end (an interrupted import says how to finish).
         public var closingMessage: String?
-        /// 0, 2 (lines refused), 3 (release rows not added), 128 + signal (interrupted).
+        /// 0, 2 (lines refused), 3 (release rows not added), 4 (the lookups stopped before the
+        /// end), 5 (lookups failed: their records wait in the queue), 128 + signal (interrupted).
         public var exitStatus: Int32
     }
 
@@ -133,6 +134,10 @@ public struct Importer: Sendable {
                 lookups = outcome
                 unresolved = outcome.unresolved
                 summary.append(Self.lookupSummary(outcome.counts, stop: outcome.stop))
+                if outcome.counts.failed > 0, let reason = outcome.failures.first {
+                    let more = outcome.failures.count > 1 ? " (and \(counted(outcome.failures.count - 1, "other reason")))" : ""
+                    summary.append("Failed, to be retried: \(reason)\(more).")
+                }
             case .success:
                 unresolved = releaseRows.map { ImportUnresolved(entry: $0.entry, reason: .notSignedIn) }
                 summary.append(
@@ -204,6 +209,10 @@ public struct Importer: Sendable {
             outcome.exitStatus = 3
         } else if lookups?.stop != nil {
             outcome.exitStatus = 4
+        } else if let lookups, lookups.counts.failed > 0 {
+            // Ran to the end, and some record is not final: it failed (after the retries
+            // within the run) and waits in the queue, as the summary says.
+            outcome.exitStatus = 5
         }
         return outcome
     }
@@ -221,11 +230,11 @@ public struct Importer: Sendable {
         if outcome.stop == nil, due > 0 {
             let before = outcome.counts
             let total = outcome.total
-            let configuration = await client.rateLimiter.configuration
+            let limiter = client.rateLimiter
             let progress = self.progress
             let worker = LookupWorker(queue: store, lookup: DiscogsBarcodeLookup(client: client))
             let lastStatus = Locked<LookupStatus?>(nil)
-            let run = await LookupDriver(worker: worker).run(until: .queueDrained, stopRequest: stopRequest) { counts, status in
+            let run = await LookupDriver(worker: worker).run(until: .queueDrained, stopRequest: stopRequest) { counts, status async in
                 let all = before.adding(counts)
                 // A result the collection will not take yet (another program has it locked)
                 // is said once, so that a long wait has its reason on screen.
@@ -234,26 +243,31 @@ public struct Importer: Sendable {
                 }
                 lastStatus.withLock { $0 = status }
                 // A lookup that failed may be tried again in a long run: never "3/2 done".
-                progress.lookups(.init(
-                    counts: all, total: max(total, all.done),
-                    secondsLeft: Self.secondsLeft(remaining: total - all.done, counts: counts, configuration: configuration)))
+                let remaining = total - all.done
+                let secondsLeft = remaining > 0 ? await limiter.secondsUntilSent(Self.requestsLeft(remaining, counts: counts)) : nil
+                progress.lookups(.init(counts: all, total: max(total, all.done), secondsLeft: secondsLeft))
             }
             outcome.counts = before.adding(run.counts)
             outcome.counts.writeRetries += await worker.statistics.writeRetries
             outcome.counts.unwritten += await worker.statistics.unwritten
             outcome.stop = run.stop
+            for id in run.failed {
+                guard let reason = try? await store.record(id)?.statusText, !outcome.failures.contains(reason) else { continue }
+                outcome.failures.append(reason)
+            }
         }
         progress.lookups(.init(counts: outcome.counts, total: max(outcome.total, outcome.counts.done)), final: true)
         progress.finish()
         return outcome
     }
 
-    /// The time the lookups left take at the rate limit: each costs the requests a lookup
-    /// has cost so far (one until a few have been made: a barcode found at its first form).
-    static func secondsLeft(remaining: Int, counts: LookupCounts, configuration: RateLimiter.Configuration) -> Double? {
-        guard remaining > 0 else { return nil }
+    /// The requests the lookups left will cost: each what a lookup has cost so far (one until
+    /// a few have been made: a barcode found at its first form). The time they take is the
+    /// rate limiter's to say (`RateLimiter.secondsUntilSent`): it knows the window, and so
+    /// the minute the next request may wait however few lookups are left.
+    static func requestsLeft(_ remaining: Int, counts: LookupCounts) -> Int {
         let perLookup = counts.done >= 3 ? Double(counts.requests) / Double(counts.done) : 1
-        return Double(remaining) * perLookup * configuration.window / Double(max(1, configuration.limit))
+        return max(1, Int((Double(remaining) * perLookup).rounded(.up)))
     }
 
     // MARK: Wording

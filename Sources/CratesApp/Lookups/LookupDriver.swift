@@ -15,7 +15,10 @@ public struct LookupDriver: Sendable {
     public enum Goal: Sendable {
         /// Nothing is due any more (failed lookups wait for their retry time).
         case queueDrained
-        /// These records are settled: matched, ambiguous, not found, skipped or failed.
+        /// These records are settled: matched, ambiguous, not found, skipped or failed; or
+        /// none of those left is this worker's to settle: the queue has nothing due while
+        /// nothing is in hand (a record added already matched, set aside, deleted, or held
+        /// by another process's claim). Waiting longer would wait for nothing.
         case settled(Set<Int64>)
     }
 
@@ -29,6 +32,9 @@ public struct LookupDriver: Sendable {
 
     public struct Run: Sendable {
         public var counts = LookupCounts()
+        /// The records whose lookup failed in this drive (after the retries within it), in
+        /// order: they wait in the queue for their retry time.
+        public var failed: [Int64] = []
         /// Nil: the goal was met.
         public var stop: Stop?
     }
@@ -42,7 +48,7 @@ public struct LookupDriver: Sendable {
     /// Drives the worker. `progress` is called after each settled lookup and status change.
     public func run(
         until goal: Goal, timeout: Duration? = nil, stopRequest: StopRequest? = nil,
-        progress: @escaping @Sendable (LookupCounts, LookupStatus) -> Void = { _, _ in }
+        progress: @escaping @Sendable (LookupCounts, LookupStatus) async -> Void = { _, _ in }
     ) async -> Run {
         let worker = self.worker
         let running = Task { await worker.run() }
@@ -74,9 +80,11 @@ public struct LookupDriver: Sendable {
             switch event {
             case .settled(let id, let outcome, let requests):
                 run.counts.count(outcome, requests: requests)
+                if outcome == .failed { run.failed.append(id) }
                 if waitingFor?.remove(id) != nil, waitingFor?.isEmpty == true { metGoal = true }
             case .nothingDue:
-                if case .queueDrained = goal { metGoal = true }
+                // Either goal: nothing this worker could settle is left.
+                metGoal = true
             case .status(let new):
                 status = new
                 switch new {
@@ -90,7 +98,7 @@ public struct LookupDriver: Sendable {
                     break
                 }
             }
-            progress(run.counts, status)
+            await progress(run.counts, status)
             if metGoal || ended.withLock({ $0 }) != nil { break }
         }
         if metGoal {
@@ -111,6 +119,7 @@ public struct LookupDriver: Sendable {
         while let event = await events.next() {
             if case .settled(let id, let outcome, let requests) = event {
                 run.counts.count(outcome, requests: requests)
+                if outcome == .failed { run.failed.append(id) }
                 waitingFor?.remove(id)
             }
         }

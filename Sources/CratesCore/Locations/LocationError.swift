@@ -21,6 +21,9 @@ public enum LocationError: Error, Hashable, Sendable, CustomStringConvertible {
     case exists(name: String, in: Location?)
     /// A place would end up inside itself.
     case cycle(place: Location, into: Location)
+    /// A place being removed cannot hand what it holds to a place inside it (`removing`
+    /// is the place removed, `into` the place named to take its contents).
+    case moveIntoRemoved(removing: Location, into: Location)
 
     public var description: String {
         switch self {
@@ -53,6 +56,10 @@ public enum LocationError: Error, Hashable, Sendable, CustomStringConvertible {
         case .cycle(let place, let into):
             if place.id == into.id { return "cannot put \(place.pathText) inside itself" }
             return "cannot put \(place.pathText) inside \(into.pathText): \(into.name) is inside \(place.name)"
+        case .moveIntoRemoved(let removing, let into):
+            if removing.id == into.id { return "cannot move what \(removing.pathText) holds into itself: it is the place being removed" }
+            return "cannot move what \(removing.pathText) holds into \(into.pathText): it is inside \(removing.name), "
+                + "which is being removed; choose a place outside it"
         }
     }
 

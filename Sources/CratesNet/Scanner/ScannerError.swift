@@ -46,7 +46,7 @@ public enum ScannerError: Error, Hashable, Sendable, CustomStringConvertible, Lo
         case let .noDaemon(path):
             "no camera daemon is listening on \(path): start one with `crates scand` (or name its socket with --socket)"
         case let .system(call, path, code):
-            "\(call)(\(path)) failed: \(String(cString: strerror(code)))"
+            Self.systemFailure(call: call, path: path, errno: code)
         case let .connectionClosed(path):
             "the camera daemon on \(path) closed the connection"
         case let .turnedAway(path, reason):
@@ -55,4 +55,40 @@ public enum ScannerError: Error, Hashable, Sendable, CustomStringConvertible, Lo
     }
 
     public var errorDescription: String? { description }
+
+    /// The system call and its errno as they were, for `--verbose`; nil when the message
+    /// says all there is.
+    public var detail: String? {
+        guard case let .system(call, path, code) = self else { return nil }
+        return "\(call)(\(path)) failed: \(String(cString: strerror(code))) (errno \(code))"
+    }
+
+    /// What a failed system call meant for the scans, in crates' words.
+    private static func systemFailure(call: String, path: String, errno code: Int32) -> String {
+        let why: String
+        switch code {
+        case EACCES, EPERM: why = "permission denied: the socket or a directory on its path is not open to you"
+        case ENOENT: why = "it does not exist"
+        case ECONNREFUSED: why = "nothing accepts connections there (a daemon that was stopped)"
+        case ENOSPC: why = "no space left on the device"
+        case EROFS: why = "the file system is read-only"
+        case ENOTDIR: why = "a part of the path is not a directory"
+        default: why = String(cString: strerror(code)).lowercased()
+        }
+        let what: String
+        switch call {
+        case "connect": what = "cannot connect to the camera daemon at \(path)"
+        case "recv": what = "cannot read the scans from the camera daemon at \(path)"
+        case "bind": what = "cannot make the socket \(path)"
+        case "listen": what = "cannot take connections on \(path)"
+        case "unlink": what = "cannot replace the old socket \(path)"
+        case "open": what = "cannot open \(path)"
+        case "stat": what = "cannot look at the directory \(path)"
+        case "chmod": what = "cannot make the directory \(path) private"
+        case "mkdir": what = "cannot make the directory \(path)"
+        case "socket", "pipe": what = "the system refused a \(call) for the camera daemon"
+        default: what = path.isEmpty ? "the camera daemon's \(call) failed" : "cannot use \(path)"
+        }
+        return "\(what): \(why)"
+    }
 }

@@ -51,7 +51,9 @@ struct AddCommand: ParsableCommand {
               2  nothing was refused, but some barcode was already in the collection (skipped)
               3  with --wait: some lookup did not finish (timed out, failed and will be
                  retried, not signed in, or Discogs refused the credentials)
-            When several apply, the lowest number but 0 wins in the order 1, 3, 2.
+              74 the records were added and kept, but their lines could not be written to
+                 standard output (a full disk, a closed output): said on standard error
+            When several apply, the lowest number but 0 wins in the order 1, 3, 2, 74.
 
             Examples:
               crates add 5099750442227 '0 77774 62002 4'
@@ -96,7 +98,10 @@ struct AddCommand: ParsableCommand {
         }
     }
 
+    @OptionGroup var diagnostics: VerboseOption
+
     func run() throws {
+        diagnostics.install("add")
         // SIGHUP (the terminal closed) stops a wait as Ctrl-C does: the lookup in hand goes
         // back. Installed before the collection is opened (see `StoreOptions.open`).
         let stop = wait ? StopRequest.install(announcement: nil) : nil

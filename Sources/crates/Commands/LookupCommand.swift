@@ -50,7 +50,10 @@ struct LookupCommand: ParsableCommand {
     @Argument(help: "The barcode (as printed or scanned), or a Discogs release (r249504 or its URL).")
     var code: String
 
+    @OptionGroup var diagnostics: VerboseOption
+
     func run() throws {
+        diagnostics.install("lookup")
         let shown = GTIN.displayForm(of: code)
         let fail = { (message: String, status: Int32) -> ExitCode in
             StandardStreams.errLine("crates lookup: \(message)")

@@ -45,7 +45,10 @@ struct RefreshCommand: ParsableCommand {
         }
     }
 
+    @OptionGroup var diagnostics: VerboseOption
+
     func run() throws {
+        diagnostics.install("refresh")
         let store = try self.store.open()
         let access = try? DiscogsAccess.make()
         let (ids, timeout) = (all ? nil : self.ids, self.timeout)

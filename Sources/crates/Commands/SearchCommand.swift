@@ -86,7 +86,10 @@ struct SearchCommand: ParsableCommand {
         _ = try query()
     }
 
+    @OptionGroup var diagnostics: VerboseOption
+
     func run() throws {
+        diagnostics.install("search")
         let query = try self.query()
         let fail = { (message: String, status: Int32) -> ExitCode in
             StandardStreams.errLine("crates search: \(message)")

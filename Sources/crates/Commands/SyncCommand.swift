@@ -86,7 +86,10 @@ struct SyncCommand: ParsableCommand {
         }
     }
 
+    @OptionGroup var diagnostics: VerboseOption
+
     func run() throws {
+        diagnostics.install("sync")
         let store = try self.store.open()
         let access: DiscogsAccess
         do {

@@ -75,6 +75,10 @@ struct ImportCommand: ParsableCommand {
               3    some rows known only by a release id were not added (see the list)
               4    the lookups stopped before the end: Discogs could not be reached, or
                    refused the credentials; the records wait in the queue
+              5    some lookups failed (the summary says why): their records wait in the
+                   queue, to be retried
+              74   the records were added and kept, but the summary could not be written to
+                   standard output (a full disk, a closed output): said on standard error
               64   the command line is wrong
               130  interrupted by Ctrl-C (143: by SIGTERM, 129: by SIGHUP); what was added is kept
             With --dry-run, the status says whether lines would be refused (2) or not (0).
@@ -124,7 +128,10 @@ struct ImportCommand: ParsableCommand {
         if dryRun, report != nil { throw ValidationError("--report needs an import that runs: drop --dry-run") }
     }
 
+    @OptionGroup var diagnostics: VerboseOption
+
     func run() throws {
+        diagnostics.install("import")
         let stop = StopRequest.install(announcement: "Stopping: the records added so far are kept (Ctrl-C again to quit at once)")
         let name = file == "-" ? "stdin" : file
         let databasePath = try store.path()
@@ -186,8 +193,18 @@ struct ImportCommand: ParsableCommand {
         } catch let error as ImportRunError {
             throw CLIError(error.description)
         }
-        try StandardStreams.out(lines: outcome.lines)
+        var status = outcome.exitStatus
+        do {
+            try StandardStreams.out(lines: outcome.lines)
+        } catch {
+            // The records are in the collection whatever became of the summary: said on
+            // standard error, with a status of its own.
+            StandardStreams.errLine(
+                "\(name): \(counted(outcome.added, "record")) added and kept, but the summary was not printed: \(error); "
+                    + "`crates list` shows the collection")
+            if status == 0 { status = AddCodes.outputFailed }
+        }
         if let message = outcome.closingMessage { StandardStreams.errLine(message) }
-        if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
+        if status != 0 { throw ExitCode(status) }
     }
 }

@@ -46,7 +46,14 @@ struct ScanCommand: ParsableCommand {
     @Flag(help: "Wait for a daemon and reconnect after it restarts, instead of exiting.")
     var follow = false
 
+    func validate() throws {
+        try ScanSocketOption.check(socket, flag: "--socket")
+    }
+
+    @OptionGroup var diagnostics: VerboseOption
+
     func run() throws {
+        diagnostics.install("scan")
         let path = ScanSocketPath.resolve(option: socket, environment: ProcessInfo.processInfo.environment).path
         let json = self.json
         if follow { return Self.follow(path: path, json: json) }
@@ -55,6 +62,7 @@ struct ScanCommand: ParsableCommand {
             connection = try ScanConnection(path: path)
         } catch {
             StandardStreams.err("crates scan: \(error.description)\n")
+            if let detail = error.detail { Diagnostics.note(detail) }
             throw ExitCode(1)
         }
         StandardStreams.err("crates scan: connected to \(path)\n")
@@ -63,6 +71,7 @@ struct ScanCommand: ParsableCommand {
             if case .disconnected(let error) = message { ended = error } else { Self.show(message, json: json) }
         }
         StandardStreams.err("crates scan: \(ended?.description ?? "disconnected")\n")
+        if let detail = ended?.detail { Diagnostics.note(detail) }
         throw ExitCode(1)
     }
 
@@ -86,6 +95,7 @@ struct ScanCommand: ParsableCommand {
             StandardStreams.errLine("crates scan: dropped a line from the daemon: \(error.description)")
         case .disconnected(let error):
             StandardStreams.errLine("crates scan: \(error.description); waiting for the daemon")
+            if let detail = error.detail { Diagnostics.note(detail) }
         }
     }
 }

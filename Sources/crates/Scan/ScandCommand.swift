@@ -55,6 +55,7 @@ struct ScandCommand: ParsableCommand {
     var hold: Double = 1.5
 
     func validate() throws {
+        try ScanSocketOption.check(socket, flag: "--socket")
         guard hold.isFinite, hold >= 0, hold <= 3600 else {
             throw ValidationError("--hold takes seconds between 0 and 3600, such as 1.5")
         }
@@ -66,7 +67,10 @@ struct ScandCommand: ParsableCommand {
         }
     }
 
+    @OptionGroup var diagnostics: VerboseOption
+
     func run() throws {
+        diagnostics.install("scand")
         // Before any thread starts (see `StopSignals`).
         let signals = StopSignals.block()
         // A client that hangs up must not kill the daemon (sends also use MSG_NOSIGNAL).
@@ -84,6 +88,7 @@ struct ScandCommand: ParsableCommand {
             daemon = try ScanDaemon(configuration: configuration, log: log)
         } catch {
             log(error.description)
+            if let detail = error.detail { Diagnostics.note(detail) }
             throw ExitCode(1)
         }
         for note in daemon.server.setupNotes { log(note) }

@@ -125,6 +125,26 @@ struct AddCommandTests {
         #expect(try await sandbox.crates(["add", "727361626525"]).status == 2)
     }
 
+    @Test("--wait with Discogs releases (one listing a barcode, one without), and a barcode: returns once the barcode's lookup is done, exit 0")
+    func waitByRelease() async throws {
+        var sandbox = try CommandSandbox()
+        let server = try await DiscogsTestServer.start(token: "add-token")
+        sandbox.api = server.base
+        try await sandbox.signIn(token: "add-token")
+        // Before, a record added by release (matched at once, never in the queue) was waited
+        // for until the time limit: exit 3, "gave up waiting after 30 s".
+        let result = try await sandbox.crates(
+            ["add", "--wait", "--timeout", "30", "r5134861", "r1", "5012345678900"], deadline: .seconds(120))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdoutLines == [
+            "1\t0727361626525\tmatched\tHammerFall — Glory To The Brave", "2\t\tmatched\tPersuader, The — Stockholm",
+            "3\t5012345678900\tambiguous\t2 pressings share this barcode: choose one in the collection UI",
+        ], "\(result)")
+        let alone = try await sandbox.crates(["add", "--wait", "--timeout", "30", "--copy", "r5134861"], deadline: .seconds(120))
+        #expect(alone.status == 0, "\(alone)")
+        #expect(alone.stdoutLines == ["4\t0727361626525\tmatched\tHammerFall — Glory To The Brave"], "\(alone)")
+    }
+
     @Test("--wait without signing in: added, left in the queue, exit 3 with what to do")
     func waitNotSignedIn() async throws {
         let sandbox = try CommandSandbox()

@@ -94,10 +94,32 @@ struct LookupCommandTests {
         let failing = try await sandbox.crates(["lookup", "5000000000012"])  // the server answers an HTML 500
         #expect(failing.status == 4, "\(failing)")
         #expect(failing.stderr.contains("Discogs had a problem (HTTP 500)"), "\(failing)")
+        // In crates' words: never the server's HTML page, nor libcurl's text.
+        #expect(!failing.stderr.contains("<") && !failing.stderr.contains("Internal Server Error"), "\(failing)")
         sandbox.api = "http://127.0.0.1:9"
         let offline = try await sandbox.crates(["lookup", "727361626525"])
         #expect(offline.status == 4, "\(offline)")
-        #expect(offline.stderr.contains("Discogs is unreachable"), "\(offline)")
+        #expect(offline.stderr.contains("Discogs is unreachable: no connection could be made"), "\(offline)")
+        #expect(!offline.stderr.contains("Failed to connect") && !offline.stderr.contains("port 9"), "\(offline)")
+        _ = server
+    }
+
+    @Test("--verbose: the raw detail (the server's page, an answer that does not parse, libcurl's text) on stderr, apart from the message")
+    func verboseDetail() async throws {
+        var (sandbox, server) = try await Self.signedIn()
+        let failing = try await sandbox.crates(["lookup", "--verbose", "5000000000012"])  // an HTML 500
+        #expect(failing.status == 4, "\(failing)")
+        #expect(failing.stderrLines.contains("crates lookup: 5000000000012: Discogs had a problem (HTTP 500)"), "\(failing)")
+        #expect(failing.stderr.contains("crates lookup: detail: HTTP 500 from http://127.0.0.1:"), "\(failing)")
+        #expect(failing.stderr.contains("<h1>Internal Server Error</h1>") && !failing.stderr.contains("\u{1B}"), "\(failing)")
+        let cut = try await sandbox.crates(["lookup", "5000000000036"])  // JSON cut short
+        #expect(cut.status == 4, "\(cut)")
+        #expect(cut.stderr.contains("Discogs' answer was cut short or is not one crates can read"), "\(cut)")
+        #expect(!cut.stderr.contains("{") && !cut.stderr.contains("detail:"), "no raw text without --verbose: \(cut)")
+        sandbox.api = "http://127.0.0.1:9"
+        let offline = try await sandbox.crates(["lookup", "--verbose", "727361626525"])
+        #expect(offline.status == 4, "\(offline)")
+        #expect(offline.stderr.contains("crates lookup: detail: GET http://127.0.0.1:9/database/search: Failed to connect"), "\(offline)")
         _ = server
     }
 

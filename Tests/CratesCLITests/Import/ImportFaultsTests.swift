@@ -46,6 +46,41 @@ struct ImportFaultsTests {
         #expect(counters.throttled == 0)
     }
 
+    /// A captive portal or a misconfigured proxy answers one search with a redirect to
+    /// another host: crates follows none, and tries the request again as after a 5xx.
+    @Test("one search answered with a redirect to another host: tried again, every record matched, exit 0")
+    func offHostRedirect() async throws {
+        let (sandbox, server) = try await signedIn([])
+        let count = 40
+        let gtins = (1...count).map { Seed.gtin(930_000 + $0).canonical }
+        try await server.inject("portal", count: 1, match: "barcode=" + gtins[7])
+        let file = sandbox.directory.appendingPathComponent("shelf.txt").path
+        try Data(gtins.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
+        let result = try await sandbox.crates(["import", file], deadline: .seconds(300))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdoutLines == [
+            "\(file): \(count) added, 0 already in the collection.",
+            "Discogs: \(count) lookups: \(count) matched, 0 ambiguous, 0 not found, 0 failed.",
+        ], "\(result)")
+        #expect(try await server.lookupStats().count("barcode=" + gtins[7]) == 2)
+    }
+
+    @Test("an import that leaves a record failed (to be retried) says why and exits 5")
+    func failedRecordExitStatus() async throws {
+        let (sandbox, server) = try await signedIn([])
+        let gtins = (1...3).map { Seed.gtin(940_000 + $0).canonical }
+        // A 404 to a search is not tried again within the run: the record fails at once.
+        try await server.inject("404", count: 1, match: "barcode=" + gtins[1])
+        let file = sandbox.directory.appendingPathComponent("shelf.txt").path
+        try Data(gtins.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
+        let result = try await sandbox.crates(["import", file], deadline: .seconds(300))
+        #expect(result.status == 5, "\(result)")
+        #expect(result.stdout.contains("Discogs: 3 lookups: 2 matched, 0 ambiguous, 0 not found, 1 failed."), "\(result)")
+        #expect(result.stdout.contains("Failed, to be retried: Discogs has no such resource"), "\(result)")
+        #expect(result.stdout.contains("1 lookup waits in the queue (1 failed, to be retried)"), "\(result)")
+        #expect(!result.stdout.contains("{"), "no raw answer quoted: \(result)")
+    }
+
     @Test("add --wait through transient faults: the lookup ends matched, exit 0")
     func addWaitThroughFaults() async throws {
         let (sandbox, server) = try await signedIn(["--fault-mix", "html500=0.3,truncated=0.2", "--seed", "7"])

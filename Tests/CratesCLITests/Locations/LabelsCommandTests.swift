@@ -204,6 +204,12 @@ struct LabelsCommandTests {
         #expect(noDirectory.status == 1 && noDirectory.stderr.contains("cannot write \(missing): there is no directory"), "\(noDirectory)")
         let overDirectory = try await Self.run(sandbox, ["Crate A3", "--layout", "roll-62", "-o", sandbox.directory.path])
         #expect(overDirectory.status == 1 && overDirectory.stderr.contains("it is a directory"), "\(overDirectory)")
+        // An empty path names no file: never "cannot write : permission denied".
+        let empty = try await Self.run(sandbox, ["Crate A3", "--layout", "roll-62", "-o", ""])
+        #expect(empty.status == 1 && empty.stderr.contains("an output path is needed: the one given is empty"), "\(empty)")
+        #expect(!empty.stderr.contains("cannot write :"), "\(empty)")
+        let emptyExport = try await sandbox.crates(["export", "--csv", ""])
+        #expect(emptyExport.status == 1 && emptyExport.stderr.contains("an output path is needed"), "\(emptyExport)")
         // A good run replaces the file whole, and leaves nothing beside it.
         let good = try await Self.run(sandbox, ["Crate A3", "--layout", "roll-62", "-o", pdf.path])
         #expect(good.status == 0, "\(good)")

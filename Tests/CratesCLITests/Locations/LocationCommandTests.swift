@@ -74,6 +74,12 @@ struct LocationCommandTests {
             (["location", "rename", "Living Room", "--in", "Shelf 2/Crate A"],
              "cannot put Living Room inside Living Room › Shelf 2 › Crate A: Crate A is inside Living Room"),
             (["location", "rename", "Shelf 1", "--in", "Shelf 1"], "cannot put Living Room › Shelf 1 inside itself"),
+            // Removing a place moves its contents: never "cannot put Living Room inside …".
+            (["location", "remove", "Living Room", "--move-to", "Shelf 2/Crate A"],
+             "cannot move what Living Room holds into Living Room › Shelf 2 › Crate A: it is inside Living Room, "
+                + "which is being removed; choose a place outside it"),
+            (["location", "remove", "Shelf 1", "--move-to", "Shelf 1"],
+             "cannot move what Living Room › Shelf 1 holds into itself: it is the place being removed"),
             (["move", "1", "--to", "2900000000038"],
              "looks like crates location label 3, but its check digit should be 2, got 8: a misread or a typo (read as EAN-13)"),
             (["location", "add", String(repeating: "Crate ", count: 14)],

@@ -70,4 +70,29 @@ struct CredentialsCommandTests {
         }
         #expect(try await server.stats().requests == before, "nothing sent with credentials it did not read")
     }
+
+    @Test("the credentials directory is made 0700; one crates made that was opened up is tightened again by the next command")
+    func credentialsDirectoryIsPrivate() async throws {
+        let (sandbox, server) = try await signedIn(token: "mode-token")
+        let directory = sandbox.directory.appendingPathComponent("config/crates").path
+        #expect(fileMode(directory) == 0o700, "made private: \(String(describing: fileMode(directory)))")
+        #expect(chmod(directory, 0o755) == 0)
+        let status = try await sandbox.crates(["auth", "--status"])
+        #expect(status.status == 0, "\(status)")
+        #expect(fileMode(directory) == 0o700, "tightened: \(String(describing: fileMode(directory)))")
+        _ = server
+    }
+
+    @Test("a 100 KB token is refused before anything is sent, never with Discogs' error page")
+    func hugeToken() async throws {
+        var sandbox = try CommandSandbox()
+        let server = try await DiscogsTestServer.start(token: "small-token")
+        sandbox.api = server.base
+        let result = try await sandbox.crates(["auth", "--token"], stdin: Data((String(repeating: "a", count: 102_400) + "\n").utf8))
+        #expect(result.status == 1 && !result.signalled, "\(result)")
+        #expect(result.stderr.contains("that is not a Discogs token: it has 102400 characters, and a token has 40"), "\(result)")
+        #expect(!result.stderr.contains("<"), "no HTML quoted: \(result)")
+        #expect(try await server.stats().requests == 0)
+        #expect(!FileManager.default.fileExists(atPath: sandbox.directory.appendingPathComponent("config/crates/credentials.json").path))
+    }
 }

@@ -130,4 +130,28 @@ struct PlainErrorCommandTests {
         }
         #expect(!FileManager.default.fileExists(atPath: database), "the refused import made no collection")
     }
+
+    /// The records are in the collection before their lines are printed: an output that
+    /// fails says so, and the codes after it are added all the same.
+    @Test("add and import with standard output on /dev/full or closed: the records are added, said kept on stderr, exit 74")
+    func addingWithStandardOutputThatCannotBeWritten() async throws {
+        let (sandbox, list) = try await seeded()
+        let add = try await crates(["add", "4006381333931", "5012345678900"], stdout: "> /dev/full", in: sandbox)
+        #expect(add.status == 74 && !add.signalled, "\(add)")
+        #expect(add.stderr.contains(
+            "crates add: 2 records added and kept (ids 3, 4), but not printed: cannot write to standard output: No space left on device"),
+            "\(add)")
+        Reliability.expectPlainText(add)
+        let manual = try await crates(["add", "--manual", "--artist", "Can", "--title", "Tago Mago"], stdout: ">&-", in: sandbox)
+        #expect(manual.status == 74 && !manual.signalled, "\(manual)")
+        #expect(manual.stderr.contains("1 record added and kept (id 5), but not printed: cannot write to standard output: it was closed"),
+            "\(manual)")
+        let imported = try await crates(["import", "--no-lookup", list], stdout: "> /dev/full", in: sandbox)
+        #expect(imported.status == 74 && !imported.signalled, "\(imported)")
+        #expect(imported.stderr.contains(
+            "1 record added and kept, but the summary was not printed: cannot write to standard output: No space left on device"),
+            "\(imported)")
+        Reliability.expectPlainText(imported)
+        #expect(try await sandbox.openStore().outline().rowCount == 6, "every record kept")
+    }
 }
