@@ -68,7 +68,7 @@ public struct AddCodes: Sendable {
             let shown = GTIN.displayForm(of: code)
             let entry: CodeEntry
             do {
-                entry = try CodeEntry.parse(code)
+                entry = try CodeEntry.parseConfigured(code)
             } catch {
                 refused = true
                 say("\(shown): \(error)")

@@ -14,7 +14,7 @@ public enum ScanReport {
         case .release(let id):
             return "adds release \(id)"
         case .barcode(let text):
-            switch Result(catching: { () throws(LabelCodeError) in try CodeEntry.parse(text) }) {
+            switch Result(catching: { () throws(LabelCodeError) in try CodeEntry.parseConfigured(text) }) {
             case .failure(let error):
                 return "refused: \(error)"
             case .success(.release(let id)):

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a person typed, a keyboard-wedge scanner sent or a camera read, as crates takes it:
 /// a barcode, a Discogs release (`r249504`, `[r249504]`, a release page URL), or one of
 /// crates' own labels. Shared by the TUI's prompt, camera scans, `crates add`, `crates
@@ -14,13 +16,35 @@ public enum CodeEntry: Hashable, Sendable {
     /// then a crates label, else a barcode in any form the GTIN parser reads. The error says
     /// exactly what is wrong; for a crates label with a wrong check digit, which label was
     /// meant.
-    public static func parse(_ text: String) throws(LabelCodeError) -> CodeEntry {
-        if let id = ReleaseReference.parse(text) { return .release(id) }
-        if let label = try LabelCode.parse(text) { return .label(label) }
+    ///
+    /// `webBases`: Discogs' web addresses besides discogs.com (`CRATES_DISCOGS_WEB`), whose
+    /// release pages are taken as Discogs' are.
+    public static func parse(_ text: String, webBases: [String] = []) throws(LabelCodeError) -> CodeEntry {
+        if let id = ReleaseReference.parse(text, webBases: webBases) { return .release(id) }
+        let label: LabelCode?
+        do {
+            label = try LabelCode.parse(text)
+        } catch .barcode(let error) {
+            throw hinted(text, error)
+        } catch {
+            throw error
+        }
+        if let label { return .label(label) }
         do {
             return .barcode(try GTIN.parse(text).gtin)
         } catch {
-            throw .barcode(error)
+            throw hinted(text, error)
         }
+    }
+
+    /// A barcode error, or what the text more likely was: a web address, or a release id as
+    /// `crates search` prints it (fewer digits than any barcode).
+    private static func hinted(_ text: String, _ error: GTINError) -> LabelCodeError {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.contains("://") || trimmed.lowercased().hasPrefix("www.") { return .webAddress(trimmed, error) }
+        if case .wrongLength(let count) = error, (1...5).contains(count), trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            return .releaseNumber(trimmed, error)
+        }
+        return .barcode(error)
     }
 }

@@ -4,7 +4,9 @@
 ///
 /// A bare number is not taken as a release id: digits are a barcode.
 public enum ReleaseReference {
-    public static func parse(_ input: String) -> Int? {
+    /// `webBases`: other web addresses of Discogs (`CRATES_DISCOGS_WEB`, a test server's),
+    /// whose release pages count as discogs.com's.
+    public static func parse(_ input: String, webBases: [String] = []) -> Int? {
         var text = Substring(input.trimmingCharacters(in: " \t\r\n"))
         if text.hasPrefix("["), text.hasSuffix("]") { text = text.dropFirst().dropLast() }
         if let first = text.first, first == "r" || first == "R" {
@@ -12,11 +14,20 @@ public enum ReleaseReference {
             return number(digits)
         }
         let lowered = text.lowercased()
-        guard lowered.contains("discogs.com/") else { return nil }
+        let hosts = ["discogs.com/"] + webBases.map(Self.host)
+        guard hosts.contains(where: { !$0.isEmpty && lowered.contains($0) }) else { return nil }
         guard let range = lowered.range(of: "/release/") else { return nil }
         let after = text[text.index(text.startIndex, offsetBy: lowered.distance(from: lowered.startIndex, to: range.upperBound))...]
         let digits = after.prefix(while: { $0.isASCII && $0.isNumber })
         return number(digits)
+    }
+
+    /// "http://127.0.0.1:8080/" → "127.0.0.1:8080/": the part a page's address holds.
+    private static func host(_ base: String) -> String {
+        var text = Substring(base.lowercased())
+        if let scheme = text.range(of: "://") { text = text[scheme.upperBound...] }
+        while text.hasSuffix("/") { text = text.dropLast() }
+        return text.isEmpty ? "" : text + "/"
     }
 
     private static func number(_ digits: Substring) -> Int? {

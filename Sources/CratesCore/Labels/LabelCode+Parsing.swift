@@ -54,13 +54,18 @@ public enum LabelCodeError: Error, Hashable, Sendable, CustomStringConvertible {
     case checkDigit(kind: LabelCode.Kind, id: Int, expected: Int, found: Int)
     /// Not a barcode at all; the GTIN parser's reason.
     case barcode(GTINError)
+    /// A few digits, too few for a barcode: most likely a Discogs release id typed without
+    /// its `r` (a search prints ids bare).
+    case releaseNumber(String, GTINError)
+    /// A web address that is not a Discogs release page.
+    case webAddress(String, GTINError)
 
     /// The GTIN parser's error for the same input (for a wrong check digit, its own
     /// check-digit error), for callers that handle every barcode error alike.
     public var gtinError: GTINError {
         switch self {
         case let .checkDigit(_, _, expected, found): .checkDigit(kind: .ean13, expected: expected, found: found)
-        case let .barcode(error): error
+        case let .barcode(error), let .releaseNumber(_, error), let .webAddress(_, error): error
         }
     }
 
@@ -70,6 +75,11 @@ public enum LabelCodeError: Error, Hashable, Sendable, CustomStringConvertible {
             "looks like crates \(kind) label \(id), but its \(gtinError.description)"
         case let .barcode(error):
             error.description
+        case let .releaseNumber(digits, error):
+            "\(error.description); for the Discogs release \(digits), type r\(digits)"
+        case let .webAddress(text, _):
+            "\(ControlCharacters.cleaned(String(text.prefix(80)))) is a web address but not a Discogs release page: "
+                + "give a release page (https://www.discogs.com/release/249504-…), r249504, or a barcode"
         }
     }
 }

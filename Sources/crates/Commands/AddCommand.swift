@@ -106,7 +106,7 @@ struct AddCommand: ParsableCommand {
         // back. Installed before the collection is opened (see `StoreOptions.open`).
         let stop = wait ? StopRequest.install(announcement: nil) : nil
         let store = try self.store.open()
-        let needsDiscogs = wait || codes.contains { ReleaseReference.parse($0) != nil }
+        let needsDiscogs = wait || codes.contains { CodeEntry.namesRelease($0) }
         let access: DiscogsAccess?
         do {
             access = needsDiscogs ? try DiscogsAccess.make() : nil

@@ -61,7 +61,7 @@ struct LookupCommand: ParsableCommand {
         }
         let entry: CodeEntry
         do {
-            entry = try CodeEntry.parse(code)
+            entry = try CodeEntry.parseConfigured(code)
         } catch {
             throw fail("\(shown): \(error)", 1)
         }

@@ -7,6 +7,22 @@ import Testing
 /// `crates add`: the real binary, a real database, and for --wait the loopback Discogs server.
 @Suite("crates add (process)", .processTimeLimit)
 struct AddCommandTests {
+    @Test("a release id typed bare, as crates search prints it, is refused with the r form offered; a release page of CRATES_DISCOGS_WEB is taken")
+    func releaseHints() async throws {
+        var sandbox = try CommandSandbox()
+        let server = try await DiscogsTestServer.start(token: "hint-token")
+        sandbox.api = server.base
+        try await sandbox.signIn(token: "hint-token")
+        let bare = try await sandbox.crates(["add", "1401"])
+        #expect(bare.status == 1 && bare.stderr.contains("for the Discogs release 1401, type r1401"), "\(bare)")
+        let url = try await sandbox.crates(["add", "https://example.org/not/a/release"])
+        #expect(url.status == 1 && url.stderr.contains("is a web address but not a Discogs release page"), "\(url)")
+        var mirrored = sandbox
+        mirrored.web = server.base
+        let page = try await mirrored.crates(["add", server.base + "/release/5134861-HammerFall-Glory-To-The-Brave"])
+        #expect(page.status == 0 && page.stdoutLines.first?.hasSuffix("matched\tHammerFall — Glory To The Brave") == true, "\(page)")
+    }
+
     @Test("valid codes in any form: one line each (id, GTIN, state), stored pending, exit 0")
     func valid() async throws {
         let sandbox = try CommandSandbox()

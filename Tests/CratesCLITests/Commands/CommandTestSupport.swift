@@ -10,6 +10,8 @@ struct CommandSandbox {
     let sandbox: TUIEndToEndTests.Sandbox
     /// Discogs' API for this test: the loopback server's, or nothing listening (port 9).
     var api = "http://127.0.0.1:9"
+    /// Discogs' web address for this test (`CRATES_DISCOGS_WEB`); nil: discogs.com.
+    var web: String?
 
     init() throws {
         sandbox = try TUIEndToEndTests.Sandbox()
@@ -22,6 +24,7 @@ struct CommandSandbox {
         var environment = sandbox.environment
         environment["CRATES_DB"] = database
         environment["CRATES_DISCOGS_API"] = api
+        if let web { environment["CRATES_DISCOGS_WEB"] = web }
         return environment
     }
 
