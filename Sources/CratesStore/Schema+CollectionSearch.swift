@@ -47,7 +47,9 @@ extension Schema {
                 UPDATE record SET filterText = \(filterTextExpression(row: "NEW", release: releaseText("NEW")))
                 WHERE id = NEW.id;
             END;
-            CREATE TRIGGER record_filter_changed AFTER UPDATE OF gtin, releaseID, ownSearchText ON record BEGIN
+            CREATE TRIGGER record_filter_changed AFTER UPDATE OF gtin, releaseID, ownSearchText ON record
+            WHEN OLD.gtin IS NOT NEW.gtin OR OLD.releaseID IS NOT NEW.releaseID
+                OR OLD.ownSearchText IS NOT NEW.ownSearchText BEGIN
                 UPDATE record SET filterText = \(filterTextExpression(row: "NEW", release: releaseText("NEW")))
                 WHERE id = NEW.id;
             END;
