@@ -135,21 +135,34 @@ extension CatalogueStore {
         return (CollectionOutline(sections: summaries), ids, focusRow)
     }
 
-    /// The matches found by walking the records in the list's order: the outline grouped
-    /// by section, the window by offset, the focus's row by counting the matches before it.
+    /// The matches found by walking the records in the list's order: one walk counts the
+    /// sections and, when there is a focus, the matches before it; the window is read by
+    /// offset (a walk that stops at its last row).
     static func matchesByScan(
         _ db: Database, _ condition: String, _ arguments: StatementArguments, _ query: CollectionQuery
     ) throws -> (outline: CollectionOutline, ids: [Int64], focusRow: Int?) {
+        // The focus's key, when it is there and kept by the filter.
+        var focusKey: Row?
+        if let focus = query.focus {
+            focusKey = try Row.fetchOne(
+                db, sql: "SELECT r.sectionKey, r.rowKey, r.id FROM record r WHERE r.id = ? AND \(condition)",
+                arguments: StatementArguments([focus]) + arguments)
+        }
+        let before = focusKey.map { _ in "SUM((r.sectionKey, r.rowKey, r.id) < (?, ?, ?))" } ?? "0"
+        let beforeArguments = focusKey.map { StatementArguments([$0[0], $0[1], $0[2]] as [DatabaseValue]) } ?? StatementArguments()
         var summaries: [SectionSummary] = []
         var first = 0
+        var focusRow = 0
         let cursor = try Row.fetchCursor(db, sql: """
-            SELECT r.sectionKey, COUNT(*) FROM record r WHERE \(condition) GROUP BY r.sectionKey ORDER BY r.sectionKey
-            """, arguments: arguments)
+            SELECT r.sectionKey, COUNT(*), \(before) FROM record r WHERE \(condition)
+            GROUP BY r.sectionKey ORDER BY r.sectionKey
+            """, arguments: beforeArguments + arguments)
         while let raw = try cursor.next() {
             let count = try raw.decode(Int.self, atIndex: 1)
             summaries.append(SectionSummary(
                 name: SortKey.sectionName(fromKey: try raw.decode(String.self, atIndex: 0)), count: count, firstRow: first))
             first += count
+            focusRow += try raw.decode(Int.self, atIndex: 2)
         }
         var ids: [Int64] = []
         if query.window.limit > 0, first > 0 {
@@ -157,8 +170,7 @@ extension CatalogueStore {
                 SELECT r.id FROM record r WHERE \(condition) ORDER BY r.sectionKey, r.rowKey, r.id LIMIT ? OFFSET ?
                 """, arguments: arguments + StatementArguments([query.window.limit, query.window.offset]))
         }
-        let focusRow = try query.focus.flatMap { try filteredFocusRow(db, $0, condition, arguments) }
-        return (CollectionOutline(sections: summaries), ids, focusRow)
+        return (CollectionOutline(sections: summaries), ids, focusKey == nil ? nil : focusRow)
     }
 
     /// The rows of `ids`, in the list's order.
@@ -178,33 +190,17 @@ extension CatalogueStore {
         return rows
     }
 
-    /// The position of `id`'s key in the list's order (sectionKey, rowKey, id).
-    private static func keyBefore(_ db: Database, _ id: Int64) throws -> (String, StatementArguments)? {
+    /// The row of `id` in the whole list's order: how many rows sort before it. An index
+    /// range count, a few milliseconds at 100,000 records. Nil when the record is gone.
+    static func unfilteredFocusRow(_ db: Database, _ id: Int64) throws -> Int? {
         guard let key = try Row.fetchOne(db, sql: "SELECT sectionKey, rowKey FROM record WHERE id = ?", arguments: [id]) else {
             return nil
         }
         let sectionKey: String = key[0]
         let rowKey: String = key[1]
-        return (
-            "(r.sectionKey < ? OR (r.sectionKey = ? AND (r.rowKey < ? OR (r.rowKey = ? AND r.id < ?))))",
-            StatementArguments([sectionKey, sectionKey, rowKey, rowKey]) + StatementArguments([id]))
-    }
-
-    /// The row of `id` in the whole list's order: how many rows sort before it. An index
-    /// range count, a few milliseconds at 100,000 records. Nil when the record is gone.
-    static func unfilteredFocusRow(_ db: Database, _ id: Int64) throws -> Int? {
-        guard let (before, arguments) = try keyBefore(db, id) else { return nil }
-        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record r WHERE \(before)", arguments: arguments)
-    }
-
-    /// The row of `id` among the records `condition` keeps. Nil when the record is gone or
-    /// filtered out.
-    static func filteredFocusRow(_ db: Database, _ id: Int64, _ condition: String, _ arguments: StatementArguments) throws -> Int? {
-        guard let (before, beforeArguments) = try keyBefore(db, id) else { return nil }
-        let matches = try Bool.fetchOne(db, sql: "SELECT 1 FROM record r WHERE r.id = ? AND \(condition)",
-                                        arguments: StatementArguments([id]) + arguments) ?? false
-        guard matches else { return nil }
-        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record r WHERE \(before) AND \(condition)",
-                                arguments: beforeArguments + arguments)
+        return try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM record r
+            WHERE r.sectionKey < ? OR (r.sectionKey = ? AND (r.rowKey < ? OR (r.rowKey = ? AND r.id < ?)))
+            """, arguments: StatementArguments([sectionKey, sectionKey, rowKey, rowKey]) + StatementArguments([id]))
     }
 }
