@@ -33,8 +33,9 @@ extension CatalogueStore {
     }
 
     /// The index is used when it finds at most one record in `indexShare` of the collection:
-    /// reading a record by id and sorting it costs about ten times its step in the walk
-    /// (crates-tui-bench: at 100,000 records, 5,000 matches by id take as long as the walk).
+    /// reading a record by id and sorting it costs about ten times a step of the walk
+    /// (crates-tui-bench at 100,000 records: "blue", 5,180 records through the index, 14 ms
+    /// of CPU; a walk, 25 ms).
     static let indexShare = 10
 
     /// `plan`: forced (the tests compare both); nil: chosen by `filterPlan`.
