@@ -3,17 +3,43 @@ import Foundation
 import GRDB
 
 /// The list's queries: a window of the collection narrowed by a filter (and a place), with
-/// one record located in it. Without a filter these walk the `record_order` index and read the outline
-/// from `sectionCount`; with one, SQLite scans the records once per part (an `instr` per
-/// word on the folded search text), which costs tens of milliseconds at 100,000 records and
-/// runs off the UI thread.
+/// one record located in it. Without a filter these walk the `record_order` index and read
+/// the outline from `sectionCount`. With one, a record is kept when each word of the filter is
+/// in its `filterText` (barcode, release's search text, collector's values, folded: see
+/// `Schema.addCollectionSearchIndex`), found one of two ways (`FilterPlan`):
+///
+/// - through `filterIndex` (trigram FTS5) when a word has 3 characters or more and the index
+///   finds few enough records: those are read by id and sorted, in one pass that gives the
+///   outline, the window's rows and the focus's row;
+/// - else by walking `record_filter` in the list's order, which reads every record's key and
+///   text but nothing else (no join, no sort): the words of 1 or 2 characters, which a trigram
+///   index cannot look up, and the words most records hold, for which reading the records by
+///   id would cost more than the walk.
+///
+/// Either way `instr` decides, as it did when the filter scanned the joined tables: the
+/// index only narrows, so both plans give the same rows.
 extension CatalogueStore {
     /// The outline and rows `query` asks for, and where its focus record is, from one snapshot.
     public func window(_ query: CollectionQuery) async throws(StoreError) -> CollectionWindow {
         try await read { db in try Self.fetchWindow(db, query) }
     }
 
-    static func fetchWindow(_ db: Database, _ query: CollectionQuery) throws -> CollectionWindow {
+    /// How the filter finds its records (see the type's comment); chosen by `filterPlan`.
+    enum FilterPlan: Equatable, Sendable {
+        /// Through `filterIndex`, with its match expression.
+        case index(String)
+        /// A walk of `record_filter`.
+        case scan
+    }
+
+    /// The index is used when it finds at most one record in `indexShare` of the collection:
+    /// reading a record by id and sorting it costs about ten times a step of the walk
+    /// (crates-tui-bench at 100,000 records: "blue", 5,180 records through the index, 14 ms
+    /// of CPU; a walk, 25 ms).
+    static let indexShare = 10
+
+    /// `plan`: forced (the tests compare both); nil: chosen by `filterPlan`.
+    static func fetchWindow(_ db: Database, _ query: CollectionQuery, plan forced: FilterPlan? = nil) throws -> CollectionWindow {
         let words = filterWords(query.filter)
         let whole = try fetchOutline(db)
         // A place: its records and those of the places inside it (a place removed meanwhile
@@ -23,36 +49,20 @@ extension CatalogueStore {
             let rows = try fetchRows(db, query.window)
             return CollectionWindow(
                 outline: whole, window: query.window, rows: rows, filter: query.filter, totalRecords: whole.rowCount,
-                focus: query.focus, focusRow: try query.focus.flatMap { try focusRow(db, $0, words: [], places: nil) })
+                focus: query.focus, focusRow: try query.focus.flatMap { try unfilteredFocusRow(db, $0) })
         }
         let (condition, arguments) = matchCondition(words, places: places)
-        var summaries: [SectionSummary] = []
-        var first = 0
-        let cursor = try Row.fetchCursor(db, sql: """
-            SELECT r.sectionKey, COUNT(*) FROM record r LEFT JOIN release rel ON rel.id = r.releaseID
-            WHERE \(condition) GROUP BY r.sectionKey ORDER BY r.sectionKey
-            """, arguments: arguments)
-        while let raw = try cursor.next() {
-            let count = try raw.decode(Int.self, atIndex: 1)
-            summaries.append(SectionSummary(
-                name: SortKey.sectionName(fromKey: try raw.decode(String.self, atIndex: 0)), count: count, firstRow: first))
-            first += count
-        }
-        var rows: [CollectionRow] = []
-        if query.window.limit > 0, first > 0 {
-            rows = try Row.fetchAll(db, sql: """
-                SELECT r.id, coalesce(r.gtin, ''), r.lookupState, r.candidateCount, r.addedAt,
-                       \(shownColumns), r.sectionKey
-                FROM record r LEFT JOIN release rel ON rel.id = r.releaseID
-                WHERE \(condition)
-                ORDER BY r.sectionKey, r.rowKey, r.id LIMIT ? OFFSET ?
-                """, arguments: arguments + StatementArguments([query.window.limit, query.window.offset])).map(row(from:))
+        let plan = try forced ?? filterPlan(db, words, records: whole.rowCount)
+        let found: (outline: CollectionOutline, ids: [Int64], focusRow: Int?)
+        switch plan {
+        case .index(let expression):
+            found = try matchesThroughIndex(db, expression, condition, arguments, query)
+        case .scan:
+            found = try matchesByScan(db, condition, arguments, query)
         }
         return CollectionWindow(
-            outline: CollectionOutline(sections: summaries), window: query.window, rows: rows, filter: query.filter,
-            totalRecords: whole.rowCount, focus: query.focus,
-            focusRow: try query.focus.flatMap { try focusRow(db, $0, words: words, places: places) },
-            location: query.location)
+            outline: found.outline, window: query.window, rows: try fetchRows(db, ids: found.ids), filter: query.filter,
+            totalRecords: whole.rowCount, focus: query.focus, focusRow: found.focusRow, location: query.location)
     }
 
     /// The filter's words, folded as the search text is.
@@ -60,46 +70,138 @@ extension CatalogueStore {
         SortKey.fold(filter).split(separator: " ").map(String.init).filter { !$0.isEmpty }
     }
 
-    /// Every word in the GTIN, the release's search text or the collector's own values';
-    /// and, with `places`, the record in one of them.
+    /// Every word in the record's filter text (barcode, the release's search text, the
+    /// collector's own values); and, with `places`, the record in one of them.
     static func matchCondition(_ words: [String], places: [Int64]? = nil) -> (String, StatementArguments) {
-        var conditions = words.map { _ in
-            """
-            (instr(coalesce(r.gtin, ''), ?) > 0 OR instr(coalesce(rel.searchText, ''), ?) > 0 \
-            OR instr(coalesce(r.ownSearchText, ''), ?) > 0)
-            """
-        }
-        let values: [String] = words.flatMap { [$0, $0, $0] }
-        var arguments = StatementArguments(values)
+        var conditions = words.map { _ in "instr(r.filterText, ?) > 0" }
+        var arguments = StatementArguments(words)
         if let places {
             conditions.append(places.isEmpty ? "0" : "r.locationID IN (\(Array(repeating: "?", count: places.count).joined(separator: ", ")))")
             arguments += StatementArguments(places)
         }
+        if conditions.isEmpty { conditions.append("1") }
         return (conditions.joined(separator: " AND "), arguments)
     }
 
-    /// The row of `id` in the list's order (filtered by `words`): how many rows sort before
-    /// it. An index range count, a few milliseconds at 100,000 records. Nil when the record is
-    /// gone or filtered out.
-    static func focusRow(_ db: Database, _ id: Int64, words: [String], places: [Int64]?) throws -> Int? {
+    /// The index's match expression for the words it can look up: those of 3 characters
+    /// (Unicode scalars, as the trigram tokenizer counts them) or more, each a quoted phrase
+    /// (so that no character of it is query syntax), all required. Nil when there is none.
+    static func indexExpression(_ words: [String]) -> String? {
+        let phrases = words.filter { $0.unicodeScalars.count >= 3 }
+            .map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }
+        return phrases.isEmpty ? nil : phrases.joined(separator: " ")
+    }
+
+    /// The index when it can look a word up and finds at most one record in `indexShare`
+    /// (counting stops there, so a word most records hold costs little to rule out).
+    static func filterPlan(_ db: Database, _ words: [String], records: Int) throws -> FilterPlan {
+        guard let expression = indexExpression(words) else { return .scan }
+        let limit = records / indexShare
+        let found = try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM (SELECT rowid FROM filterIndex WHERE filterIndex MATCH ? LIMIT ?)
+            """, arguments: [expression, limit + 1]) ?? 0
+        return found <= limit ? .index(expression) : .scan
+    }
+
+    /// The matches the index finds, read by id (CROSS JOIN: the index first) and sorted in
+    /// the list's order: one pass counts the sections, keeps the window's ids and finds the
+    /// focus's row.
+    static func matchesThroughIndex(
+        _ db: Database, _ expression: String, _ condition: String, _ arguments: StatementArguments, _ query: CollectionQuery
+    ) throws -> (outline: CollectionOutline, ids: [Int64], focusRow: Int?) {
+        let cursor = try Row.fetchCursor(db, sql: """
+            SELECT r.sectionKey, r.id FROM filterIndex f CROSS JOIN record r ON r.id = f.rowid
+            WHERE f.filterIndex MATCH ? AND \(condition)
+            ORDER BY r.sectionKey, r.rowKey, r.id
+            """, arguments: StatementArguments([expression]) + arguments)
+        var summaries: [SectionSummary] = []
+        var sectionKey: String?
+        var ids: [Int64] = []
+        var focusRow: Int?
+        var row = 0
+        let (end, overflow) = query.window.offset.addingReportingOverflow(query.window.limit)
+        let window = query.window.offset..<(overflow ? Int.max : end)
+        while let match = try cursor.next() {
+            let key = try match.decode(String.self, atIndex: 0)
+            let id = try match.decode(Int64.self, atIndex: 1)
+            if key != sectionKey {
+                summaries.append(SectionSummary(name: SortKey.sectionName(fromKey: key), count: 0, firstRow: row))
+                sectionKey = key
+            }
+            summaries[summaries.count - 1].count += 1
+            if window.contains(row) { ids.append(id) }
+            if id == query.focus { focusRow = row }
+            row += 1
+        }
+        return (CollectionOutline(sections: summaries), ids, focusRow)
+    }
+
+    /// The matches found by walking the records in the list's order: one walk counts the
+    /// sections and, when there is a focus, the matches before it; the window is read by
+    /// offset (a walk that stops at its last row).
+    static func matchesByScan(
+        _ db: Database, _ condition: String, _ arguments: StatementArguments, _ query: CollectionQuery
+    ) throws -> (outline: CollectionOutline, ids: [Int64], focusRow: Int?) {
+        // The focus's key, when it is there and kept by the filter.
+        var focusKey: Row?
+        if let focus = query.focus {
+            focusKey = try Row.fetchOne(
+                db, sql: "SELECT r.sectionKey, r.rowKey, r.id FROM record r WHERE r.id = ? AND \(condition)",
+                arguments: StatementArguments([focus]) + arguments)
+        }
+        let before = focusKey.map { _ in "SUM((r.sectionKey, r.rowKey, r.id) < (?, ?, ?))" } ?? "0"
+        let beforeArguments = focusKey.map { StatementArguments([$0[0], $0[1], $0[2]] as [DatabaseValue]) } ?? StatementArguments()
+        var summaries: [SectionSummary] = []
+        var first = 0
+        var focusRow = 0
+        let cursor = try Row.fetchCursor(db, sql: """
+            SELECT r.sectionKey, COUNT(*), \(before) FROM record r WHERE \(condition)
+            GROUP BY r.sectionKey ORDER BY r.sectionKey
+            """, arguments: beforeArguments + arguments)
+        while let raw = try cursor.next() {
+            let count = try raw.decode(Int.self, atIndex: 1)
+            summaries.append(SectionSummary(
+                name: SortKey.sectionName(fromKey: try raw.decode(String.self, atIndex: 0)), count: count, firstRow: first))
+            first += count
+            focusRow += try raw.decode(Int.self, atIndex: 2)
+        }
+        var ids: [Int64] = []
+        if query.window.limit > 0, first > 0 {
+            ids = try Int64.fetchAll(db, sql: """
+                SELECT r.id FROM record r WHERE \(condition) ORDER BY r.sectionKey, r.rowKey, r.id LIMIT ? OFFSET ?
+                """, arguments: arguments + StatementArguments([query.window.limit, query.window.offset]))
+        }
+        return (CollectionOutline(sections: summaries), ids, focusKey == nil ? nil : focusRow)
+    }
+
+    /// The rows of `ids`, in the list's order.
+    static func fetchRows(_ db: Database, ids: [Int64]) throws -> [CollectionRow] {
+        var rows: [CollectionRow] = []
+        // At most 500 ids a statement, far below SQLite's limit on parameters.
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let part = Array(ids[start..<min(start + 500, ids.count)])
+            rows += try Row.fetchAll(db, sql: """
+                SELECT r.id, coalesce(r.gtin, ''), r.lookupState, r.candidateCount, r.addedAt,
+                       \(shownColumns), r.sectionKey
+                FROM record r LEFT JOIN release rel ON rel.id = r.releaseID
+                WHERE r.id IN (\(Array(repeating: "?", count: part.count).joined(separator: ", ")))
+                ORDER BY r.sectionKey, r.rowKey, r.id
+                """, arguments: StatementArguments(part)).map(row(from:))
+        }
+        return rows
+    }
+
+    /// The row of `id` in the whole list's order: how many rows sort before it. An index
+    /// range count, a few milliseconds at 100,000 records. Nil when the record is gone.
+    static func unfilteredFocusRow(_ db: Database, _ id: Int64) throws -> Int? {
         guard let key = try Row.fetchOne(db, sql: "SELECT sectionKey, rowKey FROM record WHERE id = ?", arguments: [id]) else {
             return nil
         }
         let sectionKey: String = key[0]
         let rowKey: String = key[1]
-        let before = "(r.sectionKey < ? OR (r.sectionKey = ? AND (r.rowKey < ? OR (r.rowKey = ? AND r.id < ?))))"
-        let beforeArguments = StatementArguments([sectionKey, sectionKey, rowKey, rowKey]) + StatementArguments([id])
-        if words.isEmpty, places == nil {
-            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record r WHERE \(before)", arguments: beforeArguments)
-        }
-        let (condition, arguments) = matchCondition(words, places: places)
-        let matches = try Bool.fetchOne(db, sql: """
-            SELECT 1 FROM record r LEFT JOIN release rel ON rel.id = r.releaseID WHERE r.id = ? AND \(condition)
-            """, arguments: StatementArguments([id]) + arguments) ?? false
-        guard matches else { return nil }
         return try Int.fetchOne(db, sql: """
-            SELECT COUNT(*) FROM record r LEFT JOIN release rel ON rel.id = r.releaseID
-            WHERE \(before) AND \(condition)
-            """, arguments: beforeArguments + arguments)
+            SELECT COUNT(*) FROM record r
+            WHERE r.sectionKey < ? OR (r.sectionKey = ? AND (r.rowKey < ? OR (r.rowKey = ? AND r.id < ?)))
+            """, arguments: StatementArguments([sectionKey, sectionKey, rowKey, rowKey]) + StatementArguments([id]))
     }
 }

@@ -37,6 +37,7 @@ enum Schema {
             ("v7 locations", addLocations),
             ("v8 discogs sync", addDiscogsSync),
             ("v9 sync lease", addSyncLease),
+            ("v10 collection search index", addCollectionSearchIndex),
         ]
     }
 

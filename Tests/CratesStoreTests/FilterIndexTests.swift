@@ -1,0 +1,262 @@
+import CratesCore
+import CratesTestSupport
+import Foundation
+import GRDB
+import GRDBSQLite
+import Testing
+
+@testable import CratesStore
+
+/// The list's filter through its index (`filterIndex`, `record_filter`): the same records,
+/// sections and rows as the scan of the joined tables it replaced, for any filter text, on a
+/// collection changed every way after the index was built; and the index in step with it.
+@Suite struct FilterIndexTests {
+    // MARK: The scan the index replaced
+
+    /// The filter as it was before the index: every word in the record's GTIN, its release's
+    /// search text or the collector's, by a scan of `record` joined with `release`. Kept here
+    /// as it was, the reference the indexed query must agree with.
+    static func scanned(_ db: Database, _ filter: String) throws -> (sections: [SectionSummary], ids: [Int64]) {
+        let words = CatalogueStore.filterWords(filter)
+        let condition = words.isEmpty ? "1" : words.map { _ in
+            """
+            (instr(coalesce(r.gtin, ''), ?) > 0 OR instr(coalesce(rel.searchText, ''), ?) > 0 \
+            OR instr(coalesce(r.ownSearchText, ''), ?) > 0)
+            """
+        }.joined(separator: " AND ")
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT r.sectionKey, r.id FROM record r LEFT JOIN release rel ON rel.id = r.releaseID
+            WHERE \(condition) ORDER BY r.sectionKey, r.rowKey, r.id
+            """, arguments: StatementArguments(words.flatMap { [$0, $0, $0] }))
+        var sections: [SectionSummary] = []
+        var key: String?
+        for (index, row) in rows.enumerated() {
+            let sectionKey: String = row[0]
+            if sectionKey != key {
+                sections.append(SectionSummary(name: SortKey.sectionName(fromKey: sectionKey), count: 0, firstRow: index))
+                key = sectionKey
+            }
+            sections[sections.count - 1].count += 1
+        }
+        return (sections, rows.map { $0[1] })
+    }
+
+    // MARK: A collection with every kind of text
+
+    static let artists = [
+        "Björk", "BJÖRK", "Sigur Rós", "坂本龍一", "久石譲", "Motörhead", "AC/DC", "Guns N' Roses", "Édith Piaf",
+        "ＡＢＣ", "The \"Quoted\" Band", "Beyoncé", "Mötley Crüe", "Hüsker Dü", "!!!", "*NSYNC", "NEAR", "AND OR NOT",
+        "Ólafur Arnalds", "Portishead",
+    ]
+    static let titles = [
+        "Homogenic", "Ágætis byrjun", "戦場のメリークリスマス", "Ace of Spades", "Back in Black", "Zen Arcade",
+        "Non, je ne regrette rien", "Dr. Feelgood", "( )", "I'm With You", "Lemonade", "Blue Moon River", "99.9%",
+        "Straße", "Noël", "Ænima", "Tago Mago", "x",
+    ]
+    static let labels: [Release.LabelCredit] = [
+        .init(name: "One Little Indian", catno: "TPLP 71"), .init(name: "Columbia", catno: "CDP 7 46001-2"),
+        .init(name: "Sony", catno: "SRCL-1234"), .init(name: "Bronze", catno: "BRON 531"),
+        .init(name: "Disques Pathé", catno: "2C 062-12345"), .init(name: "エピック", catno: "ESCA-5678"),
+        .init(name: "Smekkleysa", catno: nil), .init(name: "Münchner Label", catno: "MÜN:01"),
+    ]
+    static let own = [
+        RecordFields(artist: "Mein Lieblingskünstler"), RecordFields(title: "Ma Copie Préférée"),
+        RecordFields(label: "Bootleg Räucherei", catno: "LIM-001"), RecordFields(artist: "坂本", title: "ＣＯＰＹ"),
+        RecordFields(catno: "tplp 71 (reissue)"), RecordFields(artist: "Björk", title: "Début"),
+    ]
+
+    static func pick<T>(_ items: [T], _ random: inout SeededGenerator) -> T { items[Int.random(in: 0..<items.count, using: &random)] }
+
+    static func makeRelease(_ id: Int, _ random: inout SeededGenerator) -> Release {
+        var labels = [pick(Self.labels, &random)]
+        if Bool.random(using: &random) { labels.append(pick(Self.labels, &random)) }
+        return Release(
+            id: id, artist: pick(artists, &random), title: pick(titles, &random),
+            genres: [pick(["Rock", "Electronic", "Jazz", "Stage & Screen"], &random)], styles: [], formats: ["Vinyl, LP"],
+            year: 1990, country: "UK", labels: labels, url: nil, thumbURL: nil, rawJSON: "{\"id\": \(id)}")
+    }
+
+    /// 400 records: matched (releases shared by several), waiting for their lookup, and
+    /// entered by hand without a barcode; a fifth with the collector's values over Discogs'.
+    /// Then changed every way the filter's text can change: lookups (a new release, and
+    /// releases refreshed with other titles and labels under records already indexed), a
+    /// release chosen, edits of the collector's values (set and cleared), records entered by
+    /// hand, deleted, and deleted then restored (undo).
+    static func changedCollection(_ store: CatalogueStore) async throws {
+        var random = SeededGenerator(seed: 23)
+        let releases = (1...60).map { makeRelease($0, &random) }
+        var batch: [NewRecord] = []
+        for n in 0..<400 {
+            var record: NewRecord
+            switch Int.random(in: 0..<20, using: &random) {
+            case 0..<11: record = NewRecord(gtin: makeGTIN(n), addMethod: .import, release: pick(releases, &random))
+            case 11..<17: record = NewRecord(gtin: makeGTIN(n), addMethod: .wedge)
+            default:
+                record = NewRecord(
+                    gtin: nil, addMethod: .manual,
+                    collector: RecordFields(artist: pick(artists, &random), title: "\(pick(titles, &random)) \(n)"), handEntered: true)
+            }
+            if record.gtin != nil, Int.random(in: 0..<5, using: &random) == 0 { record.collector = pick(own, &random) }
+            batch.append(record)
+        }
+        let ids = try await store.addAll(batch, batchSize: 150)
+        _ = try await store.add(NewRecord(gtin: makeGTIN(400), addMethod: .typed, release: releases[0]))
+
+        // Lookups: new releases, and releases already stored coming back changed.
+        var looked = 0
+        while looked < 40, let job = try await store.claimNext(now: Date(), lease: 60) {
+            var release = looked % 2 == 0 ? makeRelease(100 + looked, &random) : pick(releases, &random)
+            if looked % 4 == 1 {
+                release.title = "Remastered \(pick(titles, &random))"
+                release.labels = [.init(name: "Rhino Ré-édition", catno: "R2 \(looked)")]
+            }
+            try await store.complete(job, with: looked % 5 == 4 ? .notFound : .matched(release))
+            looked += 1
+        }
+        var pending = try await store.lookupableIDs()
+        for id in pending.prefix(5) { try await store.choose(makeRelease(200 + Int(id), &random), for: id) }
+        pending = try await store.lookupableIDs()
+        for id in pending.dropFirst(5).prefix(5) {
+            try await store.enterByHand(id, RecordFields(artist: "Hand Made", title: "Fait à la main \(id)"))
+        }
+        for id in ids.shuffled(using: &random).prefix(40) {
+            var edit = RecordEdit(values: pick(own, &random))
+            if Bool.random(using: &random) { edit.clear = Set([.artist, .title, .label, .catno].filter { edit.values[$0] == nil }) }
+            try await store.edit(id, edit)
+        }
+        let doomed = Array(ids.shuffled(using: &random).prefix(30))
+        let deleted = try await store.delete(doomed)
+        try await store.restore(Array(deleted.prefix(10)))
+    }
+
+    /// Filter texts: the hard cases by hand, then pieces of the collection's own texts (any
+    /// length from 1 character, case changed), alone and in pairs.
+    static func filters(_ random: inout SeededGenerator) -> [String] {
+        var filters = [
+            "", "b", "B", "ö", "o", "bj", "BJÖ", "bjork", "björk", "ros", "RÓS", "sigur ros", "坂", "坂本", "坂本龍", "龍一",
+            "メリー", "エピ", "ac/dc", "/", "n'", "'", "\"", "\"quoted\"", "quoted\" band", "abc", "ＡＢＣ", "ab", "*", "*nsync",
+            "near", "NEAR", "and or not", "or", "not", "tplp", "tplp 71", "p 7", "46001-2", "001", "-", "(", "( )", "99.9%",
+            "%", "strasse", "straße", "ss", "noel", "aenima", "æ", "ae", "mün:01", ":", "remastered", "rhino re-edition",
+            "fait a la main", "hand", "lim-001", "début", "debut", "lieblingskunstler", "préférée", "copy", "ＣＯＰＹ",
+            "moon r", "moon river", "m", "mo", "x", "zzz-not-there", "5", "50", "501", "0000", "bjork tplp", "a b c",
+        ]
+        for n in [3, 77, 250, 399] { filters.append(makeGTIN(n).canonical) }
+        let texts = artists + titles + labels.flatMap { [$0.name, $0.catno].compactMap { $0 } }
+            + own.flatMap { [$0.artist, $0.title, $0.label, $0.catno].compactMap { $0 } }
+            + (0..<20).map { makeGTIN($0 * 19).canonical }
+        func piece() -> String {
+            let characters = Array(pick(texts, &random))
+            let length = Int.random(in: 1...min(7, characters.count), using: &random)
+            let start = Int.random(in: 0...(characters.count - length), using: &random)
+            let text = String(characters[start..<(start + length)])
+            return Bool.random(using: &random) ? text.uppercased() : text
+        }
+        for n in 0..<200 { filters.append(n % 3 == 0 ? "\(piece()) \(piece())" : piece()) }
+        return filters
+    }
+
+    /// Each filter's window, by each plan that applies, against the scan: sections, rows
+    /// (all of them, and a window inside), and the focus's row (a record kept, one filtered
+    /// out or deleted).
+    static func expectSameAsScan(_ store: CatalogueStore, filters: [String]) async throws {
+        let deletedID: Int64 = 1_000_000
+        try await store.read { db in
+            for filter in filters {
+                let expected = try scanned(db, filter)
+                let words = CatalogueStore.filterWords(filter)
+                var plans: [CatalogueStore.FilterPlan?] = [nil, .scan]
+                if let expression = CatalogueStore.indexExpression(words) { plans.append(.index(expression)) }
+                let someID = try Int64.fetchOne(db, sql: "SELECT id FROM record ORDER BY id LIMIT 1 OFFSET 123") ?? 1
+                let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record")
+                for plan in plans {
+                    let focuses: [Int64?] = [expected.ids.dropFirst(expected.ids.count / 2).first, someID, deletedID]
+                    for focus in focuses {
+                        let all = try CatalogueStore.fetchWindow(
+                            db, CollectionQuery(filter: filter, window: RowWindow(offset: 0, limit: 10_000), focus: focus),
+                            plan: plan)
+                        let context = "filter \(filter.debugDescription), plan \(plan.map { "\($0)" } ?? "chosen")"
+                        #expect(all.rows.map(\.recordID) == expected.ids, "\(context)")
+                        #expect(all.outline.sections == expected.sections, "\(context)")
+                        #expect(all.focusRow == focus.flatMap { expected.ids.firstIndex(of: $0) }, "\(context), focus \(focus ?? 0)")
+                        #expect(all.totalRecords == total, "\(context)")
+                    }
+                    let part = try CatalogueStore.fetchWindow(
+                        db, CollectionQuery(filter: filter, window: RowWindow(offset: 3, limit: 5)), plan: plan)
+                    #expect(part.rows.map(\.recordID) == Array(expected.ids.dropFirst(3).prefix(5)), "filter \(filter.debugDescription)")
+                }
+            }
+        }
+    }
+
+    /// The index itself (not only the filter, which `instr` decides) holds exactly each
+    /// record's text: a word of 3 characters or more finds in it the records the scan finds,
+    /// no record gone, changed away or missing; and `filterText` is what the joined tables say.
+    static func expectIndexInStep(_ store: CatalogueStore, filters: [String]) async throws {
+        // FTS5's own check of its structure (a write: the command is an insert).
+        try await store.write { db in try db.execute(sql: "INSERT INTO filterIndex (filterIndex) VALUES ('integrity-check')") }
+        try await store.read { db in
+            let stale = try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM record r LEFT JOIN release rel ON rel.id = r.releaseID
+                WHERE r.filterText IS NOT (coalesce(r.gtin, '') || ' ' || coalesce(rel.searchText, '') || ' ' || coalesce(r.ownSearchText, ''))
+                """)
+            #expect(stale == 0)
+            for filter in filters {
+                let words = CatalogueStore.filterWords(filter)
+                guard words.count == 1, let expression = CatalogueStore.indexExpression(words) else { continue }
+                let found = try Int64.fetchSet(db, sql: "SELECT rowid FROM filterIndex WHERE filterIndex MATCH ?", arguments: [expression])
+                #expect(found == Set(try scanned(db, filter).ids), "filter \(filter.debugDescription)")
+            }
+        }
+    }
+
+    @Test("the indexed filter gives the scan's sections, rows and focus, on a collection changed after the index was built")
+    func sameResultsAsTheScan() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try CatalogueStore(path: directory.file("crates.sqlite"))
+        try await Self.changedCollection(store)
+        var random = SeededGenerator(seed: 10)
+        let filters = Self.filters(&random)
+        try await Self.expectIndexInStep(store, filters: filters)
+        try await Self.expectSameAsScan(store, filters: filters)
+    }
+
+    @Test("a collection made before the index gets it built by the migration")
+    func migrationBuildsTheIndex() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("crates.sqlite")
+        var random = SeededGenerator(seed: 5)
+        do {
+            // As the previous crates left a collection: every migration but the index's.
+            let queue = try DatabaseQueue(path: path)
+            let migrator = Schema.migrator(Schema.migrations.filter { $0.identifier != "v10 collection search index" })
+            try migrator.migrate(queue)
+            let releases = (1...30).map { Self.makeRelease($0, &random) }
+            let records: [(releaseID: Int?, collector: RecordFields)] = (0..<200).map { n in
+                (n % 3 == 0 ? nil : Int.random(in: 1...30, using: &random), n % 7 == 0 ? Self.pick(Self.own, &random) : .none)
+            }
+            try await queue.write { db in
+                for release in releases { try StoredValues.upsertRelease(db, release, now: Date()) }
+                for (n, record) in records.enumerated() {
+                    let collector = record.collector
+                    try db.execute(
+                        sql: """
+                            INSERT INTO record (gtin, addedAt, addMethod, lookupState, sectionKey, rowKey, updatedAt,
+                                                releaseID, ownArtist, ownTitle, ownLabel, ownCatno, ownSearchText)
+                            VALUES (?, ?, 'import', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            """,
+                        arguments: [
+                            makeGTIN(n).canonical, n, record.releaseID == nil ? "pending" : "matched", SortKey.unknownSection,
+                            SortKey.unmatchedRow, n, record.releaseID, collector.artist, collector.title, collector.label,
+                            collector.catno, StoredValues.ownSearchText(collector),
+                        ])
+                }
+                try StoredValues.count(db, sectionKey: SortKey.unknownSection, by: records.count)
+            }
+            try queue.close()
+        }
+        let store = try CatalogueStore(path: path)
+        let filters = Self.filters(&random)
+        try await Self.expectIndexInStep(store, filters: filters)
+        try await Self.expectSameAsScan(store, filters: filters)
+    }
+}
