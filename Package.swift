@@ -8,9 +8,10 @@ let strict: [SwiftSetting] = [
     .treatAllWarnings(as: .error),
 ]
 
+/// Linux only: crates uses Glibc, /proc, setpriv, SO_PEERCRED and the Debian packages its
+/// set-up installs (see README.md); there is no macOS build to keep.
 let package = Package(
     name: "crates",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "crates", targets: ["crates"]),
     ],

@@ -1,11 +1,6 @@
 import CratesCore
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Glibc
 
 /// Discogs credentials as `crates auth` saved them, and whose they are.
 public struct StoredCredentials: Sendable, Hashable {

@@ -1,12 +1,7 @@
 import CratesCore
 import CratesStore
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The figures issue 3 asks for, each a median over `runs`, printed next to its target.
 struct Benchmark {
