@@ -22,7 +22,7 @@ import Testing
         #expect(BarChart.bar(1, of: 8, columns: 1) == "▏")
         #expect(BarChart.bar(7, of: 8, columns: 1) == "▉")
         #expect(BarChart.bar(8, of: 8, columns: 1) == "█")
-        #expect(BarChart.bar(3, of: 4, columns: 3) == "██▍")
+        #expect(BarChart.bar(3, of: 4, columns: 3) == "██▎")
         #expect(BarChart.bar(0, of: 4, columns: 3) == "")
     }
 
