@@ -20,7 +20,7 @@ struct Benchmark {
 
         // 1. A bulk import: GTINs only, as `crates import` would add them.
         var generator = SyntheticCollection(seed: 1)
-        if only != "list" {
+        if only != "list", only != "stats" {
             let newRecords = (0..<records).map { _ in generator.newRecord(matched: false) }
             var insertTimes: [Double] = []
             for run in 0..<runs {
@@ -53,6 +53,19 @@ struct Benchmark {
         }
         report("open a \(records.formatted())-record database + first screenful (outline + 60 rows)", openTimes, target: 0.1)
 
+        // 3. `crates stats`: the totals and every dimension's counts, SQL aggregates over
+        // the whole collection (the target is the command's: under 1 s).
+        var statsTimes: [Double] = []
+        for _ in 0..<runs {
+            let store = try CatalogueStore(path: path)
+            statsTimes.append(try await time {
+                let statistics = try await store.statistics()
+                precondition(statistics.totals.copies == records)
+            })
+        }
+        report("stats: totals + every dimension (fresh open)", statsTimes, target: 1.0)
+        if only == "stats" { return }
+
         let store = try CatalogueStore(path: path)
         var windowTimes: [Double] = []
         var deepTimes: [Double] = []
@@ -67,7 +80,7 @@ struct Benchmark {
         report("sections after one insert: outline + last 60 rows", deepTimes, target: 0.05)
         report("sections after one insert: all \(records.formatted()) rows (sections())", fullTimes, target: 0.05)
 
-        // 3. Another process's commit reaching an observer (two pools on one file behave as
+        // 4. Another process's commit reaching an observer (two pools on one file behave as
         // two processes: neither sees the other's commits but through the file).
         let latencies = try await observationLatencies(path: path, samples: max(11, runs * 4))
         report("commit by another connection → observer (window)", latencies, target: 0.1)
