@@ -4,7 +4,7 @@ import Testing
 
 /// The time left on an import's progress bar, in a terminal (tmux): it counts the wait for
 /// Discogs' window, not only the pace of the lookups left.
-@Suite("crates import: the time left (tmux)", .serialized)
+@Suite("crates import: the time left (tmux)", .serialized, .processTimeLimit)
 struct ImportTimeLeftTests {
     /// "· 57 s left" or "· 1 min left" on the bar, in seconds.
     static func secondsLeft(_ screen: [String]) -> Int? {

@@ -8,7 +8,7 @@ import Testing
 
 /// The camera daemon's socket as named on the command line, and what a failure to reach it
 /// says: crates' words, the system call and errno only with `--verbose`.
-@Suite("crates scan, scand and the UI: the socket named, and the words of a failure (process)")
+@Suite("crates scan, scand and the UI: the socket named, and the words of a failure (process)", .processTimeLimit)
 struct ScanSocketMessageTests {
     @Test("an empty --socket or --scanner is refused as a usage error (exit 64), never taken for the default socket")
     func emptySocketPath() async throws {
