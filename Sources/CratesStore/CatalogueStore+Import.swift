@@ -278,7 +278,8 @@ extension CatalogueStore {
         let fields = entry.described ?? .none
         return try insert(db, [NewRecord(
             gtin: nil, addedAt: entry.addedAt ?? now, addMethod: .import, note: entry.note, location: entry.location,
-            collector: fields, grading: entry.grading)], now: now)[0]
+            collector: (entry.collector ?? .none).over(fields), handEntered: entry.handEntered, grading: entry.grading)],
+            now: now)[0]
     }
 
     /// What the records of an import need now: those waiting for a person, and how many
@@ -517,6 +518,20 @@ extension CatalogueStore {
                 try StoredValues.addEvent(
                     db, recordID: id, at: now, kind: .matched,
                     message: "release \(release.id) (imported with its release id): \(release.displayTitle)")
+            }
+        }
+        // A row of crates' export keeps the collector's own values, and one entered by hand
+        // stays so (never looked up).
+        for (id, entry) in zip(ids, rows) where entry.collector != nil || entry.handEntered {
+            let collector = entry.collector ?? .none
+            try store(db, collector: collector, note: entry.note, grading: entry.grading, recordID: id, now: now)
+            if entry.handEntered {
+                try db.execute(
+                    sql: "UPDATE record SET lookupState = 'handEntered', releaseID = NULL, pinnedReleaseID = NULL WHERE id = ?",
+                    arguments: [id])
+                try StoredValues.rekey(db, recordID: id)
+                try StoredValues.addEvent(
+                    db, recordID: id, at: now, kind: .enteredByHand, message: "entered by hand: \(collector.description)")
             }
         }
         return ids

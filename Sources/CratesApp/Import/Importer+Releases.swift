@@ -74,7 +74,7 @@ extension Importer {
             let gtin = ReleaseBarcodes.gtin(in: release)
             let new = NewRecord(
                 gtin: gtin, addedAt: row.addedAt ?? Date(), addMethod: .import, note: row.note,
-                location: row.location, release: release, grading: row.grading)
+                location: row.location, release: release, collector: row.collector ?? .none, grading: row.grading)
             do {
                 // Counted by the release, in the insert's transaction: the row's copy is added
                 // only if the collection does not hold it by now (an import of the same file

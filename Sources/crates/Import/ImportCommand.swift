@@ -124,12 +124,45 @@ struct ImportCommand: ParsableCommand {
         if dryRun, report != nil { throw ValidationError("--report needs an import that runs: drop --dry-run") }
     }
 
+    /// crates' own `export --json` file: the collection restored exactly, into an empty one.
+    private func restore(stop: StopRequest) throws {
+        let unused = [(dryRun, "--dry-run"), (copies, "--copies"), (manualMissing, "--manual-missing"), (report != nil, "--report")]
+            .filter(\.0).map(\.1)
+        if !unused.isEmpty {
+            throw CLIError("\(file) is crates' JSON export, which is restored as it is: \(unused.joined(separator: ", ")) "
+                + "\(unused.count == 1 ? "does" : "do") not apply")
+        }
+        let store = try self.store.open()
+        let file = self.file
+        let outcome: CollectionRestore.Outcome
+        do {
+            outcome = try blocking {
+                try await CollectionRestore.run(path: file, store: store, shouldContinue: { !stop.isRequested })
+            }
+        } catch let failure as CollectionRestore.Failure {
+            if case .interrupted = failure {
+                StandardStreams.errLine(failure.description)
+                throw ExitCode(stop.exitStatus)
+            }
+            throw CLIError(failure.description)
+        }
+        var lines = [
+            "\(file): restored \(counted(outcome.records, "record")) and \(counted(outcome.places, "place"))"
+                + (outcome.discogsRows > 0 ? " with their Discogs links" : "") + ", ids and label codes as they were."
+        ]
+        if outcome.waiting > 0 {
+            lines.append("\(counted(outcome.waiting, "lookup")) \(outcome.waiting == 1 ? "waits" : "wait") in the queue: `crates` looks them up.")
+        }
+        try StandardStreams.out(lines: lines)
+    }
+
     func run() throws {
         let stop = StopRequest.install(announcement: "Stopping: the records added so far are kept (Ctrl-C again to quit at once)")
         let name = file == "-" ? "stdin" : file
         let databasePath = try store.path()
         // Every output path is checked before anything is read or added (issue 12).
         if let report { try store.checkOutput(report) }
+        if CollectionRestore.isExport(path: file) { return try restore(stop: stop) }
         let parsed: ImportFile
         do {
             switch try ImportInput.read(path: file, strict: strict, force: force, shouldContinue: { !stop.isRequested }) {
