@@ -101,11 +101,11 @@ extension ExportedRecord {
             if let discogs = object["discogs"] {
                 if let string = discogs.string {
                     raw = string
-                } else if case .object(_, let ranges) = node, let releaseRange = ranges["release"],
-                          case .object(_, let inner) = object, let range = inner["discogs"]
+                } else if case .object(_, let ranges) = object, let range = ranges["discogs"],
+                          line.startIndex + range.upperBound <= line.endIndex
                 {
-                    let base = line.startIndex + releaseRange.lowerBound
-                    raw = String(decoding: line[(base + range.lowerBound)..<(base + range.upperBound)], as: UTF8.self)
+                    // Ranges count from the start of the line the node was read from.
+                    raw = String(decoding: line[(line.startIndex + range.lowerBound)..<(line.startIndex + range.upperBound)], as: UTF8.self)
                 }
             }
             release = Release(

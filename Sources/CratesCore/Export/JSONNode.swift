@@ -8,7 +8,8 @@ public indirect enum JSONNode: Sendable {
     case number(String)
     case string(String)
     case array([JSONNode])
-    /// Members in the order written; `Range` is where each member's value lies.
+    /// The members, and where each member's value lies: byte offsets from the start of the
+    /// bytes `parse` was given (for nested objects too).
     case object([String: JSONNode], ranges: [String: Range<Int>])
 
     /// Why bytes are not one JSON value.
