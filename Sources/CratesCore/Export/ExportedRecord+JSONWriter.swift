@@ -96,11 +96,13 @@ extension ExportedRecord {
             out.member("artist") { $0.string(release.artist) }
             out.member("country") { $0.string(release.country) }
             if includeDiscogs {
-                out.member("fetchedAt") { $0.string(releaseFetchedAt.map { UTCTimestamp.format($0, .iso8601) }) }
                 // As `encodedJSONLine`: checked and compacted text, else the text as a string.
                 out.member("discogs") { out in
                     if let compact = JSONText.compacted(release.rawJSON) { out.raw(compact) } else { out.string(release.rawJSON) }
                 }
+            }
+            if includeDiscogs {
+                out.member("fetchedAt") { $0.string(releaseFetchedAt.map { UTCTimestamp.format($0, .iso8601) }) }
             }
             out.member("formats") { out in out.array(release.formats) { $0.string($1) } }
             out.member("genres") { out in out.array(release.genres) { $0.string($1) } }
