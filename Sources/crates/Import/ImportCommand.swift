@@ -47,6 +47,18 @@ struct ImportCommand: ParsableCommand {
             not signed in, they are listed and not added (a release that lists no barcode \
             makes a record without one).
 
+            crates' own `export --csv` file brings back the collector's own values (the \
+            columns its Collector Fields names, Genre and Country included) and the records \
+            entered by hand (Entered By Hand); a cell the export quoted against spreadsheet \
+            formulas ('=…) reads as it was.
+
+            crates' own `export --json` FILE is restored instead, into an empty collection: \
+            every record and place with its id (so every label still names the same copy or \
+            place), empty places, the Discogs links, grades, ratings, notes and history, as \
+            they were. It is one transaction: a damaged, cut or filtered export, or Ctrl-C, \
+            restores nothing, and a collection that already holds anything is refused \
+            (restore into a new one with --db, or import the CSV export to merge).
+
             A CSV without barcodes works too, for records that have none: with artist, \
             title and catno columns (Discogs' Catalog# too), and optionally label, year \
             (or Released), country and format. Each row is searched on Discogs as `crates \
