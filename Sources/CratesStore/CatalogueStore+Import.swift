@@ -321,6 +321,14 @@ extension CatalogueStore {
     public func importFollowUp(
         imported: @escaping @Sendable (GTIN) -> Bool, entryKeys: Set<String> = []
     ) async throws(StoreError) -> ImportFollowUp {
+        try await importFollowUp(imported: imported, isImportedKey: { entryKeys.contains($0) })
+    }
+
+    /// `importFollowUp(imported:entryKeys:)` with the described rows' keys told by
+    /// `isImportedKey` too (a million described rows need not make a set of their keys).
+    public func importFollowUp(
+        imported: @escaping @Sendable (GTIN) -> Bool, isImportedKey: @escaping @Sendable (String) -> Bool
+    ) async throws(StoreError) -> ImportFollowUp {
         try await read { db in
             var needsPerson: [ImportFollowUp.Record] = []
             let rows = try Row.fetchCursor(
@@ -338,7 +346,7 @@ extension CatalogueStore {
                     }
                     guard imported(gtin) else { continue }
                     needsPerson.append(.init(id: id, gtin: gtin, state: state, candidateCount: row[3]))
-                } else if let key = row[4] as String?, entryKeys.contains(key) {
+                } else if let key = row[4] as String?, isImportedKey(key) {
                     needsPerson.append(.init(
                         id: id, gtin: nil, state: state, candidateCount: row[3], entryKey: key,
                         described: try StoredValues.collector(from: row, at: 5)))
@@ -360,11 +368,18 @@ extension CatalogueStore {
     /// record. Returns how many.
     public func enterNotFoundByHand(entryKeys: Set<String>, now: Date = Date()) async throws(StoreError) -> Int {
         guard !entryKeys.isEmpty else { return 0 }
-        return try await write { db in
+        return try await enterNotFoundByHand(isImportedKey: { entryKeys.contains($0) }, now: now)
+    }
+
+    /// `enterNotFoundByHand(entryKeys:now:)` with the keys told by `isImportedKey`.
+    public func enterNotFoundByHand(
+        isImportedKey: @escaping @Sendable (String) -> Bool, now: Date = Date()
+    ) async throws(StoreError) -> Int {
+        try await write { db in
             var count = 0
             let rows = try Row.fetchAll(
                 db, sql: "SELECT id, entryKey FROM record WHERE lookupState = 'notFound' AND gtin IS NULL AND entryKey IS NOT NULL")
-            for row in rows where entryKeys.contains(row[1]) {
+            for row in rows where isImportedKey(row[1]) {
                 let id: Int64 = row[0]
                 try db.execute(
                     sql: "UPDATE record SET lookupState = 'handEntered', updatedAt = ? WHERE id = ?",

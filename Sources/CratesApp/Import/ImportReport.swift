@@ -37,8 +37,8 @@ public struct ImportReport: Sendable {
         }
         for row in unresolved {
             items.append(Item(
-                line: row.entry.line, kind: "not-added", barcode: row.entry.gtin?.canonical ?? "",
-                releaseID: row.entry.releaseID.map(String.init) ?? "", detail: row.reason.description))
+                line: row.line, kind: "not-added", barcode: row.gtin?.canonical ?? "",
+                releaseID: row.releaseID.map(String.init) ?? "", detail: row.reason.description))
         }
         for record in followUp?.needsPerson ?? [] {
             let ambiguous = record.state == .ambiguous
