@@ -259,27 +259,24 @@ extension CatalogueStore {
         }
         let barcodes = try insertImported(db, rows.filter { $0.gtin != nil }, now: now)
         guard barcodes.count < rows.count else { return (barcodes, present, releaseRows) }
+        // The rows described by their values, all in one insert.
+        let described = try insert(db, rows.filter { $0.gtin == nil }.map { describedRecord($0, now: now) }, now: now)
         var ids: [Int64] = []
         ids.reserveCapacity(rows.count)
-        var next = barcodes.makeIterator()
+        var next = (barcodes: barcodes.makeIterator(), described: described.makeIterator())
         for entry in rows {
-            if entry.gtin != nil {
-                if let id = next.next() { ids.append(id) }
-            } else {
-                ids.append(try insertDescribed(db, entry, now: now))
-            }
+            if let id = entry.gtin != nil ? next.barcodes.next() : next.described.next() { ids.append(id) }
         }
         return (ids, present, releaseRows)
     }
 
-    /// One row described by its values: a pending record without a barcode, its values the
+    /// A row described by its values: a pending record without a barcode, its values the
     /// collector's, keyed on them for the duplicate rule.
-    private static func insertDescribed(_ db: Database, _ entry: ImportEntry, now: Date) throws -> Int64 {
-        let fields = entry.described ?? .none
-        return try insert(db, [NewRecord(
+    private static func describedRecord(_ entry: ImportEntry, now: Date) -> NewRecord {
+        NewRecord(
             gtin: nil, addedAt: entry.addedAt ?? now, addMethod: .import, note: entry.note, location: entry.location,
-            collector: (entry.collector ?? .none).over(fields), handEntered: entry.handEntered, grading: entry.grading)],
-            now: now)[0]
+            collector: (entry.collector ?? .none).over(entry.described ?? .none), handEntered: entry.handEntered,
+            grading: entry.grading)
     }
 
     /// What the records of an import need now: those waiting for a person, and how many
