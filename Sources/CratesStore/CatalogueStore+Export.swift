@@ -122,12 +122,34 @@ extension CatalogueStore {
             let releases = try fetchReleases(db, ids: Set(items.compactMap(\.record.releaseID)), detail: detail)
             let histories = detail == .full ? try fetchHistories(db, recordIDs: items.map(\.record.id)) : [:]
             let links = linked ? try fetchDiscogsLinks(db, recordIDs: items.map(\.record.id)) : [:]
+            // What only a restore needs: the pinned releases and when each release was fetched.
+            var pinned: [Int64: Int] = [:]
+            var fetched: [Int: Date] = [:]
+            if detail == .full {
+                let ids = items.map(\.record.id)
+                for row in try Row.fetchAll(
+                    db, sql: "SELECT id, pinnedReleaseID FROM record WHERE id IN (\(placeholders(ids.count))) AND pinnedReleaseID IS NOT NULL",
+                    arguments: StatementArguments(ids))
+                {
+                    pinned[row[0]] = row[1]
+                }
+                let releaseIDs = Array(releases.keys)
+                if !releaseIDs.isEmpty {
+                    for row in try Row.fetchAll(
+                        db, sql: "SELECT id, fetchedAt FROM release WHERE id IN (\(placeholders(releaseIDs.count)))",
+                        arguments: StatementArguments(releaseIDs))
+                    {
+                        fetched[row[0]] = StoredValues.date(row[1])
+                    }
+                }
+            }
             try body(items.map { item in
                 ExportedRecord(
                     record: item.record, release: item.record.releaseID.flatMap { releases[$0] },
                     section: SortKey.sectionName(fromKey: item.sectionKey),
                     history: detail == .full ? histories[item.record.id] ?? [] : nil,
-                    discogs: links[item.record.id])
+                    discogs: links[item.record.id], pinnedReleaseID: pinned[item.record.id],
+                    releaseFetchedAt: item.record.releaseID.flatMap { fetched[$0] })
             })
             after = (last.sectionKey, last.rowKey, last.record.id)
             if items.count < pageSize { return }

@@ -259,26 +259,24 @@ extension CatalogueStore {
         }
         let barcodes = try insertImported(db, rows.filter { $0.gtin != nil }, now: now)
         guard barcodes.count < rows.count else { return (barcodes, present, releaseRows) }
+        // The rows described by their values, all in one insert.
+        let described = try insert(db, rows.filter { $0.gtin == nil }.map { describedRecord($0, now: now) }, now: now)
         var ids: [Int64] = []
         ids.reserveCapacity(rows.count)
-        var next = barcodes.makeIterator()
+        var next = (barcodes: barcodes.makeIterator(), described: described.makeIterator())
         for entry in rows {
-            if entry.gtin != nil {
-                if let id = next.next() { ids.append(id) }
-            } else {
-                ids.append(try insertDescribed(db, entry, now: now))
-            }
+            if let id = entry.gtin != nil ? next.barcodes.next() : next.described.next() { ids.append(id) }
         }
         return (ids, present, releaseRows)
     }
 
-    /// One row described by its values: a pending record without a barcode, its values the
+    /// A row described by its values: a pending record without a barcode, its values the
     /// collector's, keyed on them for the duplicate rule.
-    private static func insertDescribed(_ db: Database, _ entry: ImportEntry, now: Date) throws -> Int64 {
-        let fields = entry.described ?? .none
-        return try insert(db, [NewRecord(
+    private static func describedRecord(_ entry: ImportEntry, now: Date) -> NewRecord {
+        NewRecord(
             gtin: nil, addedAt: entry.addedAt ?? now, addMethod: .import, note: entry.note, location: entry.location,
-            collector: fields, grading: entry.grading)], now: now)[0]
+            collector: (entry.collector ?? .none).over(entry.described ?? .none), handEntered: entry.handEntered,
+            grading: entry.grading)
     }
 
     /// What the records of an import need now: those waiting for a person, and how many
@@ -320,6 +318,14 @@ extension CatalogueStore {
     public func importFollowUp(
         imported: @escaping @Sendable (GTIN) -> Bool, entryKeys: Set<String> = []
     ) async throws(StoreError) -> ImportFollowUp {
+        try await importFollowUp(imported: imported, isImportedKey: { entryKeys.contains($0) })
+    }
+
+    /// `importFollowUp(imported:entryKeys:)` with the described rows' keys told by
+    /// `isImportedKey` too (a million described rows need not make a set of their keys).
+    public func importFollowUp(
+        imported: @escaping @Sendable (GTIN) -> Bool, isImportedKey: @escaping @Sendable (String) -> Bool
+    ) async throws(StoreError) -> ImportFollowUp {
         try await read { db in
             var needsPerson: [ImportFollowUp.Record] = []
             let rows = try Row.fetchCursor(
@@ -337,7 +343,7 @@ extension CatalogueStore {
                     }
                     guard imported(gtin) else { continue }
                     needsPerson.append(.init(id: id, gtin: gtin, state: state, candidateCount: row[3]))
-                } else if let key = row[4] as String?, entryKeys.contains(key) {
+                } else if let key = row[4] as String?, isImportedKey(key) {
                     needsPerson.append(.init(
                         id: id, gtin: nil, state: state, candidateCount: row[3], entryKey: key,
                         described: try StoredValues.collector(from: row, at: 5)))
@@ -359,11 +365,18 @@ extension CatalogueStore {
     /// record. Returns how many.
     public func enterNotFoundByHand(entryKeys: Set<String>, now: Date = Date()) async throws(StoreError) -> Int {
         guard !entryKeys.isEmpty else { return 0 }
-        return try await write { db in
+        return try await enterNotFoundByHand(isImportedKey: { entryKeys.contains($0) }, now: now)
+    }
+
+    /// `enterNotFoundByHand(entryKeys:now:)` with the keys told by `isImportedKey`.
+    public func enterNotFoundByHand(
+        isImportedKey: @escaping @Sendable (String) -> Bool, now: Date = Date()
+    ) async throws(StoreError) -> Int {
+        try await write { db in
             var count = 0
             let rows = try Row.fetchAll(
                 db, sql: "SELECT id, entryKey FROM record WHERE lookupState = 'notFound' AND gtin IS NULL AND entryKey IS NOT NULL")
-            for row in rows where entryKeys.contains(row[1]) {
+            for row in rows where isImportedKey(row[1]) {
                 let id: Int64 = row[0]
                 try db.execute(
                     sql: "UPDATE record SET lookupState = 'handEntered', updatedAt = ? WHERE id = ?",
@@ -517,6 +530,20 @@ extension CatalogueStore {
                 try StoredValues.addEvent(
                     db, recordID: id, at: now, kind: .matched,
                     message: "release \(release.id) (imported with its release id): \(release.displayTitle)")
+            }
+        }
+        // A row of crates' export keeps the collector's own values, and one entered by hand
+        // stays so (never looked up).
+        for (id, entry) in zip(ids, rows) where entry.collector != nil || entry.handEntered {
+            let collector = entry.collector ?? .none
+            try store(db, collector: collector, note: entry.note, grading: entry.grading, recordID: id, now: now)
+            if entry.handEntered {
+                try db.execute(
+                    sql: "UPDATE record SET lookupState = 'handEntered', releaseID = NULL, pinnedReleaseID = NULL WHERE id = ?",
+                    arguments: [id])
+                try StoredValues.rekey(db, recordID: id)
+                try StoredValues.addEvent(
+                    db, recordID: id, at: now, kind: .enteredByHand, message: "entered by hand: \(collector.description)")
             }
         }
         return ids

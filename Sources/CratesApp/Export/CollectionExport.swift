@@ -39,12 +39,27 @@ public struct CollectionExport: Sendable {
         }
     }
 
-    /// `[`, one object per line with a comma after all but the last, `]`: one JSON document
-    /// that is also easy to read line by line.
+    /// The whole collection as one JSON object that is also easy to read a line at a time
+    /// (`CollectionBackup`): a header, the places, the sync's tables, then the records, one
+    /// object per line with a comma after all but the last of each section. `crates import`
+    /// restores it exactly.
     public func writeJSON(to file: ExportFile) async throws {
-        try file.write("[")
         let written = Locked(0)
-        try await store.forEachPage(filter, detail: .full) { page in
+        try await store.forEachBackupPage(filter, snapshot: { snapshot in
+            var text = CollectionBackup.headerLine(snapshot.header)
+            text += CollectionBackup.sectionOpening("places")
+            text += snapshot.places.map(CollectionBackup.placeLine).joined(separator: ",\n")
+            text += snapshot.places.isEmpty ? "" : "\n"
+            text += CollectionBackup.sectionClosing(last: false)
+            for (name, rows) in snapshot.tables {
+                text += CollectionBackup.sectionOpening(name)
+                text += rows.map(CollectionBackup.rowLine).joined(separator: ",\n")
+                text += rows.isEmpty ? "" : "\n"
+                text += CollectionBackup.sectionClosing(last: false)
+            }
+            text += CollectionBackup.sectionOpening("records")
+            try file.write(text)
+        }) { page in
             // Each page as UTF-8 bytes, written once (`ExportedRecord.appendJSONLine`).
             var bytes: [UInt8] = []
             bytes.reserveCapacity(page.count * 768)
@@ -53,13 +68,12 @@ public struct CollectionExport: Sendable {
                     defer { count += 1 }
                     return count == 0
                 }
-                if !first { bytes.append(UInt8(ascii: ",")) }
-                bytes.append(UInt8(ascii: "\n"))
+                if !first { bytes.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\n")]) }
                 entry.appendJSONLine(includeDiscogs: true, to: &bytes)
             }
             try file.write(bytes: bytes)
         }
-        try file.write(written.withLock { $0 } == 0 ? "]\n" : "\n]\n")
+        try file.write((written.withLock { $0 } == 0 ? "" : "\n") + CollectionBackup.sectionClosing(last: true))
     }
 
     /// A genre no section has is most likely a typo: one warning each (the list is still

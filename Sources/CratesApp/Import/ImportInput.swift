@@ -74,7 +74,8 @@ public enum ImportInput {
         descriptor fd: Int32, name: String, strict: Bool = false, force: Bool = false,
         limits: ImportParser.Limits = ImportParser.Limits(), shouldContinue: () -> Bool = { true }
     ) throws(Failure) -> Result {
-        var parser = ImportParser(limits: limits, strict: strict, force: force)
+        // The rows' notes, places and values wait on disk, not in memory (`FileSpill`).
+        var parser = ImportParser(limits: limits, strict: strict, force: force, spill: FileSpill())
         var buffer = [UInt8](repeating: 0, count: chunkSize)
         while true {
             guard shouldContinue() else { return .stopped(bytesRead: parser.bytesConsumed) }

@@ -35,10 +35,16 @@ public struct ImportReport: Sendable {
                 line: refusal.line, kind: refusal.reason.isNotARecord ? "not-a-record" : "invalid",
                 barcode: refusal.input, releaseID: "", detail: refusal.reason.description))
         }
+        // One text per reason, shared by its rows: a Discogs export imported without lookups
+        // lists every row, and 200,000 copies of one sentence would be 20 MB.
+        var details: [ImportUnresolved.Reason: String] = [:]
+        items.reserveCapacity(refusals.count + unresolved.count)
         for row in unresolved {
+            let detail = details[row.reason] ?? row.reason.description
+            details[row.reason] = detail
             items.append(Item(
-                line: row.entry.line, kind: "not-added", barcode: row.entry.gtin?.canonical ?? "",
-                releaseID: row.entry.releaseID.map(String.init) ?? "", detail: row.reason.description))
+                line: row.line, kind: "not-added", barcode: row.gtin?.canonical ?? "",
+                releaseID: row.releaseID.map(String.init) ?? "", detail: detail))
         }
         for record in followUp?.needsPerson ?? [] {
             let ambiguous = record.state == .ambiguous
@@ -68,15 +74,17 @@ public struct ImportReport: Sendable {
     /// "Needs a person" and the first `shownItems` records and rows, for standard output
     /// (the refused lines were reported on standard error already; the report has them too).
     public func listing(file: String, reportPath: String?) -> [String] {
-        let items = self.items.filter { !Self.isRefusal($0) }
-        guard !items.isEmpty else { return [] }
-        var lines = ["Needs a person (\(items.count)):"]
+        // Walked lazily: no copy of a list that may hold every row of the file.
+        let items = self.items.lazy.filter { !Self.isRefusal($0) }
+        let count = items.count
+        guard count > 0 else { return [] }
+        var lines = ["Needs a person (\(count)):"]
         for item in items.prefix(Self.shownItems) {
             let what = !item.barcode.isEmpty ? "\(item.barcode): " : !item.releaseID.isEmpty ? "release \(item.releaseID): " : ""
             lines.append("  \(file):\(item.line): \(what)\(item.kind): \(item.detail)")
         }
-        if items.count > Self.shownItems {
-            lines.append("  … and \(items.count - Self.shownItems) more"
+        if count > Self.shownItems {
+            lines.append("  … and \(count - Self.shownItems) more"
                 + (reportPath == nil ? " (--report FILE writes them all)" : " (all in \(reportPath ?? ""))"))
         }
         if items.contains(where: { $0.kind == "ambiguous" || $0.kind == "not-found" }) {

@@ -32,6 +32,17 @@ public struct ImportUnresolved: Hashable, Sendable {
         }
     }
 
-    public var entry: ImportEntry
+    /// The row's line, barcode and release: all a report says of it (not the whole entry: a
+    /// Discogs export of 200,000 rows imported without lookups lists them all).
+    public var line: Int
+    public var gtin: GTIN?
+    public var releaseID: Int?
     public var reason: Reason
+
+    public init(entry: ImportEntry, reason: Reason) {
+        line = entry.line
+        gtin = entry.gtin
+        releaseID = entry.releaseID
+        self.reason = reason
+    }
 }

@@ -25,7 +25,9 @@ struct ReleaseLookups: Sendable {
 /// collection should hold once it is added (its occurrence in the file; nil with `--copies`:
 /// added whatever the collection holds).
 struct ReleaseRow: Sendable {
-    var entry: ImportEntry
+    /// The row's position in the file's entries (read when its turn comes: a whole
+    /// `ImportEntry` per row would be the rows in memory).
+    var position: Int
     var copiesWanted: Int?
 }
 
@@ -33,15 +35,17 @@ extension Importer {
     /// Fetches each release; its barcode (`ReleaseBarcodes.gtin(in:)`, as adding by release
     /// id anywhere), or none when it lists none, makes the record, stored matched to the
     /// release with the row's note, date and location.
-    func addReleases(_ rows: [ReleaseRow], client: DiscogsClient, into outcome: inout ReleaseLookups) async {
+    func addReleases(
+        _ rows: [ReleaseRow], of entries: ImportEntries, client: DiscogsClient, into outcome: inout ReleaseLookups
+    ) async {
         // Fetched once per release, however many copies of it the file lists.
         var fetched: [Int: Release] = [:]
         for (index, releaseRow) in rows.enumerated() {
-            let row = releaseRow.entry
+            let row = entries[releaseRow.position]
             guard let id = row.releaseID else { continue }
             if let stop = outcome.stop ?? (stopRequest.isRequested ? .interrupted : nil) {
                 outcome.stop = stop
-                outcome.unresolved += rows[index...].map { ImportUnresolved(entry: $0.entry, reason: .stopped(stop)) }
+                outcome.unresolved += rows[index...].map { ImportUnresolved(entry: entries[$0.position], reason: .stopped(stop)) }
                 return
             }
             progress.lookups(.init(counts: outcome.counts, total: outcome.total))
@@ -76,7 +80,7 @@ extension Importer {
             let gtin = ReleaseBarcodes.gtin(in: release)
             let new = NewRecord(
                 gtin: gtin, addedAt: row.addedAt ?? Date(), addMethod: .import, note: row.note,
-                location: row.location, release: release, grading: row.grading)
+                location: row.location, release: release, collector: row.collector ?? .none, grading: row.grading)
             do {
                 // Counted by the release, in the insert's transaction: the row's copy is added
                 // only if the collection does not hold it by now (an import of the same file

@@ -121,16 +121,16 @@ public struct Importer: Sendable {
         var unresolved: [ImportUnresolved] = []
         var lookups: ReleaseLookups?
         let releaseRows = written.releaseRows.map { row in
-            ReleaseRow(entry: entries[row.position], copiesWanted: options.copies ? nil : row.occurrence)
+            ReleaseRow(position: row.position, copiesWanted: options.copies ? nil : row.occurrence)
         }
         if stopRequest.isRequested {
-            unresolved = releaseRows.map { ImportUnresolved(entry: $0.entry, reason: .stopped(.interrupted)) }
+            unresolved = releaseRows.map { ImportUnresolved(entry: entries[$0.position], reason: .stopped(.interrupted)) }
         } else if !options.lookups {
-            unresolved = releaseRows.map { ImportUnresolved(entry: $0.entry, reason: .lookupsOff) }
+            unresolved = releaseRows.map { ImportUnresolved(entry: entries[$0.position], reason: .lookupsOff) }
         } else {
             switch discogs() {
             case .success(let access) where access.signedIn:
-                let outcome = await lookUp(releaseRows: releaseRows, client: access.client)
+                let outcome = await lookUp(releaseRows: releaseRows, of: entries, client: access.client)
                 lookups = outcome
                 unresolved = outcome.unresolved
                 summary.append(Self.lookupSummary(outcome.counts, stop: outcome.stop))
@@ -139,13 +139,13 @@ public struct Importer: Sendable {
                     summary.append("Failed, to be retried: \(reason)\(more).")
                 }
             case .success:
-                unresolved = releaseRows.map { ImportUnresolved(entry: $0.entry, reason: .notSignedIn) }
+                unresolved = releaseRows.map { ImportUnresolved(entry: entries[$0.position], reason: .notSignedIn) }
                 summary.append(
                     "Not signed in to Discogs: run `crates auth`, then `crates` (or this import again) to look the records up.")
             case .failure(let problem):
                 // Unreadable credentials or a bad CRATES_DISCOGS_API: the import stands, the
                 // lookups wait, and the user learns why.
-                unresolved = releaseRows.map { ImportUnresolved(entry: $0.entry, reason: .failed(problem.description)) }
+                unresolved = releaseRows.map { ImportUnresolved(entry: entries[$0.position], reason: .failed(problem.description)) }
                 summary.append("No lookups: \(problem)")
             }
         }
@@ -159,14 +159,19 @@ public struct Importer: Sendable {
         // Rows described by their catalogue number, artist and title: searched by the
         // lookups above, like barcodes; those Discogs has no release for may be entered by
         // hand now.
-        var describedLines: [String: Int] = [:]
+        // Their keys as hashes, sorted: 8 bytes a described row, where a set of a million
+        // keys would be the rows' text in memory. (Two keys sharing a 62-bit hash would list
+        // one record too many as this import's.)
+        var describedHashes: [UInt64] = []
         for index in entries.indices {
-            if let key = entries.described(at: index)?.entryKey, describedLines[key] == nil {
-                describedLines[key] = entries.line(at: index)
-            }
+            if let hash = entries.describedKeyHash(at: index) { describedHashes.append(hash) }
         }
-        if options.manualMissing, !stopRequest.isRequested {
-            let entered = try await store.enterNotFoundByHand(entryKeys: Set(describedLines.keys))
+        describedHashes.sort()
+        let isImportedKey: @Sendable (String) -> Bool = { [describedHashes] key in
+            Self.sortedContains(describedHashes, ImportEntries.keyHash(key))
+        }
+        if options.manualMissing, !stopRequest.isRequested, !describedHashes.isEmpty {
+            let entered = try await store.enterNotFoundByHand(isImportedKey: isImportedKey)
             if entered > 0 {
                 summary.append("\(counted(entered, "row")) Discogs has no release for entered by hand (--manual-missing).")
             }
@@ -174,7 +179,19 @@ public struct Importer: Sendable {
         // What needs a person among the file's barcodes: the collection's ambiguous and
         // not-found records, kept when the file lists their barcode (one pass over the
         // entries; no set of a million GTINs).
-        var followUp = try await store.importFollowUp(imported: { _ in true }, entryKeys: Set(describedLines.keys))
+        var followUp = try await store.importFollowUp(imported: { _ in true }, isImportedKey: isImportedKey)
+        // The first line of each described key that needs a person, for the report.
+        var wantedKeys: [UInt64: String] = [:]
+        for record in followUp.needsPerson { if let key = record.entryKey { wantedKeys[ImportEntries.keyHash(key)] = key } }
+        var describedLines: [String: Int] = [:]
+        if !wantedKeys.isEmpty {
+            for index in entries.indices {
+                guard let hash = entries.describedKeyHash(at: index), let key = wantedKeys[hash], describedLines[key] == nil else {
+                    continue
+                }
+                describedLines[key] = entries.line(at: index)
+            }
+        }
         let candidates = Set(followUp.needsPerson.compactMap { $0.gtin?.gtin14Value })
         var inFile = Set((lookups?.addedGTINs ?? []).map(\.gtin14Value))
         var firstLines: [GTIN: Int] = [:]
@@ -217,16 +234,27 @@ public struct Importer: Sendable {
         return outcome
     }
 
+    /// Whether `sorted` holds `value` (a binary search).
+    static func sortedContains(_ sorted: [UInt64], _ value: UInt64) -> Bool {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low < sorted.count && sorted[low] == value
+    }
+
     // MARK: Lookups
 
     /// The rows known by release id first, then the queue drained by the real worker until
     /// nothing is due, Discogs cannot be reached or refuses the credentials, or the user
     /// interrupts.
-    private func lookUp(releaseRows: [ReleaseRow], client: DiscogsClient) async -> ReleaseLookups {
+    private func lookUp(releaseRows: [ReleaseRow], of entries: ImportEntries, client: DiscogsClient) async -> ReleaseLookups {
         let due = (try? await store.dueLookups()) ?? 0
         var outcome = ReleaseLookups()
         outcome.total = releaseRows.count + due
-        if !releaseRows.isEmpty { await addReleases(releaseRows, client: client, into: &outcome) }
+        if !releaseRows.isEmpty { await addReleases(releaseRows, of: entries, client: client, into: &outcome) }
         if outcome.stop == nil, due > 0 {
             let before = outcome.counts
             let total = outcome.total

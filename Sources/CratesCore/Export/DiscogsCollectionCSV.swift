@@ -22,20 +22,27 @@ import Foundation
 /// | `Barcode` | the canonical GTIN (8, 13 or 14 digits); empty for a record without one |
 /// | `Location` | the place's whole path, "Living Room › Shelf 2 › Crate A3" (what `crates import` reads back first) |
 /// | `Collector Fields` | which of the values are the collector's own ("Artist,Released"), by these columns' names |
+/// | `Genre`, `Country` | the genre and country shown (the collector's where set, else the release's first genre and its country) |
+/// | `Entered By Hand` | `yes` for a record entered by hand (never looked up), else empty |
 ///
 /// Artist, Title, Label, Catalog#, Format and Released are the values shown: the
 /// collector's own where set, else the release's. A record not matched (pending,
 /// ambiguous, not found…) has empty release columns but for the collector's values, and
-/// keeps its barcode, date, location and note. Fields are quoted per RFC 4180 (`CSVWriter`).
+/// keeps its barcode, date, location and note. Fields are quoted per RFC 4180 (`CSVWriter`),
+/// and a field a spreadsheet would run as a formula gets a quote in front
+/// (`SpreadsheetFormula`), which `crates import` takes off again.
 public enum DiscogsCollectionCSV {
     public static let columns = [
         "Catalog#", "Artist", "Title", "Label", "Format", "Rating", "Released", "release_id",
         "CollectionFolder", "Date Added", "Collection Media Condition", "Collection Sleeve Condition",
-        "Collection Notes", "Barcode", "Location", "Collector Fields",
+        "Collection Notes", "Barcode", "Location", "Collector Fields", "Genre", "Country", "Entered By Hand",
     ]
 
-    /// A field's name in `Collector Fields`: the column that shows it, or (genre and country,
-    /// which Discogs' export has no column for) "Genre" and "Country".
+    /// The `Entered By Hand` value of a record entered by hand.
+    public static let handEnteredMark = "yes"
+
+    /// A field's name in `Collector Fields`: the column that shows it ("Genre" and "Country"
+    /// are crates' own, after Discogs' columns).
     static func column(of field: RecordField) -> String {
         switch field {
         case .artist: "Artist"
@@ -83,7 +90,16 @@ public enum DiscogsCollectionCSV {
         fields.append(record.gtin?.canonical ?? "")
         fields.append(record.location?.pathText ?? "")
         fields.append(record.collector.fields.map(column(of:)).joined(separator: ","))
-        return fields
+        fields.append(shown.genre ?? "")
+        fields.append(shown.country ?? "")
+        fields.append(record.lookupState == .handEntered ? handEnteredMark : "")
+        return fields.map(SpreadsheetFormula.neutralised)
+    }
+
+    /// The field a `Collector Fields` name stands for (`column(of:)` read back, in any case).
+    public static func field(ofColumn name: Substring) -> RecordField? {
+        let name = name.trimmingWhitespace().lowercased()
+        return RecordField.allCases.first { column(of: $0).lowercased() == name }
     }
 
     /// Reads a `Date Added` value as this export writes it (UTC); nil when it is not one.

@@ -35,7 +35,7 @@ extension ExportedRecord {
         enum Key: String, CodingKey {
             case id, gtin, state, section, addedAt, addMethod, note, location, lookupAttempts, lookupError
             case retryAt, skipReason, updatedAt, candidates, release, history, collector
-            case mediaCondition, sleeveCondition, rating, discogsCollection
+            case mediaCondition, sleeveCondition, rating, discogsCollection, pinnedReleaseID
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -48,6 +48,7 @@ extension ExportedRecord {
             try c.encode(UTCTimestamp.format(record.addedAt, .iso8601), forKey: .addedAt)
             try c.encode(record.addMethod.rawValue, forKey: .addMethod)
             try c.encode(record.note, forKey: .note)
+            if includeDiscogs { try c.encode(entry.pinnedReleaseID, forKey: .pinnedReleaseID) }
             try c.encode(record.location.map(LocationJSON.init), forKey: .location)
             try c.encode(record.lookupAttempts, forKey: .lookupAttempts)
             try c.encode(record.lookupError, forKey: .lookupError)
@@ -56,7 +57,9 @@ extension ExportedRecord {
             try c.encode(UTCTimestamp.format(record.updatedAt, .iso8601), forKey: .updatedAt)
             try c.encode(record.candidates.map(CandidateJSON.init), forKey: .candidates)
             try c.encode(
-                entry.release.map { ReleaseJSON(release: $0, includeDiscogs: includeDiscogs, placeholder: discogsPlaceholder) },
+                entry.release.map {
+                    ReleaseJSON(release: $0, includeDiscogs: includeDiscogs, placeholder: discogsPlaceholder, fetchedAt: entry.releaseFetchedAt)
+                },
                 forKey: .release)
             try c.encode(CollectorJSON(record.collector), forKey: .collector)
             try c.encode(record.grading.media?.rawValue, forKey: .mediaCondition)
@@ -109,9 +112,10 @@ private struct ReleaseJSON: Encodable {
     let release: Release
     let includeDiscogs: Bool
     let placeholder: String?
+    let fetchedAt: Date?
 
     enum Key: String, CodingKey {
-        case id, artist, title, genres, styles, formats, year, country, labels, url, thumbURL, discogs
+        case id, artist, title, genres, styles, formats, year, country, labels, url, thumbURL, discogs, fetchedAt, hasFullDetails
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -127,6 +131,10 @@ private struct ReleaseJSON: Encodable {
         try c.encode(release.labels.map(LabelJSON.init), forKey: .labels)
         try c.encode(release.url, forKey: .url)
         try c.encode(release.thumbURL, forKey: .thumbURL)
+        if includeDiscogs {
+            try c.encode(fetchedAt.map { UTCTimestamp.format($0, .iso8601) }, forKey: .fetchedAt)
+            try c.encode(release.hasFullDetails, forKey: .hasFullDetails)
+        }
         if includeDiscogs, let placeholder {
             try c.encode(placeholder, forKey: .discogs)
         } else if includeDiscogs {

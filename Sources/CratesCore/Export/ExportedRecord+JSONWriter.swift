@@ -88,6 +88,7 @@ extension ExportedRecord {
         out.member("lookupError") { $0.string(record.lookupError) }
         out.member("mediaCondition") { $0.string(record.grading.media?.rawValue) }
         out.member("note") { $0.string(record.note) }
+        if includeDiscogs { out.member("pinnedReleaseID") { $0.raw(pinnedReleaseID.map { String($0) } ?? "null") } }
         out.member("rating") { $0.raw(String(record.grading.rating.value)) }
         out.member("release") { out in
             guard let release else { return out.raw("null") }
@@ -100,8 +101,12 @@ extension ExportedRecord {
                     if let compact = JSONText.compacted(release.rawJSON) { out.raw(compact) } else { out.string(release.rawJSON) }
                 }
             }
+            if includeDiscogs {
+                out.member("fetchedAt") { $0.string(releaseFetchedAt.map { UTCTimestamp.format($0, .iso8601) }) }
+            }
             out.member("formats") { out in out.array(release.formats) { $0.string($1) } }
             out.member("genres") { out in out.array(release.genres) { $0.string($1) } }
+            if includeDiscogs { out.member("hasFullDetails") { $0.raw(release.hasFullDetails ? "true" : "false") } }
             out.member("id") { $0.raw(String(release.id)) }
             out.member("labels") { out in
                 out.array(release.labels) { out, label in

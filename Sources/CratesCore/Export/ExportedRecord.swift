@@ -1,3 +1,5 @@
+import Foundation
+
 /// One copy as `crates list` and `crates export` write it: the record, the release it
 /// resolved to, and the section the collection lists it under.
 public struct ExportedRecord: Hashable, Sendable {
@@ -11,11 +13,17 @@ public struct ExportedRecord: Hashable, Sendable {
     public var history: [LookupEvent]?
     /// The Discogs instance the copy is synced with (`crates sync`), if any.
     public var discogs: DiscogsCopyLink?
+    /// Read for a full export only (what a restore needs): the release an import named for
+    /// the record while it waits for its lookup, and when the release was fetched.
+    public var pinnedReleaseID: Int?
+    public var releaseFetchedAt: Date?
 
     public init(
         record: CatalogueRecord, release: Release?, section: String, history: [LookupEvent]? = nil,
-        discogs: DiscogsCopyLink? = nil
+        discogs: DiscogsCopyLink? = nil, pinnedReleaseID: Int? = nil, releaseFetchedAt: Date? = nil
     ) {
+        self.pinnedReleaseID = pinnedReleaseID
+        self.releaseFetchedAt = releaseFetchedAt
         self.record = record
         self.release = release
         self.section = section

@@ -26,6 +26,12 @@ public struct ImportColumns: Hashable, Sendable {
     public var media: Int?
     public var sleeve: Int?
     public var rating: Int?
+    /// crates' export's `Collector Fields`: which of the row's values are the collector's own
+    /// (by their columns' names), kept as such on any row, with or without a barcode.
+    public var collectorFields: Int?
+    /// crates' export's `Entered By Hand`: a row marked so is a record entered by hand,
+    /// stored as one and never looked up.
+    public var handEntered: Int?
 
     /// Header names, normalised, in order of preference.
     static let barcodeNames = ["barcode", "gtin", "upc", "ean", "ean13", "upca", "upcean", "eanupc", "barcodes"]
@@ -45,10 +51,13 @@ public struct ImportColumns: Hashable, Sendable {
         .year: ["year", "released", "releaseyear"],
         .country: ["country"],
         .format: ["format", "formats"],
+        .genre: ["genre", "genres"],
     ]
     static let mediaNames = ["collectionmediacondition", "mediacondition", "media"]
     static let sleeveNames = ["collectionsleevecondition", "sleevecondition", "sleeve"]
     static let ratingNames = ["rating", "collectionrating"]
+    static let collectorFieldsNames = ["collectorfields"]
+    static let handEnteredNames = ["enteredbyhand"]
 
     /// The columns found in a header row's names.
     public init(names: [String], delimiter: UInt8 = UInt8(ascii: ",")) {
@@ -67,6 +76,8 @@ public struct ImportColumns: Hashable, Sendable {
         media = first(Self.mediaNames)
         sleeve = first(Self.sleeveNames)
         rating = first(Self.ratingNames)
+        collectorFields = first(Self.collectorFieldsNames)
+        handEntered = first(Self.handEnteredNames)
         for (field, wanted) in Self.describedNames {
             if let index = first(wanted) { described[field] = index }
         }
@@ -189,6 +200,11 @@ struct CSVFormat: Sendable {
     }
 
     private func read(_ record: CSVReader.Record, into collector: inout ImportCollector) {
+        // A cell crates' export quoted against spreadsheet formulas reads as it was.
+        var record = record
+        for index in record.fields.indices where record.fields[index].utf8.first == UInt8(ascii: "'") {
+            record.fields[index] = SpreadsheetFormula.restored(record.fields[index])
+        }
         let line = record.line
         if let lastLine = record.unterminatedQuoteEndLine {
             collector.refuse(ImportRefusal(line: line, input: "", reason: .unterminatedQuote(lastLine: lastLine)))
@@ -259,9 +275,22 @@ struct CSVFormat: Sendable {
                 return
             }
         }
+        var own: RecordFields?
+        switch collectorValues(of: record) {
+        case .success(let fields): own = fields
+        case .failure(let reason):
+            collector.refuse(ImportRefusal(line: line, input: "", reason: reason))
+            return
+        }
+        let handEntered = field(columns.handEntered, of: record).map { !$0.trimmingWhitespace().isEmpty } ?? false
+        if handEntered, described == nil, own == nil {
+            collector.refuse(ImportRefusal(
+                line: line, input: "", reason: .description("entered by hand, but the row has no value of its own")))
+            return
+        }
         guard let entry = ImportEntry(
             line: line, gtin: gtin, releaseID: releaseID, note: note, addedAt: addedAt, location: location,
-            described: described, grading: grading)
+            described: described, grading: grading, collector: own, handEntered: handEntered)
         else {
             collector.refuse(ImportRefusal(line: line, input: "", reason: .noBarcode))
             return
@@ -270,6 +299,38 @@ struct CSVFormat: Sendable {
         if !record.rowLikeLines.isEmpty {
             collector.warn(ImportWarning(line: line, kind: .quotedFieldSpansRows(rowLines: record.rowLikeLines)))
         }
+    }
+
+    /// The collector's own values of a row of crates' export: the columns its `Collector
+    /// Fields` names, checked as `crates edit` checks them. Nil without that column, or when
+    /// it names none.
+    private func collectorValues(of record: CSVReader.Record) -> Result<RecordFields?, ImportRefusal.Reason> {
+        guard let names = field(columns.collectorFields, of: record), !names.trimmingWhitespace().isEmpty else {
+            return .success(nil)
+        }
+        var fields = RecordFields()
+        for name in names.split(separator: ",") {
+            guard let recordField = DiscogsCollectionCSV.field(ofColumn: name) else {
+                return .failure(.description("Collector Fields names \"\(name.trimmingWhitespace())\", which is no column crates writes"))
+            }
+            guard let index = columns.described[recordField], let text = field(index, of: record) else {
+                return .failure(.description("Collector Fields names \(DiscogsCollectionCSV.column(of: recordField)), but the file has no such column"))
+            }
+            var value = String(text)
+            if recordField == .year, let year = Self.year(value) { value = year }
+            do {
+                fields.set(recordField, try RecordFieldValue.checked(value, recordField))
+            } catch {
+                return .failure(.description(error.description))
+            }
+        }
+        return .success(fields.isEmpty ? nil : fields)
+    }
+
+    /// Discogs' `Released` ("1973", "1973-03-01", "0" for unknown) as a year, nil when unknown.
+    static func year(_ text: String) -> String? {
+        let digits = String(text.prefix(while: { $0.isASCII && $0.isNumber }))
+        return digits.count == 4 && text.count >= 4 ? (digits == "0000" ? nil : digits) : (text == "0" ? nil : text)
     }
 
     /// The row's describing values, checked as a search would check them (a control
@@ -282,11 +343,7 @@ struct CSVFormat: Sendable {
             guard let text = self.field(index, of: record)?.trimmingWhitespace(), !text.isEmpty else { continue }
             texts[field] = String(text)
         }
-        if let year = texts[.year] {
-            // Discogs' `Released` is "1973", "1973-03-01" or "0" (unknown).
-            let digits = String(year.prefix(while: { $0.isASCII && $0.isNumber }))
-            texts[.year] = digits.count == 4 && year.count >= 4 ? (digits == "0000" ? nil : digits) : (year == "0" ? nil : year)
-        }
+        if let year = texts[.year] { texts[.year] = Self.year(year) }
         guard !texts.isEmpty else { return .success(nil) }
         do {
             _ = try ReleaseSearchQuery(

@@ -2,42 +2,50 @@ import Foundation
 
 /// The valid lines of an import file, held compactly: a million barcode lines take 20 MB
 /// here, where a million `ImportEntry` values take about 90 MB (issue 12: an import's peak
-/// memory under 100 MB for 1,000,000 lines).
+/// memory under 100 MB for 1,000,000 lines, whatever the rows hold).
 ///
 /// Each entry is a line number (32 bits), a GTIN as its 14-digit number (`GTIN.gtin14Value`,
-/// 0 for none) and a Discogs release id (0 for none), in three parallel arrays; the rarer
-/// note, date, location, grading and description of a row without a barcode (CSV files
-/// only) sit in a side table keyed by position. Reading an element builds the `ImportEntry`, so callers
-/// see the same values as before.
+/// 0 for none; for a row known only by its description, the hash of its key with the top bit
+/// set) and a Discogs release id (0 for none), in parallel arrays. What only CSV rows have
+/// (note, date, location, grading, the collector's values, a description) is encoded as
+/// bytes into an `ImportSpill` (a temporary file for a real import, memory by default), and
+/// each such entry keeps 8 bytes saying where: a row's text never stays in memory. Reading
+/// an element builds the `ImportEntry`, so callers see the same values as before.
 public struct ImportEntries: RandomAccessCollection, Hashable, Sendable {
-    /// What only CSV rows have.
-    private struct Extras: Hashable, Sendable {
-        var note: String?
-        var addedAt: Date?
-        var location: String?
-        /// A row known only by what it describes (issue 14), and its key's number among the
-        /// file's distinct description keys (see `keyValue(at:)`).
-        var described: RecordFields?
-        var describedKey: UInt64 = 0
-        /// A Discogs collection export's conditions and rating (issue 16).
-        var grading: CopyGrading = .none
-    }
-
     private var lines: [UInt32] = []
+    /// The GTIN's 14-digit number, or `describedFlag` | the hash of a description's key.
     private var gtins: [UInt64] = []
     /// Empty while no entry has a release id (a list of barcodes: 8 bytes a line saved), else
     /// one per entry.
     private var releases: [UInt64] = []
     private var hasReleases = false
-    private var extras: [Int: Extras] = [:]
-    /// The distinct keys of described rows (`RecordFields.entryKey`), numbered from 1.
-    private var describedKeys: [String: UInt64] = [:]
+    /// Where each entry's extras are in `spill` (`ExtrasCodec.place`), 0 for none; empty
+    /// while no entry has any.
+    private var extras: [UInt64] = []
+    private var hasExtras = false
+    /// Where the extras go (shared by copies: it is only ever appended to).
+    public let spill: any ImportSpill
 
-    /// An empty list.
-    public init() {}
+    /// Marks a `gtins` value as a description key's hash.
+    private static let describedFlag: UInt64 = 1 << 63
+
+    /// An empty list whose extras go to `spill`.
+    public init(spill: any ImportSpill = MemorySpill()) {
+        self.spill = spill
+    }
+
+    public static func == (lhs: ImportEntries, rhs: ImportEntries) -> Bool {
+        lhs.count == rhs.count && lhs.indices.allSatisfy { lhs[$0] == rhs[$0] }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for entry in self { hasher.combine(entry) }
+    }
 
     /// The entries of `array`, in order.
     public init(_ array: some Sequence<ImportEntry>) {
+        self.init()
         for entry in array { append(entry) }
     }
 
@@ -46,30 +54,36 @@ public struct ImportEntries: RandomAccessCollection, Hashable, Sendable {
 
     public subscript(position: Int) -> ImportEntry {
         let release = release(at: position)
-        let extra = extras[position]
-        // `append` stored only valid entries: a barcode, a release id or a description.
-        return ImportEntry(
+        var entry = ImportEntry(
             stored: Int(lines[position]), gtin: gtin(at: position), releaseID: release == 0 ? nil : Int(release),
-            note: extra?.note, addedAt: extra?.addedAt, location: extra?.location, described: extra?.described,
-            grading: extra?.grading ?? .none)
+            note: nil, addedAt: nil, location: nil, described: nil, grading: .none, collector: nil, handEntered: false)
+        // `append` stored only valid entries: a barcode, a release id or a description.
+        if hasExtras, extras[position] != 0 { ExtrasCodec.decode(spill.read(extras[position]), into: &entry) }
+        return entry
     }
 
     /// Adds `entry` at the end. Line numbers past 4,294,967,295 are clamped (a file that long
     /// is refused long before, by its size).
     public mutating func append(_ entry: ImportEntry) {
-        if entry.note != nil || entry.addedAt != nil || entry.location != nil || entry.described != nil || !entry.grading.isEmpty {
-            var extra = Extras(
-                note: entry.note, addedAt: entry.addedAt, location: entry.location, described: entry.described,
-                grading: entry.grading)
-            if case .described(let key) = entry.key {
-                let number = describedKeys[key] ?? UInt64(describedKeys.count + 1)
-                describedKeys[key] = number
-                extra.describedKey = number
+        if let bytes = ExtrasCodec.encode(entry) {
+            // The first extras fill in the zeros of the entries before them.
+            if !hasExtras {
+                hasExtras = true
+                extras = [UInt64](repeating: 0, count: lines.count)
+                extras.reserveCapacity(lines.capacity)
             }
-            extras[lines.count] = extra
+            extras.append(spill.append(bytes))
+        } else if hasExtras {
+            extras.append(0)
         }
         lines.append(UInt32(clamping: entry.line))
-        gtins.append(entry.gtin?.gtin14Value ?? 0)
+        if let gtin = entry.gtin {
+            gtins.append(gtin.gtin14Value)
+        } else if entry.releaseID == nil, case .described(let key) = entry.key {
+            gtins.append(Self.describedFlag | Self.keyHash(key))
+        } else {
+            gtins.append(0)
+        }
         let release = UInt64(clamping: entry.releaseID ?? 0)
         // The first release id fills in the zeros of the entries before it.
         if release != 0, !hasReleases {
@@ -85,6 +99,7 @@ public struct ImportEntries: RandomAccessCollection, Hashable, Sendable {
         lines.reserveCapacity(count)
         gtins.reserveCapacity(count)
         if hasReleases { releases.reserveCapacity(count) }
+        if hasExtras { extras.reserveCapacity(count) }
     }
 
     /// The line of the entry at `position`, without building the whole entry.
@@ -92,10 +107,29 @@ public struct ImportEntries: RandomAccessCollection, Hashable, Sendable {
 
     /// The 14-digit number of the entry's GTIN (`GTIN.gtin14Value`), 0 for none: compared
     /// without making a `GTIN` (a million of them take time and memory).
-    public func gtinValue(at position: Int) -> UInt64 { gtins[position] }
+    public func gtinValue(at position: Int) -> UInt64 { gtins[position] & Self.describedFlag == 0 ? gtins[position] : 0 }
 
     /// The description of a row without a barcode or release id (issue 14), else nil.
-    public func described(at position: Int) -> RecordFields? { extras[position]?.described }
+    public func described(at position: Int) -> RecordFields? {
+        gtins[position] & Self.describedFlag == 0 ? nil : self[position].described
+    }
+
+    /// The hash of the description key of a row without a barcode or release id (see
+    /// `keyHash`), without reading its extras; nil for any other row.
+    public func describedKeyHash(at position: Int) -> UInt64? {
+        gtins[position] & Self.describedFlag == 0 ? nil : gtins[position] & ~Self.describedFlag
+    }
+
+    /// A description key's hash as `describedKeyHash(at:)` gives it: 64-bit FNV-1a of its
+    /// UTF-8 bytes, less its top two bits (the same in every process, unlike `Hasher`).
+    public static func keyHash(_ key: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return hash & ~(3 << 62)
+    }
 
     /// Whether the entry at `position` is known only by a Discogs release id: it cannot be
     /// stored before Discogs names its barcode (`ImportPlan.Verdict.needsDiscogs`).
@@ -105,17 +139,19 @@ public struct ImportEntries: RandomAccessCollection, Hashable, Sendable {
 
     /// The GTIN of the entry at `position`, without building the whole entry.
     public func gtin(at position: Int) -> GTIN? {
-        gtins[position] == 0 ? nil : GTIN(gtin14Value: gtins[position])
+        let value = gtinValue(at: position)
+        return value == 0 ? nil : GTIN(gtin14Value: value)
     }
 
     /// The entry's key (see `ImportEntry.key`) as one integer: the GTIN's 14-digit number
-    /// (under 2^47), the release id with the top bit set, or a description key's number with
-    /// the next bit set. Equal keys, equal numbers.
+    /// (under 2^47), the release id with the top bit set, or a description key's hash with
+    /// the next bit set. Equal keys, equal numbers; two description keys may share a hash
+    /// (`occurrences()` tells them apart).
     public func keyValue(at position: Int) -> UInt64 {
         let release = release(at: position)
         if release != 0 { return release | (1 << 63) }
-        if gtins[position] != 0 { return gtins[position] }
-        return (extras[position]?.describedKey ?? 0) | (1 << 62)
+        if let hash = describedKeyHash(at: position) { return hash | (1 << 62) }
+        return gtins[position]
     }
 
     /// The release id of the entry at `position`, 0 for none.
@@ -135,13 +171,24 @@ public struct ImportEntries: RandomAccessCollection, Hashable, Sendable {
             return x != y ? x < y : a < b
         }
         var result = [UInt32](repeating: 0, count: count)
-        var previous: UInt64?
-        var occurrence: UInt32 = 0
-        for index in order {
-            let key = keyValue(at: Int(index))
-            occurrence = key == previous ? occurrence + 1 : 1
-            previous = key
-            result[Int(index)] = occurrence
+        var groupStart = 0
+        while groupStart < order.count {
+            let key = keyValue(at: Int(order[groupStart]))
+            var groupEnd = groupStart + 1
+            while groupEnd < order.count, keyValue(at: Int(order[groupEnd])) == key { groupEnd += 1 }
+            if key & (1 << 63) == 0, key & (1 << 62) != 0, groupEnd - groupStart > 1 {
+                // Descriptions with one hash: counted by their keys themselves (two keys
+                // sharing a hash are rare; equal keys, the same record listed again, are not).
+                var seen: [String: UInt32] = [:]
+                for index in order[groupStart..<groupEnd] {
+                    let described = self[Int(index)].key.description
+                    seen[described, default: 0] += 1
+                    result[Int(index)] = seen[described] ?? 1
+                }
+            } else {
+                for (offset, index) in order[groupStart..<groupEnd].enumerated() { result[Int(index)] = UInt32(offset + 1) }
+            }
+            groupStart = groupEnd
         }
         return result
     }

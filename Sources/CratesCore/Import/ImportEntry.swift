@@ -40,25 +40,32 @@ public struct ImportEntry: Hashable, Sendable {
     public var described: RecordFields?
     /// The conditions and rating of a Discogs collection export's row.
     public var grading: CopyGrading
+    /// The collector's own values of a row of crates' export (its `Collector Fields`), kept
+    /// on the record whatever Discogs says; nil when the row names none.
+    public var collector: RecordFields?
+    /// A row of crates' export marked `Entered By Hand`: stored entered by hand, never
+    /// looked up.
+    public var handEntered: Bool
 
     /// Nil when the entry has neither a barcode, nor a release id, nor a description with a
     /// key (never made by the parser). An entry keyed on `releaseID` when given, else on
     /// `gtin`, else on `described`.
     public init?(
         line: Int, gtin: GTIN?, releaseID: Int? = nil, note: String? = nil, addedAt: Date? = nil,
-        location: String? = nil, described: RecordFields? = nil, grading: CopyGrading = .none
+        location: String? = nil, described: RecordFields? = nil, grading: CopyGrading = .none,
+        collector: RecordFields? = nil, handEntered: Bool = false
     ) {
         let described = (gtin == nil && releaseID == nil) ? described : nil
         guard gtin != nil || releaseID != nil || described?.entryKey != nil else { return nil }
         self.init(
             stored: line, gtin: gtin, releaseID: releaseID, note: note, addedAt: addedAt, location: location,
-            described: described, grading: grading)
+            described: described, grading: grading, collector: collector, handEntered: handEntered)
     }
 
     /// An entry read back from `ImportEntries`, which stores only valid ones.
     init(
         stored line: Int, gtin: GTIN?, releaseID: Int?, note: String?, addedAt: Date?, location: String?,
-        described: RecordFields?, grading: CopyGrading
+        described: RecordFields?, grading: CopyGrading, collector: RecordFields?, handEntered: Bool
     ) {
         self.line = line
         self.gtin = gtin
@@ -68,6 +75,14 @@ public struct ImportEntry: Hashable, Sendable {
         self.location = location
         self.described = described
         self.grading = grading
+        self.collector = collector?.isEmpty == true ? nil : collector
+        self.handEntered = handEntered
+    }
+
+    /// The values the record keeps as the collector's own: the row's `Collector Fields`, and
+    /// for a row described by its values, those values too.
+    public var ownValues: RecordFields {
+        (collector ?? .none).over(described ?? .none)
     }
 
     /// The release id when there is one (it names the pressing), else the barcode, else the

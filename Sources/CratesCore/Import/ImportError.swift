@@ -16,6 +16,9 @@ public enum ImportError: Error, Hashable, Sendable, CustomStringConvertible, Loc
     /// (`barcode,barcode`, `barcode,EAN`): which one to read would be a guess. `columns` are
     /// 1-based positions with their names.
     case repeatedKeyColumn(line: Int, kind: String, columns: [RepeatedColumn])
+    /// The file is JSON (its first line starts with `{` or `[`): not barcodes or CSV. crates'
+    /// own `export --json` file (`cratesExport`) is restored from a file, not standard input.
+    case json(line: Int, cratesExport: Bool)
 
     /// A column of a header, for `repeatedKeyColumn`.
     public struct RepeatedColumn: Hashable, Sendable {
@@ -48,6 +51,12 @@ public enum ImportError: Error, Hashable, Sendable, CustomStringConvertible, Loc
             let shown = columns.map { "\"\(GTIN.displayForm(of: $0.name, limit: 24))\" (column \($0.position))" }
             return "line \(line) names the \(kind) column \(columns.count) times: \(shown.joined(separator: ", ")); "
                 + "crates would have to guess which to read: keep one \(kind) column (rename or remove the others)"
+        case .json(let line, let cratesExport):
+            return cratesExport
+                ? "this is crates' JSON export: name the file (crates import FILE) to restore it into an empty collection; "
+                    + "it cannot be restored from standard input"
+                : "line \(line) starts JSON: crates import reads barcodes (one a line), CSV files, and crates' own "
+                    + "`export --json` file; nothing was imported"
         }
     }
 

@@ -132,12 +132,15 @@ public struct ImportParser: Sendable {
     /// Bytes looked at to tell text from binary data.
     static let sniffLength = 8 * 1024
 
-    public init(limits: Limits = Limits(), strict: Bool = false, force: Bool = false) {
+    /// `spill` keeps what CSV rows hold besides their key (see `ImportEntries`): memory by
+    /// default; a real import gives a temporary file, so that its memory does not grow with
+    /// the rows' text.
+    public init(limits: Limits = Limits(), strict: Bool = false, force: Bool = false, spill: any ImportSpill = MemorySpill()) {
         self.limits = limits
         self.strict = strict
         self.force = force
         splitter = ImportLineSplitter(maximumLength: max(limits.maximumLineLength, limits.maximumRecordLength))
-        collector = ImportCollector(refusalsKept: limits.refusalsKept)
+        collector = ImportCollector(refusalsKept: limits.refusalsKept, spill: spill)
     }
 
     /// The valid entries read so far.
@@ -228,6 +231,11 @@ public struct ImportParser: Sendable {
             }
             let text = String(decoding: bytes, as: UTF8.self)
             guard !LineFormat.stripComment(text).isEmpty else { return }
+            // JSON is neither format: its lines would each be refused as a barcode (and a
+            // release URL in one taken as that release).
+            if let first = text.trimmingWhitespace().first, first == "{" || first == "[" {
+                throw .json(line: number, cratesExport: text.trimmingWhitespace().hasPrefix("{\"crates\":"))
+            }
             if let columns = try ImportColumns.header(bytes, line: number) {
                 format = .csv(columns)
                 csv = CSVFormat(columns: columns, limits: limits, strict: strict, force: force)
@@ -264,14 +272,15 @@ public struct ImportParser: Sendable {
 /// Where both formats put what they read: the entries, and the refusals up to a bound.
 struct ImportCollector: Sendable {
     let refusalsKept: Int
-    var entries = ImportEntries()
+    var entries: ImportEntries
     var refusals: [ImportRefusal] = []
     var refusalCount = 0
     var notARecordCount = 0
     var warnings: [ImportWarning] = []
 
-    init(refusalsKept: Int) {
+    init(refusalsKept: Int, spill: any ImportSpill) {
         self.refusalsKept = refusalsKept
+        entries = ImportEntries(spill: spill)
     }
 
     mutating func add(_ entry: ImportEntry) {

@@ -43,7 +43,7 @@ struct BackupCommand: ParsableCommand {
 
     func run() throws {
         do {
-            try CollectionBackup.write(collection: try store.path(), to: file)
+            try CollectionFileCopy.write(collection: try store.path(), to: file)
         } catch let error as CLIError {
             throw error
         } catch {

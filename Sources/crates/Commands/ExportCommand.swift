@@ -25,17 +25,24 @@ struct ExportCommand: ParsableCommand {
             whole path ("Living Room › Shelf 2 › Crate A3"); Collection Notes is its note; \
             Rating (1 to 5, empty when not rated) and the two condition columns (Discogs' \
             grades, such as "Very Good Plus (VG+)") come from `crates edit` or a sync. \
-            Fields holding commas, double quotes or line \
+            Genre and Country are the values shown; Entered By Hand is "yes" for a record \
+            entered by hand. Fields holding commas, double quotes or line \
             breaks are quoted as RFC 4180 says; rows end with LF as Discogs' exports do \
-            (--crlf for CRLF). `crates import` reads this file back.
+            (--crlf for CRLF). A field starting with =, +, -, @, a tab or a CR gets a ' in \
+            front, so that a spreadsheet does not run it as a formula. `crates import` reads \
+            this file back (the collector's values and hand entries included, the ' taken off).
 
-            --json FILE writes a JSON array with one object per copy and line: the fields of \
-            `crates list --json` (id, gtin, state, section, addedAt, addMethod, note, \
-            location — id, name, path and code —, lookup attempts, error, retry time and \
-            skip reason, candidates, release, collector, mediaCondition, sleeveCondition, \
-            rating, discogsCollection), \
-            plus release.discogs (the release as Discogs sent it) and history (each lookup \
-            and choice, oldest first). Dates are ISO 8601 in UTC.
+            --json FILE writes everything crates knows, to restore the collection from with \
+            `crates import FILE`: one JSON object, a value per line. First a header (the \
+            largest ids handed out), then every place (id, parent, name, path, its label's \
+            code, createdAt; empty places too), the sync's tables (discogsAccount, \
+            discogsFolder, discogsCopy, discogsOutbox, their rows as stored), and records: \
+            one object per copy and line, the fields of `crates list --json` (id, gtin, \
+            state, section, addedAt, addMethod, note, location, lookup attempts, error, \
+            retry time and skip reason, candidates, release, collector, mediaCondition, \
+            sleeveCondition, rating, discogsCollection), plus pinnedReleaseID, the \
+            release's discogs (as Discogs sent it), fetchedAt and hasFullDetails, and \
+            history (each lookup and choice, oldest first). Dates are ISO 8601 in UTC.
 
             FILE - writes to standard output. Otherwise the export goes to a temporary file \
             beside FILE that replaces it only when complete: an export that fails or is \
@@ -47,7 +54,7 @@ struct ExportCommand: ParsableCommand {
 
             Examples:
               crates export --csv collection.csv
-              crates export --json - | jq length
+              crates export --json - | jq '.records | length'
               crates export --csv rock.csv --genre Rock --state matched
             """)
 

@@ -47,6 +47,18 @@ struct ImportCommand: ParsableCommand {
             not signed in, they are listed and not added (a release that lists no barcode \
             makes a record without one).
 
+            crates' own `export --csv` file brings back the collector's own values (the \
+            columns its Collector Fields names, Genre and Country included) and the records \
+            entered by hand (Entered By Hand); a cell the export quoted against spreadsheet \
+            formulas ('=…) reads as it was.
+
+            crates' own `export --json` FILE is restored instead, into an empty collection: \
+            every record and place with its id (so every label still names the same copy or \
+            place), empty places, the Discogs links, grades, ratings, notes and history, as \
+            they were. It is one transaction: a damaged, cut or filtered export, or Ctrl-C, \
+            restores nothing, and a collection that already holds anything is refused \
+            (restore into a new one with --db, or import the CSV export to merge).
+
             A CSV without barcodes works too, for records that have none: with artist, \
             title and catno columns (Discogs' Catalog# too), and optionally label, year \
             (or Released), country and format. Each row is searched on Discogs as `crates \
@@ -130,6 +142,38 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var diagnostics: VerboseOption
 
+    /// crates' own `export --json` file: the collection restored exactly, into an empty one.
+    private func restore(stop: StopRequest) throws {
+        let unused = [(dryRun, "--dry-run"), (copies, "--copies"), (manualMissing, "--manual-missing"), (report != nil, "--report")]
+            .filter(\.0).map(\.1)
+        if !unused.isEmpty {
+            throw CLIError("\(file) is crates' JSON export, which is restored as it is: \(unused.joined(separator: ", ")) "
+                + "\(unused.count == 1 ? "does" : "do") not apply")
+        }
+        let store = try self.store.open()
+        let file = self.file
+        let outcome: CollectionRestore.Outcome
+        do {
+            outcome = try blocking {
+                try await CollectionRestore.run(path: file, store: store, shouldContinue: { !stop.isRequested })
+            }
+        } catch let failure as CollectionRestore.Failure {
+            if case .interrupted = failure {
+                StandardStreams.errLine(failure.description)
+                throw ExitCode(stop.exitStatus)
+            }
+            throw CLIError(failure.description)
+        }
+        var lines = [
+            "\(file): restored \(counted(outcome.records, "record")) and \(counted(outcome.places, "place"))"
+                + (outcome.discogsRows > 0 ? " with their Discogs links" : "") + ", ids and label codes as they were."
+        ]
+        if outcome.waiting > 0 {
+            lines.append("\(counted(outcome.waiting, "lookup")) \(outcome.waiting == 1 ? "waits" : "wait") in the queue: `crates` looks them up.")
+        }
+        try StandardStreams.out(lines: lines)
+    }
+
     func run() throws {
         diagnostics.install("import")
         let stop = StopRequest.install(announcement: "Stopping: the records added so far are kept (Ctrl-C again to quit at once)")
@@ -137,6 +181,7 @@ struct ImportCommand: ParsableCommand {
         let databasePath = try store.path()
         // Every output path is checked before anything is read or added (issue 12).
         if let report { try store.checkOutput(report) }
+        if CollectionRestore.isExport(path: file) { return try restore(stop: stop) }
         let parsed: ImportFile
         do {
             switch try ImportInput.read(path: file, strict: strict, force: force, shouldContinue: { !stop.isRequested }) {

@@ -22,15 +22,34 @@ struct ExportCommandTests {
     }
 
     static let header = "Catalog#,Artist,Title,Label,Format,Rating,Released,release_id,CollectionFolder,Date Added,"
-        + "Collection Media Condition,Collection Sleeve Condition,Collection Notes,Barcode,Location,Collector Fields"
+        + "Collection Media Condition,Collection Sleeve Condition,Collection Notes,Barcode,Location,Collector Fields,"
+        + "Genre,Country,Entered By Hand"
+
+    /// An empty collection's JSON export: the header and empty sections.
+    static let emptyJSON = """
+        {"crates":{"complete":true,"format":"crates collection","sequences":{"location":0,"record":0},"version":2},
+        "places":[
+        ],
+        "discogsAccount":[
+        ],
+        "discogsFolder":[
+        ],
+        "discogsCopy":[
+        ],
+        "discogsOutbox":[
+        ],
+        "records":[
+        ]}
+
+        """
 
     static var awkwardCSV: String {
         let release = #""SD 7200, R2 1","Crosby, Stills & Nash","""Déjà"" Vu,"# + "\n" + #"Live","Atlantic, Rhino, Inc.","#
             + #""Vinyl, LP, Album + CD, Album",,1970,249504,"#
         return header + "\n"
-            + release + #"Crate 3,2024-01-31 12:34:56,,,"signed, ""mint"""# + "\n" + #"sleeve worn",\#(Seed.gtin(1).canonical),Crate 3,"# + "\n"
-            + release + #",2024-01-31 12:34:57,,,,\#(Seed.gtin(1).canonical),,"# + "\n"
-            + ",,,,,,,,,2024-01-31 12:34:58,,,,\(Seed.gtin(2).canonical),,\n"
+            + release + #"Crate 3,2024-01-31 12:34:56,,,"signed, ""mint"""# + "\n" + #"sleeve worn",\#(Seed.gtin(1).canonical),Crate 3,,"Folk, World, & Country",UK,"# + "\n"
+            + release + #",2024-01-31 12:34:57,,,,\#(Seed.gtin(1).canonical),,,"Folk, World, & Country",UK,"# + "\n"
+            + ",,,,,,,,,2024-01-31 12:34:58,,,,\(Seed.gtin(2).canonical),,,,,\n"
     }
 
     @Test("CSV: Discogs' columns plus Barcode, one row per copy, RFC 4180 quoting, LF rows")
@@ -58,17 +77,17 @@ struct ExportCommandTests {
         #expect(crlf.status == 0, "\(crlf)")
         // Rows end CRLF; the line breaks inside quoted fields stay as they are in the text.
         #expect(crlf.stdout.hasPrefix(Self.header + "\r\n"))
-        #expect(crlf.stdout.hasSuffix(",,,,\(Seed.gtin(2).canonical),,\r\n"))
+        #expect(crlf.stdout.hasSuffix(",,,,\(Seed.gtin(2).canonical),,,,,\r\n"))
         #expect(crlf.stdout.contains(#"Vu,"# + "\n" + "Live"))
     }
 
-    @Test("an empty collection: the header alone; JSON: an empty array")
+    @Test("an empty collection: the header alone; JSON: the header and empty sections")
     func empty() async throws {
         let sandbox = try CommandSandbox()
         let csv = try await sandbox.crates(["export", "--csv", "-"])
         #expect(csv.status == 0 && csv.stdout == Self.header + "\n", "\(csv)")
         let json = try await sandbox.crates(["export", "--json", "-"])
-        #expect(json.status == 0 && json.stdout == "[]\n", "\(json)")
+        #expect(json.status == 0 && json.stdout == Self.emptyJSON, "\(json)")
     }
 
     @Test("--genre and --state select the rows")
@@ -77,13 +96,13 @@ struct ExportCommandTests {
         try await Self.seedAwkward(try sandbox.openStore())
         let unknown = try await sandbox.crates(["export", "--csv", "-", "--state", "pending"])
         #expect(unknown.status == 0, "\(unknown)")
-        #expect(unknown.stdout == Self.header + "\n,,,,,,,,,2024-01-31 12:34:58,,,,\(Seed.gtin(2).canonical),,\n", "\(unknown)")
+        #expect(unknown.stdout == Self.header + "\n,,,,,,,,,2024-01-31 12:34:58,,,,\(Seed.gtin(2).canonical),,,,,\n", "\(unknown)")
         let folk = try await sandbox.crates(["export", "--csv", "-", "--genre", "folk, world, & country"])
         #expect(folk.status == 0, "\(folk)")
         #expect(folk.stdout.components(separatedBy: "249504").count == 3, "\(folk)")
     }
 
-    @Test("JSON: an array, one object per copy and line, with the release, Discogs' JSON and the history")
+    @Test("JSON: one object, one record per line in its records, with the release, Discogs' JSON and the history")
     func json() async throws {
         let sandbox = try CommandSandbox()
         let store = try sandbox.openStore()
@@ -93,9 +112,12 @@ struct ExportCommandTests {
         let result = try await sandbox.crates(["export", "--json", file])
         #expect(result.status == 0, "\(result)")
         let text = try String(contentsOfFile: file, encoding: .utf8)
-        #expect(text.hasPrefix("[\n{") && text.hasSuffix("}\n]\n"))
-        #expect(text.split(separator: "\n").count == 5)  // [, three records, ]
-        let array = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+        #expect(text.hasPrefix(#"{"crates":{"complete":true,"#) && text.hasSuffix("}\n]}\n"))
+        // The header, the places' two lines and Crate 3, four empty sections, records: its two lines and 3 records.
+        #expect(text.split(separator: "\n").count == 17)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect((document["places"] as? [Any])?.count == 1, "Crate 3")
+        let array = try #require(document["records"] as? [[String: Any]])
         #expect(array.compactMap { ($0["id"] as? NSNumber)?.intValue } == [1, 2, 3])
         let first = try #require(array.first)
         #expect(first["note"] as? String == "signed, \"mint\"\nsleeve worn")

@@ -58,8 +58,8 @@ struct LocationCommandTests {
         #expect(onShelf1.status == 0 && onShelf1.stdout.isEmpty, "\(onShelf1)")
         let csv = try await sandbox.crates(["export", "--csv", "-", "--location", "#6"])
         #expect(csv.status == 0, "\(csv)")
-        #expect(csv.stdoutLines.first?.hasSuffix(",Barcode,Location,Collector Fields") == true)
-        #expect(csv.stdoutLines.dropFirst().allSatisfy { $0.hasSuffix(",Living Room › Shelf 2 › Crate A,") && $0.contains(",Crate A,") })
+        #expect(csv.stdoutLines.first?.hasSuffix(",Barcode,Location,Collector Fields,Genre,Country,Entered By Hand") == true)
+        #expect(csv.stdoutLines.dropFirst().allSatisfy { $0.contains(",Living Room › Shelf 2 › Crate A,") && $0.contains(",Crate A,") })
     }
 
     @Test("bad input: a taken name, an ambiguous name, a cycle, a label with a wrong check digit, a name too long, unknown ids")

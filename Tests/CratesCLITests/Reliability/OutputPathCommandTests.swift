@@ -99,7 +99,7 @@ struct OutputPathCommandTests {
         #expect(second.status == 0, "\(second)")
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: linked)) == kept)
         #expect(fileMode(kept) == 0o600)
-        #expect(try String(contentsOfFile: kept, encoding: .utf8).hasPrefix("["))
+        #expect(try String(contentsOfFile: kept, encoding: .utf8).hasPrefix(#"{"crates":"#))
 
         // A new file: the usual 0666 less the umask (0022 here: 0644).
         let fresh = sandbox.directory.appendingPathComponent("fresh.csv").path

@@ -66,7 +66,7 @@ struct ReadOnlyCommandTests {
         let list = try await sandbox.crates(["list"])
         #expect(list.status == 0 && list.stdout.isEmpty, "\(list)")
         let json = try await sandbox.crates(["export", "--json", "-"])
-        #expect(json.status == 0 && json.stdout == "[]\n", "\(json)")
+        #expect(json.status == 0 && json.stdout == ExportCommandTests.emptyJSON, "\(json)")
         let places = try await sandbox.crates(["location", "list"])
         #expect(places.status == 0 && places.stdout.isEmpty, "\(places)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.database))

@@ -3,7 +3,7 @@ import Foundation
 
 /// `crates backup FILE`: a copy of the collection that is whole on its own, taken while the
 /// collection may be in use (the UI open, an import running), written atomically.
-public enum CollectionBackup {
+public enum CollectionFileCopy {
     /// Writes a copy of the collection at `database` to `path`.
     ///
     /// `path` is refused before anything is read when it is one of the collection's own

@@ -1,0 +1,202 @@
+import CratesCore
+import CratesStore
+import CratesTestSupport
+import Foundation
+import Testing
+
+/// A collector's backup restores the collection exactly: `crates export --json` then
+/// `crates import` of that file into an empty collection, and the CSV round trip of the
+/// collector's own values and hand entries (processes, real SQLite, the loopback Discogs
+/// server for the sync's links).
+@Suite("crates import of crates' own exports: restore and round trip (process)", .serialized)
+struct RestoreCommandTests {
+    /// Every kind of record: matched (three, synced to Discogs), pending with a pinned
+    /// release, ambiguous, not found, failed, entered by hand, a not-found barcode entered by
+    /// hand, the collector's values, grades, rating, a note with a formula, places nested,
+    /// empty and removed (so ids have gaps), a deleted record (so its id is never given again).
+    static func seedEverything(_ sandbox: CommandSandbox) async throws {
+        for arguments in [
+            ["location", "add", "Living Room"], ["location", "add", "Shelf 2", "--in", "Living Room"],
+            ["location", "add", "Gone"], ["location", "add", "Crate A1", "--in", "Living Room/Shelf 2"],
+            ["location", "add", "Crate A2", "--in", "Living Room/Shelf 2"], ["location", "add", "Attic"],
+            ["location", "remove", "Gone"],
+            // Moved under a newer place: a place can come before the place it is in.
+            ["location", "add", "Box"], ["location", "rename", "Attic", "--in", "Box"],
+        ] {
+            let result = try await sandbox.crates(arguments)
+            #expect(result.status == 0, "\(arguments): \(result)")
+        }
+        let store = try sandbox.openStore()
+        for (n, release) in [(1, "Stockholm"), (5_134_861, "Glory To The Brave"), (10_507_194, "Likemind 05")].enumerated() {
+            _ = try await store.add(NewRecord(
+                gtin: Seed.gtin(n), addedAt: Seed.addedAt.addingTimeInterval(Double(n) * 60), addMethod: .typed,
+                release: Seed.release(release.0, artist: "Artist \(n)", title: release.1, genre: "Rock")))
+        }
+        let outcomes: [LookupOutcome] = [
+            .ambiguous([ReleaseCandidate(releaseID: 2, artist: "A", title: "T", year: 1990, formats: ["CD"]),
+                        ReleaseCandidate(releaseID: 3, artist: "A", title: "T", label: "L", catno: "C 1")]),
+            .notFound, .notFound, .failed(message: "HTTP 500", retryAt: Seed.addedAt.addingTimeInterval(86_400)),
+        ]
+        for (offset, outcome) in outcomes.enumerated() {
+            let record = try await store.add(NewRecord(gtin: Seed.gtin(10 + offset), addedAt: Seed.addedAt, addMethod: .wedge))
+            let job = try #require(try await store.claimNext(now: Date(), lease: 60))
+            #expect(job.recordID == record.id)
+            try await store.complete(job, with: outcome)
+        }
+        let notFound = try await store.needingAPerson()
+        try await store.enterByHand(notFound[2], RecordFields(artist: "Local Band", title: "Demo", genre: "Punk", year: 1981))
+        _ = try await store.add(NewRecord(
+            gtin: nil, addedAt: Seed.addedAt, addMethod: .manual,
+            collector: RecordFields(artist: "Nick Drake", title: "Pink Moon", genre: "Folk", year: 1972, label: "Island", catno: "ILPS 9184"),
+            handEntered: true))
+        _ = try await store.importEntries([try #require(ImportEntry(line: 1, gtin: Seed.gtin(20), releaseID: 777, note: "pinned"))])
+        let deleted = try await store.add(NewRecord(gtin: Seed.gtin(21), addMethod: .typed))
+        _ = try await store.delete([deleted.id])
+        for arguments in [
+            ["edit", "1", "--year", "1975", "--label", "EMI", "--media", "vg+", "--sleeve", "nm", "--rating", "4",
+             "--note", "=HYPERLINK(\"http://x\")"],
+            ["edit", "4", "--artist", "@SUM(1)", "--catno=-123", "--title", "+cmd"],
+            ["move", "1", "2", "--to", "Crate A1"], ["move", "3", "5", "--to", "Crate A2"], ["move", "7", "--to", "Shelf 2"],
+            ["move", "8", "--to", "Attic"],
+        ] {
+            let result = try await sandbox.crates(arguments)
+            #expect(result.status == 0, "\(arguments): \(result)")
+        }
+    }
+
+    static func read(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+
+    @Test("export --json, then import into an empty collection: the second export is the first, byte for byte")
+    func jsonRestoresExactly() async throws {
+        var sandbox = try CommandSandbox()
+        let server = try await DiscogsTestServer.start(token: "sync-token")
+        sandbox.api = server.base
+        try await sandbox.signIn(token: "sync-token")
+        try await Self.seedEverything(sandbox)
+        let sync = try await sandbox.crates(["sync"])
+        #expect(sync.status == 0, "\(sync)")
+
+        let first = sandbox.directory.appendingPathComponent("first.json").path
+        #expect(try await sandbox.crates(["export", "--json", first]).status == 0)
+        let text = try Self.read(first)
+        #expect(text.contains(#""discogsCopy":["#) && text.contains(#""instanceID":"#), "the sync's links are exported")
+        #expect(text.contains(#"{"code":"2900000000063","createdAt":"#), "the empty place Attic (id 6) is exported")
+
+        let restored = sandbox.directory.appendingPathComponent("restored.sqlite").path
+        let restore = try await sandbox.crates(["import", "--db", restored, first])
+        #expect(restore.status == 0, "\(restore)")
+        #expect(restore.stdoutLines.first == "\(first): restored 9 records and 6 places with their Discogs links, ids and label codes as they were.")
+        let second = sandbox.directory.appendingPathComponent("second.json").path
+        #expect(try await sandbox.crates(["export", "--db", restored, "--json", second]).status == 0)
+        #expect(try Self.read(second) == text)
+
+        // The labels on the shelves name the same places and copies; the list is the same.
+        for command in [["location", "list"], ["list"], ["list", "--json"]] {
+            let before = try await sandbox.crates(command)
+            let after = try await sandbox.crates(command + ["--db", restored])
+            #expect(before.stdout == after.stdout && !before.stdout.isEmpty, "\(command)")
+        }
+        // Ids are never given again: not the removed place's, not the deleted record's.
+        let place = try await sandbox.crates(["location", "add", "New", "--db", restored])
+        #expect(place.stdoutLines.first?.hasPrefix("8\t2900000000087\t") == true, "\(place)")
+        let record = try await sandbox.crates(["add", "--no-lookup", "--db", restored, Seed.gtin(30).canonical])
+        #expect(record.stdoutLines.first?.hasPrefix("11\t") == true, "\(record)")
+        // The restored collection syncs as the original would: nothing to pull or push.
+        let again = try await sandbox.crates(["sync", "--db", restored])
+        #expect(again.status == 0 && again.stdout.contains("0 pulled, 0 pushed, 0 linked"), "\(again)")
+    }
+
+    @Test("restoring into a collection that holds anything is refused, and changes nothing")
+    func restoreNeedsAnEmptyCollection() async throws {
+        let sandbox = try CommandSandbox()
+        #expect(try await sandbox.crates(["location", "add", "Shelf"]).status == 0)
+        let export = sandbox.directory.appendingPathComponent("export.json").path
+        #expect(try await sandbox.crates(["export", "--json", export]).status == 0)
+        let refused = try await sandbox.crates(["import", export])
+        #expect(refused.status == 1, "\(refused)")
+        #expect(refused.stderr.contains("the collection is not empty (1 place): an export is restored into an empty collection only"))
+        #expect(try await sandbox.crates(["location", "list"]).stdoutLines.count == 1)
+    }
+
+    @Test("a damaged, cut or filtered export restores nothing, and says where")
+    func badExportsRestoreNothing() async throws {
+        let sandbox = try CommandSandbox()
+        try await Self.seedEverything(sandbox)
+        let export = sandbox.directory.appendingPathComponent("export.json").path
+        #expect(try await sandbox.crates(["export", "--json", export]).status == 0)
+        var lines = try Self.read(export).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let damaged = sandbox.directory.appendingPathComponent("damaged.json").path
+        let recordLine = try #require(lines.firstIndex(of: #""records":["#)) + 2
+        lines[recordLine] = String(lines[recordLine].dropLast(8))
+        try lines.joined(separator: "\n").write(toFile: damaged, atomically: true, encoding: .utf8)
+        let cut = sandbox.directory.appendingPathComponent("cut.json").path
+        try lines.prefix(recordLine).joined(separator: "\n").write(toFile: cut, atomically: true, encoding: .utf8)
+        let filtered = sandbox.directory.appendingPathComponent("filtered.json").path
+        #expect(try await sandbox.crates(["export", "--json", filtered, "--genre", "Rock"]).status == 0)
+        for (file, message) in [
+            (damaged, "\(damaged):\(recordLine + 1): not JSON"), (cut, "the export ends early"),
+            (filtered, "is an export of part of the collection"),
+        ] {
+            let database = sandbox.directory.appendingPathComponent(UUID().uuidString + ".sqlite").path
+            let result = try await sandbox.crates(["import", "--db", database, file])
+            #expect(result.status == 1 && result.stderr.contains(message) && result.stderr.contains("nothing was restored"), "\(result)")
+            #expect(try await sandbox.crates(["location", "list", "--db", database]).stdout.isEmpty)
+            #expect(try await sandbox.crates(["list", "--db", database]).stdout.isEmpty)
+        }
+        // JSON that is not crates' export is refused as a whole, not read as barcodes.
+        let other = sandbox.directory.appendingPathComponent("other.json").path
+        try "[\n{\"url\":\"https://www.discogs.com/release/249504\"}\n]\n".write(toFile: other, atomically: true, encoding: .utf8)
+        let result = try await sandbox.crates(["import", "--no-lookup", other])
+        #expect(result.status == 1 && result.stderr.contains("line 1 starts JSON"), "\(result)")
+    }
+
+    @Test("export --csv, then import: the collector's values, hand entries, genre and formula-like cells come back")
+    func csvRoundTrip() async throws {
+        let sandbox = try CommandSandbox()
+        try await Self.seedEverything(sandbox)
+        let first = sandbox.directory.appendingPathComponent("first.csv").path
+        #expect(try await sandbox.crates(["export", "--csv", first]).status == 0)
+        let text = try Self.read(first)
+        // Formulas are inert in a spreadsheet.
+        #expect(text.contains(#""'=HYPERLINK(""http://x"")""#) && text.contains("'-123,'@SUM(1),'+cmd,"), "\(text)")
+        #expect(!text.contains(",=") && !text.contains(",@") && !text.contains(",+"))
+
+        let copy = sandbox.directory.appendingPathComponent("copy.sqlite").path
+        let imported = try await sandbox.crates(["import", "--no-lookup", "--db", copy, first])
+        #expect(imported.status == 0, "\(imported)")
+        func records(_ database: String?) async throws -> [String: [String: String]] {
+            let result = try await sandbox.crates((database.map { ["--db", $0] } ?? []) + ["list", "--json"])
+            var byKey: [String: [String: String]] = [:]
+            for line in result.stdoutLines {
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                let collector = (object["collector"] as? [String: Any] ?? [:]).compactMapValues { $0 is NSNull ? nil : "\($0)" }
+                let key = (object["gtin"] as? String) ?? (collector["title"] ?? "?")
+                var values = collector
+                values["state"] = object["state"] as? String == "handEntered" ? "handEntered" : "other"
+                values["note"] = object["note"] as? String
+                values["place"] = (object["location"] as? [String: Any])?["path"] as? String
+                values["media"] = object["mediaCondition"] as? String
+                values["rating"] = "\(object["rating"] ?? 0)"
+                byKey[key] = values
+            }
+            return byKey
+        }
+        let before = try await records(nil)
+        let after = try await records(copy)
+        #expect(after == before)
+        #expect(after[Seed.gtin(0).canonical]?["year"] == "1975" && after[Seed.gtin(0).canonical]?["label"] == "EMI")
+        #expect(after["Pink Moon"]?["genre"] == "Folk" && after["Pink Moon"]?["state"] == "handEntered")
+        #expect(after[Seed.gtin(12).canonical]?["state"] == "handEntered" && after[Seed.gtin(12).canonical]?["genre"] == "Punk")
+        #expect(after[Seed.gtin(0).canonical]?["note"] == "=HYPERLINK(\"http://x\")")
+        #expect(after[Seed.gtin(10).canonical]?["catno"] == "-123" && after[Seed.gtin(10).canonical]?["artist"] == "@SUM(1)")
+
+        // Written again, the file is the same, but for the rows Discogs filled in (their
+        // release waits to be looked up again in the copy).
+        let second = sandbox.directory.appendingPathComponent("second.csv").path
+        #expect(try await sandbox.crates(["export", "--db", copy, "--csv", second]).status == 0)
+        let matched = (0..<3).map { Seed.gtin($0).canonical }
+        let unmatched = { (text: String) in text.split(separator: "\n").filter { row in !matched.contains { row.contains($0) } } }
+        let again = try Self.read(second)
+        #expect(unmatched(again).sorted() == unmatched(text).sorted(), "\(again)\n---\n\(text)")
+    }
+}
