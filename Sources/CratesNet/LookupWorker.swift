@@ -238,7 +238,7 @@ public actor LookupWorker {
         guard inHand.count < policy.maximumInHand else { return false }
         // In flight: the records in hand, less those pausing between attempts and those
         // whose answer is slow to come (a stalled answer holds back only its own record).
-        let slow = await lookup.client.rateLimiter.inFlight(longerThan: policy.slowAfter)
+        let slow = await lookup.client.rateLimiter.inFlight(longerThan: .seconds(policy.slowAfter))
         let active = inHand.values.count { !$0 } - slow
         return active < policy.concurrency
     }

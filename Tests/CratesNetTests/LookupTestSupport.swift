@@ -50,40 +50,6 @@ extension LookupWorker.Policy {
     }
 }
 
-/// Virtual time that moves only when the test says: a rate limiter on it waits for its
-/// window until `advance`, so a test can line requests up at the limiter and then decide
-/// exactly when the next slot frees.
-final class GatedClock: RateLimitClock, @unchecked Sendable {
-    // @unchecked Sendable: `time` and `sleepers` are read and written only under `lock`.
-    private let lock = NSLock()
-    private var time: Double = 1000
-    private var sleepers: [(deadline: Double, continuation: CheckedContinuation<Void, Never>)] = []
-
-    func now() -> Double { lock.withLock { time } }
-
-    func sleep(until deadline: Double) async throws {
-        await withCheckedContinuation { continuation in
-            let now = lock.withLock { () -> Bool in
-                if deadline <= time { return true }
-                sleepers.append((deadline, continuation))
-                return false
-            }
-            if now { continuation.resume() }
-        }
-    }
-
-    /// Moves the clock on and wakes whoever's deadline has come.
-    func advance(_ seconds: Double) {
-        let due = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-            time += seconds
-            let due = sleepers.filter { $0.deadline <= time }.map(\.continuation)
-            sleepers.removeAll { $0.deadline <= time }
-            return due
-        }
-        for continuation in due { continuation.resume() }
-    }
-}
-
 /// An in-memory twin of the store's queue of releases without their details.
 actor InMemoryDetailsQueue: ReleaseDetailsQueue {
     private(set) var missing: [Int]

@@ -253,7 +253,7 @@ struct LookupThroughputTests {
         // The server's window is the limiter's size (its headers set the limiter's limit) but
         // of no length: the virtual clock decides when a slot frees.
         let server = try await DiscogsTestServer.start(["--generate", "--limit", "1", "--window", "0"])
-        let clock = GatedClock()
+        let clock = TestClock()
         let limiter = RateLimiter(configuration: .init(limit: 1, window: 60, margin: 0), clock: clock)
         let client = try testClient(server, limiter: limiter)
         let queue = InMemoryLookupQueue()
@@ -268,12 +268,12 @@ struct LookupThroughputTests {
         }
         let opened = Task { try await client.release(id: 5_134_861, priority: .interactive) }
         try await waitUntil("await limiter.waiting(.interactive) == 1") { await limiter.waiting(.interactive) == 1 }
-        clock.advance(61)  // one slot frees: the person's request takes it
+        clock.advance(by: .seconds(61))  // one slot frees: the person's request takes it
         let release = try await opened.value
         #expect(release.id == 5_134_861 && release.hasFullDetails)
         #expect(await limiter.waiting(.lookup) == 2)
         for id: Int64 in [2, 3] {
-            clock.advance(61)
+            clock.advance(by: .seconds(61))
             try await waitUntil("await queue.entry(id)?.state == .matched") { await queue.entry(id)?.state == .matched }
         }
         await worker.stop()
@@ -288,7 +288,7 @@ struct LookupThroughputTests {
     @Test("background details: only while no lookup is due, and never ahead of a waiting lookup")
     func backgroundDetailsNeverAheadOfAWaitingLookup() async throws {
         let server = try await DiscogsTestServer.start(["--generate", "--limit", "1", "--window", "0"])
-        let clock = GatedClock()
+        let clock = TestClock()
         let limiter = RateLimiter(configuration: .init(limit: 1, window: 60, margin: 0, backgroundShare: 1), clock: clock)
         let client = try testClient(server, limiter: limiter)
         let queue = InMemoryLookupQueue()
@@ -309,13 +309,13 @@ struct LookupThroughputTests {
         let scanned = await queue.enqueue(ean(2))
         worker.nudge()
         try await waitUntil("await limiter.waiting(.lookup) == 1") { await limiter.waiting(.lookup) == 1 }
-        clock.advance(61)
+        clock.advance(by: .seconds(61))
         try await waitUntil("await queue.entry(scanned)?.state == .matched") { await queue.entry(scanned)?.state == .matched }
         #expect(try await server.lookupStats().releases.isEmpty, "the background request still waits")
         // Then the background fetches, one a window.
         for fetched in 1...3 {
             try await waitUntil("await limiter.waiting(.background) == 1") { await limiter.waiting(.background) == 1 }
-            clock.advance(61)
+            clock.advance(by: .seconds(61))
             try await waitUntil("await details.stored.count == fetched") { await details.stored.count == fetched }
         }
         try await waitUntil("await worker.detailsFetched == 3") { await worker.detailsFetched == 3 }
