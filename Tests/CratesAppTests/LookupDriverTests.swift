@@ -172,9 +172,9 @@ struct LookupDriverTests {
         // failure; the other three are claimed at 0.5 s, and their second failures, 0.3 s
         // later, find Discogs unreachable while the first one still pauses.
         var policy = LookupWorker.Policy()
-        policy.warmUp = 0.5
-        policy.retryPauses = [0.3, 10, 10]
-        policy.unreachableAfterSeconds = 0.6
+        policy.claims.warmUp = .milliseconds(500)
+        policy.retryPauses = [.milliseconds(300), .seconds(10), .seconds(10)]
+        policy.reachability.over = .milliseconds(600)
         let worker = LookupWorker(queue: store, lookup: DiscogsBarcodeLookup(client: client), policy: policy)
         let run = await LookupDriver(worker: worker).run(until: .queueDrained)
         #expect(run.stop == .offline, "\(String(describing: run.stop))")
