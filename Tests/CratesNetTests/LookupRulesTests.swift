@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Testing
 
 @testable import CratesNet
@@ -86,4 +87,35 @@ import Testing
         #expect(reach.note(nil, at: .zero, probing: true) == .reachable)
         #expect(reach.note(nil, at: .zero, probing: true) == .unchanged)
     }
+
+    /// A write the store refuses is tried again after pauses that grow, on the clock, until
+    /// it is taken; the owner is told of each refusal and of the write taken.
+    @Test func aRefusedWriteIsTriedAgainUntilTaken() async throws {
+        let clock = TestClock()
+        let retry = StoreWriteRetry(pauses: Backoff(first: .milliseconds(50), maximum: .seconds(2)), timeline: Timeline(clock))
+        let refusals = LockBox<[Bool]>()
+        let attempts = LockBox(0)
+        let taken = LockBox(false)
+        let written = Task {
+            await retry.write(
+                {
+                    let attempt = attempts.withLock { n in n += 1; return n }
+                    if attempt < 3 { throw StoreBusy() }
+                },
+                refused: { _, first, _ in refusals.append(first); return false },
+                taken: { taken.set(true) })
+        }
+        for pause in [Duration.milliseconds(50), .milliseconds(100)] {
+            try await waitUntil("a refusal and its pause of \(pause)") { clock.sleeping == [pause] }
+            clock.advance(by: pause)
+        }
+        #expect(await written.value)
+        #expect(refusals.all == [true, false] && attempts.value == 3 && taken.value)
+
+        // Given up when the owner says so: not written.
+        let refused = await retry.write({ throw StoreBusy() }, refused: { _, _, _ in true }, taken: {})
+        #expect(!refused)
+    }
+
+    private struct StoreBusy: Error {}
 }
