@@ -92,3 +92,13 @@ func advancing(
         return false
     }
 }
+
+/// Stops `worker` and waits for its run to end: a lookup still in hand (after a failed
+/// expectation) is cancelled at once and goes back to the queue, instead of waiting out the
+/// stop's patience on a clock that does not move.
+func finish(_ worker: LookupWorker, _ running: Task<LookupStatus, Never>) async {
+    let stopping = Task { await worker.stop() }
+    running.cancel()
+    _ = await running.value
+    await stopping.value
+}

@@ -15,9 +15,7 @@ struct LookupThroughputTests {
     private func drive(_ worker: LookupWorker, _ clock: TestClock, until done: @escaping @Sendable () async -> Bool) async -> Bool {
         let running = Task { await worker.run() }
         let met = (try? await advancing(clock, worker, until: "the worker reached its goal") { await done() }) != nil
-        await worker.stop()
-        running.cancel()  // what still waits (after a failed expectation) goes back to the queue
-        _ = await running.value
+        await finish(worker, running)
         return met
     }
 
@@ -102,9 +100,7 @@ struct LookupThroughputTests {
 
         try await server.release()
         try await waitUntil("await queue.entry(others[0])?.state == .matched") { await queue.entry(others[0])?.state == .matched }
-        await worker.stop()
-        running.cancel()  // what still waits (after a failed expectation) goes back to the queue
-        _ = await running.value
+        await finish(worker, running)
         let stats = try await server.lookupStats()
         #expect(stats.maxInFlight >= 2)
         #expect(stats.requests == 9)
@@ -300,9 +296,7 @@ struct LookupThroughputTests {
             clock.advance(by: .seconds(61))
             try await waitUntil("await queue.entry(id)?.state == .matched") { await queue.entry(id)?.state == .matched }
         }
-        await worker.stop()
-        running.cancel()  // what still waits (after a failed expectation) goes back to the queue
-        _ = await running.value
+        await finish(worker, running)
         let stats = try await server.lookupStats()
         #expect(stats.order.count == 4)
         #expect(stats.position("/releases/5134861") == 1, "\(stats.order)")
@@ -343,9 +337,7 @@ struct LookupThroughputTests {
             try await waitUntil("await details.stored.count == fetched") { await details.stored.count == fetched }
         }
         try await waitUntil("await worker.detailsFetched == 3") { await worker.detailsFetched == 3 }
-        await worker.stop()
-        running.cancel()
-        _ = await running.value
+        await finish(worker, running)
         let stats = try await server.lookupStats()
         #expect(stats.order.count == 5)
         #expect(stats.position("barcode=" + ean(2).canonical) == 1, "\(stats.order)")
