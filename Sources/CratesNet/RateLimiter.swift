@@ -90,7 +90,8 @@ public actor RateLimiter {
 
     public private(set) var configuration: Configuration
     public private(set) var statistics = Statistics()
-    private let clock: any RateLimitClock
+    /// The limiter's clock, which the lookup worker tells time by too.
+    public nonisolated let timeline: Timeline
     /// Oldest first: closed stamps by answer time, open ones by sending time (an open stamp
     /// is never older than it will be once answered).
     private var stamps: [Stamp] = []
@@ -102,10 +103,14 @@ public actor RateLimiter {
     private var reportedWait = false
     private var observer: (@Sendable (Double) -> Void)?
 
-    public init(configuration: Configuration, clock: any RateLimitClock = SystemRateLimitClock()) {
+    /// `clock`: the system's by default; a test's, for virtual time.
+    public init(configuration: Configuration, clock: any Clock<Duration> = ContinuousClock()) {
         self.configuration = configuration
-        self.clock = clock
+        timeline = Timeline(clock)
     }
+
+    /// Seconds on the limiter's clock since it was made.
+    private func clockSeconds() -> Double { timeline.now.inSeconds }
 
     /// How long from now until `requests` more requests (at a lookup's priority) will all
     /// have been sent, if nothing else is sent meanwhile: the requests in the window now
@@ -114,7 +119,7 @@ public actor RateLimiter {
     /// request wait most of a minute; a fresh one sends `limit` at once.
     public func secondsUntilSent(_ requests: Int) -> Double {
         guard requests > 0 else { return 0 }
-        let now = clock.now()
+        let now = clockSeconds()
         prune(now: now)
         let limit = max(1, configuration.limit)
         // Times at which each request in the window was (or will be) answered, oldest first.
@@ -141,7 +146,7 @@ public actor RateLimiter {
 
     /// Requests in the window now, open ones included.
     public var inWindow: Int {
-        prune(now: clock.now())
+        prune(now: clockSeconds())
         return stamps.count
     }
 
@@ -150,10 +155,10 @@ public actor RateLimiter {
         stamps.count { $0.open }
     }
 
-    /// Requests sent at least `seconds` ago and not yet answered: slow answers.
-    public func inFlight(longerThan seconds: Double) -> Int {
-        let now = clock.now()
-        return stamps.count { $0.open && now - $0.time >= seconds }
+    /// Requests sent at least `duration` ago and not yet answered: slow answers.
+    public func inFlight(longerThan duration: Duration) -> Int {
+        let now = clockSeconds()
+        return stamps.count { $0.open && now - $0.time >= duration.inSeconds }
     }
 
     /// Requests waiting for a slot, at `priority`.
@@ -177,7 +182,7 @@ public actor RateLimiter {
         let id = nextID
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                waiters.append(Waiter(id: id, priority: priority, since: clock.now(), continuation: continuation))
+                waiters.append(Waiter(id: id, priority: priority, since: clockSeconds(), continuation: continuation))
                 pump()
             }
         } onCancel: {
@@ -188,7 +193,7 @@ public actor RateLimiter {
     /// Records that the request of `ticket` was answered, with the response's headers (any
     /// case) and status. A 429 pauses every request.
     public func complete(_ ticket: Ticket, status: Int?, headers: HTTPHeaders?) {
-        let now = clock.now()
+        let now = clockSeconds()
         if let i = stamps.firstIndex(where: { $0.id == ticket.id }) {
             var stamp = stamps.remove(at: i)
             stamp.time = now
@@ -231,7 +236,7 @@ public actor RateLimiter {
     /// Grants every waiter that may go now, best first; arms the timer for the first one
     /// that may not.
     private func pump() {
-        let now = clock.now()
+        let now = clockSeconds()
         prune(now: now)
         while let index = bestWaiter() {
             let waiter = waiters[index]
@@ -295,8 +300,8 @@ public actor RateLimiter {
         if timer != nil, timerDeadline <= deadline { return }
         timer?.cancel()
         timerDeadline = deadline
-        timer = Task { [clock] in
-            try? await clock.sleep(until: deadline)
+        timer = Task { [timeline] in
+            try? await timeline.sleep(until: .seconds(deadline))
             self.timerFired(deadline)
         }
     }

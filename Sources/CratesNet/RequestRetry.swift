@@ -19,7 +19,7 @@ public struct RequestRetry: Sendable {
     }
 
     /// The pauses of a one-shot command (`crates lookup`, a release chosen in the UI).
-    public static let shortPauses: [Double] = [1, 2, 4, 8]
+    public static let shortPauses: [Double] = Backoff(first: .seconds(1), maximum: .seconds(8)).delays(4).map(\.inSeconds)
 
     /// The pause before each new attempt, in seconds: after the n-th failure in a row,
     /// `pauses[n - 1]`; one failure more than there are pauses gives up.
@@ -32,8 +32,10 @@ public struct RequestRetry: Sendable {
     public var report: @Sendable (DiscogsError?) async -> Void
     /// Asked after the pause, before a new attempt.
     public var decide: @Sendable () async -> Decision
-    /// Waits `seconds`; false when woken early to stop.
-    public var sleep: @Sendable (Double) async -> Bool
+    /// Waits `seconds`; false when woken early to stop. Nil: waits on `timeline`.
+    public var sleep: (@Sendable (Double) async -> Bool)?
+    /// The clock the pauses and the `hedge` timer run on.
+    public var timeline = Timeline()
     /// Asked when an answer has not come `hedgeAfter` seconds after its request went: true
     /// sends the same request again alongside (the first answer wins; the other is
     /// abandoned). For the end of a run, when the window has room nobody else waits for:
@@ -46,9 +48,7 @@ public struct RequestRetry: Sendable {
         pauses: [Double] = RequestRetry.shortPauses,
         report: @escaping @Sendable (DiscogsError?) async -> Void = { _ in },
         decide: @escaping @Sendable () async -> Decision = { .retry },
-        sleep: @escaping @Sendable (Double) async -> Bool = { seconds in
-            (try? await Task.sleep(for: .seconds(seconds))) != nil
-        }
+        sleep: (@Sendable (Double) async -> Bool)? = nil
     ) {
         self.pauses = pauses
         self.report = report
@@ -78,10 +78,15 @@ public struct RequestRetry: Sendable {
                 try await check(after: error)
                 let pause = pauses[failuresInARow]
                 failuresInARow += 1
-                guard await sleep(pause), !Task.isCancelled else { throw .transport(.cancelled) }
+                guard await wait(pause), !Task.isCancelled else { throw .transport(.cancelled) }
                 try await check(after: error)
             }
         }
+    }
+
+    private func wait(_ seconds: Double) async -> Bool {
+        if let sleep { return await sleep(seconds) }
+        return (try? await timeline.sleep(for: .seconds(seconds))) != nil
     }
 
     /// One attempt: the request, and perhaps a second copy of it (`hedge`). The result, and
@@ -96,11 +101,13 @@ public struct RequestRetry: Sendable {
     /// The request, and the copies `hedge` allows alongside: the first answer.
     private func copies<T: Sendable>(of request: @escaping @Sendable () async throws(DiscogsError) -> T) async -> Result<T, DiscogsError> {
         guard let hedge else { return await Self.run(request) }
-        let delay = hedgeAfter
+        let delay = Duration.seconds(hedgeAfter)
+        let timeline = self.timeline
         return await withTaskGroup(of: Lane<T>.self) { group in
             group.addTask { .answer(await Self.run(request)) }
+            let first = timeline.now + delay
             group.addTask {
-                try? await Task.sleep(for: .seconds(delay))
+                try? await timeline.sleep(until: first)
                 return .timer
             }
             var started = 1
@@ -118,8 +125,9 @@ public struct RequestRetry: Sendable {
                         started += 1
                         outstanding += 1
                     }
+                    let next = timeline.now + delay
                     group.addTask {
-                        try? await Task.sleep(for: .seconds(delay))
+                        try? await timeline.sleep(until: next)
                         return .timer
                     }
                 case .answer(.success(let value)):

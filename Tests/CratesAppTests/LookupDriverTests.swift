@@ -1,10 +1,11 @@
 import CratesApp
 import CratesCore
-import CratesNet
 import CratesStore
 import CratesTestSupport
 import Foundation
 import Testing
+
+@testable import CratesNet
 
 /// The driver behind `crates import`'s lookups and `crates add --wait`: the real worker,
 /// store file and libcurl against the loopback server.
@@ -165,18 +166,28 @@ struct LookupDriverTests {
         }
         // Nothing listens on the discard port: every connection is refused at once.
         let transport = try CurlTransport(configuration: .init(userAgent: DiscogsUserAgent.make(version: "test"), connectTimeout: 5, totalTimeout: 20))
+        let clock = TestClock()
         let client = DiscogsClient(
             transport: transport, endpoints: DiscogsEndpoints(api: "http://127.0.0.1:9", web: "http://127.0.0.1:9"),
-            credentials: .personalToken(DiscogsTestServer.token), rateLimiter: RateLimiter(configuration: .authenticated))
-        // The first record goes alone for 0.5 s and then pauses 10 s after its second
-        // failure; the other three are claimed at 0.5 s, and their second failures, 0.3 s
-        // later, find Discogs unreachable while the first one still pauses.
+            credentials: .personalToken(DiscogsTestServer.token), rateLimiter: RateLimiter(configuration: .authenticated, clock: clock))
+        // On virtual time, the product's timings but for the pauses: the first record goes
+        // alone until the warm-up ends (2 s), failing at 0 s and 1 s, then pauses 8 s; the
+        // other three are claimed at 2 s, and their second failures, at 3 s, find Discogs
+        // unreachable (refused for 3 s) while the first one still pauses.
         var policy = LookupWorker.Policy()
-        policy.warmUp = 0.5
-        policy.retryPauses = [0.3, 10, 10]
-        policy.unreachableAfterSeconds = 0.6
+        policy.retryPauses = [.seconds(1), .seconds(8), .seconds(8)]
         let worker = LookupWorker(queue: store, lookup: DiscogsBarcodeLookup(client: client), policy: policy)
-        let run = await LookupDriver(worker: worker).run(until: .queueDrained)
+        let result = LockBox<LookupDriver.Run?>(nil)
+        Task { result.set(await LookupDriver(worker: worker).run(until: .queueDrained)) }
+        try await waitUntil("the first record's first pause") { await worker.pausesLeft == [.seconds(1)] }
+        clock.advance(by: .seconds(1))
+        try await waitUntil("the first record's second pause") { await worker.pausesLeft == [.seconds(8)] }
+        clock.advance(by: .seconds(1))  // the warm-up is over
+        try await waitUntil("the other three failed once and pausing", lastSeen: { "\(await worker.pausesLeft)" }) {
+            await worker.pausesLeft == [.seconds(1), .seconds(1), .seconds(1), .seconds(7)]
+        }
+        clock.advance(by: .seconds(1))
+        let run = try await waitFor("the drive ended") { result.value }
         #expect(run.stop == .offline, "\(String(describing: run.stop))")
         #expect(run.counts.failed == 4, "\(run.counts)")
         for record in records {

@@ -33,57 +33,6 @@ func ean(_ n: Int) -> GTIN {
     sampleGTIN(7_000_000 + n)
 }
 
-extension LookupWorker.Policy {
-    /// Pauses short enough for a test: in-run retries after 20, 40, 80 ms…
-    static func fast(pauses: Int = 4) -> LookupWorker.Policy {
-        var p = LookupWorker.Policy()
-        p.recheckInterval = 0.2
-        p.offlineBase = 0.1
-        p.offlineMaximum = 0.5
-        p.retryPauses = (0..<pauses).map { 0.02 * pow(2, Double($0)) }
-        p.unreachableAfterSeconds = 0.1
-        p.hedgeAfter = nil  // a test that holds an answer back decides when it comes
-        // One record until Discogs first answers, however slow that answer is on a loaded
-        // machine: the tests that count requests do not depend on its speed.
-        p.warmUp = 600
-        return p
-    }
-}
-
-/// Virtual time that moves only when the test says: a rate limiter on it waits for its
-/// window until `advance`, so a test can line requests up at the limiter and then decide
-/// exactly when the next slot frees.
-final class GatedClock: RateLimitClock, @unchecked Sendable {
-    // @unchecked Sendable: `time` and `sleepers` are read and written only under `lock`.
-    private let lock = NSLock()
-    private var time: Double = 1000
-    private var sleepers: [(deadline: Double, continuation: CheckedContinuation<Void, Never>)] = []
-
-    func now() -> Double { lock.withLock { time } }
-
-    func sleep(until deadline: Double) async throws {
-        await withCheckedContinuation { continuation in
-            let now = lock.withLock { () -> Bool in
-                if deadline <= time { return true }
-                sleepers.append((deadline, continuation))
-                return false
-            }
-            if now { continuation.resume() }
-        }
-    }
-
-    /// Moves the clock on and wakes whoever's deadline has come.
-    func advance(_ seconds: Double) {
-        let due = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-            time += seconds
-            let due = sleepers.filter { $0.deadline <= time }.map(\.continuation)
-            sleepers.removeAll { $0.deadline <= time }
-            return due
-        }
-        for continuation in due { continuation.resume() }
-    }
-}
-
 /// An in-memory twin of the store's queue of releases without their details.
 actor InMemoryDetailsQueue: ReleaseDetailsQueue {
     private(set) var missing: [Int]
@@ -99,4 +48,57 @@ actor InMemoryDetailsQueue: ReleaseDetailsQueue {
         missing.removeAll { $0 == release.id }
         stored.append(release)
     }
+}
+
+extension LookupWorker.Policy {
+    /// The product's timings, without a second copy of a slow answer (`hedgeAfter`): a test
+    /// that moves the clock on through pauses while an answer is on its way would otherwise
+    /// make that answer slow, and the requests it counts would depend on when it came.
+    static var noHedge: LookupWorker.Policy {
+        var policy = LookupWorker.Policy()
+        policy.hedgeAfter = nil
+        return policy
+    }
+}
+
+/// A client whose rate limiter, and so the worker on it, tells time by `clock`.
+func virtualClient(
+    _ server: DiscogsTestServer, clock: TestClock, configuration: RateLimiter.Configuration = .init(limit: 60, window: 60),
+    credentials: DiscogsCredentials? = .personalToken(DiscogsTestServer.token), timeout: Double = 60
+) throws -> DiscogsClient {
+    try testClient(server, credentials: credentials, limiter: RateLimiter(configuration: configuration, clock: clock), timeout: timeout)
+}
+
+/// Moves `clock` on while `worker` runs, until `done`: whenever a record pauses between two
+/// attempts, to the end of the first pause (the timers before it fire on the way); else,
+/// while a request waits for the rate limiter's window, to the next deadline on the clock.
+/// Nothing else moves it, so a request on its way is never made slow; only the looks at
+/// `done` take real time.
+func advancing(
+    _ clock: TestClock, _ worker: LookupWorker, until what: String, lastSeen: (() async -> String)? = nil,
+    _ done: () async throws -> Bool
+) async throws {
+    let limiter = worker.lookup.client.rateLimiter
+    try await waitUntil(what, lastSeen: lastSeen) {
+        if try await done() { return true }
+        if let pause = await worker.pausesLeft.first {
+            // A pause whose end has come is ending: the worker goes on by itself.
+            if pause > .zero { clock.advance(by: pause) }
+            return false
+        }
+        var waits = false
+        for priority in RateLimiter.Priority.allCases where !waits { waits = await limiter.waiting(priority) > 0 }
+        if waits, let next = clock.sleeping.first { clock.advance(by: next) }
+        return false
+    }
+}
+
+/// Stops `worker` and waits for its run to end: a lookup still in hand (after a failed
+/// expectation) is cancelled at once and goes back to the queue, instead of waiting out the
+/// stop's patience on a clock that does not move.
+func finish(_ worker: LookupWorker, _ running: Task<LookupStatus, Never>) async {
+    let stopping = Task { await worker.stop() }
+    running.cancel()
+    _ = await running.value
+    await stopping.value
 }

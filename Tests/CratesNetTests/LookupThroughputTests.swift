@@ -10,14 +10,20 @@ import Testing
 /// and the full details of a release fetched on demand or in the background.
 @Suite("Lookups at Discogs' limit")
 struct LookupThroughputTests {
-    /// Runs `worker` until `done` holds (`defaultWaitDeadline` at most), then stops it.
-    private func drive(_ worker: LookupWorker, until done: @escaping @Sendable () async -> Bool) async -> Bool {
+    /// Runs `worker` until `done` holds (`defaultWaitDeadline` at most), moving `clock` on
+    /// through its pauses and waits for the window, then stops it.
+    private func drive(_ worker: LookupWorker, _ clock: TestClock, until done: @escaping @Sendable () async -> Bool) async -> Bool {
         let running = Task { await worker.run() }
-        let met = (try? await waitUntil("the worker reached its goal") { await done() }) != nil
-        await worker.stop()
-        running.cancel()  // what still waits (after a failed expectation) goes back to the queue
-        _ = await running.value
+        let met = (try? await advancing(clock, worker, until: "the worker reached its goal") { await done() }) != nil
+        await finish(worker, running)
         return met
+    }
+
+    /// Three pauses within a run (1 s, 2 s, 4 s): a record fails at its fourth failure.
+    static var threePauses: LookupWorker.Policy {
+        var policy = LookupWorker.Policy.noHedge
+        policy.retryPauses = Array(policy.retryPauses.prefix(3))
+        return policy
     }
 
     private func settledAll(_ queue: InMemoryLookupQueue) -> @Sendable () async -> Bool {
@@ -29,8 +35,9 @@ struct LookupThroughputTests {
         let server = try await DiscogsTestServer.start(["--generate"])
         let queue = InMemoryLookupQueue()
         for n in 1...12 { await queue.enqueue(ean(n)) }
-        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server)), policy: .fast())
-        #expect(await drive(worker, until: settledAll(queue)))
+        let clock = TestClock()
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try virtualClient(server, clock: clock)))
+        #expect(await drive(worker, clock, until: settledAll(queue)))
 
         let stats = try await server.lookupStats()
         #expect(stats.requests == 12)
@@ -57,8 +64,9 @@ struct LookupThroughputTests {
         defer { withExtendedLifetime(index) {} }
         let queue = InMemoryLookupQueue()
         let id = await queue.enqueue(try gtin("5012345678900"))
-        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server)), policy: .fast())
-        #expect(await drive(worker, until: settledAll(queue)))
+        let clock = TestClock()
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try virtualClient(server, clock: clock)))
+        #expect(await drive(worker, clock, until: settledAll(queue)))
         guard case .matched(let release)? = await queue.entry(id)?.outcome else { Issue.record("not matched"); return }
         #expect(release.id == 4_087_807 && release.hasFullDetails)
         #expect(release.artist == "Jay-Z" && release.title == "99 Problems - Prodigy Remix")
@@ -77,7 +85,8 @@ struct LookupThroughputTests {
         // The first record is claimed alone (until Discogs has answered once): the second
         // one's answer is held back.
         try await server.hold(match: "barcode=" + ean(2).canonical, count: 1)
-        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server)), policy: .fast())
+        // On a clock that does not move, the held answer is never slow, nor asked for again.
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try virtualClient(server, clock: TestClock())))
         let running = Task { await worker.run() }
 
         let othersDone = (try? await waitUntil("the records after the held one matched") {
@@ -91,9 +100,7 @@ struct LookupThroughputTests {
 
         try await server.release()
         try await waitUntil("await queue.entry(others[0])?.state == .matched") { await queue.entry(others[0])?.state == .matched }
-        await worker.stop()
-        running.cancel()  // what still waits (after a failed expectation) goes back to the queue
-        _ = await running.value
+        await finish(worker, running)
         let stats = try await server.lookupStats()
         #expect(stats.maxInFlight >= 2)
         #expect(stats.requests == 9)
@@ -106,22 +113,24 @@ struct LookupThroughputTests {
         try await server.hold(match: "barcode=" + slow.canonical, count: 1)  // its first request only
         let queue = InMemoryLookupQueue()
         for n in 1...6 { await queue.enqueue(ean(n)) }
-        var policy = LookupWorker.Policy.fast()
-        // Long enough that an ordinary answer on a loaded machine is not asked for again.
-        policy.hedgeAfter = 1
-        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server)), policy: policy)
-        #expect(await drive(worker, until: settledAll(queue)))
-        #expect(await queue.all.allSatisfy { $0.state == .matched })
+        let clock = TestClock()
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try virtualClient(server, clock: clock)))
+        let running = Task { await worker.run() }
+        // The others are matched while the held answer is not yet slow (the clock stands).
+        try await waitUntil("every record but the held one matched") {
+            await queue.all.filter { $0.gtin != slow }.allSatisfy { $0.state == .matched }
+        }
+        #expect(try await server.lookupStats().count("barcode=" + slow.canonical) == 1, "not asked again before it is slow")
+        clock.advance(by: .seconds(4))  // `hedgeAfter`: now it is, and nothing else waits
+        try await waitUntil("the held record matched") { await queue.entry(4)?.state == .matched }
+        await worker.stop()
+        _ = await running.value
         let stats = try await server.lookupStats()
         #expect(stats.held == 1, "matched from the second copy while the first was still held")
         #expect(stats.count("barcode=" + slow.canonical) == 2)
         let second = try #require(stats.order.lastIndex { $0.contains("barcode=" + slow.canonical) })
-        // Asked again only once no record waited in the queue: every other record was in hand
-        // by then, though the last one claimed may send its request just after it (a loaded
-        // machine runs its task late).
         let others = (1...6).filter { $0 != 4 }.map { "barcode=" + ean($0).canonical }
-        let before = others.count { other in stats.position(other).map { $0 < second } ?? false }
-        #expect(before >= others.count - 1, "asked again only at the end of the run: \(stats.order)")
+        #expect(others.allSatisfy { other in stats.position(other).map { $0 < second } ?? false }, "asked again only at the end of the run: \(stats.order)")
         let counted = await worker.statistics.requests
         #expect(counted == stats.requests, "every request sent counted, the second copy too; none that never went: \(stats.order)")
         try await server.release()
@@ -135,15 +144,18 @@ struct LookupThroughputTests {
         let server = try await DiscogsTestServer.start(["--generate", "--limit", "1", "--window", "600"])
         let record = ean(1)
         try await server.hold(match: "barcode=" + record.canonical, count: 1)
-        let limiter = RateLimiter(configuration: .init(limit: 1, window: 600))
+        let clock = TestClock()
+        let limiter = RateLimiter(configuration: .init(limit: 1, window: 600), clock: clock)
         let client = try testClient(server, limiter: limiter)
         let lookup = Task { () throws(DiscogsError) -> Int in
             var retry = RequestRetry()
-            retry.hedgeAfter = 0.05
+            retry.timeline = limiter.timeline
             retry.hedge = { true }
             _ = try await retry.send { () throws(DiscogsError) in try await client.searchReleases(barcode: record.canonical) }
             return retry.requests
         }
+        try await waitUntil("the first request held") { try await server.lookupStats().held == 1 }
+        clock.advance(by: .seconds(4))  // `hedgeAfter`: a second copy goes for the window
         try await waitUntil("the second copy waits for the window") { await limiter.waiting(.lookup) == 1 }
         try await server.release()
         let counted = try await lookup.value
@@ -153,19 +165,22 @@ struct LookupThroughputTests {
         #expect(await limiter.waiting(.lookup) == 0, "the copy no longer waits")
     }
 
+    /// The server's window is the limiter's size but of no length: the virtual clock decides
+    /// when a slot frees.
     @Test("with requests in flight, the limiter never lets more out than the window allows")
     func theWindowHoldsWithRequestsInFlight() async throws {
-        let server = try await DiscogsTestServer.start(["--generate", "--limit", "6", "--window", "1.5"])
+        let server = try await DiscogsTestServer.start(["--generate", "--limit", "6", "--window", "0"])
         let queue = InMemoryLookupQueue()
         for n in 1...30 { await queue.enqueue(ean(n)) }
-        let limiter = RateLimiter(configuration: .init(limit: 6, window: 1.5))
-        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server, limiter: limiter)), policy: .fast())
-        #expect(await drive(worker, until: settledAll(queue)))
+        let clock = TestClock()
+        let limiter = RateLimiter(configuration: .init(limit: 6, window: 60), clock: clock)
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server, limiter: limiter)), policy: .noHedge)
+        #expect(await drive(worker, clock, until: settledAll(queue)))
         #expect(await queue.all.allSatisfy { $0.state == .matched })
         let stats = try await server.lookupStats()
         #expect(stats.throttled == 0)
-        #expect(stats.maxInWindow <= 6)
         #expect(stats.requests == 30)
+        #expect(clock.elapsed >= .seconds(4 * 60), "30 requests, 6 a window")
         let limited = await limiter.statistics
         #expect(limited.maxInWindow <= 6)
         #expect(limited.maxOpen >= 2, "several requests were in flight at once")
@@ -184,9 +199,10 @@ struct LookupThroughputTests {
         try await server.inject("slow", count: 1, match: "barcode=" + gtins[4].canonical)
         let queue = InMemoryLookupQueue()
         for g in gtins { await queue.enqueue(g) }
+        let clock = TestClock()
         let worker = LookupWorker(
-            queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server, timeout: 5)), policy: .fast(pauses: 3))
-        #expect(await drive(worker, until: settledAll(queue)))
+            queue: queue, lookup: DiscogsBarcodeLookup(client: try virtualClient(server, clock: clock, timeout: 5)), policy: .noHedge)
+        #expect(await drive(worker, clock, until: settledAll(queue)))
         for entry in await queue.all {
             #expect(entry.state == .matched, "\(entry.gtin.canonical): \(String(describing: entry.outcome))")
             #expect(entry.attempts == 1, "one lookup, its failures retried within it")
@@ -210,8 +226,9 @@ struct LookupThroughputTests {
         let a = await queue.enqueue(recovering)
         let b = await queue.enqueue(failing)
         let c = await queue.enqueue(clean)
-        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server)), policy: .fast(pauses: 3))
-        #expect(await drive(worker, until: settledAll(queue)))
+        let clock = TestClock()
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try virtualClient(server, clock: clock)), policy: Self.threePauses)
+        #expect(await drive(worker, clock, until: settledAll(queue)))
         #expect(await queue.entry(a)?.state == .matched, "a redirect once is tried again, like a 5xx")
         #expect(await queue.entry(c)?.state == .matched)
         guard case .failed(let message, _)? = await queue.entry(b)?.outcome else {
@@ -233,15 +250,18 @@ struct LookupThroughputTests {
         let queue = InMemoryLookupQueue()
         let a = await queue.enqueue(failing)
         let b = await queue.enqueue(recovering)
-        let start = Date()
-        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server)), policy: .fast(pauses: 3))
-        #expect(await drive(worker, until: settledAll(queue)))
+        let clock = TestClock()
+        let client = try virtualClient(server, clock: clock)
+        let start = client.rateLimiter.timeline.date
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: client), policy: Self.threePauses)
+        #expect(await drive(worker, clock, until: settledAll(queue)))
         guard case .failed(let message, let retryAt)? = await queue.entry(a)?.outcome else {
             Issue.record("not failed: \(String(describing: await queue.entry(a)?.outcome))")
             return
         }
         #expect(message.contains("HTTP 500"))
-        #expect(retryAt.timeIntervalSince(start) > 29, "retried later: the first retry delay, 30 s")
+        // Retried later: its three pauses (7 s), then the first retry delay, 30 s.
+        #expect(retryAt.timeIntervalSince(start) > 36.5, "\(retryAt.timeIntervalSince(start))")
         #expect(await queue.entry(b)?.state == .matched)
         let stats = try await server.lookupStats()
         #expect(stats.count("barcode=" + failing.canonical) == 4)
@@ -253,12 +273,12 @@ struct LookupThroughputTests {
         // The server's window is the limiter's size (its headers set the limiter's limit) but
         // of no length: the virtual clock decides when a slot frees.
         let server = try await DiscogsTestServer.start(["--generate", "--limit", "1", "--window", "0"])
-        let clock = GatedClock()
+        let clock = TestClock()
         let limiter = RateLimiter(configuration: .init(limit: 1, window: 60, margin: 0), clock: clock)
         let client = try testClient(server, limiter: limiter)
         let queue = InMemoryLookupQueue()
         for n in 1...3 { await queue.enqueue(ean(n)) }
-        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: client), policy: .fast())
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: client))
         let running = Task { await worker.run() }
         // The first lookup fills the window; the next two wait for it.
         try await waitUntil("let matched = await queue.entry(1)?.state == .matched let waiting = aw") {
@@ -268,17 +288,15 @@ struct LookupThroughputTests {
         }
         let opened = Task { try await client.release(id: 5_134_861, priority: .interactive) }
         try await waitUntil("await limiter.waiting(.interactive) == 1") { await limiter.waiting(.interactive) == 1 }
-        clock.advance(61)  // one slot frees: the person's request takes it
+        clock.advance(by: .seconds(61))  // one slot frees: the person's request takes it
         let release = try await opened.value
         #expect(release.id == 5_134_861 && release.hasFullDetails)
         #expect(await limiter.waiting(.lookup) == 2)
         for id: Int64 in [2, 3] {
-            clock.advance(61)
+            clock.advance(by: .seconds(61))
             try await waitUntil("await queue.entry(id)?.state == .matched") { await queue.entry(id)?.state == .matched }
         }
-        await worker.stop()
-        running.cancel()  // what still waits (after a failed expectation) goes back to the queue
-        _ = await running.value
+        await finish(worker, running)
         let stats = try await server.lookupStats()
         #expect(stats.order.count == 4)
         #expect(stats.position("/releases/5134861") == 1, "\(stats.order)")
@@ -288,13 +306,13 @@ struct LookupThroughputTests {
     @Test("background details: only while no lookup is due, and never ahead of a waiting lookup")
     func backgroundDetailsNeverAheadOfAWaitingLookup() async throws {
         let server = try await DiscogsTestServer.start(["--generate", "--limit", "1", "--window", "0"])
-        let clock = GatedClock()
+        let clock = TestClock()
         let limiter = RateLimiter(configuration: .init(limit: 1, window: 60, margin: 0, backgroundShare: 1), clock: clock)
         let client = try testClient(server, limiter: limiter)
         let queue = InMemoryLookupQueue()
         await queue.enqueue(ean(1))
         let details = InMemoryDetailsQueue(missing: [5_134_861, 10_507_194, 1])
-        var policy = LookupWorker.Policy.fast()
+        var policy = LookupWorker.Policy()
         policy.backgroundDetails = true
         let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: client), details: details, policy: policy)
         let running = Task { await worker.run() }
@@ -309,19 +327,17 @@ struct LookupThroughputTests {
         let scanned = await queue.enqueue(ean(2))
         worker.nudge()
         try await waitUntil("await limiter.waiting(.lookup) == 1") { await limiter.waiting(.lookup) == 1 }
-        clock.advance(61)
+        clock.advance(by: .seconds(61))
         try await waitUntil("await queue.entry(scanned)?.state == .matched") { await queue.entry(scanned)?.state == .matched }
         #expect(try await server.lookupStats().releases.isEmpty, "the background request still waits")
         // Then the background fetches, one a window.
         for fetched in 1...3 {
             try await waitUntil("await limiter.waiting(.background) == 1") { await limiter.waiting(.background) == 1 }
-            clock.advance(61)
+            clock.advance(by: .seconds(61))
             try await waitUntil("await details.stored.count == fetched") { await details.stored.count == fetched }
         }
         try await waitUntil("await worker.detailsFetched == 3") { await worker.detailsFetched == 3 }
-        await worker.stop()
-        running.cancel()
-        _ = await running.value
+        await finish(worker, running)
         let stats = try await server.lookupStats()
         #expect(stats.order.count == 5)
         #expect(stats.position("barcode=" + ean(2).canonical) == 1, "\(stats.order)")
@@ -335,7 +351,7 @@ struct LookupThroughputTests {
         let queue = InMemoryLookupQueue()
         for n in 1...8 { await queue.enqueue(ean(n)) }
         let worker = LookupWorker(
-            queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server, credentials: .personalToken("revoked"))), policy: .fast())
+            queue: queue, lookup: DiscogsBarcodeLookup(client: try virtualClient(server, clock: TestClock(), credentials: .personalToken("revoked"))))
         guard case .unauthorized = await worker.run() else { Issue.record("not refused"); return }
         #expect(try await server.lookupStats().requests == 1)
         #expect(await queue.all.allSatisfy { $0.state == .pending })

@@ -26,12 +26,16 @@ import Testing
         // The lock is taken once the worker has claimed the record: its lookup then runs,
         // and its result meets the lock.
         let queue = LockAfterClaim(store: store, path: path)
-        let policy = LookupWorkerTests.policy
-        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server)), policy: policy)
+        let clock = TestClock()
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try virtualClient(server, clock: clock)), policy: .noHedge)
         let running = Task { await worker.run() }
 
-        // Refused again and again (each attempt waits out the 0.2 s busy timeout)…
-        try await waitUntil("three refused writes", within: .seconds(60)) { await worker.statistics.writeRetries >= 3 }
+        // Refused again and again (each attempt waits out the 0.2 s busy timeout), the pauses
+        // between the attempts on virtual time…
+        try await waitUntil("three refused writes", within: .seconds(60)) {
+            if let next = clock.sleeping.first { clock.advance(by: next) }
+            return await worker.statistics.writeRetries >= 3
+        }
         #expect(try await server.stats().searches.contains { $0.contains("5099750442227") })  // the lookup itself is done
         // …and not counted as done, nor written: the record is still being looked up.
         let before = await worker.statistics
@@ -40,7 +44,10 @@ import Testing
 
         // The lock goes: the result is written, then counted.
         #expect(await queue.lock.release()?.status == 0)
-        try await waitUntil("the result written") { try await store.record(record.id)?.lookupState == .matched }
+        try await waitUntil("the result written") {
+            if let next = clock.sleeping.first { clock.advance(by: next) }  // the pause before the next attempt
+            return try await store.record(record.id)?.lookupState == .matched
+        }
         try await waitUntil("the result counted") { await worker.statistics.matched == 1 }
         await worker.stop()
         #expect(await running.value == .stopped)

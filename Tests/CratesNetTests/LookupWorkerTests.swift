@@ -6,24 +6,17 @@ import Testing
 @testable import CratesNet
 
 /// The worker draining an in-memory twin of the queue, through the real libcurl transport
-/// and the loopback server.
+/// and the loopback server, on virtual time: the product's timings, and a clock that moves
+/// only through the pauses the test waits out.
 @Suite struct LookupWorkerTests {
-    /// Fast timings so that retries come due within a test: two in-run retries, 20 and 40 ms
-    /// after a failure.
-    static var policy: LookupWorker.Policy {
-        var p = LookupWorker.Policy.fast(pauses: 2)
-        p.retryBase = 30
-        return p
-    }
-
     /// Runs a worker until every record has left the waiting states (or `defaultWaitDeadline`
-    /// passes), then stops it.
+    /// passes), moving the clock on through its pauses, then stops it.
     private func drain(
-        _ queue: InMemoryLookupQueue, client: DiscogsClient, policy: LookupWorker.Policy = policy
+        _ queue: InMemoryLookupQueue, client: DiscogsClient, clock: TestClock, policy: LookupWorker.Policy = .noHedge
     ) async throws -> (LookupWorker, LookupStatus) {
         let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: client), policy: policy)
         let running = Task { await worker.run() }
-        try await waitUntil("every record out of the waiting states", lastSeen: { "\(await queue.all.map(\.state))" }) {
+        try await advancing(clock, worker, until: "every record out of the waiting states", lastSeen: { "\(await queue.all.map(\.state))" }) {
             await queue.all.allSatisfy { ![.pending, .lookingUp].contains($0.state) }
         }
         await worker.stop()
@@ -44,7 +37,8 @@ import Testing
         // (restricted circulation) never is.
         let isbn = await queue.enqueue(try gtin("9780306406157"))
         let priceLabel = await queue.enqueue(try gtin("2012345678903"))
-        let (worker, final) = try await drain(queue, client: try testClient(server))
+        let clock = TestClock()
+        let (worker, final) = try await drain(queue, client: try virtualClient(server, clock: clock), clock: clock, policy: LookupWorker.Policy())
         #expect(final == .stopped)
 
         guard case .matched(let holovr)? = await queue.entry(twice)?.outcome else { Issue.record("not matched"); return }
@@ -83,8 +77,8 @@ import Testing
         let queue = InMemoryLookupQueue()
         let a = await queue.enqueue(try gtin("5099750442227"))
         let b = await queue.enqueue(try gtin("0727361626525"))
-        let worker = LookupWorker(
-            queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server, credentials: .personalToken("revoked"))), policy: Self.policy)
+        let client = try virtualClient(server, clock: TestClock(), credentials: .personalToken("revoked"))
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: client))
         let final = await worker.run()  // returns by itself
         guard case .unauthorized(let message) = final else { Issue.record("got \(final)"); return }
         #expect(message.contains("Invalid consumer token"))
@@ -95,47 +89,43 @@ import Testing
         #expect(stats.requests == 1, "\(stats.searches)")
     }
 
-    /// A 5xx or a timeout on every attempt of the run: failed with a retry time from the
-    /// backoff, then looked up again once due. A release deleted since Discogs indexed it is
+    /// A 5xx on every attempt of the run: tried again after each of the pauses (1 s, 2 s, 4 s,
+    /// 8 s, 8 s, 8 s, 8 s), then failed with a retry time 30 s on; looked up again once due,
+    /// and failed with a retry time twice as far. A release deleted since Discogs indexed it is
     /// matched from its search result (its details will answer 404 later).
     @Test func failuresAreRetriedWithBackoff() async throws {
-        // The slow answer comes long after the client's 5 s timeout, and 5 s is far more than
-        // a loaded machine takes to answer any other request: no answer times out by chance.
-        let server = try await DiscogsTestServer.start(["--slow", "120"])
+        let server = try await DiscogsTestServer.start()
         let queue = InMemoryLookupQueue()
         let html500 = await queue.enqueue(try gtin("5000000000012"))
         let deleted = await queue.enqueue(try gtin("5000000000067"))
-        let slow = await queue.enqueue(try gtin("5000000000050"))
-        let start = Date()
-        let (_, _) = try await drain(queue, client: try testClient(server, timeout: 5))
-        let drained = Date()
+        let clock = TestClock()
+        let client = try virtualClient(server, clock: clock)
+        let start = client.rateLimiter.timeline.date
+        let (_, _) = try await drain(queue, client: client, clock: clock)
         guard case .matched(let gone)? = await queue.entry(deleted)?.outcome else { Issue.record("not matched"); return }
         #expect(gone.id == 2_147_483_647 && !gone.hasFullDetails)
         let stats = try await server.lookupStats()
-        #expect(stats.count("barcode=5000000000012") == 3, "\(stats.order)")  // tried again twice in the run
-        for id in [html500, slow] {
-            let e = try #require(await queue.entry(id))
-            guard case .failed(let message, let retryAt)? = e.outcome else { Issue.record("\(id): \(String(describing: e.outcome))"); continue }
-            #expect(!message.isEmpty)
-            #expect(e.attempts == 1)
-            // First failure: retryBase (30 s) after the attempt, which came between the start
-            // and the end of the drain (however long that took).
-            #expect(retryAt >= start.addingTimeInterval(30) && retryAt <= drained.addingTimeInterval(30), "\(retryAt)")
-        }
-        #expect(LookupWorker.Policy().retryDelay(attempts: 3) == 240)
-        #expect(LookupWorker.Policy().retryDelay(attempts: 40) == 6 * 3600)
+        #expect(stats.count("barcode=5000000000012") == 8, "\(stats.order)")  // tried again after each of 7 pauses
+        let e = try #require(await queue.entry(html500))
+        guard case .failed(let message, let retryAt)? = e.outcome else { Issue.record("\(String(describing: e.outcome))"); return }
+        #expect(message.contains("HTTP 500"), "\(message)")
+        #expect(e.attempts == 1)
+        // The pauses, 39 s of virtual time, and then the first retry delay, 30 s.
+        #expect(abs(retryAt.timeIntervalSince(start) - 69) < 0.5, "\(retryAt.timeIntervalSince(start))")
 
-        // Due again: looked up again, and the attempts count grows.
-        await queue.makeFailedDue()
-        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server, timeout: 5)), policy: Self.policy)
+        // Due again once the clock has passed its retry time: looked up again, the attempts
+        // count grows, and the retry delay doubles.
+        clock.advance(by: .seconds(31))
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: client), policy: .noHedge)
         let running = Task { await worker.run() }
-        try await waitUntil("every record but the deleted one failed a second time") {
-            await queue.all.filter { $0.recordID != deleted }.allSatisfy { $0.attempts == 2 && $0.state == .failed }
+        try await advancing(clock, worker, until: "the record failed a second time") {
+            await queue.entry(html500).map { $0.attempts == 2 && $0.state == .failed } ?? false
         }
         await worker.stop()
         #expect(await running.value == .stopped)
         guard case .failed(_, let later)? = await queue.entry(html500)?.outcome else { Issue.record("not failed"); return }
-        #expect(later.timeIntervalSince(start) > 59)  // 60 s after the second attempt
+        #expect(abs(later.timeIntervalSince(start) - (70 + 39 + 60)) < 0.5, "\(later.timeIntervalSince(start))")
+        #expect(try await server.lookupStats().count("barcode=5000000000012") == 16)
     }
 
     @Test func offlineFailsWithRetryAndSaysSo() async throws {
@@ -147,12 +137,12 @@ import Testing
         let queue = InMemoryLookupQueue()
         await queue.enqueue(try gtin("5099750442227"))
         await queue.enqueue(try gtin("0727361626525"))
+        let clock = TestClock()
         let client = DiscogsClient(
             transport: try testTransport(), endpoints: DiscogsEndpoints(api: "http://127.0.0.1:\(port)", web: "http://127.0.0.1:\(port)"),
-            credentials: .personalToken("t"), rateLimiter: RateLimiter(configuration: .authenticated))
-        // Three pauses: the connections fail for longer than `unreachableAfterSeconds`
-        // within the first record's lookup.
-        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: client), policy: .fast(pauses: 3))
+            credentials: .personalToken("t"), rateLimiter: RateLimiter(configuration: .authenticated, clock: clock))
+        // Refused connections, in a row, for 3 s of the pauses between them: unreachable.
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: client), policy: .noHedge)
         let updates = Task {
             var seen: [LookupStatus] = []
             for await event in worker.events {
@@ -163,7 +153,9 @@ import Testing
             return seen
         }
         let running = Task { await worker.run() }
-        try await waitUntil("the worker offline") { if case .offline = await worker.status { return true } else { return false } }
+        try await advancing(clock, worker, until: "the worker offline") {
+            if case .offline = await worker.status { return true } else { return false }
+        }
         await worker.stop()
         #expect(await running.value == .stopped)
         let seen = await updates.value
@@ -173,12 +165,40 @@ import Testing
         #expect(await queue.all.allSatisfy { [.failed, .pending].contains($0.state) })
     }
 
+    /// `stop` lets a request in flight finish for its patience, on the worker's clock, then
+    /// cancels it: the record goes back to the queue untouched, and `stop` returns once `run`
+    /// has.
+    @Test func stopCancelsWhatIsInHandOnceItsPatienceIsOver() async throws {
+        let server = try await DiscogsTestServer.start(["--generate"])
+        let queue = InMemoryLookupQueue()
+        let id = await queue.enqueue(ean(1))
+        try await server.hold(match: "barcode=" + ean(1).canonical, count: 1)
+        let clock = TestClock()
+        // A transfer timeout far beyond the test's deadline: only a cancel ends the request.
+        let client = try virtualClient(server, clock: clock, timeout: 600)
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: client))
+        let running = Task { await worker.run() }
+        try await waitUntil("the request held") { try await server.lookupStats().held == 1 }
+        let stopped = LockBox(false)
+        Task {
+            await worker.stop(patience: .seconds(5))
+            stopped.set(true)
+        }
+        try await waitUntil("the patience counted on the clock") { clock.sleeping.contains(.seconds(5)) }
+        #expect(await queue.entry(id)?.state == .lookingUp, "in hand while the patience lasts")
+        clock.advance(by: .seconds(5))
+        try await waitUntil("stop returned") { stopped.value }
+        #expect(await running.value == .stopped)
+        #expect(await queue.entry(id)?.state == .pending, "given back untouched")
+        #expect(await queue.entry(id)?.attempts == 0)
+        try await server.release()
+    }
+
     @Test func aNudgeWakesAnIdleWorker() async throws {
         let server = try await DiscogsTestServer.start()
         let queue = InMemoryLookupQueue()
-        var policy = Self.policy
-        policy.recheckInterval = 600  // only a nudge can wake it in time
-        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try testClient(server)), policy: policy)
+        // On a clock that does not move, only a nudge can wake it.
+        let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try virtualClient(server, clock: TestClock())))
         let running = Task { await worker.run() }
         try await waitUntil("the worker idle") { await worker.status == .idle }
         let id = await queue.enqueue(try gtin("5099750442227"))
@@ -188,22 +208,24 @@ import Testing
         #expect(await running.value == .stopped)
     }
 
-    /// A tight window (5 requests per second) and 429s injected on top: every lookup ends
-    /// with its real outcome, none lost.
+    /// A tight window (5 requests a minute) and 429s injected on top: every lookup ends with
+    /// its real outcome, none lost. The server's window is the limiter's size but of no
+    /// length: the virtual clock decides when a slot frees.
     @Test func rateLimitedLookupsAreNeverLost() async throws {
-        let server = try await DiscogsTestServer.start(["--limit", "5", "--window", "1"])
+        let server = try await DiscogsTestServer.start(["--limit", "5", "--window", "0"])
         try await server.inject("429", count: 2, match: "/database/search")
         let queue = InMemoryLookupQueue()
         var ids: [Int64] = []
         for digits in ["5099750442227", "0727361626525", "0074643260619", "5012345678900", "5012345678917", "5099750442227"] {
             ids.append(await queue.enqueue(try gtin(digits)))
         }
-        let limiter = RateLimiter(configuration: .init(limit: 5, window: 1))
-        _ = try await drain(queue, client: try testClient(server, limiter: limiter))
+        let clock = TestClock()
+        let limiter = RateLimiter(configuration: .init(limit: 5, window: 60), clock: clock)
+        _ = try await drain(queue, client: try testClient(server, limiter: limiter), clock: clock)
         let states = await queue.all.map(\.state)
         #expect(states == [.matched, .matched, .matched, .ambiguous, .notFound, .matched])
         let stats = try await server.stats()
-        #expect(stats.maxInWindow <= 5)
+        #expect(await limiter.statistics.maxInWindow <= 5)
         #expect(stats.throttled == 0)  // the server's own window never refused
         #expect(await limiter.statistics.throttled == 2)  // the injected ones were honoured
     }

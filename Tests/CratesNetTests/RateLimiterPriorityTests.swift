@@ -5,7 +5,7 @@ import Testing
 @testable import CratesNet
 
 /// The limiter with several requests waiting and in flight, on virtual time that moves only
-/// when the test says (`GatedClock`).
+/// when the test says (`TestClock`).
 @Suite struct RateLimiterPriorityTests {
     /// Starts an acquire in a task and waits until it is in line (or granted at once).
     private func line(_ limiter: RateLimiter, _ priority: RateLimiter.Priority, order: Order) async -> Task<Void, any Error> {
@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func waitersGoByPriorityThenInOrderOfArrival() async throws {
-        let clock = GatedClock()
+        let clock = TestClock()
         let limiter = RateLimiter(configuration: .init(limit: 1, window: 10, margin: 0, backgroundShare: 1), clock: clock)
         let first = try await limiter.acquire()
         await limiter.complete(first, status: 200, headers: nil)
@@ -31,7 +31,7 @@ import Testing
         }
         #expect(order.values.isEmpty, "the window is full: everyone waits")
         for expected in 1...5 {
-            clock.advance(11)
+            clock.advance(by: .seconds(11))
             try await waitUntil("order.values.count == expected") { order.values.count == expected }
         }
         for task in tasks { try await task.value }
@@ -41,20 +41,20 @@ import Testing
     /// A request in flight counts in the window from the moment it is sent: with three sent
     /// and none answered, a fourth waits, and goes a whole window after the first answer.
     @Test func requestsInFlightFillTheWindow() async throws {
-        let clock = GatedClock()
+        let clock = TestClock()
         let limiter = RateLimiter(configuration: .init(limit: 3, window: 10, margin: 0), clock: clock)
         var open: [RateLimiter.Ticket] = []
         for _ in 0..<3 { open.append(try await limiter.acquire()) }
         #expect(await limiter.inWindow == 3)
         let order = Order()
         let fourth = await line(limiter, .lookup, order: order)
-        clock.advance(100)  // time alone frees nothing: the three are unanswered
+        clock.advance(by: .seconds(100))  // time alone frees nothing: the three are unanswered
         #expect(await limiter.waiting(.lookup) == 1)
-        await limiter.complete(open[0], status: 200, headers: nil)  // answered at 1100
+        await limiter.complete(open[0], status: 200, headers: nil)  // answered at 100
         #expect(await limiter.waiting(.lookup) == 1, "answered now, it counts for a window more")
-        clock.advance(9)
+        clock.advance(by: .seconds(9))
         #expect(await limiter.waiting(.lookup) == 1)
-        clock.advance(1)  // 1110: the first answer leaves the window
+        clock.advance(by: .seconds(1))  // 110: the first answer leaves the window
         try await fourth.value
         #expect(order.values == [.lookup])
         let statistics = await limiter.statistics
@@ -64,7 +64,7 @@ import Testing
     /// Background requests leave part of the window free, so that a new scan's lookup goes
     /// at once even after a burst of background work.
     @Test func backgroundLeavesRoomForLookups() async throws {
-        let clock = GatedClock()
+        let clock = TestClock()
         let limiter = RateLimiter(configuration: .init(limit: 4, window: 10, margin: 0, backgroundShare: 0.5), clock: clock)
         for _ in 0..<2 {
             let t = try await limiter.acquire(priority: .background)
@@ -75,13 +75,13 @@ import Testing
         #expect(await limiter.waiting(.background) == 1, "half the window is background's share")
         let lookup = try await limiter.acquire(priority: .lookup)  // at once
         await limiter.complete(lookup, status: 200, headers: nil)
-        clock.advance(11)
+        clock.advance(by: .seconds(11))
         try await third.value
         #expect(order.values == [.background])
     }
 
     @Test func aCancelledWaiterLeavesTheLine() async throws {
-        let clock = GatedClock()
+        let clock = TestClock()
         let limiter = RateLimiter(configuration: .init(limit: 1, window: 10, margin: 0), clock: clock)
         let first = try await limiter.acquire()
         await limiter.complete(first, status: 200, headers: nil)
@@ -92,13 +92,13 @@ import Testing
         #expect(await limiter.waiting(.interactive) == 0)
         let order = Order()
         let next = await line(limiter, .lookup, order: order)
-        clock.advance(11)
+        clock.advance(by: .seconds(11))
         try await next.value
         #expect(order.values == [.lookup])
     }
 
     @Test func onlyALookupOrAPersonWaitingIsReported() async throws {
-        let clock = GatedClock()
+        let clock = TestClock()
         let limiter = RateLimiter(configuration: .init(limit: 1, window: 30, margin: 0, backgroundShare: 1), clock: clock)
         let seen = LockBox<[Double]>()
         await limiter.setObserver { seen.append($0) }
@@ -109,10 +109,10 @@ import Testing
         #expect(seen.all.isEmpty)
         let lookup = await line(limiter, .lookup, order: order)
         #expect(seen.all == [30])
-        clock.advance(31)
+        clock.advance(by: .seconds(31))
         try await lookup.value
         #expect(seen.all == [30, 0])
-        clock.advance(31)
+        clock.advance(by: .seconds(31))
         try await background.value
         #expect(seen.all == [30, 0])
     }

@@ -4,55 +4,38 @@ import Testing
 
 @testable import CratesNet
 
-/// Virtual time: `sleep(until:)` jumps the clock forward at once and records the wait.
-final class ManualClock: RateLimitClock, Sendable {
-    private let state = LockBox((time: 1000.0, sleeps: [Double]()))
-
-    func now() -> Double { state.withLock { $0.time } }
-
-    func sleep(until deadline: Double) async throws {
-        state.withLock { state in
-            state.sleeps.append(deadline - state.time)
-            state.time = max(state.time, deadline)
-        }
-    }
-
-    func advance(_ seconds: Double) { state.withLock { $0.time += seconds } }
-    var waits: [Double] { state.withLock { $0.sleeps } }
-}
-
 @Suite struct RateLimiterTests {
     /// Sends `count` requests back to back, each answered `latency` seconds after it left,
     /// with the given response headers; returns the times they were sent.
     private func run(
-        _ limiter: RateLimiter, clock: ManualClock, count: Int, latency: Double = 0,
+        _ limiter: RateLimiter, clock: TestClock, count: Int, latency: Double = 0,
         headers: (Int) -> HTTPHeaders? = { _ in nil }
     ) async throws -> [Double] {
         var sent: [Double] = []
         for i in 0..<count {
             let ticket = try await limiter.acquire()
-            sent.append(clock.now())
-            clock.advance(latency)
+            sent.append(clock.elapsed.inSeconds)
+            clock.advance(by: .seconds(latency))
             await limiter.complete(ticket, status: 200, headers: headers(i))
         }
         return sent
     }
 
     @Test func aFullWindowGoesAtOnceThenOneSlotAtATime() async throws {
-        let clock = ManualClock()
+        let clock = TestClock(jumps: true)
         let limiter = RateLimiter(configuration: .init(limit: 5, window: 10, margin: 0), clock: clock)
         let sent = try await run(limiter, clock: clock, count: 7)
-        #expect(sent[0..<5].allSatisfy { $0 == 1000 })
-        #expect(sent[5] == 1010)  // the first stamp has left the window
-        #expect(sent[6] == 1010)
-        #expect(clock.waits == [10])
+        #expect(sent[0..<5].allSatisfy { $0 == 0 })
+        #expect(sent[5] == 10)  // the first stamp has left the window
+        #expect(sent[6] == 10)
+        #expect(clock.waits == [.seconds(10)])
     }
 
     /// Whatever the latencies, no window of `window` seconds ever holds more than `limit`
     /// answered requests: the property the server's 429 checks.
     @Test(arguments: [0.0, 0.05, 0.4, 1.3])
     func neverMoreThanTheLimitInAnyWindow(latency: Double) async throws {
-        let clock = ManualClock()
+        let clock = TestClock(jumps: true)
         let limiter = RateLimiter(configuration: .init(limit: 20, window: 5, margin: 0.01), clock: clock)
         let sent = try await run(limiter, clock: clock, count: 120, latency: latency)
         let arrivals = sent  // the server counts a request when it arrives: at or after `sent`
@@ -70,7 +53,7 @@ final class ManualClock: RateLimitClock, Sendable {
     }
 
     @Test func headersLowerTheLimitAndCountOthersRequests() async throws {
-        let clock = ManualClock()
+        let clock = TestClock(jumps: true)
         let limiter = RateLimiter(configuration: .init(limit: 60, window: 60, margin: 0), clock: clock)
         // Discogs says: 25 allowed, 20 used already (another process), 5 remaining.
         let first = try await limiter.acquire()
@@ -82,13 +65,13 @@ final class ManualClock: RateLimitClock, Sendable {
         }
         #expect(clock.waits.isEmpty)
         _ = try await limiter.acquire()  // the 26th in the window must wait a whole window
-        #expect(clock.waits == [60])
+        #expect(clock.waits == [.seconds(60)])
     }
 
     /// What an import's time left is made of: a full window makes the next request wait,
     /// however few are left.
     @Test func secondsUntilSentCountsTheWaitForTheWindow() async throws {
-        let clock = ManualClock()
+        let clock = TestClock(jumps: true)
         let limiter = RateLimiter(configuration: .init(limit: 60, window: 60, margin: 0), clock: clock)
         #expect(await limiter.secondsUntilSent(0) == 0)
         #expect(await limiter.secondsUntilSent(60) == 0, "a fresh window sends 60 at once")
@@ -97,10 +80,10 @@ final class ManualClock: RateLimitClock, Sendable {
         // 60 requests over 10 s fill the window: the 6 left wait for the first to leave it.
         for i in 0..<60 {
             let ticket = try await limiter.acquire()
-            if i % 6 == 5 { clock.advance(1) }
+            if i % 6 == 5 { clock.advance(by: .seconds(1)) }
             await limiter.complete(ticket, status: 200, headers: nil)
         }
-        #expect(await limiter.secondsUntilSent(6) == 51, "the first answered at 1000, now is 1010: it leaves at 1060, then one a second")
+        #expect(await limiter.secondsUntilSent(6) == 51, "the first answered at 0, now is 10: it leaves at 60, then one a second")
         #expect(await limiter.secondsUntilSent(1) == 50)
         // Requests answered elsewhere on the account (the headers) count too.
         let other = RateLimiter(configuration: .init(limit: 60, window: 60, margin: 0), clock: clock)
@@ -110,29 +93,29 @@ final class ManualClock: RateLimitClock, Sendable {
     }
 
     @Test func remainingZeroFillsTheWindow() async throws {
-        let clock = ManualClock()
+        let clock = TestClock(jumps: true)
         let limiter = RateLimiter(configuration: .init(limit: 60, window: 60, margin: 0), clock: clock)
         let t = try await limiter.acquire()
         await limiter.complete(t, status: 200, headers: HTTPHeaders([("x-discogs-ratelimit", "60"), ("x-discogs-ratelimit-remaining", "0")]))
         _ = try await limiter.acquire()
-        #expect(clock.waits == [60])
+        #expect(clock.waits == [.seconds(60)])
     }
 
     @Test func a429PausesForRetryAfterOrAWholeWindow() async throws {
-        let clock = ManualClock()
+        let clock = TestClock(jumps: true)
         let limiter = RateLimiter(configuration: .init(limit: 60, window: 60, margin: 0), clock: clock)
         let a = try await limiter.acquire()
         await limiter.complete(a, status: 429, headers: HTTPHeaders([("Retry-After", "7")]))
         let b = try await limiter.acquire()
-        #expect(clock.waits == [7])
+        #expect(clock.waits == [.seconds(7)])
         await limiter.complete(b, status: 429, headers: nil)
         _ = try await limiter.acquire()
-        #expect(clock.waits == [7, 60])
+        #expect(clock.waits == [.seconds(7), .seconds(60)])
         #expect(await limiter.statistics.throttled == 2)
     }
 
     @Test func longWaitsAreReportedToTheObserver() async throws {
-        let clock = ManualClock()
+        let clock = TestClock(jumps: true)
         let limiter = RateLimiter(configuration: .init(limit: 1, window: 30, margin: 0), clock: clock)
         let seen = LockBox<[Double]>()
         await limiter.setObserver { seen.append($0) }
@@ -143,9 +126,9 @@ final class ManualClock: RateLimitClock, Sendable {
     @Test func stampsAreTakenWhenTheAnswerArrives() async throws {
         // A request answered 3 s after it left frees its slot 3 s later than it would if it
         // were stamped when sent: the server may have counted it late.
-        let clock = ManualClock()
+        let clock = TestClock(jumps: true)
         let limiter = RateLimiter(configuration: .init(limit: 1, window: 10, margin: 0), clock: clock)
         let sent = try await run(limiter, clock: clock, count: 2, latency: 3)
-        #expect(sent == [1000, 1013])
+        #expect(sent == [0, 13])
     }
 }

@@ -61,7 +61,7 @@ public struct LookupDriver: Sendable {
         }
         let timer = timeout.map { limit in
             Task {
-                try await Task.sleep(for: limit)
+                try await worker.timeline.sleep(for: limit)
                 ended.withLock { $0 = $0 ?? .timedOut }
                 running.cancel()
             }
@@ -105,12 +105,7 @@ public struct LookupDriver: Sendable {
             // Nothing in hand once the queue is drained; a lookup of another record may be
             // (add --wait): it may finish for a few seconds, then goes back to the queue.
             await worker.stop()
-            let patience = Task {
-                try await Task.sleep(for: .seconds(5))
-                running.cancel()
-            }
             _ = await running.value
-            patience.cancel()
         } else {
             running.cancel()
             _ = await running.value

@@ -390,19 +390,14 @@ public final class CollectionSession: Sendable {
     }
 
     /// Stops the worker, waiting at most a few seconds for the lookup in hand: cut short, it
-    /// goes back to the queue.
+    /// goes back to the queue (`LookupWorker.stop`).
     private func stopWorker() async {
         let (worker, task) = self.worker.withLock { state in
             defer { state = (nil, nil) }
             return (state.worker, state.task)
         }
         guard let worker, let task else { return }
-        let patience = Task {
-            try await Task.sleep(for: .seconds(3))
-            task.cancel()
-        }
         await worker.stop()
         await task.value
-        patience.cancel()
     }
 }

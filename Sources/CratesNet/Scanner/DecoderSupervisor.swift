@@ -8,7 +8,9 @@ import Synchronization
 
 /// Keeps the decoder running: starts it, hands each line of its standard output to `onLine`,
 /// relays its standard error to the log, explains why it stopped, and starts it again after a
-/// backoff (`RestartBackoff`). Runs on a thread of its own.
+/// backoff (`RestartBackoff`) on its clock. Runs on a thread of its own, which blocks in
+/// poll(2) on the decoder's pipes and a wake pipe: `stop()` and the end of a backoff, told by
+/// a task sleeping on the clock, write to the wake pipe.
 public final class DecoderSupervisor: Sendable {
     /// What the supervisor reports, for the daemon's log and for tests.
     public enum Report: Hashable, Sendable {
@@ -27,12 +29,17 @@ public final class DecoderSupervisor: Sendable {
     private let onReport: @Sendable (Report) -> Void
     private let state: Mutex<State>
     private let wake: (read: Int32, write: Int32)
+    /// How long a run lasted, and the waits between runs.
+    private let timeline: Timeline
 
     private struct State {
         var backoff: RestartBackoff
         var stopping = false
+        /// The wake pipe is closed.
         var finished = false
         var runs = 0
+        /// The backoff under way is over (its byte is in the wake pipe).
+        var restartDue = false
     }
 
     /// The longest stdout line kept (a QR code holds at most about 7,000 characters); longer
@@ -41,11 +48,13 @@ public final class DecoderSupervisor: Sendable {
 
     /// `recordPath`: a file where the running decoder's pid and start time are noted, so that
     /// a later daemon can end a decoder this one leaves behind if it is killed (the daemon
-    /// passes its socket's path + ".decoder"); nil: none.
+    /// passes its socket's path + ".decoder"); nil: none. `clock`: the system's, or a test's.
     public init(
         command: DecoderCommand, backoff: RestartBackoff = RestartBackoff(), recordPath: String? = nil,
+        clock: any Clock<Duration> = ContinuousClock(),
         onLine: @escaping @Sendable (String) -> Void, onReport: @escaping @Sendable (Report) -> Void
     ) throws(ScannerError) {
+        timeline = Timeline(clock)
         self.command = command
         self.record = recordPath.map(DecoderRecord.init(path:))
         self.onLine = onLine
@@ -87,13 +96,12 @@ public final class DecoderSupervisor: Sendable {
     private var stopping: Bool { state.withLock { $0.stopping } }
 
     private func run() {
-        let clock = ContinuousClock()
         while !stopping {
-            let started = clock.now
+            let started = timeline.now
             state.withLock { $0.runs += 1 }
             let (exit, lastErrors) = runOnce()
             let stoppingNow = stopping
-            let delay: Duration? = stoppingNow ? nil : state.withLock { $0.backoff.delay(after: clock.now - started) }
+            let delay: Duration? = stoppingNow ? nil : state.withLock { $0.backoff.delay(after: timeline.now - started) }
             onReport(.stopped(exit, explanation: exit.explanation(command: command, stderr: lastErrors), restartIn: delay))
             guard let delay else { break }
             if sleep(delay) { break }
@@ -105,16 +113,34 @@ public final class DecoderSupervisor: Sendable {
         }
     }
 
-    /// Sleeps `delay`, or until `stop()`; true when stopping.
+    /// Waits `delay` on the clock, or until `stop()`; true when stopping. A task sleeps on the
+    /// clock and, once the delay is over, writes to the wake pipe (only while it is open) and
+    /// then says so: the byte is read here before the next run, whose poll would otherwise
+    /// wake at once on it.
     private func sleep(_ delay: Duration) -> Bool {
-        let end = ContinuousClock.now.advanced(by: delay)
-        while !stopping {
-            let left = ContinuousClock.now.duration(to: end)
-            guard left > .zero else { return false }
-            var fds = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
-            _ = poll(&fds, 1, Int32(max(1, min(1000, left / .milliseconds(1)))))
+        let end = timeline.now + delay
+        state.withLock { $0.restartDue = false }
+        let timer = Task { [self] in
+            guard (try? await timeline.sleep(until: end)) != nil else { return }
+            state.withLock { state in
+                guard !state.finished else { return }
+                var byte: UInt8 = 1
+                _ = write(wake.write, &byte, 1)
+                state.restartDue = true
+            }
         }
-        return true
+        defer { timer.cancel() }
+        while true {
+            let (stopping, due) = state.withLock { ($0.stopping, $0.restartDue) }
+            if stopping { return true }
+            if due {
+                var bytes = [UInt8](repeating: 0, count: 64)
+                while read(wake.read, &bytes, bytes.count) > 0 {}
+                return false
+            }
+            var fds = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&fds, 1, 1000)
+        }
     }
 
     /// One run: spawn, read until the child exits, reap. Returns how it ended and the last

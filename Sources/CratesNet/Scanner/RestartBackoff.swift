@@ -1,25 +1,25 @@
 /// How long to wait before restarting a decoder that stopped: doubling from `initial` up to
-/// `maximum` while runs keep failing quickly, back to `initial` after a run that lasted
-/// `healthyRun` or more (a camera unplugged after an hour of scanning is retried at once,
-/// not after the 30 s a string of failures earned).
+/// `maximum` (`Backoff`) while runs keep failing quickly, back to `initial` after a run that
+/// lasted `healthyRun` or more (a camera unplugged after an hour of scanning is retried at
+/// once, not after the 30 s a string of failures earned).
 public struct RestartBackoff: Hashable, Sendable {
-    public let initial: Duration
-    public let maximum: Duration
+    public let backoff: Backoff
     public let healthyRun: Duration
-    private var current: Duration
+    /// Quick runs in a row so far.
+    private var round = 0
 
     public init(initial: Duration = .seconds(1), maximum: Duration = .seconds(30), healthyRun: Duration = .seconds(10)) {
-        self.initial = initial
-        self.maximum = max(initial, maximum)
+        backoff = Backoff(first: initial, maximum: maximum)
         self.healthyRun = healthyRun
-        current = initial
     }
+
+    public var initial: Duration { backoff.first }
+    public var maximum: Duration { backoff.maximum }
 
     /// The wait before the next start, after a run that lasted `run`.
     public mutating func delay(after run: Duration) -> Duration {
-        if run >= healthyRun { current = initial }
-        let delay = current
-        current = min(maximum, current * 2)
-        return delay
+        if run >= healthyRun { round = 0 }
+        defer { round = min(round + 1, 64) }
+        return backoff.delay(round)
     }
 }

@@ -27,8 +27,6 @@ final class ReportLog: Sendable {
 
 @Suite("Scanner: decoder supervision")
 struct DecoderSupervisorTests {
-    static let fast = RestartBackoff(initial: .milliseconds(50), maximum: .milliseconds(200), healthyRun: .seconds(10))
-
     @Test("restart waits double up to the cap, and start over after a healthy run")
     func backoff() {
         var backoff = RestartBackoff(initial: .seconds(1), maximum: .seconds(30), healthyRun: .seconds(10))
@@ -75,16 +73,23 @@ struct DecoderSupervisorTests {
     @Test("lines reach the handler; a failing decoder is reported and restarted; stderr is relayed without zbar's D-Bus noise")
     func restarts() async throws {
         let log = ReportLog()
+        // Virtual time: each restart waits its backoff (1 s, 2 s…) until the test moves on.
+        let clock = TestClock()
         let supervisor = try DecoderSupervisor(
             command: .shell("echo EAN-13:5099750442227; echo 'Connection Null' >&2; echo 'frame error' >&2; exit 3"),
-            backoff: Self.fast, onLine: { log.line($0) }, onReport: { log.report($0) })
+            clock: clock, onLine: { log.line($0) }, onReport: { log.report($0) })
         supervisor.start()
+        for (run, backoff) in [(1, Duration.seconds(1)), (2, .seconds(2))] {
+            try await waitUntil("stop \(run) and its backoff begun") { log.stops.count == run && clock.sleeping == [backoff] }
+            #expect(supervisor.runs == run, "no restart before the backoff is over")
+            clock.advance(by: backoff)
+        }
         try await waitUntil("three stops") { log.stops.count >= 3 }
         supervisor.stop()
         #expect(await supervisor.waitUntilStopped(timeout: .seconds(30)))
         let stops = log.stops
         #expect(log.lines.prefix(3) == ["EAN-13:5099750442227", "EAN-13:5099750442227", "EAN-13:5099750442227"])
-        #expect(stops.prefix(3).map { $0.2 } == [.milliseconds(50), .milliseconds(100), .milliseconds(200)])
+        #expect(stops.prefix(3).map { $0.2 } == [.seconds(1), .seconds(2), .seconds(4)])
         for stop in stops.prefix(3) {
             // Foundation's Process in other tests may reap our child first: then the status
             // is unknown, and the explanation says so.
@@ -104,7 +109,7 @@ struct DecoderSupervisorTests {
         let pidFile = scratch.path + "/child.pid"
         let supervisor = try DecoderSupervisor(
             command: .shell("sleep 600 & echo $! > \(pidFile); echo QR-Code:ready; wait"),
-            backoff: Self.fast, onLine: { log.line($0) }, onReport: { log.report($0) })
+            clock: TestClock(), onLine: { log.line($0) }, onReport: { log.report($0) })
         supervisor.start()
         try await waitUntil("the decoder's ready line") { log.lines == ["QR-Code:ready"] }
         let child = try #require(pid_t(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -138,9 +143,12 @@ struct DecoderSupervisorTests {
     @Test("a program that cannot be started is reported and retried")
     func cannotStart() async throws {
         let log = ReportLog()
+        let clock = TestClock()
         let supervisor = try DecoderSupervisor(
-            command: Self.zbarcam, backoff: Self.fast, onLine: { log.line($0) }, onReport: { log.report($0) })
+            command: Self.zbarcam, clock: clock, onLine: { log.line($0) }, onReport: { log.report($0) })
         supervisor.start()
+        try await waitUntil("a stop and its backoff begun") { log.stops.count == 1 && clock.sleeping == [.seconds(1)] }
+        clock.advance(by: .seconds(1))
         try await waitUntil("two stops") { log.stops.count >= 2 }
         supervisor.stop()
         #expect(await supervisor.waitUntilStopped(timeout: .seconds(30)))
