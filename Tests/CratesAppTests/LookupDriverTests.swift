@@ -183,7 +183,7 @@ struct LookupDriverTests {
         clock.advance(by: .seconds(1))
         try await waitUntil("the first record's second pause") { await worker.pausesLeft == [.seconds(8)] }
         clock.advance(by: .seconds(1))  // the warm-up is over
-        try await waitUntil("the other three failed once and pausing", lastSeen: { "\(await worker.pausesLeft)" }) {
+        try await waitUntil("the other three failed once and pausing", lastSeen: { "\(await worker.pausesLeft), \(await worker.status)" }) {
             await worker.pausesLeft == [.seconds(1), .seconds(1), .seconds(1), .seconds(7)]
         }
         clock.advance(by: .seconds(1))

@@ -26,6 +26,9 @@ import Testing
         #expect(claims.nextLook(.init(inHand: 1, now: .milliseconds(500))) == .milliseconds(1500), "look again when the warm-up ends")
         #expect(claims.mayClaim(.init(inHand: 1, now: .seconds(2))), "a first answer slow to come holds back the others only so long")
         #expect(claims.mayClaim(.init(inHand: 1, answered: true)))
+        // The warm-up counts from the run's start, not from the clock's.
+        #expect(!claims.mayClaim(.init(inHand: 1, now: .seconds(61), started: .seconds(60))))
+        #expect(claims.nextLook(.init(inHand: 1, now: .seconds(61), started: .seconds(60))) == .seconds(1))
     }
 
     @Test func claimsUpToTheConcurrencyCountingOnlyRequestsInFlight() {

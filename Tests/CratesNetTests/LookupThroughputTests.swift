@@ -294,7 +294,10 @@ struct LookupThroughputTests {
         #expect(await limiter.waiting(.lookup) == 2)
         for id: Int64 in [2, 3] {
             clock.advance(by: .seconds(61))
-            try await waitUntil("await queue.entry(id)?.state == .matched") { await queue.entry(id)?.state == .matched }
+            try await waitUntil("record \(id) matched", lastSeen: {
+                "\(await queue.all.map(\.state)), waiting \(await limiter.waiting(.lookup)), in window \(await limiter.inWindow), "
+                    + "clock \(clock.elapsed) \(clock.sleeping), \(try! await server.lookupStats().order)"
+            }) { await queue.entry(id)?.state == .matched }
         }
         await finish(worker, running)
         let stats = try await server.lookupStats()

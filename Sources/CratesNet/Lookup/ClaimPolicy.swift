@@ -37,13 +37,18 @@ public struct ClaimPolicy: Sendable, Hashable {
         public var slow = 0
         /// Whether Discogs has answered once.
         public var answered = false
-        /// The time since the worker started.
+        /// The time now, and when the run began, on the worker's timeline.
         public var now: Duration = .zero
+        public var started: Duration = .zero
         /// While Discogs is unreachable: when the next probe may go. Nil: reachable.
         public var probeAt: Duration?
 
-        public init(inHand: Int = 0, pausing: Int = 0, slow: Int = 0, answered: Bool = false, now: Duration = .zero, probeAt: Duration? = nil) {
-            (self.inHand, self.pausing, self.slow, self.answered, self.now, self.probeAt) = (inHand, pausing, slow, answered, now, probeAt)
+        public init(
+            inHand: Int = 0, pausing: Int = 0, slow: Int = 0, answered: Bool = false, now: Duration = .zero, started: Duration = .zero,
+            probeAt: Duration? = nil
+        ) {
+            (self.inHand, self.pausing, self.slow, self.answered) = (inHand, pausing, slow, answered)
+            (self.now, self.started, self.probeAt) = (now, started, probeAt)
         }
     }
 
@@ -57,16 +62,18 @@ public struct ClaimPolicy: Sendable, Hashable {
 
     /// How long to wait before looking again, unless woken sooner (a record settled, a
     /// nudge): when the probe or the warm-up is due, when an answer may have become slow, or
-    /// after `recheckInterval` for failed lookups come due.
+    /// after `recheckInterval` for failed lookups come due. Counted from `s.now`: from the
+    /// look that found no more may be claimed, so that a look that comes late does not wait
+    /// longer.
     public func nextLook(_ s: Situation) -> Duration {
         let soonest = Duration.milliseconds(10)
         if let probeAt = s.probeAt, s.inHand == 0 { return max(soonest, min(recheckInterval, probeAt - s.now)) }
-        if warmingUp(s) { return max(soonest, min(recheckInterval, warmUp - s.now)) }
+        if warmingUp(s) { return max(soonest, min(recheckInterval, s.started + warmUp - s.now)) }
         if s.inHand > 0 { return min(recheckInterval, slowAfter) }
         return recheckInterval
     }
 
     private func warmingUp(_ s: Situation) -> Bool {
-        !s.answered && s.now < warmUp
+        !s.answered && s.now - s.started < warmUp
     }
 }

@@ -82,6 +82,8 @@ public actor LookupWorker {
     /// Set when `stop`'s patience has run out: the lookups in hand are cancelled.
     private var cutShort = false
     private var running = false
+    /// When `run()` began, on `timeline`.
+    private var started: Duration = .zero
     private var finished: [CheckedContinuation<Void, Never>] = []
 
     public init(queue: any LookupQueue, lookup: DiscogsBarcodeLookup, details: (any ReleaseDetailsQueue)? = nil, policy: Policy = Policy()) {
@@ -127,6 +129,7 @@ public actor LookupWorker {
     @discardableResult
     public func run() async -> LookupStatus {
         running = true
+        started = timeline.now
         await lookup.client.rateLimiter.setObserver { [weak self] seconds in
             Task { await self?.rateLimitChanged(seconds) }
         }
@@ -142,13 +145,13 @@ public actor LookupWorker {
                     // run out) and their records settle or go back to the queue.
                     if cutShort { group.cancelAll() }
                     if inHand.isEmpty || cutShort { return .stopped }
-                    await wake.wait(timeout: policy.claims.recheckInterval)
+                    await wake.wait(until: timeline.now + policy.claims.recheckInterval)
                     continue
                 }
-                let drained = await claim(into: &group)
+                let (drained, seen) = await claim(into: &group)
                 await publishProgress(drained: drained)
                 if drained, inHand.isEmpty, !reachability.isUnreachable { startBackgroundDetails() }
-                await wake.wait(timeout: policy.claims.nextLook(await situation()))
+                await wake.wait(until: seen.now + policy.claims.nextLook(seen))
             }
         }
         background?.task?.cancel()
@@ -164,9 +167,11 @@ public actor LookupWorker {
     // MARK: Claims and status
 
     /// Claims records while the claim policy allows, each looked up in a task of `group`.
-    /// True when the queue had nothing more due.
-    private func claim(into group: inout DiscardingTaskGroup) async -> Bool {
-        while !stopping, refused == nil, policy.claims.mayClaim(await situation()) {
+    /// Returns whether the queue had nothing more due, and the last situation looked at: the
+    /// next look is timed from it.
+    private func claim(into group: inout DiscardingTaskGroup) async -> (drained: Bool, seen: ClaimPolicy.Situation) {
+        var seen = await situation()
+        while !stopping, refused == nil, policy.claims.mayClaim(seen) {
             // Whether no record was in hand as the queue was asked: a record given back
             // while the claim waited (refused credentials) is due again.
             let noneInHand = inHand.isEmpty
@@ -174,17 +179,18 @@ public actor LookupWorker {
             do {
                 job = try await queue.claimNext(now: timeline.date, lease: policy.claims.lease.inSeconds)
             } catch {
-                return false  // the store could not be read: try again later rather than spin
+                return (false, seen)  // the store could not be read: try again later rather than spin
             }
             guard let job else {
                 // Nothing due and nothing in hand: the queue is drained for now.
                 if noneInHand, inHand.isEmpty, refused == nil { eventSink.yield(.nothingDue) }
-                return true
+                return (true, seen)
             }
             inHand[job.recordID] = .some(nil)
             group.addTask { await self.process(job) }
+            seen = await situation()
         }
-        return false
+        return (false, seen)
     }
 
     /// What the claim policy decides by.
@@ -192,7 +198,7 @@ public actor LookupWorker {
         let slow = inHand.isEmpty ? 0 : await lookup.client.rateLimiter.inFlight(longerThan: policy.claims.slowAfter)
         return ClaimPolicy.Situation(
             inHand: inHand.count, pausing: pausing, slow: slow, answered: reachability.answered,
-            now: timeline.now, probeAt: reachability.probeAt)
+            now: timeline.now, started: started, probeAt: reachability.probeAt)
     }
 
     private func publishProgress(drained: Bool) async {

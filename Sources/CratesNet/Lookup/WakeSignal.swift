@@ -1,7 +1,8 @@
-/// Wakes a sleeping loop early: `wait(timeout:)` returns when `signal()` is called, the
-/// timeout passes on `timeline` or the waiting task is cancelled, whichever comes first. A
+/// Wakes a sleeping loop early: `wait(until:)` returns when `signal()` is called, the
+/// deadline comes on `timeline` or the waiting task is cancelled, whichever comes first. A
 /// signal sent while nobody waits is kept for the next wait, so a nudge is never lost between
-/// two checks.
+/// two checks; a deadline is fixed by the caller, from the time it decided by, so a wait that
+/// begins late still ends on time.
 actor WakeSignal {
     private let timeline: Timeline
     private var pending = false
@@ -21,14 +22,13 @@ actor WakeSignal {
         }
     }
 
-    func wait(timeout: Duration) async {
+    func wait(until deadline: Duration) async {
         if pending || Task.isCancelled {
             pending = false
             return
         }
         generation += 1
         let mine = generation
-        let deadline = timeline.now + timeout
         let timer = Task { [weak self, timeline] in
             guard (try? await timeline.sleep(until: deadline)) != nil else { return }
             await self?.expire(mine)
