@@ -1,0 +1,54 @@
+/// Discogs' releases as its monthly data dump publishes them, kept on this machine: it answers
+/// barcode, catalogue-number and artist/title questions with no request, offline and without
+/// an account. Read-only; a newer dump replaces it whole (Discogs publishes no deltas).
+///
+/// The collection is what a person owns; the catalogue is everything that exists. Releases it
+/// answers with are completed from the dump's fields (`Release.hasFullDetails` false: the
+/// tracklist, notes and images still come from Discogs on demand).
+public protocol ReleaseCatalogue: Sendable {
+    /// The dump it was built from.
+    var edition: CatalogueEdition { get }
+
+    /// Every release that lists `barcode` among its identifiers, in release-id order. A UPC-A
+    /// and its EAN-13 are one barcode (`GTIN.gtin14Value` is the key).
+    func releases(barcode: GTIN) throws(ReleaseCatalogueError) -> [Release]
+
+    /// Releases answering `query`, best first, at most `limit`: artist and title by full-text
+    /// search (accents and case folded), a catalogue number by `CatalogueNumber.key` (so
+    /// "SOMA92", "soma 92" and "SOMA-92" find "SOMA 92"), free text over artist and title,
+    /// narrowed by label, year, country and format when given.
+    func search(_ query: ReleaseSearchQuery, limit: Int) throws(ReleaseCatalogueError) -> [Release]
+
+    /// The release `id` as the dump had it; nil when the dump did not list it.
+    func release(id: Int) throws(ReleaseCatalogueError) -> Release?
+}
+
+/// Which dump a catalogue was built from.
+public struct CatalogueEdition: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The dump's date as Discogs names its files, `YYYYMMDD`.
+    public var dumpDate: String
+
+    public init(dumpDate: String) {
+        self.dumpDate = dumpDate
+    }
+
+    /// `2026-06-01`: how people read the date ("from Discogs' data of 2026-06-01").
+    public var description: String {
+        let digits = Array(dumpDate)
+        guard digits.count == 8 else { return dumpDate }
+        return "\(String(digits[0..<4]))-\(String(digits[4..<6]))-\(String(digits[6..<8]))"
+    }
+}
+
+/// Why the catalogue could not answer. The collection never depends on it: a failing
+/// catalogue means asking Discogs, as without one.
+public enum ReleaseCatalogueError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file cannot be read (missing since opened, damaged, not a catalogue).
+    case unreadable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): "The Discogs catalogue \(path) cannot be read: \(reason)."
+        }
+    }
+}
