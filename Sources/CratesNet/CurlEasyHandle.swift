@@ -28,10 +28,38 @@ final class CurlEasyHandle: @unchecked Sendable {
 
     /// Runs on `queue` only.
     func perform(_ request: HTTPRequest, configuration: CurlTransport.Configuration, abort: CurlAbortFlag) -> Result<HTTPResponse, TransportError> {
+        let sink = ResponseSink(limit: configuration.maximumBodyBytes, abort: abort)
+        return transfer(request, configuration: configuration, sink: sink, stream: nil).map { status, effectiveURL in
+            HTTPResponse(status: status, headers: sink.headers, body: sink.body, effectiveURL: effectiveURL)
+        }
+    }
+
+    /// Runs on `queue` only: the body goes to `receiver` as it comes, never into memory.
+    func stream(
+        _ request: HTTPRequest, into receiver: any HTTPBodyReceiver, options: HTTPStreamOptions,
+        configuration: CurlTransport.Configuration, abort: CurlAbortFlag
+    ) -> Result<HTTPStreamResult, TransportError> {
+        let sink = ResponseSink(limit: 0, abort: abort)
+        sink.receiver = receiver
+        sink.followsRedirects = options.followRedirects
+        let result = transfer(request, configuration: configuration, sink: sink, stream: options)
+        // A refused body ends the transfer with a write error: an answer, not a failure.
+        if sink.refused, !abort.isRaised {
+            return .success(HTTPStreamResult(status: sink.status, headers: sink.headers, refused: true, effectiveURL: request.url))
+        }
+        return result.map { status, effectiveURL in
+            HTTPStreamResult(status: status, headers: sink.headers, refused: false, effectiveURL: effectiveURL)
+        }
+    }
+
+    /// One request on this handle: the status and the effective URL, the rest in `sink`.
+    private func transfer(
+        _ request: HTTPRequest, configuration: CurlTransport.Configuration, sink: ResponseSink, stream: HTTPStreamOptions?
+    ) -> Result<(Int, String), TransportError> {
+        let abort = sink.abort
         if abort.isRaised { return .failure(.cancelled) }
         curl_easy_reset(handle)  // keeps the open connection, forgets the last request's options
         errorBuffer[0] = 0
-        let sink = ResponseSink(limit: configuration.maximumBodyBytes, abort: abort)
         let sinkPointer = Unmanaged.passRetained(sink).toOpaque()
         defer { Unmanaged<ResponseSink>.fromOpaque(sinkPointer).release() }
 
@@ -47,12 +75,22 @@ final class CurlEasyHandle: @unchecked Sendable {
         set(crates_curl_setopt_string(handle, CURLOPT_URL, request.url))
         set(crates_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
         set(crates_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
-        set(crates_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0))
         set(crates_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1))
         set(crates_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2))
-        set(crates_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""))  // every encoding curl decodes: gzip at least
         set(crates_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout * 1000)))
-        set(crates_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(configuration.totalTimeout * 1000)))
+        if let stream {
+            // A file is taken as it is sent (no decoding: a .gz stays the bytes its checksum
+            // names), for as long as it takes, unless it stalls.
+            set(crates_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, stream.followRedirects ? 1 : 0))
+            set(crates_curl_setopt_long(handle, CURLOPT_MAXREDIRS, 5))
+            set(crates_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "https"))
+            set(crates_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1))
+            set(crates_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(stream.stallTimeout.rounded(.up)))))
+        } else {
+            set(crates_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0))
+            set(crates_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""))  // every encoding curl decodes: gzip at least
+            set(crates_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(configuration.totalTimeout * 1000)))
+        }
         set(crates_curl_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1))
         set(crates_curl_setopt_string(handle, CURLOPT_USERAGENT, configuration.userAgent))
         set(crates_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList))
@@ -87,14 +125,14 @@ final class CurlEasyHandle: @unchecked Sendable {
             if sink.overflowed {
                 return .failure(.tooLarge(limit: configuration.maximumBodyBytes))
             }
-            return .failure(error(for: result, timeout: configuration.totalTimeout))
+            return .failure(error(for: result, timeout: stream?.stallTimeout ?? configuration.totalTimeout))
         }
         var status = 0
         _ = crates_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         var effective: UnsafeMutablePointer<CChar>? = nil
         _ = crates_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
         let effectiveURL = effective.map { String(cString: $0) } ?? request.url
-        return .success(HTTPResponse(status: status, headers: sink.headers, body: sink.body, effectiveURL: effectiveURL))
+        return .success((status, effectiveURL))
     }
 
     private func error(for code: CURLcode, timeout: Double) -> TransportError {
@@ -127,6 +165,13 @@ private final class ResponseSink {
     var headers = HTTPHeaders()
     var body = Data()
     var overflowed = false
+    /// Streaming: where the body goes instead of `body`, once `begun`.
+    var receiver: (any HTTPBodyReceiver)?
+    var followsRedirects = false
+    /// The status of the response whose headers are being read.
+    var status = 0
+    var begun = false
+    var refused = false
     let limit: Int
     let abort: CurlAbortFlag
 
@@ -140,6 +185,15 @@ private func curlWriteBody(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ 
     guard let data, let user else { return 0 }
     let sink = Unmanaged<ResponseSink>.fromOpaque(user).takeUnretainedValue()
     let n = size * count
+    if let receiver = sink.receiver {
+        // Before the final response began: the body of a redirect being followed.
+        guard sink.begun else { return n }
+        guard receiver.receive(UnsafeRawBufferPointer(start: data, count: n)) else {
+            sink.refused = true
+            return 0
+        }
+        return n
+    }
     guard sink.body.count + n <= sink.limit else {
         sink.overflowed = true
         return 0  // anything but n makes curl stop with CURLE_WRITE_ERROR
@@ -155,6 +209,17 @@ private func curlWriteHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, 
     let line = String(decoding: UnsafeRawBufferPointer(start: data, count: n), as: UTF8.self)
     if line.hasPrefix("HTTP/") {
         sink.headers = HTTPHeaders()  // a new status line (after "100 Continue"): start over
+        sink.status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+    } else if line.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        // The end of a response's headers: the final one begins here, before its body.
+        if let receiver = sink.receiver, !sink.begun, sink.status >= 200,
+           !(sink.followsRedirects && (300..<400).contains(sink.status) && sink.headers["Location"] != nil) {
+            sink.begun = true
+            guard receiver.responseBegins(status: sink.status, headers: sink.headers) else {
+                sink.refused = true
+                return 0
+            }
+        }
     } else if let colon = line.firstIndex(of: ":") {
         let name = line[..<colon].trimmingCharacters(in: .whitespaces)
         let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)

@@ -14,7 +14,7 @@ import Synchronization
 /// thread pool. A request waits for a free handle when all are busy; a cancelled task stops
 /// waiting, and its transfer in progress is aborted (within about a second: libcurl's
 /// progress callback).
-public final class CurlTransport: HTTPTransport, Sendable {
+public final class CurlTransport: HTTPStreamingTransport, Sendable {
     /// What every request of this transport shares.
     public struct Configuration: Sendable {
         /// Discogs refuses requests without one.
@@ -62,6 +62,29 @@ public final class CurlTransport: HTTPTransport, Sendable {
             await withCheckedContinuation { continuation in
                 handle.queue.async {
                     continuation.resume(returning: handle.perform(request, configuration: configuration, abort: abort))
+                }
+            }
+        } onCancel: {
+            abort.raise()
+        }
+        return try result.get()
+    }
+
+    /// Sends `request` and hands the body to `receiver` as it comes (a download of any size),
+    /// following redirects to https and giving up only when the transfer stalls (`options`).
+    public func stream(_ request: HTTPRequest, options: HTTPStreamOptions, into receiver: any HTTPBodyReceiver)
+        async throws(TransportError) -> HTTPStreamResult
+    {
+        try Self.checkURL(request.url)
+        let handle = try await pool.take()
+        defer { pool.give(handle) }
+        let abort = CurlAbortFlag()
+        let configuration = self.configuration
+        let result: Result<HTTPStreamResult, TransportError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                handle.queue.async {
+                    continuation.resume(
+                        returning: handle.stream(request, into: receiver, options: options, configuration: configuration, abort: abort))
                 }
             }
         } onCancel: {

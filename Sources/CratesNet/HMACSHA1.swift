@@ -28,7 +28,7 @@ public enum HMACSHA1 {
 }
 
 extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
+    func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

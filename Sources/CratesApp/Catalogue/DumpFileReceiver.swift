@@ -1,0 +1,167 @@
+import CratesCore
+import CratesNet
+import Foundation
+import Synchronization
+
+/// Writes one download attempt's body into the partial dump file: appends after the bytes
+/// already there when the server resumes (206 from that offset), starts the file over when
+/// it sends the whole file (200: a host that ignores `Range`, never appended), and checks
+/// the disk has room for what is coming before the first byte is written.
+final class DumpFileReceiver: HTTPBodyReceiver, Sendable {
+    /// Why the body was refused or cut, for the fetch to act on.
+    enum Stop: Sendable, Equatable {
+        /// 429: the host asks for no request before this time.
+        case waitRequested(Date)
+        /// 416: the partial file already holds the whole file (or more).
+        case rangeNotSatisfiable
+        /// A 206 that does not start where the partial file ends.
+        case wrongRange
+        case noSpace(needed: Int64, available: Int64)
+        case writeFailed(errno: Int32)
+        case status(Int)
+    }
+
+    struct State {
+        var stop: Stop?
+        /// What the file holds now.
+        var fileBytes: Int64
+        /// The whole file's size, when the answer says it.
+        var total: Int64?
+        var status = 0
+        var startedOver = false
+        var resumed = false
+    }
+
+    let fd: Int32
+    let directory: String
+    /// Room needed when the answer gives no size (the real releases file is about 10.4 GB).
+    let estimatedBytes: Int64
+    let progress: DownloadProgress
+    /// Says a resume or a start over, as the answer begins.
+    let say: @Sendable (String) -> Void
+    private let state: Mutex<State>
+
+    init(
+        fd: Int32, fileBytes: Int64, directory: String, estimatedBytes: Int64, progress: DownloadProgress,
+        say: @escaping @Sendable (String) -> Void
+    ) {
+        self.fd = fd
+        self.say = say
+        self.directory = directory
+        self.estimatedBytes = estimatedBytes
+        self.progress = progress
+        state = Mutex(State(fileBytes: fileBytes))
+    }
+
+    var current: State { state.withLock { $0 } }
+
+    func responseBegins(status: Int, headers: HTTPHeaders) -> Bool {
+        let begun = state.withLock { state -> Bool in
+            state.status = status
+            let length = headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+            switch status {
+            case 200:
+                // The whole file, whatever was asked: what the partial file holds is replaced.
+                let needed = length ?? estimatedBytes
+                let available = FreeSpace.bytes(at: directory).map { $0 + state.fileBytes }
+                if let available, available < needed {
+                    state.stop = .noSpace(needed: needed, available: available)
+                    return false
+                }
+                guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else {
+                    state.stop = .writeFailed(errno: errno)
+                    return false
+                }
+                state.startedOver = state.fileBytes > 0
+                state.fileBytes = 0
+                state.total = length
+            case 206:
+                guard let range = ContentRange(headers["Content-Range"]), range.first == state.fileBytes else {
+                    state.stop = .wrongRange
+                    return false
+                }
+                let needed = range.total.map { $0 - state.fileBytes } ?? length ?? estimatedBytes
+                if let available = FreeSpace.bytes(at: directory), available < needed {
+                    state.stop = .noSpace(needed: needed, available: available)
+                    return false
+                }
+                guard lseek(fd, off_t(state.fileBytes), SEEK_SET) == off_t(state.fileBytes) else {
+                    state.stop = .writeFailed(errno: errno)
+                    return false
+                }
+                state.resumed = true
+                state.total = range.total ?? length.map { $0 + state.fileBytes }
+            case 416:
+                state.stop = .rangeNotSatisfiable
+                return false
+            case 429:
+                state.stop = .waitRequested(DiscogsDataSite.retryTime(headers["Retry-After"], now: Date()))
+                return false
+            default:
+                state.stop = .status(status)
+                return false
+            }
+            return true
+        }
+        if begun {
+            let now = current
+            if now.startedOver {
+                say("the site sends the whole file rather than the rest: starting over")
+            } else if now.resumed {
+                say("resuming after \(DownloadProgress.bytes(now.fileBytes))")
+            }
+            progress.begin(from: now.fileBytes, total: now.total)
+        }
+        return begun
+    }
+
+    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else {
+                let code = written < 0 ? errno : ENOSPC
+                state.withLock { $0.stop = .writeFailed(errno: code) }
+                return false
+            }
+            offset += written
+        }
+        let now = state.withLock { state -> State in
+            state.fileBytes += Int64(bytes.count)
+            return state
+        }
+        progress.advance(to: now.fileBytes, total: now.total)
+        return true
+    }
+}
+
+/// `Content-Range: bytes FIRST-LAST/TOTAL` (RFC 9110 section 14.4); TOTAL may be `*`.
+struct ContentRange: Equatable {
+    var first: Int64
+    var last: Int64
+    var total: Int64?
+
+    init?(_ value: String?) {
+        guard let value else { return nil }
+        let text = value.trimmingCharacters(in: .whitespaces)
+        guard text.lowercased().hasPrefix("bytes ") else { return nil }
+        let spec = text.dropFirst(6).split(separator: "/", maxSplits: 1)
+        guard spec.count == 2 else { return nil }
+        let ends = spec[0].split(separator: "-", maxSplits: 1)
+        guard ends.count == 2, let first = Int64(ends[0]), let last = Int64(ends[1]), first <= last else { return nil }
+        self.first = first
+        self.last = last
+        total = spec[1] == "*" ? nil : Int64(spec[1])
+    }
+}
+
+/// Free space on the file system holding a path.
+enum FreeSpace {
+    /// Bytes an unprivileged writer may still use there; nil when it cannot be told.
+    static func bytes(at path: String) -> Int64? {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return nil }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+}

@@ -1,0 +1,251 @@
+import CratesCore
+import CratesTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `crates catalogue fetch` against a loopback stand-in for Discogs' data site
+/// (Tests/DiscogsServer/data_site.py), through the real binary and real libcurl: a broken
+/// connection, a host that ignores Range (200) and one that honours it (206), a 429 with
+/// Retry-After, a checksum that does not match, a disk too small, a month not complete yet,
+/// Ctrl-C mid-download.
+///
+/// Before this command existed every one of these failed: `crates catalogue` was an unknown
+/// command (exit 64).
+@Suite("crates catalogue fetch (process)", .processTimeLimit)
+struct CatalogueFetchCommandTests {
+    /// A sandbox whose cache directory is its own, and a data site of its own.
+    struct Fetching {
+        let sandbox: CommandSandbox
+        let site: DataSiteTestServer
+        var cacheHome: String
+
+        init() async throws {
+            sandbox = try CommandSandbox()
+            site = try await DataSiteTestServer.start()
+            cacheHome = sandbox.directory.appendingPathComponent("cache").path
+        }
+
+        var cache: String { cacheHome + "/crates" }
+
+        var environment: [String: String] {
+            var environment = sandbox.environment
+            environment["XDG_CACHE_HOME"] = cacheHome
+            environment["CRATES_DISCOGS_DATA"] = site.base
+            return environment
+        }
+
+        func fetch(_ arguments: [String] = []) async throws -> ProcessResult {
+            try await ProcessRunner.crates(["catalogue", "fetch"] + arguments, environment: environment, deadline: .seconds(300))
+        }
+
+        /// The file the site serves, as the command must leave it: the same bytes, by SHA-256.
+        func expectTheSiteFile(at path: String, _ result: ProcessResult, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+            let stats = try await site.stats()
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+            #expect(size == stats.size, "\(result)", sourceLocation: sourceLocation)
+            let digest = try await Self.sha256(path)
+            #expect(digest == stats.sha256, "\(result)", sourceLocation: sourceLocation)
+        }
+
+        /// By coreutils' sha256sum: apart from the digest code under test.
+        static func sha256(_ path: String) async throws -> String? {
+            let result = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["sha256sum", path])
+            return result.succeeded ? result.stdout.split(separator: " ").first.map(String.init) : nil
+        }
+
+        /// The releases downloads the site got, in order.
+        func downloads() async throws -> [DataSiteTestServer.Request] {
+            try await site.stats().log.filter { $0.name?.hasSuffix("_releases.xml.gz") == true }
+        }
+    }
+
+    /// The date a run picks (the newest whose checksum file the site has), from its first line.
+    static func fetchedPath(_ result: ProcessResult) -> String? {
+        result.stdoutLines.first.flatMap { line in line.range(of: ": the releases dump of").map { String(line[..<$0.lowerBound]) } }
+    }
+
+    @Test("a connection dropped mid-body, on a host that honours Range: tried again, resumed with a 206, the file whole")
+    func droppedThenResumed() async throws {
+        let f = try await Fetching()
+        try await f.site.honourRange()
+        try await f.site.drop(after: 50_000)
+        let result = try await f.fetch()
+        #expect(result.status == 0, "\(result)")
+        let path = try #require(Self.fetchedPath(result), "\(result)")
+        try await f.expectTheSiteFile(at: path, result)
+        let downloads = try await f.downloads()
+        #expect(downloads.count == 2, "\(downloads)")
+        #expect(downloads.first?.sent == 50_000 && downloads.first?.range == nil, "\(downloads)")
+        #expect(downloads.last?.range == "bytes=50000-" && downloads.last?.status == 206, "\(downloads)")
+        #expect(result.stderr.contains("the download broke off"), "\(result)")
+        #expect(result.stderr.contains("resuming after 50 kB"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: path + ".part"))
+        #expect(result.stdoutLines.contains("Would build the catalogue from \(path)"), "\(result)")
+    }
+
+    @Test("a host that ignores Range answers 200 with the whole file: started over, never appended, the file byte-identical")
+    func rangeIgnored() async throws {
+        let f = try await Fetching()
+        try await f.site.drop(after: 50_000)
+        let result = try await f.fetch()
+        #expect(result.status == 0, "\(result)")
+        let path = try #require(Self.fetchedPath(result), "\(result)")
+        try await f.expectTheSiteFile(at: path, result)
+        let downloads = try await f.downloads()
+        let size = try await f.site.stats().size
+        #expect(downloads.count == 2, "\(downloads)")
+        #expect(downloads.last?.range == "bytes=50000-" && downloads.last?.status == 200 && downloads.last?.sent == size, "\(downloads)")
+        #expect(result.stderr.contains("starting over"), "\(result)")
+    }
+
+    @Test("a connection that keeps breaking: a few tries with pauses, then a clear message, the part kept for next time")
+    func keepsBreaking() async throws {
+        let f = try await Fetching()
+        try await f.site.honourRange()
+        try await f.site.drop(after: 10_000, count: 10)
+        let result = try await f.fetch()
+        #expect(result.status == 1, "\(result)")
+        let downloads = try await f.downloads()
+        #expect(downloads.count == 4, "four tries in all: \(downloads)")
+        let partial = try #require(try FileManager.default.contentsOfDirectory(atPath: f.cache).first { $0.hasSuffix(".part") })
+        let kept = try FileManager.default.attributesOfItem(atPath: f.cache + "/" + partial)[.size] as? Int
+        #expect(kept == 40_000, "each try resumed after the last: \(downloads)")
+        #expect(result.stderr.contains("the download failed: the connection broke before the answer was complete; 40 kB kept in "),
+                "\(result)")
+        #expect(result.stderr.contains("run again to continue"), "\(result)")
+    }
+
+    @Test("Ctrl-C mid-download: exit 130, the part kept; the next run resumes it with a 206 and the file is whole")
+    func interruptedThenResumed() async throws {
+        let f = try await Fetching()
+        try await f.site.honourRange()
+        try await f.site.hold(after: 60_000)
+        let child = try ProcessRunner.startCrates(["catalogue", "fetch"], environment: f.environment)
+        try await f.site.waitUntilHeld()
+        // The bytes sent before the hold are in the file before the signal: what is kept is known.
+        try await waitUntil("60,000 bytes in the partial file", lastSeen: { child.stderrSoFar }) {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: f.cache)) ?? []
+            guard let partial = names.first(where: { $0.hasSuffix(".part") }) else { return false }
+            return (try? FileManager.default.attributesOfItem(atPath: f.cache + "/" + partial)[.size] as? Int) == 60_000
+        }
+        #expect(child.signal(SIGINT))
+        let stopped = await child.result()
+        try await f.site.release()
+        #expect(!stopped.signalled && stopped.status == 130, "\(stopped)")
+        #expect(stopped.stderr.contains("60 kB kept in "), "\(stopped)")
+
+        let again = try await f.fetch()
+        #expect(again.status == 0, "\(again)")
+        let path = try #require(Self.fetchedPath(again), "\(again)")
+        try await f.expectTheSiteFile(at: path, again)
+        let last = try #require(try await f.downloads().last)
+        #expect(last.range == "bytes=60000-" && last.status == 206, "\(last)")
+    }
+
+    @Test("429 with Retry-After: stops at once, says the clock time to try again, and asks nothing before it (this run nor the next)")
+    func tooManyRequests() async throws {
+        let f = try await Fetching()
+        // The checksum file is answered; the download gets the 429.
+        try await f.site.throttle(after: 1, retry: "3600")
+        let before = Date()
+        let result = try await f.fetch()
+        let after = Date()
+        #expect(result.status == 1, "\(result)")
+        let times = Set([before, after].map { Self.clock($0.addingTimeInterval(3600)) })
+        #expect(times.contains { result.stderr.contains("asks for no more requests until \($0): try again then") }, "\(times) \(result)")
+        let stats = try await f.site.stats()
+        #expect(stats.requests == 2, "no request after the 429: \(stats.log)")
+
+        let again = try await f.fetch()
+        #expect(again.status == 1, "\(again)")
+        #expect(times.contains { again.stderr.contains("until \($0)") }, "\(again)")
+        let requests = try await f.site.stats().requests
+        #expect(requests == 2, "the next run asks nothing before that time")
+    }
+
+    @Test("a file that does not match the checksum file: refused, removed, exit 1")
+    func checksumMismatch() async throws {
+        let f = try await Fetching()
+        try await f.site.wrongChecksum()
+        let result = try await f.fetch()
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("does not match the SHA-256 of Discogs' checksum file: the file was removed and is not used"),
+                "\(result)")
+        #expect(!result.stdout.contains("Would build"), "\(result)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: f.cache).filter { $0.contains("releases") }
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    @Test("the newest month has no checksum file yet: the month before is fetched")
+    func monthBefore() async throws {
+        let f = try await Fetching()
+        try await f.site.currentMonthMissing()
+        let result = try await f.fetch()
+        #expect(result.status == 0, "\(result)")
+        let log = try await f.site.stats().log
+        #expect(log.count == 3, "\(log)")
+        guard log.count == 3 else { return }
+        let asked = log.compactMap { $0.name.flatMap { DiscogsDumpDate(digits: String($0.dropFirst(8).prefix(8))) } }
+        #expect(log[0].name?.hasSuffix("_CHECKSUM.txt") == true && log[0].status == 404, "\(log)")
+        #expect(log[1].name?.hasSuffix("_CHECKSUM.txt") == true && log[1].status == 200, "\(log)")
+        #expect(asked.count == 3 && asked[1] == asked[0].monthBefore && asked[2] == asked[1], "\(log)")
+        let path = try #require(Self.fetchedPath(result), "\(result)")
+        #expect(path.hasSuffix("/" + asked[1].releasesFileName), "\(result)")
+        #expect(result.stderr.contains("no complete dump of \(asked[0]) yet: trying the month before"), "\(result)")
+        try await f.expectTheSiteFile(at: path, result)
+
+        // Fetched again: the file is here and verified, the checksum file kept: one request
+        // (this month's checksum file, which may have come since).
+        let again = try await f.fetch()
+        #expect(again.status == 0, "\(again)")
+        let stats = try await f.site.stats()
+        #expect(stats.requests == 4, "\(stats.log)")
+    }
+
+    /// On a small tmpfs (root only), so that the disk is really too small: an injected
+    /// threshold would test the threshold, not statvfs on the cache directory.
+    @Test(
+        "a disk too small for the file: said before downloading, with the room needed (Content-Length, else the estimate)",
+        .enabled(if: SmallDisk.canMount, "mounting a tmpfs needs root (CAP_SYS_ADMIN)"))
+    func noSpace() async throws {
+        var f = try await Fetching()
+        let disk = try SmallDisk(in: f.sandbox, kilobytes: 64)
+        defer { disk.unmount() }
+        f.cacheHome = disk.mountPoint
+        let size = try await f.site.stats().size
+        let result = try await f.fetch()
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("not enough disk space in \(f.cache): the download needs 167 kB, "), "\(size) \(result)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: f.cache).filter { $0.contains("releases") }.reduce(0) {
+            $0 + ((try? FileManager.default.attributesOfItem(atPath: f.cache + "/" + $1)[.size] as? Int) ?? 0)
+        }
+        #expect(written == 0, "nothing written")
+
+        // No size in the answer: the estimate for the real file.
+        try await f.site.sendLength(false)
+        let unsized = try await f.fetch()
+        #expect(unsized.status == 1, "\(unsized)")
+        #expect(unsized.stderr.contains("the download needs 11 GB, "), "\(unsized)")
+    }
+
+    @Test("--date that is not a date: refused before any request")
+    func badDate() async throws {
+        let f = try await Fetching()
+        let result = try await f.fetch(["--date", "2026-06-01"])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("--date takes a dump's date as Discogs names its files, YYYYMMDD"), "\(result)")
+        let requests = try await f.site.stats().requests
+        #expect(requests == 0)
+    }
+
+    static func clock(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = Calendar.current.isDate(date, inSameDayAs: Date()) ? "HH:mm" : "yyyy-MM-dd HH:mm"
+        return formatter.string(from: date)
+    }
+}
