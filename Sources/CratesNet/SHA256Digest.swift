@@ -33,24 +33,22 @@ public final class SHA256Digest {
         return out.prefix(Int(length)).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
     }
 
-    /// The digest of the file at `path`, read a megabyte at a time; `progress` hears the bytes
-    /// read so far. Nil when the file cannot be read (`errno` says why).
-    public static func file(atPath path: String, progress: (Int64) -> Void = { _ in }) -> String? {
+    /// The digest of the file at `path`, read a megabyte at a time. Nil when the file cannot
+    /// be read (`errno` says why), or when `stop` says so between two reads.
+    public static func file(atPath path: String, stop: () -> Bool = { false }) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         let digest = SHA256Digest()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
-        var total: Int64 = 0
         while true {
             let count = read(fd, buffer.baseAddress, buffer.count)
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else { return nil }
             if count == 0 { break }
             digest.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-            total += Int64(count)
-            progress(total)
+            if stop() { return nil }
         }
         return digest.finish()
     }

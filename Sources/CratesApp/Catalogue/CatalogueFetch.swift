@@ -182,6 +182,8 @@ public struct CatalogueFetch: Sendable {
                 return downloaded
             case .success:
                 progress.finish()
+                // Nothing came: no empty part is left behind to resume.
+                if fileSize(fd) == 0 { unlink(partial) }
                 switch state.stop {
                 case .waitRequested(let until):
                     throw waitRequested(until)
@@ -191,12 +193,16 @@ public struct CatalogueFetch: Sendable {
                     throw .diskFilled(kept: fileSize(fd), path: partial)
                 case .writeFailed(let code):
                     throw .file(path: partial, reason: String(cString: strerror(code)))
-                case .rangeNotSatisfiable, .wrongRange:
-                    // The partial file is longer than the file, or the host resumes elsewhere:
-                    // once from the start (the checksum then judges the file).
-                    guard kept > 0 else { throw .unexpectedStatus(state.status, what: name) }
+                case .rangeNotSatisfiable where kept > 0:
+                    // Nothing after the part: it is the whole file (a run stopped while
+                    // checking it), which the checksum now judges.
+                    return downloaded
+                case .wrongRange where kept > 0:
+                    // The host resumes elsewhere than asked: once from the start.
                     fromStart = true
                     continue
+                case .rangeNotSatisfiable, .wrongRange:
+                    throw .unexpectedStatus(state.status, what: name)
                 case .status(let status):
                     throw .unexpectedStatus(status, what: name)
                 case nil:
@@ -231,7 +237,11 @@ public struct CatalogueFetch: Sendable {
     /// asked (it must never be built from).
     private func verify(_ path: String, name: String, expected: String, removeOnMismatch: Bool) throws(CatalogueFetchError) -> Bool {
         say("checking the SHA-256 of \(name)")
-        guard let digest = SHA256Digest.file(atPath: path) else { throw .file(path: path, reason: String(cString: strerror(errno))) }
+        // Ctrl-C stops the check too (tens of seconds for the real file): the file is kept.
+        guard let digest = SHA256Digest.file(atPath: path, stop: { Task.isCancelled }) else {
+            if Task.isCancelled { throw .stopped(kept: fileSize(path), path: path) }
+            throw .file(path: path, reason: String(cString: strerror(errno)))
+        }
         if digest == expected.lowercased() { return true }
         if removeOnMismatch { unlink(path) }
         return false
@@ -266,6 +276,11 @@ public struct CatalogueFetch: Sendable {
 
     private var userAgentHeader: [(name: String, value: String)] {
         [("User-Agent", DiscogsUserAgent.make(version: CratesVersion.current))]
+    }
+
+    private func fileSize(_ path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
     }
 
     private func fileSize(_ fd: Int32) -> Int64 {
