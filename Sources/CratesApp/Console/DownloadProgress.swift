@@ -79,7 +79,7 @@ public final class DownloadProgress: Sendable {
                 return seconds >= 0.5 ? Double(state.done - start.bytes) / seconds : nil
             }
             let left = state.total.flatMap { total -> Double? in
-                guard let rate, rate > 0, total >= state.done else { return nil }
+                guard let rate, rate > 0, total > state.done else { return nil }
                 return Double(total - state.done) / rate
             }
             let amount = Self.bytes(state.done) + (state.total.map { " of " + Self.bytes($0) } ?? "")
