@@ -54,20 +54,8 @@ public final class CurlTransport: HTTPStreamingTransport, Sendable {
 
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         try Self.checkURL(request.url)
-        let handle = try await pool.take()
-        defer { pool.give(handle) }
-        let abort = CurlAbortFlag()
         let configuration = self.configuration
-        let result: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                handle.queue.async {
-                    continuation.resume(returning: handle.perform(request, configuration: configuration, abort: abort))
-                }
-            }
-        } onCancel: {
-            abort.raise()
-        }
-        return try result.get()
+        return try await onFreeHandle { handle, abort in handle.perform(request, configuration: configuration, abort: abort) }
     }
 
     /// Sends `request` and hands the body to `receiver` as it comes (a download of any size),
@@ -76,16 +64,23 @@ public final class CurlTransport: HTTPStreamingTransport, Sendable {
         async throws(TransportError) -> HTTPStreamResult
     {
         try Self.checkURL(request.url)
+        let configuration = self.configuration
+        return try await onFreeHandle { handle, abort in
+            handle.stream(request, into: receiver, options: options, configuration: configuration, abort: abort)
+        }
+    }
+
+    /// Runs `transfer` on a free handle's queue (waiting for one when all are busy); a
+    /// cancelled task raises the abort flag, which the transfer's progress callback obeys.
+    private func onFreeHandle<T: Sendable>(
+        _ transfer: @escaping @Sendable (CurlEasyHandle, CurlAbortFlag) -> Result<T, TransportError>
+    ) async throws(TransportError) -> T {
         let handle = try await pool.take()
         defer { pool.give(handle) }
         let abort = CurlAbortFlag()
-        let configuration = self.configuration
-        let result: Result<HTTPStreamResult, TransportError> = await withTaskCancellationHandler {
+        let result: Result<T, TransportError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                handle.queue.async {
-                    continuation.resume(
-                        returning: handle.stream(request, into: receiver, options: options, configuration: configuration, abort: abort))
-                }
+                handle.queue.async { continuation.resume(returning: transfer(handle, abort)) }
             }
         } onCancel: {
             abort.raise()

@@ -42,27 +42,9 @@ public final class DataSiteTestServer: Sendable {
     /// Starts a site whose releases file holds `releases` generated releases (3,000: about
     /// 170 kB gzipped).
     public static func start(releases: Int = 3000) async throws -> DataSiteTestServer {
-        let process = try ChildProcess.start(
-            URL(fileURLWithPath: "/usr/bin/env"),
-            arguments: ["python3", packageRoot + "/Tests/DiscogsServer/data_site.py", "--releases", String(releases)],
-            keepStdinOpen: true, deadline: nil)
-        do {
-            let port = try await waitFor("the loopback data site's port on its first line", lastSeen: {
-                "stdout: \(process.stdoutSoFar)\nstderr: \(process.stderrSoFar)"
-            }) { () -> Int? in
-                let out = process.stdoutSoFar
-                if process.hasExited && !out.contains("\n") { throw TestServerError.didNotStart(process.stderrSoFar) }
-                guard out.contains("\n"), let line = out.split(separator: "\n").first else { return nil }
-                guard let port = Int(line.trimmingCharacters(in: .whitespaces)) else {
-                    throw TestServerError.didNotStart("its first line is not a port: \(line)")
-                }
-                return port
-            }
-            return DataSiteTestServer(port: port, process: process)
-        } catch {
-            process.signal(SIGKILL)
-            throw error
-        }
+        let (process, port) = try await startLoopbackServer(
+            [packageRoot + "/Tests/DiscogsServer/data_site.py", "--releases", String(releases)], named: "the loopback data site")
+        return DataSiteTestServer(port: port, process: process)
     }
 
     deinit {
@@ -108,6 +90,11 @@ public final class DataSiteTestServer: Sendable {
     /// No checksum file for the current month (UTC): its dump is not complete yet.
     public func currentMonthMissing() async throws {
         try await control("missing?month=current")
+    }
+
+    /// No checksum file for the dump of `date` (YYYYMMDD).
+    public func missing(date: String) async throws {
+        try await control("missing?date=\(date)")
     }
 
     /// The checksum file names a wrong digest for the releases file.

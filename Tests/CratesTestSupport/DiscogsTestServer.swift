@@ -88,6 +88,33 @@ public enum TestServerError: Error, CustomStringConvertible {
     }
 }
 
+/// Starts `python3 SCRIPT…` (a loopback server that prints its port as its first line and
+/// exits when its stdin closes) and waits for its port without blocking a thread, at most
+/// 30 s.
+func startLoopbackServer(_ arguments: [String], named what: String) async throws -> (ChildProcess, Int) {
+    let process = try ChildProcess.start(
+        URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3"] + arguments, keepStdinOpen: true, deadline: nil)
+    do {
+        let port = try await waitFor("\(what)'s port on its first line", lastSeen: {
+            "stdout: \(process.stdoutSoFar)\nstderr: \(process.stderrSoFar)"
+        }) { () -> Int? in
+            let out = process.stdoutSoFar
+            if process.hasExited && !out.contains("\n") { throw TestServerError.didNotStart(process.stderrSoFar) }
+            guard let line = out.split(separator: "\n", omittingEmptySubsequences: false).first, out.contains("\n") else {
+                return nil
+            }
+            guard let port = Int(line.trimmingCharacters(in: .whitespaces)) else {
+                throw TestServerError.didNotStart("its first line is not a port: \(line)")
+            }
+            return port
+        }
+        return (process, port)
+    } catch {
+        process.signal(SIGKILL)
+        throw error
+    }
+}
+
 /// Tests/DiscogsServer/server.py as a child process on 127.0.0.1, for the real libcurl
 /// transport (in process, or in the `crates` binary) to talk to. It exits when its stdin
 /// closes, so a crashed test leaves nothing; `stop()` ends it at once.
@@ -112,34 +139,15 @@ public final class DiscogsTestServer: Sendable {
     /// its arguments (e.g. ["--limit", "5", "--window", "1"]). Waits for its port without
     /// blocking a thread, at most 30 s.
     public static func start(_ extra: [String] = [], token: String = DiscogsTestServer.token) async throws -> DiscogsTestServer {
-        let process = try ChildProcess.start(
-            URL(fileURLWithPath: "/usr/bin/env"),
-            arguments: [
-                "python3", packageRoot + "/Tests/DiscogsServer/server.py",
+        let (process, port) = try await startLoopbackServer(
+            [
+                packageRoot + "/Tests/DiscogsServer/server.py",
                 "--fixtures", packageRoot + "/Fixtures/discogs",
                 "--token", token, "--consumer", "\(consumerKey):\(consumerSecret)",
                 "--verifier", verifier,
             ] + extra,
-            keepStdinOpen: true, deadline: nil)
-        do {
-            let port = try await waitFor("the loopback Discogs server's port on its first line", lastSeen: {
-                "stdout: \(process.stdoutSoFar)\nstderr: \(process.stderrSoFar)"
-            }) { () -> Int? in
-                let out = process.stdoutSoFar
-                if process.hasExited && !out.contains("\n") { throw TestServerError.didNotStart(process.stderrSoFar) }
-                guard let line = out.split(separator: "\n", omittingEmptySubsequences: false).first, out.contains("\n") else {
-                    return nil
-                }
-                guard let port = Int(line.trimmingCharacters(in: .whitespaces)) else {
-                    throw TestServerError.didNotStart("its first line is not a port: \(line)")
-                }
-                return port
-            }
-            return DiscogsTestServer(port: port, token: token, process: process)
-        } catch {
-            process.signal(SIGKILL)
-            throw error
-        }
+            named: "the loopback Discogs server")
+        return DiscogsTestServer(port: port, token: token, process: process)
     }
 
     deinit {

@@ -232,6 +232,23 @@ struct CatalogueFetchCommandTests {
         #expect(unsized.stderr.contains("the download needs 11 GB, "), "\(unsized)")
     }
 
+    @Test("--date names the dump: that one is fetched, whatever is newer; a date the site has no dump of is said, exit 1")
+    func givenDate() async throws {
+        let f = try await Fetching()
+        let result = try await f.fetch(["--date", "20250601"])
+        #expect(result.status == 0, "\(result)")
+        #expect(Self.fetchedPath(result) == f.cache + "/discogs_20250601_releases.xml.gz", "\(result)")
+        let names = try await f.site.stats().log.map(\.name)
+        #expect(names == ["discogs_20250601_CHECKSUM.txt", "discogs_20250601_releases.xml.gz"], "\(names)")
+
+        try await f.site.missing(date: "20250501")
+        let missing = try await f.fetch(["--date", "20250501"])
+        #expect(missing.status == 1, "\(missing)")
+        #expect(missing.stderr.contains("Discogs' data site has no complete dump of 2025-05-01"), "\(missing)")
+        let requests = try await f.site.stats().requests
+        #expect(requests == 3, "one request for the checksum file only")
+    }
+
     @Test("--date that is not a date: refused before any request")
     func badDate() async throws {
         let f = try await Fetching()
