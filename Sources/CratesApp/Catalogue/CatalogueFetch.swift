@@ -321,15 +321,30 @@ public enum CatalogueFetchError: Error, Sendable, CustomStringConvertible {
                 + "\(DownloadProgress.bytes(available)) is free; free some space (or set XDG_CACHE_HOME to a larger disk) and run again"
         case .diskFilled(let kept, let path):
             "the disk filled up during the download: \(DownloadProgress.bytes(kept)) kept in \(path); free some space and run again to continue"
-        case .network(let error, let kept, let path):
+        case .network(let error, _, _) where error == .cancelled:
+            "Stopped."
+        case .network(let error, _, _) where Self.isSetting(error):
+            // A base address crates refuses: the setting, not the network.
+            "Discogs' data site cannot be asked: \(error.description) (check \(DiscogsDataSite.environmentVariable))"
+        case .network(let error, let kept, let path?):
             "the download failed: \(error.description)"
-                + (path.map { kept > 0 ? "; \(DownloadProgress.bytes(kept)) kept in \($0), run again to continue" : "; run again later" } ?? "; run again later")
+                + (kept > 0 ? "; \(DownloadProgress.bytes(kept)) kept in \(path), run again to continue" : "; run again later")
+        case .network(let error, _, nil):
+            "Discogs' data site could not be reached: \(error.description); run again later"
         case .checksumMismatch(let name):
             "\(name) does not match the SHA-256 of Discogs' checksum file: the file was removed and is not used; run again to download it again"
         case .file(let path, let reason):
             "\(path): \(reason)"
         case .stopped(let kept, let path):
             "Stopped." + (path.map { kept > 0 ? " \(DownloadProgress.bytes(kept)) kept in \($0): run again to continue." : "" } ?? "")
+        }
+    }
+
+    /// A URL crates refuses to ask (not http(s), or plain http beyond loopback).
+    private static func isSetting(_ error: TransportError) -> Bool {
+        switch error {
+        case .invalidURL, .insecureURL: true
+        default: false
         }
     }
 

@@ -259,6 +259,17 @@ struct CatalogueFetchCommandTests {
         #expect(requests == 0)
     }
 
+    @Test("a data site crates will not ask (plain http beyond loopback): the setting named, nothing sent")
+    func insecureSite() async throws {
+        let f = try await Fetching()
+        var environment = f.environment
+        environment["CRATES_DISCOGS_DATA"] = "http://data.example.com"
+        let result = try await ProcessRunner.crates(["catalogue", "fetch"], environment: environment)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("Discogs' data site cannot be asked: refusing plain http to data.example.com: use https "
+            + "(plain http is only for loopback) (check CRATES_DISCOGS_DATA)"), "\(result)")
+    }
+
     static func clock(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
