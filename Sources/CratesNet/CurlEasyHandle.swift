@@ -229,8 +229,11 @@ private func curlWriteHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, 
 }
 
 /// libcurl calls this often while a transfer runs (about once a second while nothing
-/// moves): a non-zero answer aborts it (`CURLE_ABORTED_BY_CALLBACK`).
+/// moves): a non-zero answer aborts it (`CURLE_ABORTED_BY_CALLBACK`); a streamed body's
+/// receiver hears it (`transferTick`).
 private func curlProgress(_ user: UnsafeMutableRawPointer?, _: curl_off_t, _: curl_off_t, _: curl_off_t, _: curl_off_t) -> Int32 {
     guard let user else { return 0 }
-    return Unmanaged<ResponseSink>.fromOpaque(user).takeUnretainedValue().abort.isRaised ? 1 : 0
+    let sink = Unmanaged<ResponseSink>.fromOpaque(user).takeUnretainedValue()
+    if sink.begun { sink.receiver?.transferTick() }
+    return sink.abort.isRaised ? 1 : 0
 }

@@ -15,6 +15,14 @@ public protocol HTTPBodyReceiver: AnyObject, Sendable {
     /// The next bytes of the body. False stops the transfer (a write that failed): `stream`
     /// returns with `refused` set.
     func receive(_ bytes: UnsafeRawBufferPointer) -> Bool
+
+    /// Called often while the transfer runs, and about once a second while nothing moves
+    /// (libcurl's progress callback): a progress display stays current through a stall.
+    func transferTick()
+}
+
+extension HTTPBodyReceiver {
+    public func transferTick() {}
 }
 
 /// How a streamed transfer is run.

@@ -115,6 +115,10 @@ final class DumpFileReceiver: HTTPBodyReceiver, Sendable {
         return begun
     }
 
+    func transferTick() {
+        progress.tick()
+    }
+
     func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
         while offset < bytes.count {

@@ -48,6 +48,11 @@ public final class DownloadProgress: Sendable {
         show(force: false)
     }
 
+    /// Redraws when due, bytes or not: the rate and the time left follow a stall.
+    func tick() {
+        show(force: false)
+    }
+
     /// A line of its own, below any bar.
     public func note(_ text: String) {
         clear()

@@ -100,6 +100,35 @@ struct CatalogueFetchCommandTests {
         #expect(downloads.count == 2, "\(downloads)")
         #expect(downloads.last?.range == "bytes=50000-" && downloads.last?.status == 200 && downloads.last?.sent == size, "\(downloads)")
         #expect(result.stderr.contains("starting over"), "\(result)")
+        // Not a terminal: plain lines, the last with the whole file.
+        #expect(result.stderrLines.contains { $0.hasPrefix("download: \((path as NSString).lastPathComponent): 167 kB of 167 kB") },
+                "\(result)")
+        #expect(!result.stderr.contains("\u{1B}["), "\(result)")
+    }
+
+    @Test("on a terminal: a bar redrawn in place with the bytes, of the size, and the rate (tmux)")
+    func progressBar() async throws {
+        let f = try await Fetching()
+        try await f.site.hold(after: 60_000)
+        let binary = try ProcessRunner.cratesBinary().path
+        let tmux = try await TmuxSession(
+            command: "\(TmuxSession.quote(binary)) catalogue fetch", environment: f.environment, width: 120, height: 20)
+        // Held after 60,000 bytes: the bar still follows (the rate falls, the time left grows),
+        // within the 60 s after which the stalled transfer is given up and drawn a last time.
+        try await tmux.waitFor("the bar part-way, with the rate and the time left", deadline: .seconds(45)) { lines in
+            lines.contains {
+                $0.range(of: #"^Downloading \[#{7}-{13}\] 60 kB of 167 kB · [0-9.]+ (B|kB|MB)/s · [0-9]+ (s|min|h)"#,
+                         options: .regularExpression) != nil
+            }
+        }
+        try await f.site.release()
+        let report = try await tmux.exitReport()
+        #expect(report.status == 0)
+        let screen = try await tmux.screen()
+        // The last drawing: the whole file, and the rate of a transfer that took over half a second.
+        #expect(screen.contains {
+            $0.range(of: #"^Downloading \[#{20}\] 167 kB of 167 kB · [0-9.]+ (B|kB|MB)/s$"#, options: .regularExpression) != nil
+        }, "\(screen.joined(separator: "\n"))")
     }
 
     @Test("a connection that keeps breaking: a few tries with pauses, then a clear message, the part kept for next time")
