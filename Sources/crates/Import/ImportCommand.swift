@@ -80,19 +80,24 @@ struct ImportCommand: ParsableCommand {
 
             Exit status:
               0    every line is in the collection (added now or before)
-              1    nothing could be imported: the file or the database cannot be read; or the
-                   collection could not be written (a full disk): the message says how many
-                   records were added, and running the same import again adds the rest
-              2    some lines were refused (with --strict: so nothing was imported)
-              3    some rows known only by a release id were not added (see the list)
-              4    the lookups stopped before the end: Discogs could not be reached, or
-                   refused the credentials; the records wait in the queue
-              5    some lookups failed (the summary says why): their records wait in the
-                   queue, to be retried
-              74   the records were added and kept, but the summary could not be written to
-                   standard output (a full disk, a closed output): said on standard error
+              1    nothing could be imported: the file or the database cannot
+                   be read, or the collection could not be written (a full
+                   disk): the message says how many records were added, and
+                   running the same import again adds the rest
+              2    some lines were refused (with --strict: nothing imported)
+              3    some rows known only by a release id were not added
+              4    the lookups stopped before the end: Discogs could not be
+                   reached, or refused the credentials; the records wait in
+                   the queue
+              5    some lookups failed (the summary says why): their records
+                   wait in the queue, to be retried
               64   the command line is wrong
-              130  interrupted by Ctrl-C (143: by SIGTERM, 129: by SIGHUP); what was added is kept
+              74   the records were added and kept, but the summary could not
+                   be written to standard output (a full disk, a closed
+                   output): said on standard error
+              130  interrupted by Ctrl-C (143: by SIGTERM, 129: by SIGHUP);
+                   what was added is kept
+
             With --dry-run, the status says whether lines would be refused (2) or not (0).
 
             --dry-run prints, for each line, LINE, what would happen (new, present, \

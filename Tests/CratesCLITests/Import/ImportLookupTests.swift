@@ -102,7 +102,7 @@ struct ImportLookupTests {
         #expect(refused.status == 4, "\(refused)")
         #expect(refused.stdoutLines.first == "\(path): 0 added, 4 already in the collection.", "\(refused)")
         #expect(refused.stdout.contains("Stopped: Discogs refused the credentials"), "\(refused)")
-        #expect(refused.stdout.contains("run `crates auth`"), "\(refused)")
+        #expect(refused.stdout.contains("the personal access token is wrong or was revoked") && refused.stdout.contains("run `crates auth --token`"), "\(refused)")
         let store = try sandbox.openStore()
         #expect(try await store.waitingCount() == 4)
         #expect(try await store.sections().flatMap(\.rows).allSatisfy { $0.lookupState != .lookingUp })
