@@ -133,8 +133,18 @@ public struct Importer: Sendable {
                 let outcome = await lookUp(releaseRows: releaseRows, of: entries, client: access.client)
                 lookups = outcome
                 unresolved = outcome.unresolved
-                summary.append(Self.lookupSummary(outcome.counts, stop: outcome.stop))
-                if outcome.counts.failed > 0, let reason = outcome.failures.first {
+                if outcome.stop == .offline {
+                    // Discogs could not be reached: what failed for that waits in the queue,
+                    // and one sentence below says so. Only lookups that settled are counted.
+                    if outcome.counts.done > outcome.counts.failed {
+                        var settled = outcome.counts
+                        settled.failed = 0
+                        summary.append(Self.lookupSummary(settled, stop: nil))
+                    }
+                } else {
+                    summary.append(Self.lookupSummary(outcome.counts, stop: outcome.stop))
+                }
+                if outcome.stop != .offline, outcome.counts.failed > 0, let reason = outcome.failures.first {
                     let more = outcome.failures.count > 1 ? " (and \(counted(outcome.failures.count - 1, "other reason")))" : ""
                     summary.append("Failed, to be retried: \(reason)\(more).")
                 }
@@ -204,7 +214,11 @@ public struct Importer: Sendable {
         }
         followUp.needsPerson.removeAll { record in record.gtin.map { !inFile.contains($0.gtin14Value) } ?? false }
         let waiting = followUp.pending + followUp.failed
-        if waiting > 0 {
+        if waiting > 0, lookups?.stop == .offline {
+            summary.append(
+                "Discogs cannot be reached: \(counted(waiting, "lookup")) \(waiting == 1 ? "waits" : "wait") in the queue, "
+                    + "and `crates`, or this import again, looks them up.")
+        } else if waiting > 0 {
             summary.append(
                 "\(counted(waiting, "lookup")) \(waiting == 1 ? "waits" : "wait") in the queue"
                     + (followUp.failed > 0 ? " (\(followUp.failed) failed, to be retried)" : "")
@@ -284,7 +298,11 @@ public struct Importer: Sendable {
                 outcome.failures.append(reason)
             }
         }
-        progress.lookups(.init(counts: outcome.counts, total: max(outcome.total, outcome.counts.done)), final: true)
+        // Stopped because Discogs cannot be reached, the summary says so in one sentence: a
+        // last "2/2 done, … failed 2" would contradict it.
+        if outcome.stop != .offline {
+            progress.lookups(.init(counts: outcome.counts, total: max(outcome.total, outcome.counts.done)), final: true)
+        }
         progress.finish()
         return outcome
     }
