@@ -266,6 +266,9 @@ public struct Importer: Sendable {
     /// interrupts.
     private func lookUp(releaseRows: [ReleaseRow], of entries: ImportEntries, client: DiscogsClient) async -> ReleaseLookups {
         let due = (try? await store.dueLookups()) ?? 0
+        // Discogs' rate waits count down on the bar, so that it never stands still.
+        let progress = self.progress
+        let countdown = RateWaitCountdown(limiter: client.rateLimiter) { progress.rateWait($0) }
         var outcome = ReleaseLookups()
         outcome.total = releaseRows.count + due
         if !releaseRows.isEmpty { await addReleases(releaseRows, of: entries, client: client, into: &outcome) }
@@ -273,7 +276,6 @@ public struct Importer: Sendable {
             let before = outcome.counts
             let total = outcome.total
             let limiter = client.rateLimiter
-            let progress = self.progress
             let worker = LookupWorker(queue: store, lookup: DiscogsBarcodeLookup(client: client))
             let lastStatus = Locked<LookupStatus?>(nil)
             let run = await LookupDriver(worker: worker).run(until: .queueDrained, stopRequest: stopRequest) { counts, status async in
@@ -298,6 +300,7 @@ public struct Importer: Sendable {
                 outcome.failures.append(reason)
             }
         }
+        await countdown.stop()
         // Stopped because Discogs cannot be reached, the summary says so in one sentence: a
         // last "2/2 done, … failed 2" would contradict it.
         if outcome.stop != .offline {
