@@ -210,6 +210,7 @@ extension CatalogueStore {
         try await write { db in
             guard let record = try StoredValues.fetchRecord(db, id: recordID) else { throw StoreError.recordNotFound(recordID) }
             let release = try StoredValues.upsertRelease(db, release, now: now)
+            try StoredValues.dropEntryValues(db, recordID: recordID)
             try Self.attach(db, release: release, to: recordID, now: now)
             let verb = record.lookupState == .handEntered ? "linked to" : "chose"
             try StoredValues.addEvent(

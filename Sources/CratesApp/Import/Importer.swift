@@ -40,12 +40,19 @@ public struct Importer: Sendable {
         /// `--manual-missing`: rows described by their values that Discogs has no release
         /// for become records entered by hand.
         public var manualMissing = false
+        /// `--keep-values`: the values of rows described by them stay the collector's when
+        /// they find a release (else Discogs' stand then).
+        public var keepValues = false
 
-        public init(copies: Bool = false, lookups: Bool = true, reportPath: String? = nil, manualMissing: Bool = false) {
+        public init(
+            copies: Bool = false, lookups: Bool = true, reportPath: String? = nil, manualMissing: Bool = false,
+            keepValues: Bool = false
+        ) {
             self.copies = copies
             self.lookups = lookups
             self.reportPath = reportPath
             self.manualMissing = manualMissing
+            self.keepValues = keepValues
         }
     }
 
@@ -108,7 +115,7 @@ public struct Importer: Sendable {
         let written: CatalogueStore.ImportOutcome
         do {
             written = try await store.importEntries(
-                entries, copies: options.copies, shouldContinue: { !stopRequest.isRequested },
+                entries, copies: options.copies, keepingValues: options.keepValues, shouldContinue: { !stopRequest.isRequested },
                 progress: { _, processed in progress.adding(processed, of: entries.count) },
                 waitingForLock: { progress.note("\(name): waiting for the collection: another program holds it locked") })
         } catch {

@@ -64,8 +64,10 @@ struct ImportCommand: ParsableCommand {
             (or Released), country and format. Each row is searched on Discogs as `crates \
             search` does: matched when exactly one release has its catalogue number (or, \
             without one, its artist and title), otherwise ambiguous with the candidates, or \
-            not found. The row's own values stay on the record as yours, so a row not found \
-            still shows what it is; --manual-missing enters those by hand. The records that \
+            not found. A row that finds its release takes Discogs' values: the row's (a \
+            catalogue number typed without its space, "LP") only served to find it, unless \
+            --keep-values keeps them as yours. A row not found keeps its values, so it still \
+            shows what it is; --manual-missing enters those by hand. The records that \
             need a person are walked one by one by N in the collection UI.
 
             A quoted CSV field that runs over line breaks and holds what reads as further \
@@ -135,6 +137,9 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Enter the CSV rows without a barcode that Discogs has no release for by hand (their values are the record).")
     var manualMissing = false
 
+    @Flag(help: "Keep the values of CSV rows without a barcode as yours even when they find a release (else Discogs' stand).")
+    var keepValues = false
+
     @Option(help: ArgumentHelp(
         "Write what needs a person (ambiguous, not found, not added, refused lines) to this file, tab-separated.",
         valueName: "file"))
@@ -149,7 +154,9 @@ struct ImportCommand: ParsableCommand {
 
     /// crates' own `export --json` file: the collection restored exactly, into an empty one.
     private func restore(stop: StopRequest) throws {
-        let unused = [(dryRun, "--dry-run"), (copies, "--copies"), (manualMissing, "--manual-missing"), (report != nil, "--report")]
+        let unused = [(dryRun, "--dry-run"), (copies, "--copies"), (manualMissing, "--manual-missing"), (keepValues, "--keep-values"),
+            (report != nil, "--report"),
+        ]
             .filter(\.0).map(\.1)
         if !unused.isEmpty {
             throw CLIError("\(file) is crates' JSON export, which is restored as it is: \(unused.joined(separator: ", ")) "
@@ -232,7 +239,8 @@ struct ImportCommand: ParsableCommand {
         }
 
         let importer = Importer(store: try store.open(), progress: ImportProgress(), stopRequest: stop)
-        let options = Importer.Options(copies: copies, lookups: !lookup.noLookup, reportPath: report, manualMissing: manualMissing)
+        let options = Importer.Options(
+            copies: copies, lookups: !lookup.noLookup, reportPath: report, manualMissing: manualMissing, keepValues: keepValues)
         let outcome: Importer.Outcome
         do {
             outcome = try blocking {
