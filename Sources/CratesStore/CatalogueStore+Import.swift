@@ -280,6 +280,31 @@ extension CatalogueStore {
         return (ids, present, releaseRows)
     }
 
+    /// The records among `ids` (an import's, in the order added) that a row described by its
+    /// values added and whose lookup found a release that a record older than all of them
+    /// holds: a copy the collection had already. The import's duplicate rule could not see it
+    /// before the lookup named the release (`Importer` takes them back out).
+    public func describedDuplicates(among ids: [Int64]) async throws(StoreError) -> [Int64] {
+        guard let first = ids.min() else { return [] }
+        return try await read { db in
+            var found: [Int64] = []
+            for chunk in stride(from: 0, to: ids.count, by: Self.keysPerStatement) {
+                let part = ids[chunk..<min(chunk + Self.keysPerStatement, ids.count)]
+                found += try Int64.fetchAll(
+                    db,
+                    sql: """
+                        SELECT r.id FROM record r
+                        WHERE r.id IN (\(part.map { _ in "?" }.joined(separator: ", ")))
+                          AND r.gtin IS NULL AND r.entryKey IS NOT NULL AND r.lookupState = 'matched'
+                          AND EXISTS (SELECT 1 FROM record o WHERE o.releaseID = r.releaseID AND o.id < ?)
+                        ORDER BY r.id
+                        """,
+                    arguments: StatementArguments(Array(part) + [first]))
+            }
+            return found
+        }
+    }
+
     /// A row described by its values: a pending record without a barcode, searched by its
     /// values (kept in the collector's columns until its release is found, and shown as
     /// they are when none is), keyed on them for the duplicate rule.

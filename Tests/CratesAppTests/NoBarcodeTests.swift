@@ -156,6 +156,35 @@ struct NoBarcodeTests {
         #expect(try await server.stats().requests == 0)
     }
 
+    @Test("a CSV row without a barcode that finds a release the collection has: a copy already there, not added again, said so")
+    func describedRowFindingACopyAlreadyThere() async throws {
+        let server = try await DiscogsTestServer.start()
+        let access = try Self.access(server)
+        let csv = "artist,title,catno\nKraftwerk,Trans Europa Express,1C 064-82 306\n"
+        let parsed = try ImportFile.parse(Array(csv.utf8))
+        // The release the row finds, as another collection holds it.
+        let elsewhere = try TemporaryStore()
+        _ = try await Importer(store: elsewhere.store, progress: ImportProgress(terminal: false), stopRequest: StopRequest())
+            .run(parsed, name: "shelf.csv", options: .init(), discogs: { .success(access) })
+        let found = try #require(try await elsewhere.store.details(1)?.release, "the row found its release")
+
+        // A collection with that release already (added by its release, say).
+        let temporary = try TemporaryStore()
+        let held = try await temporary.store.add(NewRecord(gtin: nil, addMethod: .typed, release: found))
+        let importer = Importer(store: temporary.store, progress: ImportProgress(terminal: false), stopRequest: StopRequest())
+        let outcome = try await importer.run(parsed, name: "shelf.csv", options: .init(), discogs: { .success(access) })
+        #expect(outcome.lines.prefix(2) == [
+            "shelf.csv: 0 added, 1 already in the collection.",
+            "1 row without a barcode found a release the collection has already: not added again, as a barcode already there is not (--copies adds it).",
+        ], "\(outcome.lines)")
+        #expect(try await temporary.store.sections().flatMap(\.rows).map(\.recordID) == [held.id], "one copy, not two")
+
+        // --copies adds it all the same.
+        let copies = try await importer.run(parsed, name: "shelf.csv", options: .init(copies: true), discogs: { .success(access) })
+        #expect(copies.lines.first == "shelf.csv: 1 added, 0 already in the collection.", "\(copies.lines)")
+        #expect(try await temporary.store.sections().flatMap(\.rows).count == 2)
+    }
+
     @Test("a CSV without barcodes, --keep-values: the row's values stay the collector's after they find the release")
     func importKeepingValues() async throws {
         let server = try await DiscogsTestServer.start()

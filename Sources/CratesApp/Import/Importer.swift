@@ -112,10 +112,18 @@ public struct Importer: Sendable {
         // Each batch re-counts its keys' copies inside its own write transaction, so that
         // imports (and adds) running at once never store a copy twice (issue 12); no plan of
         // the whole file is held (a million lines stay small).
+        // Rows described by their values find their release only in the lookups: their ids are
+        // kept, to take back a copy the collection had already (below).
+        var hasDescribed = false
+        for index in entries.indices where entries.describedKeyHash(at: index) != nil {
+            hasDescribed = true
+            break
+        }
         let written: CatalogueStore.ImportOutcome
         do {
             written = try await store.importEntries(
-                entries, copies: options.copies, keepingValues: options.keepValues, shouldContinue: { !stopRequest.isRequested },
+                entries, copies: options.copies, keepingValues: options.keepValues, keepingIDs: hasDescribed && !options.copies,
+                shouldContinue: { !stopRequest.isRequested },
                 progress: { _, processed in progress.adding(processed, of: entries.count) },
                 waitingForLock: { progress.note("\(name): waiting for the collection: another program holds it locked") })
         } catch {
@@ -167,12 +175,27 @@ public struct Importer: Sendable {
             }
         }
 
+        // A row described by its values that found a release the collection had already is a
+        // copy already there, as a barcode already there is: not added (unless --copies), and
+        // said so. Only the lookups of this run can tell; the records stay with the person who
+        // looks them up later (the UI lists two copies).
+        var duplicates = 0
+        if lookups != nil, !written.addedIDs.isEmpty {
+            let found = try await store.describedDuplicates(among: written.addedIDs)
+            if !found.isEmpty { duplicates = try await store.delete(found).count }
+        }
         let counts = LineCounts(
-            lines: entries.count, added: written.added + (lookups?.added ?? 0),
-            present: written.present + (lookups?.present ?? 0), notReached: entries.count - written.processed,
+            lines: entries.count, added: written.added + (lookups?.added ?? 0) - duplicates,
+            present: written.present + (lookups?.present ?? 0) + duplicates, notReached: entries.count - written.processed,
             unresolved: unresolved.count, invalid: parsed.refusalCount - parsed.notARecordCount,
             notARecord: parsed.notARecordCount)
         summary.insert("\(name): \(Self.lineSummary(counts))", at: 0)
+        if duplicates > 0 {
+            summary.insert(
+                "\(counted(duplicates, "row")) without a barcode found a release the collection has already: "
+                    + "not added again, as a barcode already there is not (--copies adds \(duplicates == 1 ? "it" : "them")).",
+                at: 1)
+        }
         // Rows described by their catalogue number, artist and title: searched by the
         // lookups above, like barcodes; those Discogs has no release for may be entered by
         // hand now.

@@ -66,7 +66,9 @@ struct ImportCommand: ParsableCommand {
             without one, its artist and title), otherwise ambiguous with the candidates, or \
             not found. A row that finds its release takes Discogs' values: the row's (a \
             catalogue number typed without its space, "LP") only served to find it, unless \
-            --keep-values keeps them as yours. A row not found keeps its values, so it still \
+            --keep-values keeps them as yours. A row that finds a release the collection has \
+            already is a copy already there, as a barcode already there is: not added again \
+            (said so), unless --copies. A row not found keeps its values, so it still \
             shows what it is; --manual-missing enters those by hand. The records that \
             need a person are walked one by one by N in the collection UI.
 
