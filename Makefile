@@ -3,7 +3,14 @@ SWIFT ?= swift
 # A hung test must fail fast rather than eat the CI budget.
 TEST_TIMEOUT ?= 1500
 
-.PHONY: run test check deps build release bench clean
+# `make install`: crates, its man page and shell completions under PREFIX (scripts/install.sh).
+PREFIX ?= $(HOME)/.local
+# The binary to install; empty: the release build, made first.
+CRATES_BIN ?=
+# swift-argument-parser's man page generator; empty: built from the package's dependency.
+GENERATE_MANUAL ?=
+
+.PHONY: run test check deps build release bench clean install uninstall manual-tool
 
 deps:
 	@scripts/install-deps.sh
@@ -14,9 +21,11 @@ build: deps
 run: build
 	@$$($(SWIFT) build --show-bin-path)/crates $(ARGS)
 
-# The memory tests (issue 12) measure the release binary, as a user runs it.
+# The memory tests (issue 12) measure the release binary, as a user runs it; the install
+# test runs the man page generator.
 test: deps
 	$(SWIFT) build --build-tests
+	$(MAKE) --no-print-directory manual-tool
 	$(SWIFT) build -c release --product crates
 	LANG=C.UTF-8 TERM=tmux-256color CRATES_RELEASE_BINARY="$$($(SWIFT) build -c release --show-bin-path)/crates" \
 		scripts/run-tests.sh timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build
@@ -33,6 +42,24 @@ release: deps
 
 bench: deps
 	@scripts/bench.sh
+
+# swift-argument-parser's man page generator: its `generate-manual` plugin, run once on the
+# debug build, leaves the tool (generate-manual-tool) beside the debug build's binaries.
+manual-tool:
+	$(SWIFT) package generate-manual --configuration debug
+
+# With CRATES_BIN and GENERATE_MANUAL given, nothing is built (the tests install the build
+# they run).
+install:
+	@bin="$(CRATES_BIN)"; \
+	if [ -z "$$bin" ]; then scripts/install-deps.sh && $(SWIFT) build -c release --product crates && \
+		bin="$$($(SWIFT) build -c release --show-bin-path)/crates"; fi; \
+	tool="$(GENERATE_MANUAL)"; \
+	if [ -z "$$tool" ]; then $(MAKE) --no-print-directory manual-tool && tool="$$($(SWIFT) build --show-bin-path)/generate-manual-tool"; fi; \
+	scripts/install.sh install "$(PREFIX)" "$$bin" "$$tool"
+
+uninstall:
+	@scripts/install.sh uninstall "$(PREFIX)"
 
 clean:
 	rm -rf .build

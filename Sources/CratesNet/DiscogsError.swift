@@ -44,7 +44,7 @@ public enum DiscogsError: Error, Hashable, Sendable, CustomStringConvertible {
             case .connectionLost, .timedOut: "Discogs did not answer: \(e)"
             default: "Discogs is unreachable: \(e)"
             }
-        case .unauthorized(let m): "Discogs refused the credentials\(Self.said(m)): run `crates auth`"
+        case .unauthorized(let m): Self.refusal(m) ?? "Discogs refused the credentials\(Self.said(m)): run `crates auth`"
         case .forbidden(let m):
             "Discogs refused access\(Self.said(m)): the collection belongs to another Discogs user, or crates is not signed in as its owner: run `crates auth` as the owner"
         case .unprocessable(let m):
@@ -62,6 +62,19 @@ public enum DiscogsError: Error, Hashable, Sendable, CustomStringConvertible {
         case .malformedBody: "Discogs' answer was cut short or is not one crates can read"
         case .invalidURL(let u): "not a usable Discogs URL: \(u) (check CRATES_DISCOGS_API / CRATES_DISCOGS_WEB)"
         }
+    }
+
+    /// What a 401 means for the collector, when Discogs' own words would mislead: it answers
+    /// "Invalid consumer token. Please register an app before making requests." to a personal
+    /// access token it does not know (it sends that text only for `Discogs token=`), and a
+    /// token user has no app to register. Nil for other messages, which are quoted as sent.
+    public static func refusal(_ message: String) -> String? {
+        guard message.lowercased().hasPrefix("invalid consumer token") else { return nil }
+        return """
+            Discogs refused the credentials: the personal access token is wrong or was revoked. \
+            Make a new one at https://www.discogs.com/settings/developers ("Generate new token") \
+            and run `crates auth --token`
+            """
     }
 
     /// " (Discogs' message)", or nothing when it sent none.

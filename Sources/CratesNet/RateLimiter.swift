@@ -102,6 +102,9 @@ public actor RateLimiter {
     private var timerDeadline = Double.infinity
     private var reportedWait = false
     private var observer: (@Sendable (Double) -> Void)?
+    /// The end of the wait last reported to `waits()`'s followers (on `timeline`), if any.
+    private var reportedDeadline: Duration?
+    private var followers: [Int: AsyncStream<Duration?>.Continuation] = [:]
 
     /// `clock`: the system's by default; a test's, for virtual time.
     public init(configuration: Configuration, clock: any Clock<Duration> = ContinuousClock()) {
@@ -171,6 +174,32 @@ public actor RateLimiter {
     /// line's "rate limit: resuming in 8 s".
     public func setObserver(_ observer: (@Sendable (Double) -> Void)?) {
         self.observer = observer
+    }
+
+    /// The waits of 2 s or more that hold a lookup or a person back (not background work),
+    /// as they start, move and end: when the wait ends, on `timeline`, or nil once requests
+    /// go again. A follower first hears the wait under way, if any. The same moments as
+    /// `setObserver`'s, for any number of followers: a progress line counts the seconds down
+    /// from them ("rate limit: resuming in 36 s") instead of going quiet.
+    public func waits() -> AsyncStream<Duration?> {
+        let (stream, continuation) = AsyncStream<Duration?>.makeStream(bufferingPolicy: .bufferingNewest(8))
+        nextID += 1
+        let id = nextID
+        followers[id] = continuation
+        continuation.onTermination = { _ in Task { await self.unfollow(id) } }
+        if let reportedDeadline { continuation.yield(reportedDeadline) }
+        return stream
+    }
+
+    private func unfollow(_ id: Int) {
+        followers[id] = nil
+    }
+
+    /// Tells the followers of `waits()` that the wait ends at `deadline` (nil: it ended).
+    private func reportWait(_ deadline: Duration?) {
+        guard deadline != reportedDeadline else { return }
+        reportedDeadline = deadline
+        for follower in followers.values { follower.yield(deadline) }
     }
 
     /// Waits until a request may be sent, and reserves its place in the window. Waiters go
@@ -249,6 +278,8 @@ public actor RateLimiter {
                     reportedWait = true
                     observer?(until - now)
                 }
+                // A later end (a 429's pause) moves the countdown; the observer heard the start.
+                if reportedWait, waiter.priority > .background { reportWait(.seconds(until)) }
                 arm(until)
                 return
             }
@@ -262,6 +293,7 @@ public actor RateLimiter {
             if reportedWait, waiter.priority > .background {
                 reportedWait = false
                 observer?(0)
+                reportWait(nil)
             }
             waiter.continuation.resume(returning: Ticket(id: nextID))
         }
@@ -320,6 +352,7 @@ public actor RateLimiter {
         if waiters.allSatisfy({ $0.priority == .background }), reportedWait {
             reportedWait = false
             observer?(0)
+            reportWait(nil)
         }
         pump()
     }

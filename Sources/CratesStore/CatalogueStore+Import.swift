@@ -169,7 +169,7 @@ extension CatalogueStore {
     /// dealt with so far. A failure throws `ImportWriteError`, which carries what the earlier
     /// batches added.
     public func importEntries(
-        _ entries: ImportEntries, copies: Bool, now: Date = Date(), batchSize: Int = defaultBatchSize,
+        _ entries: ImportEntries, copies: Bool, keepingValues: Bool = false, now: Date = Date(), batchSize: Int = defaultBatchSize,
         keepingIDs: Bool = false, shouldContinue: @escaping @Sendable () -> Bool = { true },
         progress: (@Sendable (_ added: Int, _ processed: Int) -> Void)? = nil,
         waitingForLock: (@Sendable () -> Void)? = nil
@@ -186,7 +186,8 @@ extension CatalogueStore {
             let range = start..<min(start + size, entries.count)
             do {
                 let batch = try await writeBatch(waitingForLock: waitingForLock, shouldContinue: shouldContinue) { db in
-                    try Self.importBatch(db, entries, range, occurrences: occurrences, copies: copies, now: now)
+                    try Self.importBatch(
+                        db, entries, range, occurrences: occurrences, copies: copies, keepingValues: keepingValues, now: now)
                 }
                 outcome.added += batch.ids.count
                 if keepingIDs { outcome.addedIDs += batch.ids }
@@ -238,7 +239,8 @@ extension CatalogueStore {
     /// one statement; described rows (few, each searched later at a request a second or
     /// more) one by one; the ids come back in file order.
     private static func importBatch(
-        _ db: Database, _ entries: ImportEntries, _ range: Range<Int>, occurrences: [UInt32], copies: Bool, now: Date
+        _ db: Database, _ entries: ImportEntries, _ range: Range<Int>, occurrences: [UInt32], copies: Bool,
+        keepingValues: Bool, now: Date
     ) throws -> ImportedBatch {
         var batch: [(entry: ImportEntry, occurrence: Int)] = []
         batch.reserveCapacity(range.count)
@@ -261,6 +263,14 @@ extension CatalogueStore {
         guard barcodes.count < rows.count else { return (barcodes, present, releaseRows) }
         // The rows described by their values, all in one insert.
         let described = try insert(db, rows.filter { $0.gtin == nil }.map { describedRecord($0, now: now) }, now: now)
+        // What their values are for: finding the release (Discogs' stand once found), or the
+        // collector's own (`--keep-values`).
+        for chunk in stride(from: 0, to: described.count, by: keysPerStatement) {
+            let ids = described[chunk..<min(chunk + keysPerStatement, described.count)]
+            try db.execute(
+                sql: "UPDATE record SET entryValues = ? WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ", ")))",
+                arguments: StatementArguments([keepingValues ? "keep" : "find"] + ids.map { $0 as any DatabaseValueConvertible }))
+        }
         var ids: [Int64] = []
         ids.reserveCapacity(rows.count)
         var next = (barcodes: barcodes.makeIterator(), described: described.makeIterator())
@@ -270,8 +280,34 @@ extension CatalogueStore {
         return (ids, present, releaseRows)
     }
 
-    /// A row described by its values: a pending record without a barcode, its values the
-    /// collector's, keyed on them for the duplicate rule.
+    /// The records among `ids` (an import's, in the order added) that a row described by its
+    /// values added and whose lookup found a release that a record older than all of them
+    /// holds: a copy the collection had already. The import's duplicate rule could not see it
+    /// before the lookup named the release (`Importer` takes them back out).
+    public func describedDuplicates(among ids: [Int64]) async throws(StoreError) -> [Int64] {
+        guard let first = ids.min() else { return [] }
+        return try await read { db in
+            var found: [Int64] = []
+            for chunk in stride(from: 0, to: ids.count, by: Self.keysPerStatement) {
+                let part = ids[chunk..<min(chunk + Self.keysPerStatement, ids.count)]
+                found += try Int64.fetchAll(
+                    db,
+                    sql: """
+                        SELECT r.id FROM record r
+                        WHERE r.id IN (\(part.map { _ in "?" }.joined(separator: ", ")))
+                          AND r.gtin IS NULL AND r.entryKey IS NOT NULL AND r.lookupState = 'matched'
+                          AND EXISTS (SELECT 1 FROM record o WHERE o.releaseID = r.releaseID AND o.id < ?)
+                        ORDER BY r.id
+                        """,
+                    arguments: StatementArguments(Array(part) + [first]))
+            }
+            return found
+        }
+    }
+
+    /// A row described by its values: a pending record without a barcode, searched by its
+    /// values (kept in the collector's columns until its release is found, and shown as
+    /// they are when none is), keyed on them for the duplicate rule.
     private static func describedRecord(_ entry: ImportEntry, now: Date) -> NewRecord {
         NewRecord(
             gtin: nil, addedAt: entry.addedAt ?? now, addMethod: .import, note: entry.note, location: entry.location,

@@ -81,6 +81,7 @@ extension CatalogueStore: LookupQueue {
             switch outcome {
             case let .matched(found):
                 let release = stored ?? found
+                if job.gtin == nil { try StoredValues.dropEntryValues(db, recordID: job.recordID) }
                 try Self.attach(db, release: release, to: job.recordID, now: now)
                 kind = .matched
                 message = "release \(release.id): \(release.displayTitle)"

@@ -205,11 +205,13 @@ extension CatalogueStore {
     /// Attaches `release` to the record, which becomes `matched`: the user chose one of the
     /// candidates of an ambiguous record, named a release for it, or linked a record entered
     /// by hand through a search. Any state may be overridden so; a lookup still in flight for
-    /// the record is then ignored when it ends. The collector's values stay and still win.
+    /// the record is then ignored when it ends. The collector's values stay and still win,
+    /// but for the values an import row was only found by (`StoredValues.dropEntryValues`).
     public func choose(_ release: Release, for recordID: Int64, now: Date = Date()) async throws(StoreError) {
         try await write { db in
             guard let record = try StoredValues.fetchRecord(db, id: recordID) else { throw StoreError.recordNotFound(recordID) }
             let release = try StoredValues.upsertRelease(db, release, now: now)
+            try StoredValues.dropEntryValues(db, recordID: recordID)
             try Self.attach(db, release: release, to: recordID, now: now)
             let verb = record.lookupState == .handEntered ? "linked to" : "chose"
             try StoredValues.addEvent(

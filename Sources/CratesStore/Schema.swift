@@ -38,7 +38,17 @@ enum Schema {
             ("v8 discogs sync", addDiscogsSync),
             ("v9 sync lease", addSyncLease),
             ("v10 collection search index", addCollectionSearchIndex),
+            ("v11 import entry values", addEntryValues),
         ]
+    }
+
+    /// v11: `record.entryValues`, for a row an import described by its values (a CSV row
+    /// without a barcode): 'find' when those values only serve to find its release, so that
+    /// Discogs' stand once it is found (`StoredValues.dropEntryValues`); 'keep' when the
+    /// import was asked to keep them as the collector's (`--keep-values`); NULL for every
+    /// other record, rows imported before included (their values stay the collector's).
+    static func addEntryValues(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE record ADD COLUMN entryValues TEXT")
     }
 
     /// A migrator of `migrations` in their order (tests make databases as an older crates,

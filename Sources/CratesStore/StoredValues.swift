@@ -111,6 +111,17 @@ enum StoredValues {
         return parts.isEmpty ? nil : SortKey.fold(parts.joined(separator: " "))
     }
 
+    /// A row an import described by its values has found its release (a lookup's match, or
+    /// a person's choice): the values were what found it, not the collector's, and Discogs'
+    /// stand from now on ("SHVL 814", not the "SHVL814" typed), unless the import kept them
+    /// (`entryValues = 'keep'`). The duplicate key (`entryKey`) stays, so the same import run
+    /// again still finds the copy there.
+    static func dropEntryValues(_ db: Database, recordID: Int64) throws {
+        let cleared = (ownColumns + ["ownSearchText"]).map { "\($0) = NULL" }.joined(separator: ", ")
+        try db.execute(
+            sql: "UPDATE record SET \(cleared), entryValues = NULL WHERE id = ? AND entryValues = 'find'", arguments: [recordID])
+    }
+
     /// The duplicate key of a record without a barcode: its own values' (see
     /// `RecordFields.entryKey`); nil for a record with a barcode.
     static func entryKey(gtin: GTIN?, collector: RecordFields) -> String? {

@@ -32,6 +32,11 @@ struct BarcodeCommand: ParsableCommand {
             characters in an input are shown as escapes (\\0, \\t, \\u{1B}) and long inputs \
             are shortened.
 
+            On a terminal, aligned columns under a heading instead: the code, its GTIN, and \
+            in words its kind, country or class, and the other forms Discogs is asked for \
+            ("UPC-A, United States and Canada; Discogs searches 074644022513, 0 74644 02251 \
+            3"). --header puts a line of the column names before the tab-separated lines.
+
             With --json, each code is one JSON object per line on standard output, errors \
             included (with an "error" member); the exit status is the same.
 
@@ -44,11 +49,43 @@ struct BarcodeCommand: ParsableCommand {
     @Flag(help: "Print one JSON object per code and line instead of tab-separated columns.")
     var json = false
 
+    @OptionGroup var header: HeaderOption
+
+    func validate() throws {
+        try header.check(json: json)
+    }
+
+    /// The tab-separated lines' columns (the `--header` line).
+    static let names = ["input", "canonical", "kind", "add-on", "country-or-class", "lookup-forms", "notes"]
+
+    /// What a terminal shows: the code as typed, its GTIN, and a sentence of the rest.
+    static let terminalColumns = [
+        TableColumn(heading: "CODE", field: 0, cap: 24),
+        TableColumn(heading: "GTIN", field: 1, cap: 14),
+        TableColumn(heading: "WHAT", cap: 200) { fields in Self.sentence(fields) },
+    ]
+
+    /// "UPC-A, United States and Canada; Discogs searches 074644022513, 0 74644 02251 3":
+    /// the kind (and add-on), the country or class, the forms Discogs is asked for besides
+    /// the GTIN shown beside it, and the notes.
+    static func sentence(_ fields: [String]) -> String {
+        guard fields.count >= 7 else { return fields.dropFirst(2).joined(separator: ", ") }
+        let (canonical, kind, addOn, place, forms, notes) = (fields[1], fields[2], fields[3], fields[4], fields[5], fields[6])
+        var text = kind + (addOn == "-" ? "" : " with add-on \(addOn)") + ", " + place
+        if forms != "-" {
+            let others = forms.components(separatedBy: "; ").filter { $0 != canonical }
+            text += "; Discogs searches " + (others.isEmpty ? canonical : others.joined(separator: ", "))
+        }
+        if notes != "-" { text += "; " + notes }
+        return text
+    }
+
     @Argument(help: "The barcodes to explain, as typed or scanned (quote codes with spaces).")
     var codes: [String]
 
     func run() throws {
         var anyInvalid = false
+        let output = json ? nil : ColumnOutput(names: Self.names, columns: Self.terminalColumns, header: header.header)
         for code in codes {
             let explanation = BarcodeExplanation(code)
             if explanation.isInvalid { anyInvalid = true }
@@ -59,9 +96,10 @@ struct BarcodeCommand: ParsableCommand {
             } else if explanation.isInvalid {
                 StandardStreams.errLine(explanation.line)
             } else {
-                try StandardStreams.out(explanation.line + "\n")
+                try output?.write(lines: [explanation.line])
             }
         }
+        try output?.finish()
         if anyInvalid { throw ExitCode(1) }
     }
 }

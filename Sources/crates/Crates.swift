@@ -39,6 +39,27 @@ struct Crates: ParsableCommand {
         main(emptyValuesSpelledOut(Array(CommandLine.arguments.dropFirst())))
     }
 
+    /// One prefix for every error, whoever raises it: "crates add: …", as the commands' own
+    /// messages and Unix tools begin, not ArgumentParser's "Error: …" for the errors it prints
+    /// (usage errors, and errors thrown out of `run()`).
+    static var _errorPrefix: String {
+        "\(commandPath(Array(CommandLine.arguments.dropFirst()))): "
+    }
+
+    /// "crates location add" for `crates --db x location add Shelf`: the subcommands named in
+    /// `arguments`, in order, up to a lone `--`.
+    static func commandPath(_ arguments: [String]) -> String {
+        var path = ["crates"]
+        var command: any ParsableCommand.Type = Crates.self
+        for argument in arguments {
+            if argument == "--" { break }
+            guard let sub = command.configuration.subcommands.first(where: { $0._commandName == argument }) else { continue }
+            path.append(argument)
+            command = sub
+        }
+        return path.joined(separator: " ")
+    }
+
     /// `--rating=` (what `--rating=''` is once the shell has read it) as `--rating ''`:
     /// ArgumentParser takes `--name=` for a missing value, and the help offers '' to clear a
     /// rating, a grade or a field. Past a lone `--`, arguments are left as they are.

@@ -105,7 +105,7 @@ struct NoBarcodeTests {
         #expect(refused.messages.count == 2 && refused.messages[0].contains("entered by hand"), "\(refused.messages)")
     }
 
-    @Test("a CSV without barcodes: each row searched; matched, ambiguous with candidates, not found; values kept")
+    @Test("a CSV without barcodes: each row searched; matched (Discogs' values stand), ambiguous with candidates, not found (its values kept)")
     func importWithoutBarcodes() async throws {
         let server = try await DiscogsTestServer.start()
         let temporary = try TemporaryStore()
@@ -139,6 +139,10 @@ struct NoBarcodeTests {
         #expect(pinkFloyd.lookupState == .ambiguous && pinkFloyd.candidateCount == 4)
         let nobody = try #require(rows.first { $0.lookupState == .notFound })
         #expect(nobody.displayTitle == "Nobody — Nothing", "a row not found still shows what it is")
+        // The row's values found Kraftwerk's release: Discogs' stand now, none kept as the
+        // collector's. The row not found keeps its own.
+        #expect(try await temporary.store.record(kraftwerk.recordID)?.collector == RecordFields.none)
+        #expect(try await temporary.store.record(nobody.recordID)?.collector.catno == "ZZZ 999")
         let candidates = try #require(try await temporary.store.record(pinkFloyd.recordID)?.candidates)
         #expect(Set(candidates.compactMap(\.catno)) == ["SHVL 804", "SHVL.804", "SHVL-804", "TC-SHVL 804"])
         #expect(try await temporary.store.needingAPerson() == [pinkFloyd.recordID, nobody.recordID])
@@ -150,5 +154,50 @@ struct NoBarcodeTests {
         #expect(again.lines.contains("1 row Discogs has no release for entered by hand (--manual-missing)."), "\(again.lines)")
         #expect(try await temporary.store.record(nobody.recordID)?.lookupState == .handEntered)
         #expect(try await server.stats().requests == 0)
+    }
+
+    @Test("a CSV row without a barcode that finds a release the collection has: a copy already there, not added again, said so")
+    func describedRowFindingACopyAlreadyThere() async throws {
+        let server = try await DiscogsTestServer.start()
+        let access = try Self.access(server)
+        let csv = "artist,title,catno\nKraftwerk,Trans Europa Express,1C 064-82 306\n"
+        let parsed = try ImportFile.parse(Array(csv.utf8))
+        // The release the row finds, as another collection holds it.
+        let elsewhere = try TemporaryStore()
+        _ = try await Importer(store: elsewhere.store, progress: ImportProgress(terminal: false), stopRequest: StopRequest())
+            .run(parsed, name: "shelf.csv", options: .init(), discogs: { .success(access) })
+        let found = try #require(try await elsewhere.store.details(1)?.release, "the row found its release")
+
+        // A collection with that release already (added by its release, say).
+        let temporary = try TemporaryStore()
+        let held = try await temporary.store.add(NewRecord(gtin: nil, addMethod: .typed, release: found))
+        let importer = Importer(store: temporary.store, progress: ImportProgress(terminal: false), stopRequest: StopRequest())
+        let outcome = try await importer.run(parsed, name: "shelf.csv", options: .init(), discogs: { .success(access) })
+        #expect(outcome.lines.prefix(2) == [
+            "shelf.csv: 0 added, 1 already in the collection.",
+            "1 row without a barcode found a release the collection has already: not added again, as a barcode already there is not (--copies adds it).",
+        ], "\(outcome.lines)")
+        #expect(try await temporary.store.sections().flatMap(\.rows).map(\.recordID) == [held.id], "one copy, not two")
+
+        // --copies adds it all the same.
+        let copies = try await importer.run(parsed, name: "shelf.csv", options: .init(copies: true), discogs: { .success(access) })
+        #expect(copies.lines.first == "shelf.csv: 1 added, 0 already in the collection.", "\(copies.lines)")
+        #expect(try await temporary.store.sections().flatMap(\.rows).count == 2)
+    }
+
+    @Test("a CSV without barcodes, --keep-values: the row's values stay the collector's after they find the release")
+    func importKeepingValues() async throws {
+        let server = try await DiscogsTestServer.start()
+        let temporary = try TemporaryStore()
+        let access = try Self.access(server)
+        let csv = "artist,title,catno\nKraftwerk,Trans Europa Express,1C 064-82 306\n"
+        let parsed = try ImportFile.parse(Array(csv.utf8))
+        let importer = Importer(store: temporary.store, progress: ImportProgress(terminal: false), stopRequest: StopRequest())
+        let outcome = try await importer.run(parsed, name: "shelf.csv", options: .init(keepValues: true), discogs: { .success(access) })
+        #expect(outcome.exitStatus == 0, "\(outcome.lines)")
+        let row = try #require(try await temporary.store.sections().flatMap(\.rows).first)
+        #expect(row.lookupState == .matched)
+        let kept = try #require(try await temporary.store.record(row.recordID)?.collector)
+        #expect(kept.artist == "Kraftwerk" && kept.title == "Trans Europa Express" && kept.catno == "1C 064-82 306")
     }
 }

@@ -74,6 +74,30 @@ import Testing
         #expect(h.state.mode == .list)
     }
 
+    /// Two pressings of one title read alike: the message says which one was chosen, by its
+    /// country, year and catalogue number, not "Matched X to X".
+    @Test func choosingAPressingSaysWhichPressing() {
+        var h = Harness()
+        h.send(.window(MemoryCollection(sections: []).answer(CollectionQuery(window: RowWindow(offset: 0, limit: 10)))))
+        let rumours = [
+            ReleaseCandidate(releaseID: 1, artist: "Fleetwood Mac", title: "Rumours", country: "UK", year: 1977, formats: ["Vinyl"], catno: "K 56344"),
+            ReleaseCandidate(releaseID: 2, artist: "Fleetwood Mac", title: "Rumours", country: "US", year: 1977, formats: ["Vinyl"], catno: "BSK 3010"),
+        ]
+        h.state.mode = .picker(AppState.PickerState(recordID: 5, subject: "Fleetwood Mac — Rumours", candidates: rumours, loading: false))
+        h.type([.down])
+        #expect(h.type([.enter]).contains(.session(.choose(recordID: 5, releaseID: 2))))
+        #expect(h.state.message?.text == "Matched to Fleetwood Mac — Rumours (US, 1977, BSK 3010)")
+        // Added from a search: the same words for the pressing.
+        h.state.mode = .picker(AppState.PickerState(recordID: nil, subject: "Rumours", candidates: rumours, loading: false))
+        h.type([.enter])
+        #expect(h.state.message?.text == "Adding Fleetwood Mac — Rumours (UK, 1977, K 56344)")
+        // Discogs gave nothing that tells it apart: its release number does.
+        h.state.mode = .picker(AppState.PickerState(
+            recordID: 6, subject: "T", candidates: [ReleaseCandidate(releaseID: 249_504, artist: "A", title: "T")], loading: false))
+        h.type([.enter])
+        #expect(h.state.message?.text == "Matched to A — T (release 249504)")
+    }
+
     @Test("empty or absurd input: the form says why and sends nothing", arguments: [
         ([], "nothing to search for"),
         ([(1, String(repeating: "x", count: 5_000))], "the title is 5000 characters long; a search field takes at most 200"),

@@ -158,7 +158,7 @@ public enum SignInError: Error, CustomStringConvertible {
         case .tokenTooLong(let characters):
             "that is not a Discogs token: it has \(characters) characters, and a token has 40; paste the personal access token from https://www.discogs.com/settings/developers"
         case .noVerifier: "no code was entered: run `crates auth` again and paste the code Discogs shows"
-        case .refused(let message): "Discogs refused the credentials: \(message)"
+        case .refused(let message): DiscogsError.refusal(message) ?? "Discogs refused the credentials: \(message)"
         case .discogs(let error): error.description
         case .unusable(let reason): reason
         }

@@ -22,7 +22,7 @@ public final class ImportProgress: Sendable {
 
     public let terminal: Bool
     public let plainInterval: Double
-    private let state = Mutex<(lastPlain: Date?, barShown: Bool)>((nil, false))
+    private let state = Mutex<(lastPlain: Date?, barShown: Bool, last: Lookups?, rateWait: Int?)>((nil, false, nil, nil))
 
     public init(terminal: Bool = StandardStreams.errorIsTerminal, plainInterval: Double = 10) {
         self.terminal = terminal
@@ -37,12 +37,18 @@ public final class ImportProgress: Sendable {
 
     /// The lookups so far; `final` forces a plain line (the end of the phase).
     public func lookups(_ value: Lookups, final: Bool = false) {
+        let wait = state.withLock { state in
+            state.last = value
+            return final ? nil : state.rateWait
+        }
         let c = value.counts
         let counts = "matched \(c.matched) · ambiguous \(c.ambiguous) · not found \(c.notFound)"
             + (c.skipped > 0 ? " · skipped \(c.skipped)" : "") + " · failed \(c.failed)"
         let left = value.secondsLeft.map { " · " + Self.duration($0) + " left" } ?? ""
         if terminal {
-            draw("Looking up \(Self.bar(c.done, value.total, width: 16)) \(c.done)/\(value.total) · \(counts)\(left)")
+            // The wait first, so that a narrow terminal's cut never hides it.
+            let waiting = wait.map { " · " + RateWaitCountdown.text($0) } ?? ""
+            draw("Looking up \(Self.bar(c.done, value.total, width: 16)) \(c.done)/\(value.total)\(waiting) · \(counts)\(left)")
             return
         }
         let now = Date()
@@ -55,6 +61,22 @@ public final class ImportProgress: Sendable {
         let plainCounts = counts.replacingOccurrences(of: " · ", with: ", ")
         let plainLeft = value.secondsLeft.map { ", about " + Self.duration($0) + " left" } ?? ""
         StandardStreams.errLine("lookups: \(c.done)/\(value.total) done, \(plainCounts)\(final ? "" : plainLeft)")
+    }
+
+    /// Discogs' rate limit holds the lookups back for `secondsLeft` more seconds (nil: no
+    /// longer): the bar says so, counting down (`RateWaitCountdown`); a plain log gets a line
+    /// when a wait starts.
+    public func rateWait(_ secondsLeft: Int?) {
+        let (last, started) = state.withLock { state -> (Lookups?, Bool) in
+            defer { state.rateWait = secondsLeft }
+            return (state.last, state.rateWait == nil && secondsLeft != nil)
+        }
+        if terminal {
+            if let last { lookups(last) }
+        } else if started, let secondsLeft {
+            let done = last.map { "\($0.counts.done)/\($0.total) done, " } ?? ""
+            StandardStreams.errLine("lookups: \(done)\(RateWaitCountdown.text(secondsLeft))")
+        }
     }
 
     /// A line of its own on standard error (what the lookups wait for), below any bar.

@@ -40,12 +40,19 @@ public struct Importer: Sendable {
         /// `--manual-missing`: rows described by their values that Discogs has no release
         /// for become records entered by hand.
         public var manualMissing = false
+        /// `--keep-values`: the values of rows described by them stay the collector's when
+        /// they find a release (else Discogs' stand then).
+        public var keepValues = false
 
-        public init(copies: Bool = false, lookups: Bool = true, reportPath: String? = nil, manualMissing: Bool = false) {
+        public init(
+            copies: Bool = false, lookups: Bool = true, reportPath: String? = nil, manualMissing: Bool = false,
+            keepValues: Bool = false
+        ) {
             self.copies = copies
             self.lookups = lookups
             self.reportPath = reportPath
             self.manualMissing = manualMissing
+            self.keepValues = keepValues
         }
     }
 
@@ -105,10 +112,18 @@ public struct Importer: Sendable {
         // Each batch re-counts its keys' copies inside its own write transaction, so that
         // imports (and adds) running at once never store a copy twice (issue 12); no plan of
         // the whole file is held (a million lines stay small).
+        // Rows described by their values find their release only in the lookups: their ids are
+        // kept, to take back a copy the collection had already (below).
+        var hasDescribed = false
+        for index in entries.indices where entries.describedKeyHash(at: index) != nil {
+            hasDescribed = true
+            break
+        }
         let written: CatalogueStore.ImportOutcome
         do {
             written = try await store.importEntries(
-                entries, copies: options.copies, shouldContinue: { !stopRequest.isRequested },
+                entries, copies: options.copies, keepingValues: options.keepValues, keepingIDs: hasDescribed && !options.copies,
+                shouldContinue: { !stopRequest.isRequested },
                 progress: { _, processed in progress.adding(processed, of: entries.count) },
                 waitingForLock: { progress.note("\(name): waiting for the collection: another program holds it locked") })
         } catch {
@@ -133,8 +148,18 @@ public struct Importer: Sendable {
                 let outcome = await lookUp(releaseRows: releaseRows, of: entries, client: access.client)
                 lookups = outcome
                 unresolved = outcome.unresolved
-                summary.append(Self.lookupSummary(outcome.counts, stop: outcome.stop))
-                if outcome.counts.failed > 0, let reason = outcome.failures.first {
+                if outcome.stop == .offline {
+                    // Discogs could not be reached: what failed for that waits in the queue,
+                    // and one sentence below says so. Only lookups that settled are counted.
+                    if outcome.counts.done > outcome.counts.failed {
+                        var settled = outcome.counts
+                        settled.failed = 0
+                        summary.append(Self.lookupSummary(settled, stop: nil))
+                    }
+                } else {
+                    summary.append(Self.lookupSummary(outcome.counts, stop: outcome.stop))
+                }
+                if outcome.stop != .offline, outcome.counts.failed > 0, let reason = outcome.failures.first {
                     let more = outcome.failures.count > 1 ? " (and \(counted(outcome.failures.count - 1, "other reason")))" : ""
                     summary.append("Failed, to be retried: \(reason)\(more).")
                 }
@@ -150,12 +175,27 @@ public struct Importer: Sendable {
             }
         }
 
+        // A row described by its values that found a release the collection had already is a
+        // copy already there, as a barcode already there is: not added (unless --copies), and
+        // said so. Only the lookups of this run can tell; the records stay with the person who
+        // looks them up later (the UI lists two copies).
+        var duplicates = 0
+        if lookups != nil, !written.addedIDs.isEmpty {
+            let found = try await store.describedDuplicates(among: written.addedIDs)
+            if !found.isEmpty { duplicates = try await store.delete(found).count }
+        }
         let counts = LineCounts(
-            lines: entries.count, added: written.added + (lookups?.added ?? 0),
-            present: written.present + (lookups?.present ?? 0), notReached: entries.count - written.processed,
+            lines: entries.count, added: written.added + (lookups?.added ?? 0) - duplicates,
+            present: written.present + (lookups?.present ?? 0) + duplicates, notReached: entries.count - written.processed,
             unresolved: unresolved.count, invalid: parsed.refusalCount - parsed.notARecordCount,
             notARecord: parsed.notARecordCount)
         summary.insert("\(name): \(Self.lineSummary(counts))", at: 0)
+        if duplicates > 0 {
+            summary.insert(
+                "\(counted(duplicates, "row")) without a barcode found a release the collection has already: "
+                    + "not added again, as a barcode already there is not (--copies adds \(duplicates == 1 ? "it" : "them")).",
+                at: 1)
+        }
         // Rows described by their catalogue number, artist and title: searched by the
         // lookups above, like barcodes; those Discogs has no release for may be entered by
         // hand now.
@@ -204,7 +244,11 @@ public struct Importer: Sendable {
         }
         followUp.needsPerson.removeAll { record in record.gtin.map { !inFile.contains($0.gtin14Value) } ?? false }
         let waiting = followUp.pending + followUp.failed
-        if waiting > 0 {
+        if waiting > 0, lookups?.stop == .offline {
+            summary.append(
+                "Discogs cannot be reached: \(counted(waiting, "lookup")) \(waiting == 1 ? "waits" : "wait") in the queue, "
+                    + "and `crates`, or this import again, looks them up.")
+        } else if waiting > 0 {
             summary.append(
                 "\(counted(waiting, "lookup")) \(waiting == 1 ? "waits" : "wait") in the queue"
                     + (followUp.failed > 0 ? " (\(followUp.failed) failed, to be retried)" : "")
@@ -252,6 +296,9 @@ public struct Importer: Sendable {
     /// interrupts.
     private func lookUp(releaseRows: [ReleaseRow], of entries: ImportEntries, client: DiscogsClient) async -> ReleaseLookups {
         let due = (try? await store.dueLookups()) ?? 0
+        // Discogs' rate waits count down on the bar, so that it never stands still.
+        let progress = self.progress
+        let countdown = RateWaitCountdown(limiter: client.rateLimiter) { progress.rateWait($0) }
         var outcome = ReleaseLookups()
         outcome.total = releaseRows.count + due
         if !releaseRows.isEmpty { await addReleases(releaseRows, of: entries, client: client, into: &outcome) }
@@ -259,7 +306,6 @@ public struct Importer: Sendable {
             let before = outcome.counts
             let total = outcome.total
             let limiter = client.rateLimiter
-            let progress = self.progress
             let worker = LookupWorker(queue: store, lookup: DiscogsBarcodeLookup(client: client))
             let lastStatus = Locked<LookupStatus?>(nil)
             let run = await LookupDriver(worker: worker).run(until: .queueDrained, stopRequest: stopRequest) { counts, status async in
@@ -284,7 +330,12 @@ public struct Importer: Sendable {
                 outcome.failures.append(reason)
             }
         }
-        progress.lookups(.init(counts: outcome.counts, total: max(outcome.total, outcome.counts.done)), final: true)
+        await countdown.stop()
+        // Stopped because Discogs cannot be reached, the summary says so in one sentence: a
+        // last "2/2 done, … failed 2" would contradict it.
+        if outcome.stop != .offline {
+            progress.lookups(.init(counts: outcome.counts, total: max(outcome.total, outcome.counts.done)), final: true)
+        }
         progress.finish()
         return outcome
     }

@@ -15,6 +15,18 @@ extension Release {
 extension ReleaseCandidate {
     /// "Artist — Title".
     public var displayTitle: String { DisplayTitle.of(artist: artist, title: title) }
+
+    /// What tells this pressing from the others of the same title: "UK, 1969, PCS 7088"
+    /// (country, year, catalogue number, those Discogs gives), else "release 249504".
+    public var pressing: String {
+        let facts = [country, year.map(String.init), catno]
+            .compactMap { $0 }.filter { !$0.isEmpty }
+        return facts.isEmpty ? "release \(releaseID)" : facts.joined(separator: ", ")
+    }
+
+    /// "Artist — Title (UK, 1969, PCS 7088)": a chosen pressing, named so that it is told
+    /// apart from the other pressings of the same title.
+    public var displayPressing: String { "\(displayTitle) (\(pressing))" }
 }
 
 extension CollectionRow {

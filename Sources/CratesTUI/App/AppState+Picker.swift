@@ -66,10 +66,10 @@ extension AppState {
     /// is added as a new record.
     mutating func choose(_ chosen: ReleaseCandidate, in state: PickerState) -> [AppCommand] {
         guard let recordID = state.recordID else {
-            say("Adding \(chosen.displayTitle)")
+            say("Adding \(chosen.displayPressing)")
             return [.session(.add(.release(chosen.releaseID), method: .search))] + goBack(state.back, settled: false)
         }
-        say("Matched \(state.subject) to \(chosen.displayTitle)")
+        say("Matched to \(chosen.displayPressing)")
         return [.session(.choose(recordID: recordID, releaseID: chosen.releaseID))] + goBack(state.back, settled: true)
     }
 }

@@ -48,11 +48,13 @@ struct AddCommand: ParsableCommand {
             Exit status:
               0  every code was added (and, with --wait, every lookup finished)
               1  at least one code was refused (or not a record's, without --force)
-              2  nothing was refused, but some barcode was already in the collection (skipped)
+              2  nothing was refused, but some barcode was already in the collection
+                 (skipped)
               3  with --wait: some lookup did not finish (timed out, failed and will be
                  retried, not signed in, or Discogs refused the credentials)
               74 the records were added and kept, but their lines could not be written to
                  standard output (a full disk, a closed output): said on standard error
+
             When several apply, the lowest number but 0 wins in the order 1, 3, 2, 74.
 
             Examples:

@@ -38,7 +38,13 @@ struct ListCommand: ParsableCommand {
             `crates export --json` writes the same objects \
             with Discogs' own release JSON and the lookup history added.
 
-            An empty collection (or a filter nothing passes) prints nothing and exits 0. The \
+            On a terminal, the list is aligned columns under a heading (id, genre, artist, \
+            title, format, year, label, catalogue number, and the state when not matched), \
+            fitted to its width; an empty collection says how to add the first record. To a \
+            pipe or a file, the tab-separated lines above, and --header puts a line of the \
+            column names first.
+
+            To a pipe, an empty collection (or a filter nothing passes) prints nothing and exits 0. The \
             list is read a page at a time from one snapshot of the database, so it starts at \
             once and stays small in memory at 100,000 records, and a TUI or an import writing \
             meanwhile does not make a record appear twice.
@@ -58,12 +64,50 @@ struct ListCommand: ParsableCommand {
 
     @OptionGroup var records: RecordFilterOptions
 
+    @OptionGroup var header: HeaderOption
+
+    func validate() throws {
+        try header.check(json: json)
+    }
+
+    /// The tab-separated lines' columns, in order (the `--header` line).
+    static let names = ["id", "gtin", "state", "section", "artist", "title", "format", "year", "label", "catno", "release_id", "added", "collector"]
+
+    /// The columns a terminal shows: fields of the tab-separated line, by index in `names`.
+    static let terminalColumns = [
+        TableColumn(heading: "ID", field: 0, cap: 8, rightAligned: true),
+        TableColumn(heading: "GENRE", field: 3, cap: 18),
+        TableColumn(heading: "ARTIST", field: 4, cap: 28),
+        TableColumn(heading: "TITLE", field: 5, cap: 36),
+        TableColumn(heading: "FORMAT", field: 6, cap: 14),
+        TableColumn(heading: "YEAR", field: 7, cap: 4),
+        TableColumn(heading: "LABEL", field: 8, cap: 20),
+        TableColumn(heading: "CAT#", field: 9, cap: 16),
+        TableColumn(heading: "STATE", field: 2, cap: 12, readable: ReadableWords.state),
+    ]
+
     func run() throws {
         // Read-only: never creates the collection, reads one the user may not write (issue 12).
         let store = try self.store.openForReading()
         let export = CollectionExport(store: store, filter: try records.filter(in: store))
         let json = self.json
         for warning in try blocking({ try await export.unknownGenreWarnings() }) { StandardStreams.errLine(warning) }
-        try blocking { try await export.list(json: json) { try StandardStreams.out($0) } }
+        if json {
+            try blocking { try await export.list(json: true) { try StandardStreams.out($0) } }
+            return
+        }
+        let output = ColumnOutput(names: Self.names, columns: Self.terminalColumns, header: header.header)
+        try blocking { try await export.list(json: false) { try output.write($0) } }
+        try output.finish()
+        // Nothing listed, to a person: how to begin, or that the filter kept nothing. Only on
+        // a terminal: to a pipe an empty list is a plain answer (a script's `crates list
+        // --state failed` finding none), and a word on standard error would be noise in its log.
+        guard case .aligned = output.form, !output.wroteRows else { return }
+        let total = try blocking { try await store.statistics(dimensions: []).totals.copies }
+        try StandardStreams.out(
+            total == 0
+                ? "The collection is empty. Add the first record: scan or type its barcode in `crates`, "
+                    + "or run `crates add BARCODE`, or `crates import FILE` for a list.\n"
+                : "No record matches (\(total) in the collection).\n")
     }
 }

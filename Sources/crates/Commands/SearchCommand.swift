@@ -22,7 +22,9 @@ struct SearchCommand: ParsableCommand {
             Output: one line per release, best first (the exact catalogue number, then the \
             artist and title, then year, country and format as given), tab-separated:
               release_id  artist  title  country  year  format  label  catno  url
-            With --json, JSON Lines: one object per release with id, artist, title, \
+            On a terminal, aligned columns under a heading instead, the release as `crates \
+            add` takes it (r20000001); --header puts a line of the column names before the \
+            tab-separated lines. With --json, JSON Lines: one object per release with id, artist, title, \
             country, year, formats, label, catno, url and catnoMatches. Add the one in your \
             hands with `crates add rRELEASE_ID`.
 
@@ -68,6 +70,8 @@ struct SearchCommand: ParsableCommand {
     @Flag(help: "One JSON object per release and line (JSON Lines).")
     var json = false
 
+    @OptionGroup var header: HeaderOption
+
     @Argument(help: ArgumentHelp("Free text searched in every field.", valueName: "text"))
     var text: [String] = []
 
@@ -84,7 +88,24 @@ struct SearchCommand: ParsableCommand {
 
     func validate() throws {
         _ = try query()
+        try header.check(json: json)
     }
+
+    /// The tab-separated lines' columns (the `--header` line).
+    static let names = ["release_id", "artist", "title", "country", "year", "format", "label", "catno", "url"]
+
+    /// What a terminal shows: the release as `crates add` takes it (r1401), then what tells
+    /// the pressings apart. The page's address is in the piped lines and --json.
+    static let terminalColumns = [
+        TableColumn(heading: "RELEASE", field: 0, cap: 10) { $0.isEmpty ? "" : "r" + $0 },
+        TableColumn(heading: "ARTIST", field: 1, cap: 26),
+        TableColumn(heading: "TITLE", field: 2, cap: 34),
+        TableColumn(heading: "COUNTRY", field: 3, cap: 14),
+        TableColumn(heading: "YEAR", field: 4, cap: 4),
+        TableColumn(heading: "FORMAT", field: 5, cap: 14),
+        TableColumn(heading: "LABEL", field: 6, cap: 20),
+        TableColumn(heading: "CAT#", field: 7, cap: 18),
+    ]
 
     @OptionGroup var diagnostics: VerboseOption
 
@@ -113,7 +134,9 @@ struct SearchCommand: ParsableCommand {
             let encoder = ExportedRecord.makeJSONEncoder()
             try StandardStreams.out(lines: try found.hits.map { try SearchListing.jsonLine($0, web: web, encoder: encoder) })
         } else {
-            try StandardStreams.out(lines: found.hits.map { SearchListing.line($0, web: web) })
+            let output = ColumnOutput(names: Self.names, columns: Self.terminalColumns, header: header.header)
+            try output.write(lines: found.hits.map { SearchListing.line($0, web: web) })
+            try output.finish()
         }
         StandardStreams.errLine("crates search: \(SearchListing.summary(found))")
         if found.hits.isEmpty { throw ExitCode(2) }

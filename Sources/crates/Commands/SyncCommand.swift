@@ -101,11 +101,14 @@ struct SyncCommand: ParsableCommand {
         let options = DiscogsSync.Options(
             pull: !push, push: !pull, dryRun: dryRun, folder: folder, deleteOnDiscogs: delete,
             prefer: prefer.flatMap { SyncPreference(rawValue: $0.lowercased()) })
-        let progress = SyncProgressLine()
+        let progress = SyncProgressLine(limiter: access.client.rateLimiter)
         let sync = DiscogsSync(
             store: store, access: access, configuredFolder: SyncFolder.configured(), progress: { progress.show($0) })
-        let report = try blocking { await sync.run(options) }
-        progress.finish()
+        let report = try blocking {
+            let report = await sync.run(options)
+            await progress.finish()
+            return report
+        }
         var lines = report.lines
         if report.failure != nil { lines.removeLast() }
         try StandardStreams.out(lines: lines)

@@ -64,8 +64,12 @@ struct ImportCommand: ParsableCommand {
             (or Released), country and format. Each row is searched on Discogs as `crates \
             search` does: matched when exactly one release has its catalogue number (or, \
             without one, its artist and title), otherwise ambiguous with the candidates, or \
-            not found. The row's own values stay on the record as yours, so a row not found \
-            still shows what it is; --manual-missing enters those by hand. The records that \
+            not found. A row that finds its release takes Discogs' values: the row's (a \
+            catalogue number typed without its space, "LP") only served to find it, unless \
+            --keep-values keeps them as yours. A row that finds a release the collection has \
+            already is a copy already there, as a barcode already there is: not added again \
+            (said so), unless --copies. A row not found keeps its values, so it still \
+            shows what it is; --manual-missing enters those by hand. The records that \
             need a person are walked one by one by N in the collection UI.
 
             A quoted CSV field that runs over line breaks and holds what reads as further \
@@ -80,19 +84,24 @@ struct ImportCommand: ParsableCommand {
 
             Exit status:
               0    every line is in the collection (added now or before)
-              1    nothing could be imported: the file or the database cannot be read; or the
-                   collection could not be written (a full disk): the message says how many
-                   records were added, and running the same import again adds the rest
-              2    some lines were refused (with --strict: so nothing was imported)
-              3    some rows known only by a release id were not added (see the list)
-              4    the lookups stopped before the end: Discogs could not be reached, or
-                   refused the credentials; the records wait in the queue
-              5    some lookups failed (the summary says why): their records wait in the
-                   queue, to be retried
-              74   the records were added and kept, but the summary could not be written to
-                   standard output (a full disk, a closed output): said on standard error
+              1    nothing could be imported: the file or the database cannot
+                   be read, or the collection could not be written (a full
+                   disk): the message says how many records were added, and
+                   running the same import again adds the rest
+              2    some lines were refused (with --strict: nothing imported)
+              3    some rows known only by a release id were not added
+              4    the lookups stopped before the end: Discogs could not be
+                   reached, or refused the credentials; the records wait in
+                   the queue
+              5    some lookups failed (the summary says why): their records
+                   wait in the queue, to be retried
               64   the command line is wrong
-              130  interrupted by Ctrl-C (143: by SIGTERM, 129: by SIGHUP); what was added is kept
+              74   the records were added and kept, but the summary could not
+                   be written to standard output (a full disk, a closed
+                   output): said on standard error
+              130  interrupted by Ctrl-C (143: by SIGTERM, 129: by SIGHUP);
+                   what was added is kept
+
             With --dry-run, the status says whether lines would be refused (2) or not (0).
 
             --dry-run prints, for each line, LINE, what would happen (new, present, \
@@ -130,6 +139,9 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Enter the CSV rows without a barcode that Discogs has no release for by hand (their values are the record).")
     var manualMissing = false
 
+    @Flag(help: "Keep the values of CSV rows without a barcode as yours even when they find a release (else Discogs' stand).")
+    var keepValues = false
+
     @Option(help: ArgumentHelp(
         "Write what needs a person (ambiguous, not found, not added, refused lines) to this file, tab-separated.",
         valueName: "file"))
@@ -144,7 +156,9 @@ struct ImportCommand: ParsableCommand {
 
     /// crates' own `export --json` file: the collection restored exactly, into an empty one.
     private func restore(stop: StopRequest) throws {
-        let unused = [(dryRun, "--dry-run"), (copies, "--copies"), (manualMissing, "--manual-missing"), (report != nil, "--report")]
+        let unused = [(dryRun, "--dry-run"), (copies, "--copies"), (manualMissing, "--manual-missing"), (keepValues, "--keep-values"),
+            (report != nil, "--report"),
+        ]
             .filter(\.0).map(\.1)
         if !unused.isEmpty {
             throw CLIError("\(file) is crates' JSON export, which is restored as it is: \(unused.joined(separator: ", ")) "
@@ -227,7 +241,8 @@ struct ImportCommand: ParsableCommand {
         }
 
         let importer = Importer(store: try store.open(), progress: ImportProgress(), stopRequest: stop)
-        let options = Importer.Options(copies: copies, lookups: !lookup.noLookup, reportPath: report, manualMissing: manualMissing)
+        let options = Importer.Options(
+            copies: copies, lookups: !lookup.noLookup, reportPath: report, manualMissing: manualMissing, keepValues: keepValues)
         let outcome: Importer.Outcome
         do {
             outcome = try blocking {

@@ -55,17 +55,41 @@ struct LocationCommand: ParsableCommand {
                 Output: one place per line, tab-separated: \(LocationDirectory.listingColumns.joined(separator: "  ")) \
                 (count: the copies in the place and in the places inside it; path: the places \
                 from the top, joined by " › "). With --json, JSON Lines with id, name, path, \
-                parent (the id of the place it is in, null at the top), code and count.
+                parent (the id of the place it is in, null at the top), code and count. On a \
+                terminal, aligned columns under a heading instead; --header puts a line of the \
+                column names before the tab-separated lines.
                 """)
 
         @OptionGroup var store: StoreOptions
         @Flag(help: "One JSON object per place and line (JSON Lines).") var json = false
+        @OptionGroup var header: HeaderOption
+
+        func validate() throws {
+            try header.check(json: json)
+        }
+
+        /// What a terminal shows: the place's path first, then its label and how much it holds.
+        static let terminalColumns = [
+            TableColumn(heading: "PLACE", field: 3, cap: 48),
+            TableColumn(heading: "ID", field: 0, cap: 8, rightAligned: true),
+            TableColumn(heading: "LABEL", field: 1, cap: 13),
+            TableColumn(heading: "RECORDS", field: 2, cap: 8, rightAligned: true),
+        ]
 
         func run() throws {
             // Read-only: a collection the user may not write can be listed, and none is made.
             let directory = LocationDirectory(store: try store.openForReading())
             let entries = try blocking { try await directory.entries() }
-            try StandardStreams.out(lines: try entries.map { try json ? LocationDirectory.jsonLine($0) : LocationDirectory.line($0) })
+            if json {
+                try StandardStreams.out(lines: try entries.map { try LocationDirectory.jsonLine($0) })
+                return
+            }
+            let output = ColumnOutput(names: LocationDirectory.listingColumns, columns: Self.terminalColumns, header: header.header)
+            try output.write(lines: entries.map(LocationDirectory.line))
+            try output.finish()
+            if case .aligned = output.form, entries.isEmpty {
+                try StandardStreams.out("No places yet: make one with `crates location add NAME`.\n")
+            }
         }
     }
 

@@ -1,0 +1,206 @@
+import ArgumentParser
+import CratesApp
+import CratesTUI
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One column of a listing as a person reads it in a terminal: its heading, how wide it may
+/// grow, and the words it shows, made from the fields of the tab-separated line.
+struct TableColumn: Sendable {
+    var heading: String
+    /// The widest it grows (display columns); a longer value is cut with "…".
+    var cap: Int
+    /// Numbers line up on the right.
+    var rightAligned: Bool
+    var value: @Sendable (_ fields: [String]) -> String
+
+    init(heading: String, cap: Int = 40, rightAligned: Bool = false, value: @escaping @Sendable (_ fields: [String]) -> String) {
+        self.heading = heading
+        self.cap = cap
+        self.rightAligned = rightAligned
+        self.value = value
+    }
+
+    /// The field at `field` of the tab-separated line, in `readable` words.
+    init(
+        heading: String, field: Int, cap: Int = 40, rightAligned: Bool = false,
+        readable: @escaping @Sendable (String) -> String = { $0 }
+    ) {
+        self.init(heading: heading, cap: cap, rightAligned: rightAligned) { fields in
+            readable(fields.indices.contains(field) ? fields[field] : "")
+        }
+    }
+}
+
+/// What `crates list`, `search`, `location list` and `barcode` print, for people and for
+/// scripts from the same tab-separated lines: to a pipe or a file the lines as they are
+/// (scripts rely on them), with a line of the column names first on request (`--header`);
+/// to a terminal, aligned columns under a heading, in readable words, fitted to its width.
+///
+/// On a terminal the column widths come from the first rows (up to `measured`), so a long
+/// listing starts at once and stays small in memory; a later, longer value is cut with "…".
+final class ColumnOutput: Sendable {
+    enum Form: Equatable {
+        /// Tab-separated lines; `header`: the column names first.
+        case tabs(header: Bool)
+        /// Aligned columns in `width` display columns.
+        case aligned(width: Int)
+    }
+
+    let form: Form
+    private let names: [String]
+    private let columns: [TableColumn]
+    private let measured: Int
+    private let state = Mutex<(buffered: [[String]], widths: [Int]?, rows: Int)>(([], nil, 0))
+
+    /// `names`: the tab-separated lines' column names (the `--header` line); `columns`: the
+    /// terminal's.
+    init(names: [String], columns: [TableColumn], header: Bool, form: Form? = nil, measured: Int = 200) {
+        self.names = names
+        self.columns = columns
+        self.measured = measured
+        self.form = form ?? (Self.outputIsTerminal ? .aligned(width: Self.outputWidth) : .tabs(header: header))
+    }
+
+    /// Whether standard output is a terminal (a person reads it).
+    static var outputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    /// The width of the terminal on standard output: `COLUMNS` when set, else the
+    /// terminal's, else 80.
+    static var outputWidth: Int {
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 80
+    }
+
+    /// Whether anything but the heading was written.
+    var wroteRows: Bool { state.withLock { $0.rows > 0 } }
+
+    /// Writes `text`: whole tab-separated lines, each ended by a newline.
+    func write(_ text: String) throws {
+        try write(lines: text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init))
+    }
+
+    func write(lines: [String]) throws {
+        guard !lines.isEmpty else { return }
+        switch form {
+        case .tabs(let header):
+            let first = state.withLock { state in
+                defer { state.rows += lines.count }
+                return state.rows == 0
+            }
+            try StandardStreams.out(lines: (first && header ? [names.joined(separator: "\t")] : []) + lines)
+        case .aligned(let width):
+            let rows = lines.map { line in
+                let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                return columns.map { $0.value(fields) }
+            }
+            let ready = state.withLock { state -> [String] in
+                state.rows += rows.count
+                if let widths = state.widths { return rows.map { Self.line($0, widths: widths, columns: columns) } }
+                state.buffered += rows
+                guard state.buffered.count >= measured else { return [] }
+                return flush(&state, width: width)
+            }
+            try StandardStreams.out(lines: ready)
+        }
+    }
+
+    /// Writes what the terminal's form still holds; a listing of nothing writes nothing.
+    func finish() throws {
+        guard case .aligned(let width) = form else { return }
+        let ready = state.withLock { state in state.widths == nil && !state.buffered.isEmpty ? flush(&state, width: width) : [] }
+        try StandardStreams.out(lines: ready)
+    }
+
+    private func flush(_ state: inout (buffered: [[String]], widths: [Int]?, rows: Int), width: Int) -> [String] {
+        let widths = Self.widths(columns: columns, rows: state.buffered, width: width)
+        state.widths = widths
+        defer { state.buffered = [] }
+        return [Self.line(columns.map(\.heading), widths: widths, columns: columns)]
+            + state.buffered.map { Self.line($0, widths: widths, columns: columns) }
+    }
+
+    /// Each column as wide as its widest value or heading, up to its cap; then, while the
+    /// line is wider than the terminal, the widest column loses a column (none narrower than
+    /// its heading, or 6).
+    static func widths(columns: [TableColumn], rows: [[String]], width: Int) -> [Int] {
+        var widths = columns.enumerated().map { index, column in
+            min(column.cap, rows.reduce(DisplayWidth.of(column.heading)) { max($0, DisplayWidth.of($1[index])) })
+        }
+        let floors = columns.map { max(6, DisplayWidth.of($0.heading)) }
+        let gaps = 2 * max(0, columns.count - 1)
+        while widths.reduce(gaps, +) > width {
+            guard let widest = widths.indices.filter({ widths[$0] > floors[$0] }).max(by: { widths[$0] < widths[$1] }) else { break }
+            widths[widest] -= 1
+        }
+        return widths
+    }
+
+    /// The fields padded to `widths` (cut with "…" when longer), two spaces apart; the last
+    /// column unpadded.
+    static func line(_ fields: [String], widths: [Int], columns: [TableColumn]) -> String {
+        var out = ""
+        for (index, field) in fields.enumerated() {
+            let text = cut(field, to: widths[index])
+            let pad = String(repeating: " ", count: max(0, widths[index] - DisplayWidth.of(text)))
+            if index > 0 { out += "  " }
+            if columns[index].rightAligned {
+                out += pad + text
+            } else {
+                out += text + (index == fields.count - 1 ? "" : pad)
+            }
+        }
+        return out
+    }
+
+    /// `text` in at most `width` display columns: cut with "…" when longer.
+    static func cut(_ text: String, to width: Int) -> String {
+        guard DisplayWidth.of(text) > width else { return text }
+        var out = ""
+        var used = 0
+        for character in text {
+            let w = DisplayWidth.of(character)
+            if used + w > width - 1 { break }
+            out.append(character)
+            used += w
+        }
+        return out + "…"
+    }
+}
+
+/// `--header`, for the commands whose lines are tab-separated columns.
+struct HeaderOption: ParsableArguments {
+    @Flag(help: "With tab-separated lines (standard output not a terminal): a first line naming the columns.")
+    var header = false
+
+    /// `--header` has no use with `--json` (its objects name their fields).
+    func check(json: Bool) throws {
+        if header, json { throw ValidationError("--header is for the tab-separated lines; --json names every field already") }
+    }
+}
+
+/// Readable words for the values of the tab-separated lines.
+enum ReadableWords {
+    /// A lookup state as a person says it: "not found", "by hand"; matched shows nothing.
+    static func state(_ raw: String) -> String {
+        switch raw {
+        case "matched": ""
+        case "notFound": "not found"
+        case "lookingUp": "looking up"
+        case "handEntered": "by hand"
+        case "pending": "waiting"
+        default: raw
+        }
+    }
+
+    /// An ISO 8601 time as its date: "2026-11-26".
+    static func date(_ raw: String) -> String {
+        String(raw.prefix(10))
+    }
+}

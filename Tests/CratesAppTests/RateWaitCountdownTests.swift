@@ -1,0 +1,70 @@
+import CratesCore
+import CratesNet
+import CratesTestSupport
+import Foundation
+import Testing
+
+@testable import CratesApp
+
+/// Progress that never goes quiet: while Discogs' rate limit holds requests back, the import's
+/// bar and the sync's line count the seconds down. The limiter tells when a wait starts and
+/// ends (`RateLimiter.waits()`); the countdown ticks on the limiter's clock, here a test's.
+@Suite("RateWaitCountdown: rate waits counted down on the limiter's clock")
+struct RateWaitCountdownTests {
+    /// A limiter of 2 requests a minute on `clock`, both spent: the next request waits.
+    private func fullWindow(_ clock: TestClock) async throws -> RateLimiter {
+        let limiter = RateLimiter(configuration: .init(limit: 2), clock: clock)
+        for _ in 0..<2 {
+            let ticket = try await limiter.acquire()
+            await limiter.complete(ticket, status: 200, headers: nil)
+        }
+        return limiter
+    }
+
+    @Test("a wait: its seconds as it starts, one fewer each second on the limiter's clock, then nil when requests go again")
+    func countsDown() async throws {
+        let clock = TestClock()
+        let limiter = try await fullWindow(clock)
+        let shown = LockBox<[Int?]>()
+        let countdown = RateWaitCountdown(limiter: limiter) { shown.append($0) }
+        let request = Task { try await limiter.acquire() }
+        // The window's 60 s (and its margin) from the last answer.
+        try await waitUntil("the wait shown", lastSeen: { "\(shown.all)" }) { shown.all == [61] }
+        clock.advance(by: .seconds(1))
+        try await waitUntil("one second fewer", lastSeen: { "\(shown.all)" }) { shown.all == [61, 60] }
+        clock.advance(by: .seconds(30))
+        try await waitUntil("thirty fewer", lastSeen: { "\(shown.all)" }) { shown.all.last == 30 }
+        clock.advance(by: .seconds(30))
+        _ = try await request.value
+        try await waitUntil("the wait over", lastSeen: { "\(shown.all)" }) { shown.last == .some(nil) }
+        #expect(shown.all.compactMap { $0 } == shown.all.compactMap { $0 }.sorted(by: >), "only ever down: \(shown.all)")
+        await countdown.stop()
+    }
+
+    @Test("what the import's bar and the sync's line say during a wait, and the sync's bar with the time left")
+    func progressLines() {
+        #expect(RateWaitCountdown.text(36) == "rate limit: resuming in 36 s")
+        #expect(
+            SyncProgressLine.line(status: .pushing(done: 53, total: 199), secondsLeft: 150, rateWait: 36)
+                == "sync: pushing [####------------] 53/199 · rate limit: resuming in 36 s · 3 min left")
+        #expect(
+            SyncProgressLine.line(status: .reading(done: 300, total: 5000), secondsLeft: 45, rateWait: nil)
+                == "sync: reading [----------------] 300/5,000 · 45 s left")
+        #expect(SyncProgressLine.requestsLeft(.reading(done: 300, total: 5000)) == 47)
+        #expect(SyncProgressLine.requestsLeft(.pushing(done: 53, total: 199)) == 146)
+    }
+
+    @Test("a sync's line follows the limiter: the rate wait on it while requests wait, gone after")
+    func syncLineFollowsTheLimiter() async throws {
+        let clock = TestClock()
+        let limiter = try await fullWindow(clock)
+        let line = SyncProgressLine(terminal: false, limiter: limiter)
+        line.show(.pushing(done: 2, total: 5))
+        let request = Task { try await limiter.acquire() }
+        try await waitUntil("the wait on the sync's line") { line.rateWaitShown == 61 }
+        clock.advance(by: .seconds(61))
+        _ = try await request.value
+        try await waitUntil("the wait gone from the sync's line") { line.rateWaitShown == nil }
+        await line.finish()
+    }
+}
