@@ -23,11 +23,14 @@ public struct Importer: Sendable {
     public let store: CatalogueStore
     public let progress: ImportProgress
     public let stopRequest: StopRequest
+    /// The local Discogs catalogue: asked first, with no request and no account needed.
+    public let catalogue: (any ReleaseCatalogue)?
 
-    public init(store: CatalogueStore, progress: ImportProgress, stopRequest: StopRequest) {
+    public init(store: CatalogueStore, progress: ImportProgress, stopRequest: StopRequest, catalogue: (any ReleaseCatalogue)? = nil) {
         self.store = store
         self.progress = progress
         self.stopRequest = stopRequest
+        self.catalogue = catalogue
     }
 
     public struct Options: Sendable {
@@ -133,11 +136,20 @@ public struct Importer: Sendable {
                 let outcome = await lookUp(releaseRows: releaseRows, of: entries, client: access.client)
                 lookups = outcome
                 unresolved = outcome.unresolved
-                summary.append(Self.lookupSummary(outcome.counts, stop: outcome.stop))
+                summary.append(Self.lookupSummary(outcome.counts, stop: outcome.stop, catalogue: catalogue?.edition))
                 if outcome.counts.failed > 0, let reason = outcome.failures.first {
                     let more = outcome.failures.count > 1 ? " (and \(counted(outcome.failures.count - 1, "other reason")))" : ""
                     summary.append("Failed, to be retried: \(reason)\(more).")
                 }
+            case .success(let access) where catalogue != nil:
+                // No account: the catalogue answers what it knows; the rest waits.
+                let outcome = await lookUp(releaseRows: [], of: entries, client: access.client, asksDiscogs: false)
+                lookups = outcome
+                unresolved = releaseRows.map { ImportUnresolved(entry: entries[$0.position], reason: .notSignedIn) }
+                summary.append(Self.lookupSummary(outcome.counts, stop: outcome.stop, catalogue: catalogue?.edition))
+                summary.append(
+                    "Not signed in to Discogs: run `crates auth`, then `crates` (or this import again) to look up what the "
+                        + "catalogue does not know.")
             case .success:
                 unresolved = releaseRows.map { ImportUnresolved(entry: entries[$0.position], reason: .notSignedIn) }
                 summary.append(
@@ -250,7 +262,9 @@ public struct Importer: Sendable {
     /// The rows known by release id first, then the queue drained by the real worker until
     /// nothing is due, Discogs cannot be reached or refuses the credentials, or the user
     /// interrupts.
-    private func lookUp(releaseRows: [ReleaseRow], of entries: ImportEntries, client: DiscogsClient) async -> ReleaseLookups {
+    private func lookUp(
+        releaseRows: [ReleaseRow], of entries: ImportEntries, client: DiscogsClient, asksDiscogs: Bool = true
+    ) async -> ReleaseLookups {
         let due = (try? await store.dueLookups()) ?? 0
         var outcome = ReleaseLookups()
         outcome.total = releaseRows.count + due
@@ -260,7 +274,10 @@ public struct Importer: Sendable {
             let total = outcome.total
             let limiter = client.rateLimiter
             let progress = self.progress
-            let worker = LookupWorker(queue: store, lookup: DiscogsBarcodeLookup(client: client))
+            // The catalogue first: every record it knows is final within the first seconds,
+            // whatever Discogs' rate (or reachability); only the rest wait for Discogs.
+            let worker = LookupWorker(
+                queue: store, lookup: DiscogsBarcodeLookup(client: client), catalogue: catalogue, asksDiscogs: asksDiscogs)
             let lastStatus = Locked<LookupStatus?>(nil)
             let run = await LookupDriver(worker: worker).run(until: .queueDrained, stopRequest: stopRequest) { counts, status async in
                 let all = before.adding(counts)
@@ -278,6 +295,7 @@ public struct Importer: Sendable {
             outcome.counts = before.adding(run.counts)
             outcome.counts.writeRetries += await worker.statistics.writeRetries
             outcome.counts.unwritten += await worker.statistics.unwritten
+            outcome.counts.fromCatalogue += await worker.statistics.fromCatalogue
             outcome.stop = run.stop
             for id in run.failed {
                 guard let reason = try? await store.record(id)?.statusText, !outcome.failures.contains(reason) else { continue }
@@ -328,10 +346,13 @@ public struct Importer: Sendable {
     }
 
     /// `Discogs: 60 lookups: 58 matched, 1 ambiguous, 1 not found, 0 failed.`
-    static func lookupSummary(_ counts: LookupCounts, stop: LookupDriver.Stop?) -> String {
+    static func lookupSummary(_ counts: LookupCounts, stop: LookupDriver.Stop?, catalogue: CatalogueEdition? = nil) -> String {
         // Only lookups whose outcome is written are counted (`LookupWorker`), and the parts
         // of `breakdown` add up to `done`.
         var line = "Discogs: \(counted(counts.done, "lookup")): \(counts.breakdown)."
+        if let catalogue {
+            line += " \(counts.fromCatalogue) answered by the catalogue of \(catalogue) (no request)."
+        }
         if counts.unwritten > 0 {
             line += " \(counts.unwritten == 1 ? "1 result was" : "\(counts.unwritten) results were") found but could not be "
                 + "written (the collection stayed locked): \(counts.unwritten == 1 ? "it is" : "they are") looked up again next time."

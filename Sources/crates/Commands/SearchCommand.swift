@@ -68,6 +68,11 @@ struct SearchCommand: ParsableCommand {
     @Flag(help: "One JSON object per release and line (JSON Lines).")
     var json = false
 
+    @Flag(help: "Ask Discogs, not the local catalogue.")
+    var online = false
+
+    @OptionGroup var catalogue: CatalogueOption
+
     @Argument(help: ArgumentHelp("Free text searched in every field.", valueName: "text"))
     var text: [String] = []
 
@@ -95,23 +100,27 @@ struct SearchCommand: ParsableCommand {
             StandardStreams.errLine("crates search: \(message)")
             return ExitCode(status)
         }
-        let access: DiscogsAccess
+        let catalogue = online ? nil : self.catalogue.open("crates search")
+        let access: DiscogsAccess?
         do {
             access = try DiscogsAccess.make()
         } catch {
-            throw fail(error.description, 3)
+            // The catalogue may answer all the same; Discogs cannot.
+            if catalogue == nil { throw fail(error.description, 3) }
+            access = nil
         }
-        let finder = ReleaseFinder(access: access)
-        let found: DiscogsReleaseSearch.Result
+        let finder = ReleaseFinder(access: access, catalogue: catalogue)
+        let found: ReleaseFinder.Answer
         do {
-            found = try blocking { try await finder.search(query) }
+            found = try blocking { try await finder.search(query, online: online) }
         } catch let failure as ReleaseFinderFailure {
             throw fail(failure.description, failure.exitStatus)
         }
-        let web = access.client.endpoints.web
+        let web = access?.client.endpoints.web ?? DiscogsEndpoints.production.web
         if json {
             let encoder = ExportedRecord.makeJSONEncoder()
-            try StandardStreams.out(lines: try found.hits.map { try SearchListing.jsonLine($0, web: web, encoder: encoder) })
+            try StandardStreams.out(
+                lines: try found.hits.map { try SearchListing.jsonLine($0, source: found.source, web: web, encoder: encoder) })
         } else {
             try StandardStreams.out(lines: found.hits.map { SearchListing.line($0, web: web) })
         }

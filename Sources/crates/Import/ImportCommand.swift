@@ -226,7 +226,9 @@ struct ImportCommand: ParsableCommand {
             throw ExitCode(2)
         }
 
-        let importer = Importer(store: try store.open(), progress: ImportProgress(), stopRequest: stop)
+        let importer = Importer(
+            store: try store.open(), progress: ImportProgress(), stopRequest: stop,
+            catalogue: lookup.noLookup ? nil : lookup.catalogue.open("crates import"))
         let options = Importer.Options(copies: copies, lookups: !lookup.noLookup, reportPath: report, manualMissing: manualMissing)
         let outcome: Importer.Outcome
         do {
