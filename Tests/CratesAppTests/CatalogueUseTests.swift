@@ -182,8 +182,14 @@ struct CatalogueUseTests {
         session.perform(.choose(recordID: shared, releaseID: 11))
         try await waitUntil("chosen offline") { try await temporary.store.record(shared)?.releaseID == 11 }
 
+        // As the person types: the catalogue only, said to be a preview.
+        #expect(try await log.first("the catalogue's edition") { if case .catalogue(let e) = $0 { e } else { nil } }.dumpDate == "20260601")
+        session.perform(.searchCatalogue(try ReleaseSearchQuery(artist: "artist 2"), for: nil))
+        let typed = try await log.first("the preview") { if case .found(let a) = $0, a.preview { a } else { nil } }
+        #expect(typed.candidates.map(\.releaseID) == [2] && typed.requests == 0 && typed.catalogue?.description == "2026-06-01")
+        // Enter: the search itself, answered by the catalogue too.
         session.perform(.search(try ReleaseSearchQuery(artist: "artist 3"), for: nil))
-        let found = try await log.first("the search's answer") { if case .found(let a) = $0 { a } else { nil } }
+        let found = try await log.first("the search's answer") { if case .found(let a) = $0, !a.preview { a } else { nil } }
         #expect(found.failure == nil && found.requests == 0 && found.candidates.map(\.releaseID) == [3])
         await session.stopped()
     }

@@ -76,6 +76,7 @@ public final class CollectionSession: Sendable {
             for await request in requests { await self.execute(request) }
         }
         executor.withLock { $0 = task }
+        if let catalogue { post(.catalogue(catalogue.edition)) }
         startWorker()
         startScanner()
     }
@@ -177,6 +178,9 @@ public final class CollectionSession: Sendable {
             case .search(let query, let recordID):
                 // Waits for Discogs: off the serial line, as an add by release.
                 Task { await self.search(query, for: recordID) }
+            case .searchCatalogue(let query, let recordID):
+                // A keystroke's: the catalogue only, never a request.
+                searchCatalogue(query, for: recordID)
             case .enterByHand(let fields, let recordID):
                 try await enterByHand(fields, for: recordID, into: context.location)
             case .edit(let id, let edit):
@@ -289,13 +293,23 @@ public final class CollectionSession: Sendable {
         fetchingDetails.withLock { $0.insert(releaseID).inserted }
     }
 
+    /// The search as typed so far, in the catalogue alone: what it has goes back to the UI
+    /// at once (an empty answer too: the form says Enter asks Discogs).
+    private func searchCatalogue(_ query: ReleaseSearchQuery, for recordID: Int64?) {
+        guard let catalogue else { return }
+        let found = finder.withLock { $0 }.searchCatalogue(query)
+        post(.found(ReleaseSearchAnswer(
+            recordID: recordID, query: query, candidates: found?.hits.map(\.candidate) ?? [], requests: 0,
+            isComplete: found?.isComplete ?? true, catalogue: catalogue.edition, preview: true)))
+    }
+
     /// A search without a barcode: its candidates, or why there are none, go back to the UI.
     private func search(_ query: ReleaseSearchQuery, for recordID: Int64?) async {
         do {
             let found = try await finder.withLock { $0 }.search(query)
             post(.found(ReleaseSearchAnswer(
                 recordID: recordID, query: query, candidates: found.hits.map(\.candidate), requests: found.requests,
-                isComplete: found.isComplete)))
+                isComplete: found.isComplete, catalogue: found.edition)))
         } catch {
             post(.found(ReleaseSearchAnswer(recordID: recordID, query: query, candidates: [], requests: 0, failure: error.description)))
         }
