@@ -289,7 +289,11 @@ public struct Importer: Sendable {
                 lastStatus.withLock { $0 = status }
                 // A lookup that failed may be tried again in a long run: never "3/2 done".
                 let remaining = total - all.done
-                let secondsLeft = remaining > 0 ? await limiter.secondsUntilSent(Self.requestsLeft(remaining, counts: counts)) : nil
+                // The catalogue's answers cost nothing: what is left goes to Discogs.
+                let local = await worker.statistics.fromCatalogue
+                let secondsLeft =
+                    remaining > 0 && asksDiscogs
+                    ? await limiter.secondsUntilSent(Self.requestsLeft(remaining, counts: counts, answeredLocally: local)) : nil
                 progress.lookups(.init(counts: all, total: max(total, all.done), secondsLeft: secondsLeft))
             }
             outcome.counts = before.adding(run.counts)
@@ -311,8 +315,11 @@ public struct Importer: Sendable {
     /// a few have been made: a barcode found at its first form). The time they take is the
     /// rate limiter's to say (`RateLimiter.secondsUntilSent`): it knows the window, and so
     /// the minute the next request may wait however few lookups are left.
-    static func requestsLeft(_ remaining: Int, counts: LookupCounts) -> Int {
-        let perLookup = counts.done >= 3 ? Double(counts.requests) / Double(counts.done) : 1
+    /// `answeredLocally`: lookups the catalogue answered, which cost none and say nothing of
+    /// what a Discogs lookup costs.
+    static func requestsLeft(_ remaining: Int, counts: LookupCounts, answeredLocally: Int = 0) -> Int {
+        let asked = counts.done - answeredLocally
+        let perLookup = asked >= 3 ? Double(counts.requests) / Double(asked) : 1
         return max(1, Int((Double(remaining) * perLookup).rounded(.up)))
     }
 
