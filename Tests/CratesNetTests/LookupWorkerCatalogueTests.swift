@@ -152,6 +152,39 @@ struct LookupWorkerCatalogueTests {
         #expect(try await server.stats().requests == 0)
     }
 
+    @Test("a record without a barcode is searched in the catalogue by its own values, as on Discogs")
+    func describedRecords() async throws {
+        let server = try await DiscogsTestServer.start()
+        let directory = try TemporaryDirectory(prefix: "crates-catalogue-worker")
+        let store = try CatalogueStore(path: directory.file("crates.sqlite"))
+        var bowie = Self.release(7)
+        bowie.artist = "David Bowie"
+        bowie.title = "Low"
+        let catalogue = InMemoryReleaseCatalogue([(Self.release(5), []), (Self.release(6), []), (bowie, [])])
+        let described = [
+            RecordFields(catno: "cat-5"),  // one catalogue number: matched
+            RecordFields(artist: "Artist", title: "Title"),  // several fit: ambiguous
+            RecordFields(artist: "bowie", title: "low"),  // one fits
+            RecordFields(artist: "Nobody", title: "Nothing"),  // pressed after the dump: waits
+        ]
+        let ids = try await store.addAll(described.map { NewRecord(gtin: nil, addMethod: .import, collector: $0) })
+        let clock = TestClock()
+        let worker = LookupWorker(
+            queue: store, lookup: DiscogsBarcodeLookup(client: try virtualClient(server, clock: clock, credentials: nil)),
+            catalogue: catalogue, asksDiscogs: false, policy: .noHedge)
+        try await drive(worker, clock, until: "every record asked of the catalogue") {
+            for id in ids where try await store.record(id)?.catalogueEdition == nil { return false }
+            return true
+        }
+        #expect(try await store.record(ids[0])?.releaseID == 5)
+        let several = try #require(try await store.record(ids[1]))
+        #expect(several.lookupState == .ambiguous && several.candidates.map(\.releaseID) == [5, 6])
+        #expect(try await store.record(ids[2])?.releaseID == 7)
+        let waiting = try #require(try await store.record(ids[3]))
+        #expect(waiting.lookupState == .pending && waiting.collector.artist == "Nobody")
+        #expect(try await server.stats().requests == 0)
+    }
+
     @Test("a catalogue that cannot be read: Discogs is asked, as without one")
     func failingCatalogue() async throws {
         let server = try await DiscogsTestServer.start()

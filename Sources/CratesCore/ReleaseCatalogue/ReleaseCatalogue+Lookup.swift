@@ -8,9 +8,11 @@ extension ReleaseCatalogue {
     /// the catalogue's own release; else its barcode: one release is matched, several are
     /// ambiguous (the picker shows them offline too). A code that is never a record's (a
     /// price label) is skipped, as the Discogs lookup would skip it with no request. A record
-    /// without a barcode, searched by its own values, is left to Discogs.
+    /// without a barcode is searched by its own values and decided as Discogs' answer would
+    /// be (`ReleaseSearchDecision`); none found leaves it to Discogs (pressed after the dump).
     public func answer(_ job: LookupJob) throws(ReleaseCatalogueError) -> LookupOutcome? {
         if let id = job.releaseID, let release = try release(id: id) { return .matched(edition.stamped(release)) }
+        if job.gtin == nil, let query = job.search { return try answer(query) }
         guard let gtin = job.gtin else { return nil }
         if let reason = DiscogsBarcodeQuery(gtin: gtin).skipReason { return .skipped(reason: reason) }
         let found = try releases(barcode: gtin)
@@ -18,6 +20,22 @@ extension ReleaseCatalogue {
         case 0: return nil
         case 1: return .matched(edition.stamped(found[0]))
         default: return .ambiguous(found.map(ReleaseCandidate.init(release:)))
+        }
+    }
+}
+
+extension ReleaseCatalogue {
+    /// A record's own values searched in the catalogue: as many as a page of Discogs'
+    /// results, decided by the same rule.
+    func answer(_ query: ReleaseSearchQuery) throws(ReleaseCatalogueError) -> LookupOutcome? {
+        let found = try search(query, limit: 50)
+        switch ReleaseSearchDecision(hits: found.map { ReleaseSearchHit(release: $0, query: query) }, query: query) {
+        case .none:
+            return nil
+        case .several(let hits):
+            return .ambiguous(hits.map(\.candidate))
+        case .one(let hit):
+            return found.first { $0.id == hit.candidate.releaseID }.map { .matched(edition.stamped($0)) }
         }
     }
 }
