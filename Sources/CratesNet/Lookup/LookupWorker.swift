@@ -4,6 +4,9 @@ import CratesCore
 /// (`DiscogsBarcodeLookup`: one request for a barcode found at its first form), and stores
 /// each outcome. Runs inside the TUI, `crates import` and `crates add --wait`.
 ///
+/// - With a local catalogue, every record due is asked of it first, in large batches and
+///   with no request (`LookupWorker+Catalogue`); Discogs is asked only about the rest.
+///
 /// - Several lookups in flight, all under the client's one `RateLimiter`, which never lets
 ///   more out than the window allows: one slow answer holds back only its own record
 ///   (`ClaimPolicy`).

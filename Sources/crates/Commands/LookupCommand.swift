@@ -22,18 +22,22 @@ struct LookupCommand: ParsableCommand {
             `crates add rRELEASE_ID`). Empty fields are values Discogs does not give.
 
             With --json, one JSON object: input, gtin, outcome (matched, ambiguous or \
-            notFound), matchedForm (the barcode form that had results) and releases (id, \
-            artist, title, label, catno, formats, year, country, url).
+            notFound), matchedForm (the barcode form that had results), releases (id, \
+            artist, title, label, catno, formats, year, country, url) and source \
+            ("catalogue" or "discogs").
 
-            Searching Discogs' database needs an account: sign in first with `crates auth`. \
-            Requests go at the rate Discogs allows.
+            The local catalogue of Discogs' data (--catalogue, $CRATES_CATALOGUE) answers \
+            first when it knows the code: no request, no account. --online asks Discogs \
+            instead. Searching Discogs' database needs an account: sign in first with \
+            `crates auth`. Requests go at the rate Discogs allows.
 
             Exit status:
               0  found: one release, or several to choose from
               1  CODE is not a valid barcode, or not a record's (an ISBN, a coupon…:
                  --force looks it up all the same)
               2  Discogs knows no release with this barcode (or no such release id)
-              3  not signed in to Discogs, or Discogs refused the credentials
+              3  not signed in to Discogs (and not in the catalogue), or Discogs refused
+                 the credentials
               4  Discogs could not be reached, or answered with an error
 
             Examples:

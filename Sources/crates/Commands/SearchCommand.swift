@@ -23,10 +23,13 @@ struct SearchCommand: ParsableCommand {
             artist and title, then year, country and format as given), tab-separated:
               release_id  artist  title  country  year  format  label  catno  url
             With --json, JSON Lines: one object per release with id, artist, title, \
-            country, year, formats, label, catno, url and catnoMatches. Add the one in your \
-            hands with `crates add rRELEASE_ID`.
+            country, year, formats, label, catno, url, catnoMatches and source \
+            ("catalogue" or "discogs"). Add the one in your hands with \
+            `crates add rRELEASE_ID`.
 
-            Searching needs an account: sign in first with `crates auth`. A search that \
+            The local catalogue of Discogs' data (--catalogue, $CRATES_CATALOGUE) answers \
+            first when it finds something: no request, no account. --online asks Discogs \
+            instead. Searching Discogs needs an account: sign in first with `crates auth`. A search that \
             cannot find anything (no field, a field over 200 characters, a control \
             character, a year outside 1877 to next year) is refused before any request.
 
