@@ -175,19 +175,23 @@ extension CatalogueStore: CatalogueLookupQueue {
     public func answerFromCatalogue(
         _ edition: CatalogueEdition, now: Date, limit: Int, answer: @escaping @Sendable (LookupJob) -> CatalogueVerdict
     ) async throws(StoreError) -> CatalogueBatch {
-        try await write { db in
-            let nowSeconds = StoredValues.seconds(now)
+        let nowSeconds = StoredValues.seconds(now)
+        let due = """
+            FROM record
+            WHERE (lookupState IN ('pending', 'failed')
+                   OR (lookupState = 'lookingUp'
+                       AND (claimedUntil IS NULL OR claimedUntil <= ? OR crates_claim_dead(claimOwner))))
+              AND catalogueEdition IS NOT ?
+            """
+        // The worker asks after every lookup: a read says whether there is anything to
+        // answer, so that an idle look never takes the collection's write lock.
+        let any = try await read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 \(due))", arguments: [nowSeconds, edition.dumpDate]) ?? false
+        }
+        guard any else { return CatalogueBatch() }
+        return try await write { db in
             let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(Self.jobColumns) FROM record
-                    WHERE (lookupState IN ('pending', 'failed')
-                           OR (lookupState = 'lookingUp'
-                               AND (claimedUntil IS NULL OR claimedUntil <= ? OR crates_claim_dead(claimOwner))))
-                      AND catalogueEdition IS NOT ?
-                    ORDER BY id LIMIT ?
-                    """,
-                arguments: [nowSeconds, edition.dumpDate, max(1, limit)])
+                db, sql: "SELECT \(Self.jobColumns) \(due) ORDER BY id LIMIT ?", arguments: [nowSeconds, edition.dumpDate, max(1, limit)])
             var batch = CatalogueBatch()
             for row in rows {
                 guard let job = try Self.job(db, from: row, now: nowSeconds) else { continue }
