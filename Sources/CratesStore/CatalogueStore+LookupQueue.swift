@@ -4,7 +4,7 @@ import GRDB
 
 /// The durable lookup queue is the `record` table: a record's `lookupState` says where it
 /// stands, so a crash or a kill -9 loses nothing (the next start resumes the queue).
-extension CatalogueStore: LookupQueue {
+extension CatalogueStore: CatalogueLookupQueue {
     /// Claims the next record due, in one IMMEDIATE write transaction (so two processes can
     /// never claim the same record): pending records first, oldest first; then failed ones
     /// whose retry time has come, soonest first; then records whose claim's lease has
@@ -13,54 +13,73 @@ extension CatalogueStore: LookupQueue {
     /// `now + lease`, owned by this process. A record imported with a Discogs release id
     /// carries it in the job.
     public func claimNext(now: Date, lease: TimeInterval) async throws(StoreError) -> LookupJob? {
+        try await claimNext(now: now, lease: lease, edition: nil)
+    }
+
+    /// `claimNext(now:lease:)` among the records the catalogue `edition` was asked about and
+    /// does not know (`catalogueEdition` is its date): the catalogue pass answers the others.
+    public func claimNext(now: Date, lease: TimeInterval, notIn edition: CatalogueEdition) async throws(StoreError) -> LookupJob? {
+        try await claimNext(now: now, lease: lease, edition: edition)
+    }
+
+    private func claimNext(now: Date, lease: TimeInterval, edition: CatalogueEdition?) async throws(StoreError) -> LookupJob? {
         try await write { db in
             let nowSeconds = StoredValues.seconds(now)
+            let checked = edition == nil ? "" : " AND catalogueEdition = ?"
+            let asked: [(any DatabaseValueConvertible)?] = edition.map { [$0.dumpDate] } ?? []
             // Each query walks the record_queue index (lookupState, retryAt, rowid).
-            let columns = "id, gtin, lookupAttempts, pinnedReleaseID, \(StoredValues.ownColumns.joined(separator: ", "))"
             let candidates: [(sql: String, arguments: StatementArguments)] = [
-                ("SELECT \(columns) FROM record WHERE lookupState = 'pending' ORDER BY retryAt, id LIMIT 1", []),
+                ("SELECT \(Self.jobColumns) FROM record WHERE lookupState = 'pending'\(checked) ORDER BY retryAt, id LIMIT 1",
+                 StatementArguments(asked)),
                 ("""
-                 SELECT \(columns) FROM record
-                 WHERE lookupState = 'failed' AND (retryAt IS NULL OR retryAt <= ?) ORDER BY retryAt, id LIMIT 1
-                 """, [nowSeconds]),
+                 SELECT \(Self.jobColumns) FROM record
+                 WHERE lookupState = 'failed' AND (retryAt IS NULL OR retryAt <= ?)\(checked) ORDER BY retryAt, id LIMIT 1
+                 """, StatementArguments([nowSeconds] + asked)),
                 ("""
-                 SELECT \(columns) FROM record
+                 SELECT \(Self.jobColumns) FROM record
                  WHERE lookupState = 'lookingUp'
-                   AND (claimedUntil IS NULL OR claimedUntil <= ? OR crates_claim_dead(claimOwner))
+                   AND (claimedUntil IS NULL OR claimedUntil <= ? OR crates_claim_dead(claimOwner))\(checked)
                  ORDER BY claimedUntil, id LIMIT 1
-                 """, [nowSeconds]),
+                 """, StatementArguments([nowSeconds] + asked)),
             ]
             for candidate in candidates {
                 guard let row = try Row.fetchOne(db, sql: candidate.sql, arguments: candidate.arguments) else { continue }
-                let id = try row.decode(Int64.self, atIndex: 0)
-                let pinned = try row.decode(Int?.self, atIndex: 3)
-                var gtin: GTIN?
-                var search: ReleaseSearchQuery?
-                var unreadable: String?
-                if let gtinText = try row.decode(String?.self, atIndex: 1) {
-                    gtin = GTIN(canonical: gtinText)
-                    if gtin == nil { unreadable = "unreadable GTIN \(String(reflecting: gtinText))" }
-                } else {
-                    // Without a barcode: its release, else the search its own values make.
-                    search = try StoredValues.collector(from: row, at: 4).searchQuery
-                    if pinned == nil, search == nil { unreadable = "no barcode, and nothing to search Discogs by" }
-                }
-                if let unreadable {
-                    // Nothing this build can look up: set it aside rather than claim it forever.
-                    try db.execute(
-                        sql: "UPDATE record SET lookupState = 'skipped', skipReason = ?, updatedAt = ? WHERE id = ?",
-                        arguments: [unreadable, nowSeconds, id])
-                    continue
-                }
+                guard let job = try Self.job(db, from: row, now: nowSeconds) else { continue }
                 try db.execute(
                     sql: "UPDATE record SET lookupState = 'lookingUp', claimedUntil = ?, claimOwner = ?, updatedAt = ? WHERE id = ?",
-                    arguments: [nowSeconds + max(0, lease), ClaimOwner.current, nowSeconds, id])
-                return LookupJob(
-                    recordID: id, gtin: gtin, attempts: try row.decode(Int.self, atIndex: 2), releaseID: pinned,
-                    search: search)
+                    arguments: [nowSeconds + max(0, lease), ClaimOwner.current, nowSeconds, job.recordID])
+                return job
             }
             return nil
         }
+    }
+
+    /// What a job reads of its record, for `job(_:from:now:)`.
+    private static let jobColumns = "id, gtin, lookupAttempts, pinnedReleaseID, \(StoredValues.ownColumns.joined(separator: ", "))"
+
+    /// The job of a record due (read with `jobColumns`); nil when nothing this build can
+    /// look it up by, and the record is set aside (skipped) rather than claimed forever.
+    private static func job(_ db: Database, from row: Row, now nowSeconds: Double) throws -> LookupJob? {
+        let id = try row.decode(Int64.self, atIndex: 0)
+        let pinned = try row.decode(Int?.self, atIndex: 3)
+        var gtin: GTIN?
+        var search: ReleaseSearchQuery?
+        var unreadable: String?
+        if let gtinText = try row.decode(String?.self, atIndex: 1) {
+            gtin = GTIN(canonical: gtinText)
+            if gtin == nil { unreadable = "unreadable GTIN \(String(reflecting: gtinText))" }
+        } else {
+            // Without a barcode: its release, else the search its own values make.
+            search = try StoredValues.collector(from: row, at: 4).searchQuery
+            if pinned == nil, search == nil { unreadable = "no barcode, and nothing to search Discogs by" }
+        }
+        if let unreadable {
+            try db.execute(
+                sql: "UPDATE record SET lookupState = 'skipped', skipReason = ?, updatedAt = ? WHERE id = ?",
+                arguments: [unreadable, nowSeconds, id])
+            return nil
+        }
+        return LookupJob(recordID: id, gtin: gtin, attempts: try row.decode(Int.self, atIndex: 2), releaseID: pinned, search: search)
     }
 
     /// Records the outcome of a claimed job, with an entry in the record's history.
@@ -75,68 +94,131 @@ extension CatalogueStore: LookupQueue {
             if case let .matched(release) = outcome { stored = try StoredValues.upsertRelease(db, release, now: now) }
             let state = try String.fetchOne(db, sql: "SELECT lookupState FROM record WHERE id = ?", arguments: [job.recordID])
             guard state == LookupState.lookingUp.rawValue else { return }
-            let nowSeconds = StoredValues.seconds(now)
-            let kind: LookupEvent.Kind
-            let message: String
-            switch outcome {
-            case let .matched(found):
-                let release = stored ?? found
-                if job.gtin == nil { try StoredValues.dropEntryValues(db, recordID: job.recordID) }
-                try Self.attach(db, release: release, to: job.recordID, now: now)
-                kind = .matched
-                message = "release \(release.id): \(release.displayTitle)"
-            case let .ambiguous(candidates):
-                // The user must choose: until then the record is unmatched (Unknown section).
-                try db.execute(
-                    sql: """
-                        UPDATE record SET lookupState = 'ambiguous', releaseID = NULL, lookupError = NULL,
-                            retryAt = NULL, skipReason = NULL, candidatesJSON = ?, candidateCount = ?,
-                            sectionKey = ?, rowKey = ?
+            try Self.store(db, outcome, stored: stored, of: job, now: now)
+        }
+    }
+
+    /// Writes `outcome` to the record of `job` (see `complete`); `stored`: the matched
+    /// release as the release table holds it now. `source`: where the outcome came from, for
+    /// the record's history (Discogs when nil).
+    private static func store(
+        _ db: Database, _ outcome: LookupOutcome, stored: Release?, of job: LookupJob, now: Date, source: CatalogueEdition? = nil
+    ) throws {
+        let nowSeconds = StoredValues.seconds(now)
+        let kind: LookupEvent.Kind
+        let message: String
+        switch outcome {
+        case let .matched(found):
+            let release = stored ?? found
+            if job.gtin == nil { try StoredValues.dropEntryValues(db, recordID: job.recordID) }
+            try Self.attach(db, release: release, to: job.recordID, now: now)
+            kind = .matched
+            message = "release \(release.id): \(release.displayTitle)"
+        case let .ambiguous(candidates):
+            // The user must choose: until then the record is unmatched (Unknown section).
+            try db.cachedStatement(sql: """
+                    UPDATE record SET lookupState = 'ambiguous', releaseID = NULL, lookupError = NULL,
+                        retryAt = NULL, skipReason = NULL, candidatesJSON = ?, candidateCount = ?,
+                        sectionKey = ?, rowKey = ?
+                    WHERE id = ?
+                    """).execute(arguments: [
+                    try StoredValues.json(candidates), candidates.count, SortKey.unknownSection,
+                    SortKey.unmatchedRow, job.recordID,
+                ])
+            try StoredValues.rekeyIfOwn(db, recordID: job.recordID)
+            kind = .ambiguous
+            message = job.gtin == nil
+                ? "\(candidates.count) releases fit" : "\(candidates.count) releases share this barcode"
+        case .notFound:
+            try db.cachedStatement(sql: """
+                    UPDATE record SET lookupState = 'notFound', releaseID = NULL, lookupError = NULL,
+                        retryAt = NULL, skipReason = NULL, candidatesJSON = NULL, candidateCount = 0,
+                        sectionKey = ?, rowKey = ?
+                    WHERE id = ?
+                    """).execute(arguments: [SortKey.unknownSection, SortKey.unmatchedRow, job.recordID])
+            try StoredValues.rekeyIfOwn(db, recordID: job.recordID)
+            kind = .notFound
+            message = job.gtin == nil ? "Discogs has no release that fits" : "Discogs knows no release with this barcode"
+        case let .failed(error, retryAt):
+            // A transient failure: whatever the record resolved to before stays.
+            try db.cachedStatement(sql: "UPDATE record SET lookupState = 'failed', lookupError = ?, retryAt = ? WHERE id = ?")
+                .execute(arguments: [error, StoredValues.seconds(retryAt), job.recordID])
+            kind = .failed
+            message = error
+        case let .skipped(reason):
+            try db.cachedStatement(sql: """
+                    UPDATE record SET lookupState = 'skipped', skipReason = ?, lookupError = NULL,
+                        retryAt = NULL
+                    WHERE id = ?
+                    """).execute(arguments: [reason, job.recordID])
+            kind = .skipped
+            message = reason
+        }
+        // Every outcome ends the claim and counts one attempt. The catalogue that answered
+        // is kept with the record; an answer from Discogs replaces the catalogue's say, but
+        // for a failure: the record still waits, and is still not in the catalogue.
+        let edition: String? = if let source { source.dumpDate } else if case .failed = outcome { nil } else { "" }
+        try db.cachedStatement(sql: """
+                UPDATE record SET lookupAttempts = ?, claimedUntil = NULL, claimOwner = NULL, updatedAt = ?,
+                    catalogueEdition = CASE WHEN ? IS NULL THEN catalogueEdition ELSE nullif(?, '') END
+                WHERE id = ?
+                """).execute(arguments: [job.attempts + 1, nowSeconds, edition, edition, job.recordID])
+        let said = source.map { "\(message) (\($0.source))" } ?? message
+        try StoredValues.addEvent(db, recordID: job.recordID, at: now, kind: kind, message: said)
+    }
+
+    // MARK: The catalogue pass
+
+    /// See `CatalogueLookupQueue.answerFromCatalogue`: one IMMEDIATE write transaction per
+    /// batch, so the records taken cannot be claimed meanwhile by another process (none is
+    /// marked `lookingUp`: the batch ends before anyone could see it). The catalogue is read
+    /// inside the transaction: a few milliseconds a batch, an index read a record.
+    public func answerFromCatalogue(
+        _ edition: CatalogueEdition, now: Date, limit: Int, answer: @escaping @Sendable (LookupJob) -> CatalogueVerdict
+    ) async throws(StoreError) -> CatalogueBatch {
+        let nowSeconds = StoredValues.seconds(now)
+        let due = """
+            FROM record
+            WHERE (lookupState IN ('pending', 'failed')
+                   OR (lookupState = 'lookingUp'
+                       AND (claimedUntil IS NULL OR claimedUntil <= ? OR crates_claim_dead(claimOwner))))
+              AND catalogueEdition IS NOT ?
+            """
+        // The worker asks after every lookup: a read says whether there is anything to
+        // answer, so that an idle look never takes the collection's write lock.
+        let any = try await read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 \(due))", arguments: [nowSeconds, edition.dumpDate]) ?? false
+        }
+        guard any else { return CatalogueBatch() }
+        return try await write { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT \(Self.jobColumns) \(due) ORDER BY id LIMIT ?", arguments: [nowSeconds, edition.dumpDate, max(1, limit)])
+            var batch = CatalogueBatch()
+            for row in rows {
+                guard let job = try Self.job(db, from: row, now: nowSeconds) else { continue }
+                switch answer(job) {
+                case .answered(let outcome):
+                    var stored: Release?
+                    if case let .matched(release) = outcome { stored = try StoredValues.upsertRelease(db, release, now: now) }
+                    try Self.store(db, outcome, stored: stored, of: job, now: now, source: edition)
+                    batch.settled.append((job.recordID, outcome.kind))
+                case .absent:
+                    // Waits for Discogs as it was: a claim of a process that is gone is given
+                    // back (pending, or failed when it had failed before).
+                    try db.cachedStatement(sql: """
+                        UPDATE record SET catalogueEdition = ?,
+                            lookupState = CASE WHEN lookupState != 'lookingUp' THEN lookupState
+                                WHEN lookupError IS NULL THEN 'pending' ELSE 'failed' END,
+                            claimedUntil = NULL, claimOwner = NULL
                         WHERE id = ?
-                        """,
-                    arguments: [
-                        try StoredValues.json(candidates), candidates.count, SortKey.unknownSection,
-                        SortKey.unmatchedRow, job.recordID,
-                    ])
-                try StoredValues.rekeyIfOwn(db, recordID: job.recordID)
-                kind = .ambiguous
-                message = job.gtin == nil
-                    ? "\(candidates.count) releases fit" : "\(candidates.count) releases share this barcode"
-            case .notFound:
-                try db.execute(
-                    sql: """
-                        UPDATE record SET lookupState = 'notFound', releaseID = NULL, lookupError = NULL,
-                            retryAt = NULL, skipReason = NULL, candidatesJSON = NULL, candidateCount = 0,
-                            sectionKey = ?, rowKey = ?
-                        WHERE id = ?
-                        """,
-                    arguments: [SortKey.unknownSection, SortKey.unmatchedRow, job.recordID])
-                try StoredValues.rekeyIfOwn(db, recordID: job.recordID)
-                kind = .notFound
-                message = job.gtin == nil ? "Discogs has no release that fits" : "Discogs knows no release with this barcode"
-            case let .failed(error, retryAt):
-                // A transient failure: whatever the record resolved to before stays.
-                try db.execute(
-                    sql: "UPDATE record SET lookupState = 'failed', lookupError = ?, retryAt = ? WHERE id = ?",
-                    arguments: [error, StoredValues.seconds(retryAt), job.recordID])
-                kind = .failed
-                message = error
-            case let .skipped(reason):
-                try db.execute(
-                    sql: """
-                        UPDATE record SET lookupState = 'skipped', skipReason = ?, lookupError = NULL,
-                            retryAt = NULL
-                        WHERE id = ?
-                        """,
-                    arguments: [reason, job.recordID])
-                kind = .skipped
-                message = reason
+                        """).execute(arguments: [edition.dumpDate, job.recordID])
+                    batch.absent += 1
+                case .unavailable(let error):
+                    batch.failure = error
+                    return batch
+                }
             }
-            // Every outcome ends the claim and counts one attempt.
-            try db.execute(
-                sql: "UPDATE record SET lookupAttempts = ?, claimedUntil = NULL, claimOwner = NULL, updatedAt = ? WHERE id = ?",
-                arguments: [job.attempts + 1, nowSeconds, job.recordID])
-            try StoredValues.addEvent(db, recordID: job.recordID, at: now, kind: kind, message: message)
+            return batch
         }
     }
 

@@ -258,14 +258,13 @@ extension CatalogueStore {
     /// Points the record at a release (already stored) and makes it `matched`.
     static func attach(_ db: Database, release: Release, to recordID: Int64, now: Date) throws {
         let keys = RecordKeys(release: release, gtin: "")
-        try db.execute(
-            sql: """
+        try db.cachedStatement(sql: """
                 UPDATE record SET releaseID = ?, lookupState = 'matched', lookupError = NULL,
                     retryAt = NULL, skipReason = NULL, claimedUntil = NULL, claimOwner = NULL, candidatesJSON = NULL,
-                    candidateCount = 0, sectionKey = ?, rowKey = ? || coalesce(gtin, ''), updatedAt = ?
+                    candidateCount = 0, sectionKey = ?, rowKey = ? || coalesce(gtin, ''), updatedAt = ?,
+                    catalogueEdition = NULL
                 WHERE id = ?
-                """,
-            arguments: [release.id, keys.section, keys.rowPrefix, StoredValues.seconds(now), recordID])
+                """).execute(arguments: [release.id, keys.section, keys.rowPrefix, StoredValues.seconds(now), recordID])
         try StoredValues.rekeyIfOwn(db, recordID: recordID)
     }
 }

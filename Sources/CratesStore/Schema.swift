@@ -39,6 +39,7 @@ enum Schema {
             ("v9 sync lease", addSyncLease),
             ("v10 collection search index", addCollectionSearchIndex),
             ("v11 import entry values", addEntryValues),
+            ("v12 catalogue edition", addCatalogueEdition),
         ]
     }
 
@@ -169,6 +170,15 @@ enum Schema {
             ALTER TABLE record ADD COLUMN pinnedReleaseID INTEGER;
             CREATE INDEX record_pinned ON record(pinnedReleaseID) WHERE pinnedReleaseID IS NOT NULL;
             """)
+    }
+
+    /// The local Discogs catalogue that last answered for a record (its dump date,
+    /// `YYYYMMDD`; `CatalogueRecord.catalogueEdition`): the one it was matched from, or the
+    /// one that does not know it while it waits for Discogs. The catalogue pass asks about
+    /// the records due whose value is not the catalogue's own edition, so a newer dump asks
+    /// again about what an older one lacked; Discogs is asked only about the others.
+    private static func addCatalogueEdition(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE record ADD COLUMN catalogueEdition TEXT")
     }
 
     /// Which process holds a `lookingUp` claim (see `ClaimOwner`), so that the next claimer

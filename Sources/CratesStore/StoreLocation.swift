@@ -20,18 +20,26 @@ public enum StoreLocation {
     /// specification requires. Relative `--db`/`CRATES_DB` paths are kept relative (to the
     /// working directory). Does not touch the file system.
     public static func resolve(flag: String?, environment: [String: String]) throws(StoreError) -> String {
+        guard let path = dataFile(flag: flag, variable: environmentVariable, fileName: fileName, environment: environment) else {
+            throw .cannotOpen(
+                path: "~/.local/share/crates/\(fileName)",
+                reason: "HOME is not set; pass --db PATH or set CRATES_DB")
+        }
+        return path
+    }
+
+    /// A file of crates' data by the same precedence: `flag` > `$variable` >
+    /// `$XDG_DATA_HOME/crates/fileName` > `$HOME/.local/share/crates/fileName`; nil when
+    /// neither is given and HOME is not set.
+    public static func dataFile(flag: String?, variable: String, fileName: String, environment: [String: String]) -> String? {
         if let flag, !flag.isEmpty { return expandTilde(flag, environment: environment) }
-        if let path = environment[environmentVariable], !path.isEmpty {
+        if let path = environment[variable], !path.isEmpty {
             return expandTilde(path, environment: environment)
         }
         if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
             return join(dataHome, "crates", fileName)
         }
-        guard let home = environment["HOME"], home.hasPrefix("/") else {
-            throw .cannotOpen(
-                path: "~/.local/share/crates/\(fileName)",
-                reason: "HOME is not set; pass --db PATH or set CRATES_DB")
-        }
+        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
         return join(home, ".local/share/crates", fileName)
     }
 

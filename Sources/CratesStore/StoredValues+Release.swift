@@ -64,7 +64,7 @@ extension StoredValues {
     @discardableResult
     static func upsertRelease(_ db: Database, _ release: Release, now: Date) throws -> Release {
         if !release.hasFullDetails,
-            try Bool.fetchOne(db, sql: "SELECT hasFullDetails FROM release WHERE id = ?", arguments: [release.id]) == true,
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT hasFullDetails FROM release WHERE id = ?"), arguments: [release.id]) == true,
             let stored = try fetchRelease(db, id: release.id)
         {
             return stored
@@ -101,10 +101,10 @@ extension StoredValues {
             WHERE releaseID = ? AND (sectionKey != ? OR rowKey != ? || coalesce(gtin, ''))
               AND ownGenre IS NULL AND ownTitle IS NULL AND ownArtist IS NULL
             """).execute(arguments: [keys.section, keys.rowPrefix, release.id, keys.section, keys.rowPrefix])
-        let own = try Int64.fetchAll(db, sql: """
+        let own = try Int64.fetchAll(db.cachedStatement(sql: """
             SELECT id FROM record
             WHERE releaseID = ? AND (ownGenre IS NOT NULL OR ownTitle IS NOT NULL OR ownArtist IS NOT NULL)
-            """, arguments: [release.id])
+            """), arguments: [release.id])
         for id in own { try rekey(db, recordID: id) }
         return release
     }

@@ -38,7 +38,7 @@ enum StoredValues {
     static let gradingColumns = ["mediaCondition", "sleeveCondition", "rating"]
 
     /// Every column `record(from:)` reads, in order.
-    static let recordColumnList = baseColumns + ownColumns + gradingColumns
+    static let recordColumnList = baseColumns + ownColumns + gradingColumns + ["catalogueEdition"]
     /// `recordColumnList` for a SELECT.
     static let recordColumns = recordColumnList.joined(separator: ", ")
     /// How many columns `recordColumns` names: a query's next column is at this index.
@@ -46,6 +46,7 @@ enum StoredValues {
     /// Where the collector's values and the grading start in `recordColumns`.
     private static let ownIndex = baseColumns.count
     private static let gradingIndex = baseColumns.count + ownColumns.count
+    private static let catalogueIndex = gradingIndex + gradingColumns.count
 
     /// The record in `row` (read with `recordColumns`); `location` gives the place of a
     /// location id (`fetchLocation`, or a `LocationTree` read once for many rows).
@@ -82,7 +83,8 @@ enum StoredValues {
             candidates: candidates,
             updatedAt: date(try row.decode(Double.self, atIndex: 14)),
             collector: try collector(from: row, at: ownIndex),
-            grading: try grading(from: row, at: gradingIndex, recordID: id))
+            grading: try grading(from: row, at: gradingIndex, recordID: id),
+            catalogueEdition: try row.decode(String?.self, atIndex: catalogueIndex).map(CatalogueEdition.init(dumpDate:)))
     }
 
     /// The collector's values from `ownColumns`, read from `index` on.
@@ -142,9 +144,10 @@ enum StoredValues {
     /// `rekey` when the collector has values that decide the keys (genre, title, artist):
     /// the bulk updates key records from their release alone.
     static func rekeyIfOwn(_ db: Database, recordID: Int64) throws {
-        let own = try Bool.fetchOne(
-            db, sql: "SELECT 1 FROM record WHERE id = ? AND (ownGenre IS NOT NULL OR ownTitle IS NOT NULL OR ownArtist IS NOT NULL)",
-            arguments: [recordID]) ?? false
+        // A cached statement: every lookup's outcome asks, thousands a batch in the catalogue pass.
+        let statement = try db.cachedStatement(
+            sql: "SELECT 1 FROM record WHERE id = ? AND (ownGenre IS NOT NULL OR ownTitle IS NOT NULL OR ownArtist IS NOT NULL)")
+        let own = try Bool.fetchOne(statement, arguments: [recordID]) ?? false
         if own { try rekey(db, recordID: recordID) }
     }
 
@@ -190,6 +193,7 @@ enum StoredValues {
             record.retryAt.map(seconds), record.skipReason, record.claimedUntil.map(seconds),
             record.candidates.isEmpty ? nil : try json(record.candidates), seconds(record.updatedAt),
         ] + ownValues(record.collector) + gradingValues(record.grading) + [
+            record.catalogueEdition?.dumpDate,
             record.candidates.count, keys.section, keys.row, ownSearchText(record.collector),
             entryKey(gtin: record.gtin, collector: record.collector),
         ]

@@ -108,7 +108,8 @@ struct Crates: ParsableCommand {
         // Credentials that cannot be read show as "not signed in" on the status line; `A`
         // (or `crates auth`) says why.
         let discogs = try? DiscogsAccess.make()
-        if let signal = CollectionUI.run(store: store, discogs: discogs, lookups: !lookup.noLookup, scanner: scanner) {
+        let catalogue = lookup.catalogue.open("crates")
+        if let signal = CollectionUI.run(store: store, discogs: discogs, lookups: !lookup.noLookup, scanner: scanner, catalogue: catalogue) {
             // As a shell reports a process killed by a signal.
             throw ExitCode(128 + signal)
         }

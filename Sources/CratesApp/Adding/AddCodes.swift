@@ -17,13 +17,19 @@ public struct AddCodes: Sendable {
     /// Ends a `--wait` early (SIGINT, SIGTERM, SIGHUP): the lookup in hand goes back to the
     /// queue.
     public let stopRequest: StopRequest?
+    /// The local Discogs catalogue: a `--wait` asks it first (no request, no account).
+    public let catalogue: (any ReleaseCatalogue)?
 
-    public init(store: CatalogueStore, access: DiscogsAccess?, allowing: AddAllowance, wait: Double?, stopRequest: StopRequest? = nil) {
+    public init(
+        store: CatalogueStore, access: DiscogsAccess?, allowing: AddAllowance, wait: Double?, stopRequest: StopRequest? = nil,
+        catalogue: (any ReleaseCatalogue)? = nil
+    ) {
         self.store = store
         self.access = access
         self.allowing = allowing
         self.wait = wait
         self.stopRequest = stopRequest
+        self.catalogue = catalogue
     }
 
     /// Adds the codes in order; `out` gets the record lines, `say` a message per code not
@@ -100,7 +106,7 @@ public struct AddCodes: Sendable {
         var unfinished = false
         if let timeout = wait, !added.isEmpty {
             if let problem = try await Self.waitForLookups(
-                added, store: store, access: access, timeout: timeout, stopRequest: stopRequest)
+                added, store: store, access: access, timeout: timeout, stopRequest: stopRequest, catalogue: catalogue)
             {
                 unfinished = true
                 if let message = problem.message { say(message) }
@@ -169,7 +175,7 @@ public struct AddCodes: Sendable {
         switch record.lookupState {
         case .matched: return details.displayTitle
         case .handEntered: return "\(details.displayTitle) (entered by hand)"
-        case .pending, .lookingUp: return record.gtin == nil ? details.displayTitle : ""
+        case .pending, .lookingUp: return record.gtin == nil ? details.displayTitle : record.catalogueEdition?.waitingForDiscogs ?? ""
         case .ambiguous: return (record.statusText ?? "") + ": choose one in the collection UI"
         default: return record.statusText ?? ""
         }
@@ -179,7 +185,8 @@ public struct AddCodes: Sendable {
     /// until they are settled or `timeout` passes. Nil when every lookup finished well;
     /// otherwise why not (a failed lookup says nothing more: its line shows the error).
     static func waitForLookups(
-        _ ids: [Int64], store: CatalogueStore, access: DiscogsAccess?, timeout: Double, stopRequest: StopRequest? = nil
+        _ ids: [Int64], store: CatalogueStore, access: DiscogsAccess?, timeout: Double, stopRequest: StopRequest? = nil,
+        catalogue: (any ReleaseCatalogue)? = nil
     ) async throws -> Unfinished? {
         // A record added by release is matched already: only those waiting for a lookup
         // are waited for.
@@ -191,8 +198,10 @@ public struct AddCodes: Sendable {
             }
         }
         if waiting.isEmpty { return nil }
-        guard let access, access.signedIn else { return .notSignedIn }
-        let worker = LookupWorker(queue: store, lookup: DiscogsBarcodeLookup(client: access.client))
+        // Without an account the catalogue still answers what it knows; the rest waits.
+        guard let access, access.signedIn || catalogue != nil else { return .notSignedIn }
+        let worker = LookupWorker(
+            queue: store, lookup: DiscogsBarcodeLookup(client: access.client), catalogue: catalogue, asksDiscogs: access.signedIn)
         let run = await LookupDriver(worker: worker).run(
             until: .settled(waiting), timeout: .milliseconds(Int(timeout * 1000)), stopRequest: stopRequest)
         switch run.stop {
@@ -210,6 +219,8 @@ public struct AddCodes: Sendable {
             default: break
             }
         }
+        // The catalogue answered what it knew: the rest waits for an account.
+        if elsewhere, !access.signedIn { return .notSignedIn }
         return elsewhere ? .elsewhere : nil
     }
 

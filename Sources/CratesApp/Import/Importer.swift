@@ -23,11 +23,14 @@ public struct Importer: Sendable {
     public let store: CatalogueStore
     public let progress: ImportProgress
     public let stopRequest: StopRequest
+    /// The local Discogs catalogue: asked first, with no request and no account needed.
+    public let catalogue: (any ReleaseCatalogue)?
 
-    public init(store: CatalogueStore, progress: ImportProgress, stopRequest: StopRequest) {
+    public init(store: CatalogueStore, progress: ImportProgress, stopRequest: StopRequest, catalogue: (any ReleaseCatalogue)? = nil) {
         self.store = store
         self.progress = progress
         self.stopRequest = stopRequest
+        self.catalogue = catalogue
     }
 
     public struct Options: Sendable {
@@ -154,15 +157,24 @@ public struct Importer: Sendable {
                     if outcome.counts.done > outcome.counts.failed {
                         var settled = outcome.counts
                         settled.failed = 0
-                        summary.append(Self.lookupSummary(settled, stop: nil))
+                        summary.append(Self.lookupSummary(settled, stop: nil, catalogue: catalogue?.edition))
                     }
                 } else {
-                    summary.append(Self.lookupSummary(outcome.counts, stop: outcome.stop))
+                    summary.append(Self.lookupSummary(outcome.counts, stop: outcome.stop, catalogue: catalogue?.edition))
                 }
                 if outcome.stop != .offline, outcome.counts.failed > 0, let reason = outcome.failures.first {
                     let more = outcome.failures.count > 1 ? " (and \(counted(outcome.failures.count - 1, "other reason")))" : ""
                     summary.append("Failed, to be retried: \(reason)\(more).")
                 }
+            case .success(let access) where catalogue != nil:
+                // No account: the catalogue answers what it knows; the rest waits.
+                let outcome = await lookUp(releaseRows: [], of: entries, client: access.client, asksDiscogs: false)
+                lookups = outcome
+                unresolved = releaseRows.map { ImportUnresolved(entry: entries[$0.position], reason: .notSignedIn) }
+                summary.append(Self.lookupSummary(outcome.counts, stop: outcome.stop, catalogue: catalogue?.edition))
+                summary.append(
+                    "Not signed in to Discogs: run `crates auth`, then `crates` (or this import again) to look up what the "
+                        + "catalogue does not know.")
             case .success:
                 unresolved = releaseRows.map { ImportUnresolved(entry: entries[$0.position], reason: .notSignedIn) }
                 summary.append(
@@ -294,7 +306,9 @@ public struct Importer: Sendable {
     /// The rows known by release id first, then the queue drained by the real worker until
     /// nothing is due, Discogs cannot be reached or refuses the credentials, or the user
     /// interrupts.
-    private func lookUp(releaseRows: [ReleaseRow], of entries: ImportEntries, client: DiscogsClient) async -> ReleaseLookups {
+    private func lookUp(
+        releaseRows: [ReleaseRow], of entries: ImportEntries, client: DiscogsClient, asksDiscogs: Bool = true
+    ) async -> ReleaseLookups {
         let due = (try? await store.dueLookups()) ?? 0
         // Discogs' rate waits count down on the bar, so that it never stands still.
         let progress = self.progress
@@ -306,7 +320,10 @@ public struct Importer: Sendable {
             let before = outcome.counts
             let total = outcome.total
             let limiter = client.rateLimiter
-            let worker = LookupWorker(queue: store, lookup: DiscogsBarcodeLookup(client: client))
+            // The catalogue first: every record it knows is final within the first seconds,
+            // whatever Discogs' rate (or reachability); only the rest wait for Discogs.
+            let worker = LookupWorker(
+                queue: store, lookup: DiscogsBarcodeLookup(client: client), catalogue: catalogue, asksDiscogs: asksDiscogs)
             let lastStatus = Locked<LookupStatus?>(nil)
             let run = await LookupDriver(worker: worker).run(until: .queueDrained, stopRequest: stopRequest) { counts, status async in
                 let all = before.adding(counts)
@@ -318,12 +335,17 @@ public struct Importer: Sendable {
                 lastStatus.withLock { $0 = status }
                 // A lookup that failed may be tried again in a long run: never "3/2 done".
                 let remaining = total - all.done
-                let secondsLeft = remaining > 0 ? await limiter.secondsUntilSent(Self.requestsLeft(remaining, counts: counts)) : nil
+                // The catalogue's answers cost nothing: what is left goes to Discogs.
+                let local = await worker.statistics.fromCatalogue
+                let secondsLeft =
+                    remaining > 0 && asksDiscogs
+                    ? await limiter.secondsUntilSent(Self.requestsLeft(remaining, counts: counts, answeredLocally: local)) : nil
                 progress.lookups(.init(counts: all, total: max(total, all.done), secondsLeft: secondsLeft))
             }
             outcome.counts = before.adding(run.counts)
             outcome.counts.writeRetries += await worker.statistics.writeRetries
             outcome.counts.unwritten += await worker.statistics.unwritten
+            outcome.counts.fromCatalogue += await worker.statistics.fromCatalogue
             outcome.stop = run.stop
             for id in run.failed {
                 guard let reason = try? await store.record(id)?.statusText, !outcome.failures.contains(reason) else { continue }
@@ -344,8 +366,11 @@ public struct Importer: Sendable {
     /// a few have been made: a barcode found at its first form). The time they take is the
     /// rate limiter's to say (`RateLimiter.secondsUntilSent`): it knows the window, and so
     /// the minute the next request may wait however few lookups are left.
-    static func requestsLeft(_ remaining: Int, counts: LookupCounts) -> Int {
-        let perLookup = counts.done >= 3 ? Double(counts.requests) / Double(counts.done) : 1
+    /// `answeredLocally`: lookups the catalogue answered, which cost none and say nothing of
+    /// what a Discogs lookup costs.
+    static func requestsLeft(_ remaining: Int, counts: LookupCounts, answeredLocally: Int = 0) -> Int {
+        let asked = counts.done - answeredLocally
+        let perLookup = asked >= 3 ? Double(counts.requests) / Double(asked) : 1
         return max(1, Int((Double(remaining) * perLookup).rounded(.up)))
     }
 
@@ -379,10 +404,13 @@ public struct Importer: Sendable {
     }
 
     /// `Discogs: 60 lookups: 58 matched, 1 ambiguous, 1 not found, 0 failed.`
-    static func lookupSummary(_ counts: LookupCounts, stop: LookupDriver.Stop?) -> String {
+    static func lookupSummary(_ counts: LookupCounts, stop: LookupDriver.Stop?, catalogue: CatalogueEdition? = nil) -> String {
         // Only lookups whose outcome is written are counted (`LookupWorker`), and the parts
         // of `breakdown` add up to `done`.
         var line = "Discogs: \(counted(counts.done, "lookup")): \(counts.breakdown)."
+        if let catalogue {
+            line += " \(counts.fromCatalogue) answered by the catalogue of \(catalogue) (no request)."
+        }
         if counts.unwritten > 0 {
             line += " \(counts.unwritten == 1 ? "1 result was" : "\(counts.unwritten) results were") found but could not be "
                 + "written (the collection stayed locked): \(counts.unwritten == 1 ? "it is" : "they are") looked up again next time."

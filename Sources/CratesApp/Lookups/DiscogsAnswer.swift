@@ -12,6 +12,10 @@ public struct DiscogsAnswer: Sendable {
     public var matchedForm: String?
     public var searched: [String]
     public var releases: [Listed]
+    /// Where the answer came from: the local catalogue (no request) or Discogs.
+    public var source: AnswerSource = .discogs
+    /// The catalogue that answered, when it did.
+    public var edition: CatalogueEdition?
 
     /// One release or candidate as `lookup` lists it.
     public struct Listed: Sendable {
@@ -63,6 +67,44 @@ public struct DiscogsAnswer: Sendable {
         }
     }
 
+    /// Asks the local catalogue first, when there is one and it knows the code; else
+    /// Discogs. A barcode search on Discogs needs an account: `access` must be signed in.
+    public static func ask(
+        _ entry: CodeEntry, access: DiscogsAccess?, catalogue: (any ReleaseCatalogue)? = nil
+    ) async throws(DiscogsAnswerFailure) -> DiscogsAnswer {
+        if let catalogue, let answer = fromCatalogue(entry, catalogue) { return answer }
+        guard let access else {
+            throw catalogue.map { .notInCatalogue($0.edition, .notSignedIn) } ?? .access(.notSignedIn)
+        }
+        do {
+            return try await ask(entry, access: access)
+        } catch .access(let problem) {
+            // Not signed in: say first that the catalogue does not know it either.
+            throw catalogue.map { .notInCatalogue($0.edition, problem) } ?? .access(problem)
+        }
+    }
+
+    /// The catalogue's answer: a release it lists, or the releases that list a barcode;
+    /// nil when it has none (or cannot be read: Discogs is asked, as without one).
+    static func fromCatalogue(_ entry: CodeEntry, _ catalogue: any ReleaseCatalogue) -> DiscogsAnswer? {
+        let edition = catalogue.edition
+        switch entry {
+        case .release(let id):
+            guard let release = try? catalogue.release(id: id) else { return nil }
+            return DiscogsAnswer(
+                gtin: ReleaseBarcodes.gtin(in: release), outcome: LookupState.matched.rawValue, matchedForm: nil,
+                searched: [], releases: [Listed(release)], source: .catalogue, edition: edition)
+        case .barcode(let gtin):
+            guard let found = try? catalogue.releases(barcode: gtin), !found.isEmpty else { return nil }
+            let outcome = found.count == 1 ? LookupState.matched : .ambiguous
+            return DiscogsAnswer(
+                gtin: gtin, outcome: outcome.rawValue, matchedForm: nil, searched: [], releases: found.map(Listed.init),
+                source: .catalogue, edition: edition)
+        case .label:
+            return nil
+        }
+    }
+
     /// Asks Discogs. A barcode search needs an account: `access` must be signed in.
     public static func ask(_ entry: CodeEntry, access: DiscogsAccess) async throws(DiscogsAnswerFailure) -> DiscogsAnswer {
         let client = access.client
@@ -107,11 +149,11 @@ public struct DiscogsAnswer: Sendable {
         }
     }
 
-    /// One JSON object: input, gtin, outcome, matchedForm and releases.
+    /// One JSON object: input, gtin, outcome, matchedForm, releases and source.
     public func json(input: String, web: String) throws -> String {
         let object = AnswerJSON(
             input: input, gtin: gtin?.canonical, outcome: outcome, matchedForm: matchedForm,
-            releases: releases.map { ListedJSON($0, web: web) })
+            releases: releases.map { ListedJSON($0, web: web) }, source: source)
         return String(decoding: try ExportedRecord.makeJSONEncoder().encode(object), as: UTF8.self)
     }
 }
@@ -123,9 +165,12 @@ public enum DiscogsAnswerFailure: Error, CustomStringConvertible {
     case discogs(DiscogsError)
     /// A code that is never a record's (a crates label): refused before any request.
     case notARecord(String)
+    /// The local catalogue does not know the code, and Discogs cannot be asked.
+    case notInCatalogue(CatalogueEdition, DiscogsAccessProblem)
 
     public var description: String {
         switch self {
+        case .notInCatalogue(let edition, let problem): "not in the catalogue of \(edition), and \(problem)"
         case .noSuchRelease(let id): "Discogs has no release \(id)"
         case .notARecord(let reason): reason
         case .access(let problem): problem.description
@@ -139,7 +184,7 @@ public enum DiscogsAnswerFailure: Error, CustomStringConvertible {
         switch self {
         case .notARecord: 1
         case .noSuchRelease: 2
-        case .access: 3
+        case .access, .notInCatalogue: 3
         case .discogs(.unauthorized): 3
         case .discogs: 4
         }
@@ -152,8 +197,9 @@ private struct AnswerJSON: Encodable {
     let outcome: String
     let matchedForm: String?
     let releases: [ListedJSON]
+    let source: AnswerSource
 
-    enum Key: String, CodingKey { case input, gtin, outcome, matchedForm, releases }
+    enum Key: String, CodingKey { case input, gtin, outcome, matchedForm, releases, source }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
@@ -162,6 +208,7 @@ private struct AnswerJSON: Encodable {
         try c.encode(outcome, forKey: .outcome)
         try c.encode(matchedForm, forKey: .matchedForm)
         try c.encode(releases, forKey: .releases)
+        try c.encode(source, forKey: .source)
     }
 }
 

@@ -10,16 +10,66 @@ import Synchronization
 /// without fetching it again.
 public final class ReleaseFinder: Sendable {
     private let access: DiscogsAccess?
+    /// The local Discogs catalogue: asked first (no request, no account, offline too).
+    private let catalogue: (any ReleaseCatalogue)?
     /// The hits of the searches so far, by release id (a session makes a few dozen).
     private let found = Mutex<[Int: ReleaseSearchHit]>([:])
+    /// The releases the catalogue found so far, by id: added or chosen as found.
+    private let catalogued = Mutex<[Int: Release]>([:])
 
-    public init(access: DiscogsAccess?) {
+    /// The most releases a catalogue search lists: as many as a page of Discogs' results.
+    public static let catalogueLimit = 50
+
+    public init(access: DiscogsAccess?, catalogue: (any ReleaseCatalogue)? = nil) {
         self.access = access
+        self.catalogue = catalogue
     }
 
-    /// Searches for `query`. A search needs an account: without one, or with credentials
-    /// Discogs refuses, the failure says to run `crates auth`.
-    public func search(_ query: ReleaseSearchQuery) async throws(ReleaseFinderFailure) -> DiscogsReleaseSearch.Result {
+    /// What a search found, and where.
+    public struct Answer: Sendable, Hashable {
+        /// Ranked, best first.
+        public var hits: [ReleaseSearchHit]
+        /// Requests sent to Discogs (none for the catalogue's answer).
+        public var requests: Int
+        /// False when more matched than were listed: the person should narrow the search.
+        public var isComplete: Bool
+        public var source: AnswerSource
+        /// The catalogue that answered, when it did.
+        public var edition: CatalogueEdition?
+    }
+
+    /// Searches for `query`: in the catalogue first, when there is one and it finds
+    /// something (`online` false), else on Discogs. A Discogs search needs an account:
+    /// without one, or with credentials Discogs refuses, the failure says to run
+    /// `crates auth`.
+    public func search(_ query: ReleaseSearchQuery, online: Bool = false) async throws(ReleaseFinderFailure) -> Answer {
+        if !online, let answer = searchCatalogue(query) { return answer }
+        let result = try await searchDiscogs(query)
+        return Answer(hits: result.hits, requests: result.requests, isComplete: result.isComplete, source: .discogs)
+    }
+
+    /// The catalogue's answer; nil when there is no catalogue, it finds nothing, or it
+    /// cannot be read (then Discogs is asked, as without one).
+    public func searchCatalogue(_ query: ReleaseSearchQuery) -> Answer? {
+        guard let catalogue else { return nil }
+        let releases: [Release]
+        do {
+            // One more than listed: whether there were more to list.
+            releases = try catalogue.search(query, limit: Self.catalogueLimit + 1)
+        } catch {
+            return nil
+        }
+        guard !releases.isEmpty else { return nil }
+        let listed = releases.prefix(Self.catalogueLimit)
+        catalogued.withLock { known in
+            for release in listed { known[release.id] = release }
+        }
+        return Answer(
+            hits: listed.map { ReleaseSearchHit(release: $0, query: query) }, requests: 0,
+            isComplete: releases.count <= Self.catalogueLimit, source: .catalogue, edition: catalogue.edition)
+    }
+
+    private func searchDiscogs(_ query: ReleaseSearchQuery) async throws(ReleaseFinderFailure) -> DiscogsReleaseSearch.Result {
         guard let access else { throw .access(.notSignedIn) }
         do {
             try access.requireSignedIn()
@@ -46,13 +96,20 @@ public final class ReleaseFinder: Sendable {
     /// The release `id` as a search found it (completed from the result: no request), nil
     /// when no search found it or its result cannot be completed (then it must be fetched).
     public func knownRelease(_ id: Int) -> Release? {
+        if let release = catalogued.withLock({ $0[id] }) { return release }
         let web = access?.client.endpoints.web ?? "https://www.discogs.com"
         return found.withLock { $0[id] }?.completedRelease(webBase: web)
     }
 
-    /// The release `id`: as a search found it, else fetched in full.
+    /// The release `id`: as a search found it, else as the catalogue has it (a pressing
+    /// chosen among those a barcode names, offline too), else fetched in full.
     public func release(_ id: Int) async throws(ReleaseFinderFailure) -> Release {
         if let known = knownRelease(id) { return known }
+        if let release = try? catalogue?.release(id: id) {
+            var release = release
+            release.hasFullDetails = false  // the tracklist, notes and images come from Discogs
+            return release
+        }
         guard let client = access?.client else { throw .access(.notSignedIn) }
         do {
             return try await client.release(id: id, priority: .interactive)

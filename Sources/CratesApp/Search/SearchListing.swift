@@ -20,16 +20,18 @@ public enum SearchListing {
     }
 
     /// One JSON object (a line of JSON Lines): `id`, `artist`, `title`, `country`, `year`,
-    /// `formats`, `label`, `catno`, `url`, and `catnoMatches` (its catalogue number has the
-    /// key of the one asked).
-    public static func jsonLine(_ hit: ReleaseSearchHit, web: String, encoder: JSONEncoder) throws -> String {
-        String(decoding: try encoder.encode(HitJSON(hit: hit, url: page(hit, web: web))), as: UTF8.self)
+    /// `formats`, `label`, `catno`, `url`, `catnoMatches` (its catalogue number has the
+    /// key of the one asked), and `source`: "catalogue" or "discogs".
+    public static func jsonLine(_ hit: ReleaseSearchHit, source: AnswerSource, web: String, encoder: JSONEncoder) throws -> String {
+        String(decoding: try encoder.encode(HitJSON(hit: hit, url: page(hit, web: web), source: source)), as: UTF8.self)
     }
 
-    /// "3 releases found (2 requests)", and a hint when a page could not hold them all.
-    public static func summary(_ result: DiscogsReleaseSearch.Result) -> String {
-        var text = "\(counted(result.hits.count, "release")) found (\(counted(result.requests, "request")))"
-        if !result.isComplete { text += "; more match than one page holds: give more fields to narrow the search" }
+    /// "3 releases found (2 requests)", or "… in the catalogue of 2026-06-01 (no request)",
+    /// and a hint when a page could not hold them all.
+    public static func summary(_ answer: ReleaseFinder.Answer) -> String {
+        let how = answer.edition.map { "in the catalogue of \($0) (no request)" } ?? "(\(counted(answer.requests, "request")))"
+        var text = "\(counted(answer.hits.count, "release")) found \(how)"
+        if !answer.isComplete { text += "; more match than one page holds: give more fields to narrow the search" }
         return text
     }
 
@@ -43,8 +45,9 @@ public enum SearchListing {
 private struct HitJSON: Encodable {
     let hit: ReleaseSearchHit
     let url: String
+    let source: AnswerSource
 
-    enum Key: String, CodingKey { case id, artist, title, country, year, formats, label, catno, url, catnoMatches }
+    enum Key: String, CodingKey { case id, artist, title, country, year, formats, label, catno, url, catnoMatches, source }
 
     func encode(to encoder: any Encoder) throws {
         let candidate = hit.candidate
@@ -59,5 +62,6 @@ private struct HitJSON: Encodable {
         try c.encode(candidate.catno, forKey: .catno)
         try c.encode(url, forKey: .url)
         try c.encode(hit.match.catalogueNumber, forKey: .catnoMatches)
+        try c.encode(source, forKey: .source)
     }
 }

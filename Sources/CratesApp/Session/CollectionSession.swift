@@ -33,14 +33,19 @@ public final class CollectionSession: Sendable {
     /// Records added in this session, whose lookup's match says whether Discogs has them.
     let recentAdds = Mutex<Set<Int64>>([])
 
+    /// The local Discogs catalogue: the worker asks it first, and the search (`s`) answers
+    /// from it as the person types.
+    let catalogue: (any ReleaseCatalogue)?
+
     public init(
         store: CatalogueStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?,
-        post: @escaping @Sendable (SessionEvent) -> Void
+        catalogue: (any ReleaseCatalogue)? = nil, post: @escaping @Sendable (SessionEvent) -> Void
     ) {
         self.store = store
         self.post = post
+        self.catalogue = catalogue
         access = Mutex(discogs)
-        finder = Mutex(ReleaseFinder(access: discogs))
+        finder = Mutex(ReleaseFinder(access: discogs, catalogue: catalogue))
         self.lookups = lookups
         self.scanner = scanner
         undo = UndoLedger(store: store)
@@ -71,6 +76,7 @@ public final class CollectionSession: Sendable {
             for await request in requests { await self.execute(request) }
         }
         executor.withLock { $0 = task }
+        if let catalogue { post(.catalogue(catalogue.edition)) }
         startWorker()
         startScanner()
     }
@@ -103,7 +109,7 @@ public final class CollectionSession: Sendable {
     /// New credentials (signed in from the UI): the worker starts again with them.
     public func signedIn(_ access: DiscogsAccess) {
         // Searches use the new credentials at once; the worker once the old one has stopped.
-        finder.withLock { $0 = ReleaseFinder(access: access) }
+        finder.withLock { $0 = ReleaseFinder(access: access, catalogue: catalogue) }
         Task {
             await stopWorker()
             self.access.withLock { $0 = access }
@@ -172,6 +178,9 @@ public final class CollectionSession: Sendable {
             case .search(let query, let recordID):
                 // Waits for Discogs: off the serial line, as an add by release.
                 Task { await self.search(query, for: recordID) }
+            case .searchCatalogue(let query, let recordID):
+                // A keystroke's: the catalogue only, never a request.
+                searchCatalogue(query, for: recordID)
             case .enterByHand(let fields, let recordID):
                 try await enterByHand(fields, for: recordID, into: context.location)
             case .edit(let id, let edit):
@@ -247,10 +256,11 @@ public final class CollectionSession: Sendable {
         return location
     }
 
-    /// The person chose a pressing: as a search found it, else fetched in full; then the
+    /// The person chose a pressing: as a search found it, else as the catalogue has it,
+    /// else fetched in full; then the
     /// record is matched to it (its own values kept).
     private func choose(_ releaseID: Int, for recordID: Int64) async {
-        guard discogs != nil else {
+        guard discogs != nil || catalogue != nil else {
             post(.message(DiscogsAccessProblem.notSignedIn.description, isError: true))
             return
         }
@@ -283,13 +293,23 @@ public final class CollectionSession: Sendable {
         fetchingDetails.withLock { $0.insert(releaseID).inserted }
     }
 
+    /// The search as typed so far, in the catalogue alone: what it has goes back to the UI
+    /// at once (an empty answer too: the form says Enter asks Discogs).
+    private func searchCatalogue(_ query: ReleaseSearchQuery, for recordID: Int64?) {
+        guard let catalogue else { return }
+        let found = finder.withLock { $0 }.searchCatalogue(query)
+        post(.found(ReleaseSearchAnswer(
+            recordID: recordID, query: query, candidates: found?.hits.map(\.candidate) ?? [], requests: 0,
+            isComplete: found?.isComplete ?? true, catalogue: catalogue.edition, preview: true)))
+    }
+
     /// A search without a barcode: its candidates, or why there are none, go back to the UI.
     private func search(_ query: ReleaseSearchQuery, for recordID: Int64?) async {
         do {
             let found = try await finder.withLock { $0 }.search(query)
             post(.found(ReleaseSearchAnswer(
                 recordID: recordID, query: query, candidates: found.hits.map(\.candidate), requests: found.requests,
-                isComplete: found.isComplete)))
+                isComplete: found.isComplete, catalogue: found.edition)))
         } catch {
             post(.found(ReleaseSearchAnswer(recordID: recordID, query: query, candidates: [], requests: 0, failure: error.description)))
         }
@@ -354,16 +374,21 @@ public final class CollectionSession: Sendable {
             post(.discogs(.lookupsOff))
             return
         }
-        guard let discogs, discogs.signedIn else {
+        // Without an account the catalogue still answers what it knows (no request): the
+        // rest waits, and the status line says to sign in.
+        guard let discogs, discogs.signedIn || catalogue != nil else {
             post(.discogs(.notSignedIn))
             return
         }
+        let signedIn = discogs.signedIn
         let username = discogs.username.map(ControlCharacters.cleaned)
         // The collection UI also fetches full details in the background, from the requests
         // the lookups leave over.
         var policy = LookupWorker.Policy()
-        policy.backgroundDetails = true
-        let worker = LookupWorker(queue: store, lookup: DiscogsBarcodeLookup(client: discogs.client), details: store, policy: policy)
+        policy.backgroundDetails = signedIn
+        let worker = LookupWorker(
+            queue: store, lookup: DiscogsBarcodeLookup(client: discogs.client), catalogue: catalogue, asksDiscogs: signedIn,
+            details: store, policy: policy)
         let post = self.post
         let task = Task {
             let reports = Task {
@@ -372,13 +397,13 @@ public final class CollectionSession: Sendable {
                         await self.announceOwnership(recordID: recordID)
                         continue
                     }
-                    guard case .status(let status) = event else { continue }
+                    guard case .status(let status) = event, signedIn else { continue }
                     post(.discogs(DiscogsStatus(status, username: username)))
                     // Not counting the records in hand: the waiting count comes from the
                     // store after each change (`refreshWaiting`).
                 }
             }
-            post(.discogs(.signedIn(username: discogs.displayName)))
+            post(.discogs(signedIn ? .signedIn(username: discogs.displayName) : .notSignedIn))
             await worker.run()
             await reports.value
         }

@@ -39,13 +39,18 @@ public struct CatalogueRecord: Hashable, Sendable, Identifiable {
     public var collector: RecordFields
     /// The copy's media and sleeve conditions and rating (its notes are `note`).
     public var grading: CopyGrading
+    /// The local Discogs catalogue that last answered for the record: while it is matched
+    /// (or ambiguous), the catalogue it was matched from; while it waits for a lookup, the
+    /// catalogue that does not know it. Nil: the catalogue had no say.
+    public var catalogueEdition: CatalogueEdition?
 
     public init(
         id: Int64, gtin: GTIN?, addedAt: Date, addMethod: AddMethod, note: String? = nil,
         location: Location? = nil, releaseID: Int? = nil, lookupState: LookupState = .pending,
         lookupError: String? = nil, lookupAttempts: Int = 0, retryAt: Date? = nil,
         skipReason: String? = nil, claimedUntil: Date? = nil, candidates: [ReleaseCandidate] = [],
-        updatedAt: Date, collector: RecordFields = .none, grading: CopyGrading = .none
+        updatedAt: Date, collector: RecordFields = .none, grading: CopyGrading = .none,
+        catalogueEdition: CatalogueEdition? = nil
     ) {
         self.id = id
         self.gtin = gtin
@@ -64,6 +69,7 @@ public struct CatalogueRecord: Hashable, Sendable, Identifiable {
         self.updatedAt = updatedAt
         self.collector = collector
         self.grading = grading
+        self.catalogueEdition = catalogueEdition
     }
 
     /// "5099750442227", or what the record says about itself when it has no barcode

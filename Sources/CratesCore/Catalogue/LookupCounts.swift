@@ -15,6 +15,8 @@ public struct LookupCounts: Hashable, Sendable {
     /// claim of a process that has exited by the time anyone looks, so the next claimer
     /// takes them at once (`ClaimOwner`).
     public var unwritten = 0
+    /// Of the lookups done, those the local catalogue answered (no request).
+    public var fromCatalogue = 0
 
     public init() {}
 
@@ -52,6 +54,7 @@ public struct LookupCounts: Hashable, Sendable {
         sum.requests += other.requests
         sum.writeRetries += other.writeRetries
         sum.unwritten += other.unwritten
+        sum.fromCatalogue += other.fromCatalogue
         return sum
     }
 }

@@ -12,11 +12,18 @@ public struct ReleaseSearchAnswer: Equatable, Sendable {
     public var isComplete: Bool
     /// Why the search could not be made (not signed in, offline…), nil when it was.
     public var failure: String?
+    /// The catalogue that answered (no request), nil when Discogs did.
+    public var catalogue: CatalogueEdition?
+    /// An answer as the person types (`SessionRequest.searchCatalogue`), shown under the
+    /// form; Enter then sends the search itself.
+    public var preview: Bool
 
     public init(
         recordID: Int64?, query: ReleaseSearchQuery, candidates: [ReleaseCandidate], requests: Int,
-        isComplete: Bool = true, failure: String? = nil
+        isComplete: Bool = true, failure: String? = nil, catalogue: CatalogueEdition? = nil, preview: Bool = false
     ) {
+        self.catalogue = catalogue
+        self.preview = preview
         self.recordID = recordID
         self.query = query
         self.candidates = candidates

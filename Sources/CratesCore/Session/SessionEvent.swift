@@ -19,6 +19,8 @@ public enum SessionEvent: Sendable {
     case message(String, isError: Bool)
     /// What a `SessionRequest.search` found (or why it could not search).
     case found(ReleaseSearchAnswer)
+    /// A local catalogue of Discogs' data answers searches (`s`) as the person types.
+    case catalogue(CatalogueEdition)
     /// The records that need a person, oldest first (`SessionRequest.loadNeedsPerson`).
     case needsPerson([Int64])
     /// A code the camera daemon read: a barcode or a QR code holding a Discogs release URL is

@@ -27,6 +27,10 @@ public enum SessionRequest: Equatable, Sendable {
     /// record `for` names (an ambiguous, not-found or hand-entered one): answered by
     /// `SessionEvent.found`. Checked already: a query exists only when worth a request.
     case search(ReleaseSearchQuery, for: Int64?)
+    /// The same search in the local catalogue only, as the person types it: never a
+    /// request; answered by `SessionEvent.found` with `preview` set (nothing when there is
+    /// no catalogue).
+    case searchCatalogue(ReleaseSearchQuery, for: Int64?)
     /// Enters a record by hand (`m`): a new one, or the record `for` names (one Discogs does
     /// not have), which keeps its barcode and becomes `handEntered`.
     case enterByHand(RecordFields, for: Int64?)

@@ -29,6 +29,10 @@ extension LookupWorker {
         /// outcome before the worker gives up on it (a store that refuses every write, a disk
         /// that stays full, must not keep a quitting program waiting forever).
         public var writeGraceAfterStop: Duration = .seconds(60)
+        /// Records the catalogue pass answers in one transaction: large, so that a shelf of
+        /// thousands costs a few writes; small enough that a batch holds the collection's
+        /// write lock for only milliseconds.
+        public var catalogueBatch = 500
 
         public init() {}
     }

@@ -25,9 +25,13 @@ extension LookupWorker {
                 await jobEnded(job.recordID)
                 return
             }
-            // Unreachable: due again at once, for the next run or the next probe.
-            let delay = await reachability.isUnreachable ? .zero : policy.retryLater.delay(job.attempts)
-            outcome = .failed(message: error.description, retryAt: timeline.date.addingTimeInterval(delay.inSeconds))
+            // Unreachable: due again at once, for the next run or the next probe; a record
+            // the catalogue does not know says so while it waits.
+            let unreachable = await reachability.isUnreachable
+            let delay = unreachable ? .zero : policy.retryLater.delay(job.attempts)
+            let edition = await catalogueAsked?.edition
+            let message = unreachable ? edition?.waitingForDiscogs ?? error.description : error.description
+            outcome = .failed(message: message, retryAt: timeline.date.addingTimeInterval(delay.inSeconds))
         }
         if await write({ [queue] in try await queue.complete(job, with: outcome) }) {
             await settled(job.recordID, outcome, requests: retry.requests)

@@ -4,6 +4,9 @@ import CratesCore
 /// (`DiscogsBarcodeLookup`: one request for a barcode found at its first form), and stores
 /// each outcome. Runs inside the TUI, `crates import` and `crates add --wait`.
 ///
+/// - With a local catalogue, every record due is asked of it first, in large batches and
+///   with no request (`LookupWorker+Catalogue`); Discogs is asked only about the rest.
+///
 /// - Several lookups in flight, all under the client's one `RateLimiter`, which never lets
 ///   more out than the window allows: one slow answer holds back only its own record
 ///   (`ClaimPolicy`).
@@ -61,6 +64,15 @@ public actor LookupWorker {
 
     let queue: any LookupQueue
     nonisolated let lookup: DiscogsBarcodeLookup
+    /// The local catalogue, asked before Discogs (`LookupWorker+Catalogue`), with the queue
+    /// as it answers from it; nil without one (or a queue that cannot).
+    let catalogue: (catalogue: any ReleaseCatalogue, queue: any CatalogueLookupQueue)?
+    /// Set when the catalogue failed in this run: Discogs is asked about every record, as
+    /// without a catalogue.
+    var catalogueFailure: ReleaseCatalogueError?
+    /// False without a Discogs account: the catalogue answers what it can, and the rest
+    /// waits in the queue, no request sent.
+    let asksDiscogs: Bool
     let policy: Policy
     let eventSink: AsyncStream<Event>.Continuation
     let wake: WakeSignal
@@ -86,9 +98,16 @@ public actor LookupWorker {
     private var started: Duration = .zero
     private var finished: [CheckedContinuation<Void, Never>] = []
 
-    public init(queue: any LookupQueue, lookup: DiscogsBarcodeLookup, details: (any ReleaseDetailsQueue)? = nil, policy: Policy = Policy()) {
+    /// `catalogue`: asked first, about every record due (`queue` must answer from it, as the
+    /// store does). `asksDiscogs` false: the catalogue only (no account).
+    public init(
+        queue: any LookupQueue, lookup: DiscogsBarcodeLookup, catalogue: (any ReleaseCatalogue)? = nil,
+        asksDiscogs: Bool = true, details: (any ReleaseDetailsQueue)? = nil, policy: Policy = Policy()
+    ) {
         self.queue = queue
         self.lookup = lookup
+        self.catalogue = catalogue.flatMap { catalogue in (queue as? any CatalogueLookupQueue).map { (catalogue, $0) } }
+        self.asksDiscogs = asksDiscogs
         self.policy = policy
         let timeline = lookup.client.rateLimiter.timeline
         wake = WakeSignal(timeline: timeline)
@@ -170,14 +189,25 @@ public actor LookupWorker {
     /// Returns whether the queue had nothing more due, and the last situation looked at: the
     /// next look is timed from it.
     private func claim(into group: inout DiscardingTaskGroup) async -> (drained: Bool, seen: ClaimPolicy.Situation) {
+        await answerFromCatalogue()
         var seen = await situation()
+        guard asksDiscogs else {
+            // The catalogue only: what it cannot answer waits for an account.
+            if inHand.isEmpty { eventSink.yield(.nothingDue) }
+            return (true, seen)
+        }
         while !stopping, refused == nil, policy.claims.mayClaim(seen) {
             // Whether no record was in hand as the queue was asked: a record given back
             // while the claim waited (refused credentials) is due again.
             let noneInHand = inHand.isEmpty
             let job: LookupJob?
             do {
-                job = try await queue.claimNext(now: timeline.date, lease: policy.claims.lease.inSeconds)
+                if let asked = catalogueAsked {
+                    // Discogs is asked only about what the catalogue does not know.
+                    job = try await asked.queue.claimNext(now: timeline.date, lease: policy.claims.lease.inSeconds, notIn: asked.edition)
+                } else {
+                    job = try await queue.claimNext(now: timeline.date, lease: policy.claims.lease.inSeconds)
+                }
             } catch {
                 return (false, seen)  // the store could not be read: try again later rather than spin
             }

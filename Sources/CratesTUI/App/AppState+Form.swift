@@ -7,8 +7,8 @@ extension AppState {
     /// is no record), else after they come (`.loadDetails`).
     mutating func openForm(_ purpose: FormState.Purpose, details: RecordDetails? = nil, back: Back) -> [AppCommand] {
         guard let id = purpose.recordID, details?.record.id != id else {
-            mode = .form(FormState.make(purpose, details: details, back: back))
-            return []
+            // A search filled from the record asks the catalogue at once.
+            return typed(FormState.make(purpose, details: details, back: back))
         }
         mode = .form(.loading(purpose, back: back))
         return [.session(.loadDetails(id))]
@@ -44,16 +44,14 @@ extension AppState {
             let limit = form.fields[form.focused].key == .note ? FormState.maximumNoteTyped : FormState.maximumTyped
             if form.fields[form.focused].text.count < limit { form.fields[form.focused].text.append(c) }
             form.error = nil
-            mode = .form(form)
-            return []
+            return typed(form)
         }
         if key == .backspace {
             if form.fields.indices.contains(form.focused), !form.fields[form.focused].text.isEmpty {
                 form.fields[form.focused].text.removeLast()
             }
             form.error = nil
-            mode = .form(form)
-            return []
+            return typed(form)
         }
         guard let action = KeyMap.action(for: key, in: .form) else { return [] }
         switch action {
@@ -61,12 +59,37 @@ extension AppState {
         case .previousField: form.focused = (form.focused + max(1, form.fields.count) - 1) % max(1, form.fields.count)
         case .clearField:
             if form.fields.indices.contains(form.focused) { form.fields[form.focused].text = "" }
+            return typed(form)
         case .back: return closeForm(form)
         case .submit: return submitForm(form)
         default: break
         }
         mode = .form(form)
         return []
+    }
+
+    /// A field of `form` changed: with a local catalogue, a search form asks it for what is
+    /// typed so far (no request: Discogs is asked only on Enter).
+    mutating func typed(_ form: FormState) -> [AppCommand] {
+        var form = form
+        guard case .search(let recordID) = form.purpose, catalogue != nil else {
+            mode = .form(form)
+            return []
+        }
+        guard let query = Self.searchQuery(form) else {
+            form.preview = nil  // not a search yet (nothing typed, a year alone…)
+            mode = .form(form)
+            return []
+        }
+        mode = .form(form)
+        return [.session(.searchCatalogue(query, for: recordID))]
+    }
+
+    /// The search `form` makes, or nil when it makes none.
+    static func searchQuery(_ form: FormState) -> ReleaseSearchQuery? {
+        try? ReleaseSearchQuery(
+            artist: form.text(.artist), title: form.text(.title), catno: form.text(.catno), label: form.text(.label),
+            year: form.text(.year), country: form.text(.country), format: form.text(.format))
     }
 
     /// Back where the form came from.
@@ -179,6 +202,16 @@ extension AppState {
     /// A search answered: its candidates open in the picker, or the form comes back with why
     /// there are none.
     mutating func applyFound(_ answer: ReleaseSearchAnswer) {
+        if answer.preview {
+            // Shown only while the form still asks the same: an answer to an earlier
+            // keystroke that comes late is dropped.
+            guard case .form(var form) = mode, form.purpose == .search(recordID: answer.recordID),
+                  Self.searchQuery(form) == answer.query
+            else { return }
+            form.preview = answer
+            mode = .form(form)
+            return
+        }
         guard case .picker(var picker) = mode, picker.loading, picker.recordID == answer.recordID,
               var form = picker.search
         else { return }

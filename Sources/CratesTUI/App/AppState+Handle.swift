@@ -42,6 +42,8 @@ extension AppState {
             applyNeedsDetails(details)
         case .found(let answer):
             applyFound(answer)
+        case .catalogue(let edition):
+            catalogue = edition
         case .needsPerson(let ids):
             return applyNeeds(ids)
         case .added(let id):

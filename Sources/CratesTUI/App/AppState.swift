@@ -118,6 +118,8 @@ public struct AppState: Sendable {
     /// or the picker opened from it is up).
     public internal(set) var walk: NeedsWalk?
     public internal(set) var discogs: DiscogsStatus = .notSignedIn
+    /// The local catalogue the session has: the search form (`s`) asks it as the person types.
+    public internal(set) var catalogue: CatalogueEdition?
     public internal(set) var camera: CameraStatus = .disabled
     /// A Discogs sync's progress (`S`).
     public internal(set) var sync: SyncStatus = .idle

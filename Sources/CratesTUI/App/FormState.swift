@@ -57,6 +57,9 @@ public struct FormState: Equatable, Sendable {
     public var focused: Int = 0
     /// Why the last send was refused, or what the search found (nothing, a failure).
     public var error: String?
+    /// What the local catalogue has for the search as typed so far (`AppState.catalogue`),
+    /// shown under the fields; nil before it answers, or when what is typed is no search.
+    public var preview: ReleaseSearchAnswer?
     /// Waiting for the record's details to fill the form.
     public var loading: Bool = false
     public var back: AppState.Back

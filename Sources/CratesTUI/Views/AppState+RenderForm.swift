@@ -33,6 +33,29 @@ extension AppState {
         }
         if let error = form.error, row < height - 2 {
             screen.put(error, row: row + 1, column: 1, style: .error)
+            row += 2
+        }
+        if let preview = form.preview, form.error == nil { renderPreview(preview, from: row + 1, into: &screen) }
+    }
+
+    /// What the local catalogue has for the search as typed: how many, and the first few
+    /// (Enter lists them all in the picker).
+    private func renderPreview(_ preview: ReleaseSearchAnswer, from first: Int, into screen: inout Screen) {
+        guard first < height - 2 else { return }
+        let edition = preview.catalogue.map { "the catalogue of \($0)" } ?? "the catalogue"
+        if preview.candidates.isEmpty {
+            screen.put("Nothing in \(edition): Enter asks Discogs", row: first, column: 1, style: .dim)
+            return
+        }
+        let count = preview.isComplete ? "\(preview.candidates.count)" : "\(preview.candidates.count)+"
+        screen.put("\(count) in \(edition): Enter to choose", row: first, column: 1, style: .pending)
+        var row = first + 1
+        for candidate in preview.candidates {
+            guard row < height - 2 else { break }
+            let facts = [candidate.catno, candidate.year.map(String.init), candidate.country].compactMap { $0 }.joined(separator: ", ")
+            let text = "\(candidate.artist) — \(candidate.title)" + (facts.isEmpty ? "" : "  (\(facts))")
+            screen.put(ControlCharacters.cleaned(text), row: row, column: 3, style: .normal, limit: max(1, width - 4))
+            row += 1
         }
     }
 }

@@ -144,13 +144,21 @@ extension RecordDetails {
                 add(i == 0 ? "Labels" : "", label.catno.map { "\(label.name) – \($0)" } ?? label.name)
             }
             if !release.hasFullDetails {
-                // Matched from its barcode search result; the session fetches the rest now.
-                add("Details", "from the barcode search; the full release (tracklist, notes) is on its way from Discogs")
+                // Matched from its barcode search result, or from the local catalogue; the
+                // session fetches the rest now.
+                let from = record.lookupState == .matched ? record.catalogueEdition?.source : nil
+                add("Details", "\(from ?? "from the barcode search"); the full release (tracklist, notes) is on its way from Discogs")
             }
         }
         add("Barcode", record.gtin.map { "\($0.canonical) (\(BarcodeDescription.of($0)))" } ?? "none")
-        let detail = record.lookupError ?? record.skipReason
+        // A record waiting for Discogs says which catalogue did not know it.
+        let waiting = [.pending, .lookingUp].contains(record.lookupState) ? record.catalogueEdition?.waitingForDiscogs : nil
+        let detail = record.lookupError ?? record.skipReason ?? waiting
         add("Lookup", detail.map { "\(record.lookupState.label): \($0)" } ?? record.lookupState.label)
+        if record.lookupState == .matched, let edition = record.catalogueEdition {
+            // How it was matched, which the full details fetched later do not change.
+            add("Matched", edition.source)
+        }
         if record.lookupState == .failed, let retry = record.retryAt {
             add("Retry", "not before \(DateText.short(retry))")
         }

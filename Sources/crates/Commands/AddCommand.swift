@@ -100,6 +100,8 @@ struct AddCommand: ParsableCommand {
         }
     }
 
+    @OptionGroup var catalogue: CatalogueOption
+
     @OptionGroup var diagnostics: VerboseOption
 
     func run() throws {
@@ -118,7 +120,9 @@ struct AddCommand: ParsableCommand {
         var allowing: AddAllowance = []
         if copy { allowing.insert(.anotherCopy) }
         if force { allowing.insert(.notARecord) }
-        let adding = AddCodes(store: store, access: access, allowing: allowing, wait: wait ? timeout : nil, stopRequest: stop)
+        let adding = AddCodes(
+            store: store, access: access, allowing: allowing, wait: wait ? timeout : nil, stopRequest: stop,
+            catalogue: wait ? catalogue.open("crates add") : nil)
         if wait, isatty(STDERR_FILENO) == 1 {
             StandardStreams.errLine("Looking up the new records on Discogs (up to \(Int(timeout)) s)…")
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
+import CratesNet
 import Foundation
 
 /// `crates lookup CODE`: what Discogs says about a barcode (or a release), without adding
@@ -21,18 +22,22 @@ struct LookupCommand: ParsableCommand {
             `crates add rRELEASE_ID`). Empty fields are values Discogs does not give.
 
             With --json, one JSON object: input, gtin, outcome (matched, ambiguous or \
-            notFound), matchedForm (the barcode form that had results) and releases (id, \
-            artist, title, label, catno, formats, year, country, url).
+            notFound), matchedForm (the barcode form that had results), releases (id, \
+            artist, title, label, catno, formats, year, country, url) and source \
+            ("catalogue" or "discogs").
 
-            Searching Discogs' database needs an account: sign in first with `crates auth`. \
-            Requests go at the rate Discogs allows.
+            The local catalogue of Discogs' data (--catalogue, $CRATES_CATALOGUE) answers \
+            first when it knows the code: no request, no account. --online asks Discogs \
+            instead. Searching Discogs' database needs an account: sign in first with \
+            `crates auth`. Requests go at the rate Discogs allows.
 
             Exit status:
               0  found: one release, or several to choose from
               1  CODE is not a valid barcode, or not a record's (an ISBN, a coupon…:
                  --force looks it up all the same)
               2  Discogs knows no release with this barcode (or no such release id)
-              3  not signed in to Discogs, or Discogs refused the credentials
+              3  not signed in to Discogs (and not in the catalogue), or Discogs refused
+                 the credentials
               4  Discogs could not be reached, or answered with an error
 
             Examples:
@@ -46,6 +51,11 @@ struct LookupCommand: ParsableCommand {
 
     @Flag(help: "Look up a barcode that is not a record's (an ISBN, ISSN, ISMN, a coupon) all the same.")
     var force = false
+
+    @Flag(help: "Ask Discogs, not the local catalogue.")
+    var online = false
+
+    @OptionGroup var catalogue: CatalogueOption
 
     @Argument(help: "The barcode (as printed or scanned), or a Discogs release (r249504 or its URL).")
     var code: String
@@ -69,20 +79,23 @@ struct LookupCommand: ParsableCommand {
             throw fail("\(shown): \(refusal)", 1)
         }
         if case .label(let label) = entry { throw fail("\(shown): \(label.notARecordReason): nothing to look up", 1) }
-        let access: DiscogsAccess
+        let catalogue = online ? nil : self.catalogue.open("crates lookup")
+        let access: DiscogsAccess?
         do {
             access = try DiscogsAccess.make()
         } catch {
-            throw CLIError(error.description)
+            // The catalogue may answer all the same; Discogs cannot.
+            if catalogue == nil { throw CLIError(error.description) }
+            access = nil
         }
         let answer: DiscogsAnswer
         do {
-            answer = try blocking { try await DiscogsAnswer.ask(entry, access: access) }
+            answer = try blocking { try await DiscogsAnswer.ask(entry, access: access, catalogue: catalogue) }
         } catch let failure as DiscogsAnswerFailure {
             if case .noSuchRelease = failure { throw fail(failure.description, failure.exitStatus) }
             throw fail("\(shown): \(failure)", failure.exitStatus)
         }
-        let web = access.client.endpoints.web
+        let web = access?.client.endpoints.web ?? DiscogsEndpoints.production.web
         if json {
             try StandardStreams.out(try answer.json(input: shown, web: web) + "\n")
         } else {

@@ -25,10 +25,13 @@ struct SearchCommand: ParsableCommand {
             On a terminal, aligned columns under a heading instead, the release as `crates \
             add` takes it (r20000001); --header puts a line of the column names before the \
             tab-separated lines. With --json, JSON Lines: one object per release with id, artist, title, \
-            country, year, formats, label, catno, url and catnoMatches. Add the one in your \
-            hands with `crates add rRELEASE_ID`.
+            country, year, formats, label, catno, url, catnoMatches and source \
+            ("catalogue" or "discogs"). Add the one in your hands with \
+            `crates add rRELEASE_ID`.
 
-            Searching needs an account: sign in first with `crates auth`. A search that \
+            The local catalogue of Discogs' data (--catalogue, $CRATES_CATALOGUE) answers \
+            first when it finds something: no request, no account. --online asks Discogs \
+            instead. Searching Discogs needs an account: sign in first with `crates auth`. A search that \
             cannot find anything (no field, a field over 200 characters, a control \
             character, a year outside 1877 to next year) is refused before any request.
 
@@ -71,6 +74,11 @@ struct SearchCommand: ParsableCommand {
     var json = false
 
     @OptionGroup var header: HeaderOption
+
+    @Flag(help: "Ask Discogs, not the local catalogue.")
+    var online = false
+
+    @OptionGroup var catalogue: CatalogueOption
 
     @Argument(help: ArgumentHelp("Free text searched in every field.", valueName: "text"))
     var text: [String] = []
@@ -116,23 +124,27 @@ struct SearchCommand: ParsableCommand {
             StandardStreams.errLine("crates search: \(message)")
             return ExitCode(status)
         }
-        let access: DiscogsAccess
+        let catalogue = online ? nil : self.catalogue.open("crates search")
+        let access: DiscogsAccess?
         do {
             access = try DiscogsAccess.make()
         } catch {
-            throw fail(error.description, 3)
+            // The catalogue may answer all the same; Discogs cannot.
+            if catalogue == nil { throw fail(error.description, 3) }
+            access = nil
         }
-        let finder = ReleaseFinder(access: access)
-        let found: DiscogsReleaseSearch.Result
+        let finder = ReleaseFinder(access: access, catalogue: catalogue)
+        let found: ReleaseFinder.Answer
         do {
-            found = try blocking { try await finder.search(query) }
+            found = try blocking { try await finder.search(query, online: online) }
         } catch let failure as ReleaseFinderFailure {
             throw fail(failure.description, failure.exitStatus)
         }
-        let web = access.client.endpoints.web
+        let web = access?.client.endpoints.web ?? DiscogsEndpoints.production.web
         if json {
             let encoder = ExportedRecord.makeJSONEncoder()
-            try StandardStreams.out(lines: try found.hits.map { try SearchListing.jsonLine($0, web: web, encoder: encoder) })
+            try StandardStreams.out(
+                lines: try found.hits.map { try SearchListing.jsonLine($0, source: found.source, web: web, encoder: encoder) })
         } else {
             let output = ColumnOutput(names: Self.names, columns: Self.terminalColumns, header: header.header)
             try output.write(lines: found.hits.map { SearchListing.line($0, web: web) })

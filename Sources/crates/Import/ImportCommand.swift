@@ -240,9 +240,11 @@ struct ImportCommand: ParsableCommand {
             throw ExitCode(2)
         }
 
-        let importer = Importer(store: try store.open(), progress: ImportProgress(), stopRequest: stop)
-        let options = Importer.Options(
-            copies: copies, lookups: !lookup.noLookup, reportPath: report, manualMissing: manualMissing, keepValues: keepValues)
+        let importer = Importer(
+            store: try store.open(), progress: ImportProgress(), stopRequest: stop,
+            catalogue: lookup.noLookup ? nil : lookup.catalogue.open("crates import"))
+        let options = Importer.Options(copies: copies, lookups: !lookup.noLookup, reportPath: report, manualMissing: manualMissing,
+            keepValues: keepValues)
         let outcome: Importer.Outcome
         do {
             outcome = try blocking {

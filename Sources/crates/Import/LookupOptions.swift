@@ -6,4 +6,7 @@ import ArgumentParser
 struct LookupOptions: ParsableArguments {
     @Flag(help: "Do not look records up on Discogs now: they wait in the queue for later.")
     var noLookup = false
+
+    /// `--catalogue PATH`.
+    @OptionGroup var catalogue: CatalogueOption
 }

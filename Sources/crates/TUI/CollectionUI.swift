@@ -9,10 +9,13 @@ import Foundation
 /// session (CratesApp) behind it, talking through the inbox.
 enum CollectionUI {
     /// Runs until the user quits; returns the signal that ended it, if one did.
-    static func run(store: CatalogueStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?) -> Int32? {
+    static func run(
+        store: CatalogueStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?, catalogue: (any ReleaseCatalogue)? = nil
+    ) -> Int32? {
         let inbox = Inbox()
         let session = CollectionSession(
-            store: store, discogs: discogs, lookups: lookups, scanner: scanner, post: { inbox.post(.session($0)) })
+            store: store, discogs: discogs, lookups: lookups, scanner: scanner, catalogue: catalogue,
+            post: { inbox.post(.session($0)) })
         session.start()
         let runner = AppRunner(
             inbox: inbox,
