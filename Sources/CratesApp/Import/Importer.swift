@@ -261,7 +261,7 @@ public struct Importer: Sendable {
             let limiter = client.rateLimiter
             let progress = self.progress
             let worker = LookupWorker(queue: store, lookup: DiscogsBarcodeLookup(client: client))
-            let lastStatus = Locked<LookupStatus?>(nil)
+            let lastStatus = LockedBox<LookupStatus?>(nil)
             let run = await LookupDriver(worker: worker).run(until: .queueDrained, stopRequest: stopRequest) { counts, status async in
                 let all = before.adding(counts)
                 // A result the collection will not take yet (another program has it locked)
