@@ -1,6 +1,7 @@
 import CratesApp
 import CratesCore
 import CratesStore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -20,6 +21,7 @@ struct CollectionSessionTests {
         let code = try gtin("5099750442227")
         session.perform(.add(.barcode(code), method: .wedge))
         let id = try await log.first("added") { if case .added(let id) = $0 { id } else { nil } }
+        _ = try await log.first("said added") { if case .message("Added 5099750442227", false) = $0 { true } else { nil } }
         let window = try await log.first("a window with the new record") { event -> CollectionWindow? in
             if case .window(let w) = event, w.rows.contains(where: { $0.recordID == id }) { return w }
             return nil
@@ -29,8 +31,12 @@ struct CollectionSessionTests {
         session.perform(.add(.barcode(code), method: .wedge))
         let question = try await log.first("a question") { if case .ask(let q) = $0 { q } else { nil } }
         #expect(question.kind == .anotherCopy(copies: 1))
+        #expect(log.count { if case .message(let text, _) = $0 { text.hasPrefix("Added") } else { false } } == 1, "the duplicate is asked, not added")
         session.perform(question.yes)
         _ = try await log.first("two copies listed") { if case .window(let w) = $0, w.totalRecords == 2 { true } else { nil } }
+        try await waitUntil("the copy said added") {
+            log.count { if case .message("Added 5099750442227", false) = $0 { true } else { false } } == 2
+        }
 
         session.perform(.delete([id]))
         let token = try await log.first("deleted") { if case .deleted(1, let token) = $0 { token } else { nil } }

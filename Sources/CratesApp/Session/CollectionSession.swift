@@ -208,12 +208,11 @@ public final class CollectionSession: Sendable {
             case .added(let record, let release):
                 post(.added(recordID: record.id))
                 recentAdds.withLock { _ = $0.insert(record.id) }
+                // Said once the record is stored: the UI said only "Adding …".
                 let onDiscogs = try await onDiscogsText(release: release, gtin: record.gtin)
-                if let release {
-                    post(.message("Added \(release.displayTitle)" + (onDiscogs.map { ": \($0)" } ?? ""), isError: false))
-                } else if let onDiscogs {
-                    post(.message("Added \(record.subject): \(onDiscogs)", isError: false))
-                }
+                let added = release.map { "Added \($0.displayTitle)" }
+                    ?? "Added \(record.subject)" + (location.map { " to \($0.name)" } ?? "")
+                post(.message(added + (onDiscogs.map { ": \($0)" } ?? ""), isError: false))
                 nudgeWorker()
             case .held(let question):
                 post(.ask(question))
