@@ -237,6 +237,16 @@ import Testing
         #expect(h.lines[2] == "  Nothing matches \"4006381/zzz\".")
     }
 
+    @Test("the filter finds labels and catalogue numbers, whatever the case and accents")
+    func filterFoldsAndSearchesLabels() {
+        for (typed, found) in [("bjork", 1), ("HOMOGENIC", 1), ("wbrlp", 2), ("one little", 1), ("circa 4", 2)] {
+            var h = Harness()
+            h.type([.character("/")] + typed.map { Key.character($0) })
+            #expect(h.state.list.rowCount == 1, "\(typed)")
+            #expect(h.state.selectedItem?.recordID == Int64(found), "\(typed)")
+        }
+    }
+
     @Test func ambiguousRecordOpensThePickerAndChoosing() {
         var h = Harness()
         h.type([.character("G"), .up])
