@@ -5,31 +5,18 @@ import GRDB
 /// The durable lookup queue is the `record` table: a record's `lookupState` says where it
 /// stands, so a crash or a kill -9 loses nothing (the next start resumes the queue).
 extension CatalogueStore: LookupQueue {
-    /// Claims the next record due, in one IMMEDIATE write transaction (so two processes can
-    /// never claim the same record): pending records first, oldest first; then failed ones
-    /// whose retry time has come, soonest first; then records whose claim's lease has
-    /// expired, or whose claimer is gone (`ClaimOwner`: a process killed -9 frees its claim
-    /// at once, not 15 minutes later). The claimed record becomes `lookingUp` until
+    /// Claims the next record due (`DueLookups`: pending, then failed and due again, then
+    /// lapsed claims), in one IMMEDIATE write transaction, so two processes can never claim
+    /// the same record. The claimed record becomes `lookingUp` until
     /// `now + lease`, owned by this process. A record imported with a Discogs release id
     /// carries it in the job.
     public func claimNext(now: Date, lease: TimeInterval) async throws(StoreError) -> LookupJob? {
         try await write { db in
             let nowSeconds = StoredValues.seconds(now)
-            // Each query walks the record_queue index (lookupState, retryAt, rowid).
             let columns = "id, gtin, lookupAttempts, pinnedReleaseID, \(StoredValues.ownColumns.joined(separator: ", "))"
-            let candidates: [(sql: String, arguments: StatementArguments)] = [
-                ("SELECT \(columns) FROM record WHERE lookupState = 'pending' ORDER BY retryAt, id LIMIT 1", []),
-                ("""
-                 SELECT \(columns) FROM record
-                 WHERE lookupState = 'failed' AND (retryAt IS NULL OR retryAt <= ?) ORDER BY retryAt, id LIMIT 1
-                 """, [nowSeconds]),
-                ("""
-                 SELECT \(columns) FROM record
-                 WHERE lookupState = 'lookingUp'
-                   AND (claimedUntil IS NULL OR claimedUntil <= ? OR crates_claim_dead(claimOwner))
-                 ORDER BY claimedUntil, id LIMIT 1
-                 """, [nowSeconds]),
-            ]
+            let candidates = DueLookups.parts(now: nowSeconds).map { part in
+                (sql: "SELECT \(columns) FROM record WHERE \(part.condition) ORDER BY \(part.order) LIMIT 1", arguments: part.arguments)
+            }
             for candidate in candidates {
                 guard let row = try Row.fetchOne(db, sql: candidate.sql, arguments: candidate.arguments) else { continue }
                 let id = try row.decode(Int64.self, atIndex: 0)
@@ -48,13 +35,13 @@ extension CatalogueStore: LookupQueue {
                 if let unreadable {
                     // Nothing this build can look up: set it aside rather than claim it forever.
                     try db.execute(
-                        sql: "UPDATE record SET lookupState = 'skipped', skipReason = ?, updatedAt = ? WHERE id = ?",
-                        arguments: [unreadable, nowSeconds, id])
+                        sql: "UPDATE record SET lookupState = ?, skipReason = ?, updatedAt = ? WHERE id = ?",
+                        arguments: [LookupState.skipped, unreadable, nowSeconds, id])
                     continue
                 }
                 try db.execute(
-                    sql: "UPDATE record SET lookupState = 'lookingUp', claimedUntil = ?, claimOwner = ?, updatedAt = ? WHERE id = ?",
-                    arguments: [nowSeconds + max(0, lease), ClaimOwner.current, nowSeconds, id])
+                    sql: "UPDATE record SET lookupState = ?, claimedUntil = ?, claimOwner = ?, updatedAt = ? WHERE id = ?",
+                    arguments: [LookupState.lookingUp, nowSeconds + max(0, lease), ClaimOwner.current, nowSeconds, id])
                 return LookupJob(
                     recordID: id, gtin: gtin, attempts: try row.decode(Int.self, atIndex: 2), releaseID: pinned,
                     search: search)
@@ -73,8 +60,8 @@ extension CatalogueStore: LookupQueue {
         try await write { db in
             var stored: Release?
             if case let .matched(release) = outcome { stored = try StoredValues.upsertRelease(db, release, now: now) }
-            let state = try String.fetchOne(db, sql: "SELECT lookupState FROM record WHERE id = ?", arguments: [job.recordID])
-            guard state == LookupState.lookingUp.rawValue else { return }
+            let state = try LookupState.fetchOne(db, sql: "SELECT lookupState FROM record WHERE id = ?", arguments: [job.recordID])
+            guard state == .lookingUp else { return }
             let nowSeconds = StoredValues.seconds(now)
             let kind: LookupEvent.Kind
             let message: String
@@ -88,13 +75,13 @@ extension CatalogueStore: LookupQueue {
                 // The user must choose: until then the record is unmatched (Unknown section).
                 try db.execute(
                     sql: """
-                        UPDATE record SET lookupState = 'ambiguous', releaseID = NULL, lookupError = NULL,
+                        UPDATE record SET lookupState = ?, releaseID = NULL, lookupError = NULL,
                             retryAt = NULL, skipReason = NULL, candidatesJSON = ?, candidateCount = ?,
                             sectionKey = ?, rowKey = ?
                         WHERE id = ?
                         """,
                     arguments: [
-                        try StoredValues.json(candidates), candidates.count, SortKey.unknownSection,
+                        LookupState.ambiguous, try StoredValues.json(candidates), candidates.count, SortKey.unknownSection,
                         SortKey.unmatchedRow, job.recordID,
                     ])
                 try StoredValues.rekeyIfOwn(db, recordID: job.recordID)
@@ -104,30 +91,30 @@ extension CatalogueStore: LookupQueue {
             case .notFound:
                 try db.execute(
                     sql: """
-                        UPDATE record SET lookupState = 'notFound', releaseID = NULL, lookupError = NULL,
+                        UPDATE record SET lookupState = ?, releaseID = NULL, lookupError = NULL,
                             retryAt = NULL, skipReason = NULL, candidatesJSON = NULL, candidateCount = 0,
                             sectionKey = ?, rowKey = ?
                         WHERE id = ?
                         """,
-                    arguments: [SortKey.unknownSection, SortKey.unmatchedRow, job.recordID])
+                    arguments: [LookupState.notFound, SortKey.unknownSection, SortKey.unmatchedRow, job.recordID])
                 try StoredValues.rekeyIfOwn(db, recordID: job.recordID)
                 kind = .notFound
                 message = job.gtin == nil ? "Discogs has no release that fits" : "Discogs knows no release with this barcode"
             case let .failed(error, retryAt):
                 // A transient failure: whatever the record resolved to before stays.
                 try db.execute(
-                    sql: "UPDATE record SET lookupState = 'failed', lookupError = ?, retryAt = ? WHERE id = ?",
-                    arguments: [error, StoredValues.seconds(retryAt), job.recordID])
+                    sql: "UPDATE record SET lookupState = ?, lookupError = ?, retryAt = ? WHERE id = ?",
+                    arguments: [LookupState.failed, error, StoredValues.seconds(retryAt), job.recordID])
                 kind = .failed
                 message = error
             case let .skipped(reason):
                 try db.execute(
                     sql: """
-                        UPDATE record SET lookupState = 'skipped', skipReason = ?, lookupError = NULL,
+                        UPDATE record SET lookupState = ?, skipReason = ?, lookupError = NULL,
                             retryAt = NULL
                         WHERE id = ?
                         """,
-                    arguments: [reason, job.recordID])
+                    arguments: [LookupState.skipped, reason, job.recordID])
                 kind = .skipped
                 message = reason
             }
@@ -147,12 +134,12 @@ extension CatalogueStore: LookupQueue {
             try db.execute(
                 sql: """
                     UPDATE record SET
-                        lookupState = CASE WHEN lookupError IS NULL THEN 'pending' ELSE 'failed' END,
+                        lookupState = CASE WHEN lookupError IS NULL THEN ? ELSE ? END,
                         retryAt = CASE WHEN lookupError IS NULL THEN NULL ELSE MIN(COALESCE(retryAt, ?), ?) END,
                         claimedUntil = NULL, claimOwner = NULL, updatedAt = ?
-                    WHERE id = ? AND lookupState = 'lookingUp'
+                    WHERE id = ? AND lookupState = ?
                     """,
-                arguments: [now, now, now, job.recordID])
+                arguments: [LookupState.pending, LookupState.failed, now, now, now, job.recordID, LookupState.lookingUp])
         }
     }
 
@@ -161,7 +148,8 @@ extension CatalogueStore: LookupQueue {
     public func waitingCount() async throws(StoreError) -> Int {
         try await read { db in
             try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM record WHERE lookupState IN ('pending', 'failed', 'lookingUp')") ?? 0
+                db, sql: "SELECT COUNT(*) FROM record WHERE lookupState IN (?, ?, ?)",
+                arguments: [LookupState.pending, LookupState.failed, LookupState.lookingUp]) ?? 0
         }
     }
 }

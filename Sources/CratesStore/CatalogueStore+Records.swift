@@ -117,7 +117,7 @@ extension CatalogueStore {
             try statement.execute(arguments: StatementArguments([
                 gtin, StoredValues.seconds(record.addedAt), record.addMethod.rawValue, record.note,
                 record.locationID ?? record.location.flatMap { places[$0] }, record.release?.id,
-                record.initialState.rawValue, section, row ?? SortKey.unmatchedRow, nowSeconds,
+                record.initialState, section, row ?? SortKey.unmatchedRow, nowSeconds,
             ] + StoredValues.ownValues(collector) + StoredValues.gradingValues(record.grading) + [
                 StoredValues.ownSearchText(collector), StoredValues.entryKey(gtin: record.gtin, collector: collector),
             ]))
@@ -231,12 +231,12 @@ extension CatalogueStore {
             for id in ids {
                 try db.execute(
                     sql: """
-                        UPDATE record SET lookupState = 'pending', lookupError = NULL, lookupAttempts = 0,
+                        UPDATE record SET lookupState = ?, lookupError = NULL, lookupAttempts = 0,
                             retryAt = NULL, skipReason = NULL, claimedUntil = NULL, claimOwner = NULL, updatedAt = ?,
                             pinnedReleaseID = coalesce(releaseID, pinnedReleaseID)
-                        WHERE id = ? AND lookupState != 'handEntered'
+                        WHERE id = ? AND lookupState != ?
                         """,
-                    arguments: [StoredValues.seconds(now), id])
+                    arguments: [LookupState.pending, StoredValues.seconds(now), id, LookupState.handEntered])
                 if db.changesCount > 0 {
                     queued.append(id)
                     try StoredValues.addEvent(db, recordID: id, at: now, kind: .retryRequested, message: "look up again")
@@ -249,7 +249,8 @@ extension CatalogueStore {
     /// Every record's id but those entered by hand (`crates refresh --all`), oldest first.
     public func lookupableIDs() async throws(StoreError) -> [Int64] {
         try await read { db in
-            try Int64.fetchAll(db, sql: "SELECT id FROM record WHERE lookupState != 'handEntered' ORDER BY id")
+            try Int64.fetchAll(
+                db, sql: "SELECT id FROM record WHERE lookupState != ? ORDER BY id", arguments: [LookupState.handEntered])
         }
     }
 
@@ -258,12 +259,12 @@ extension CatalogueStore {
         let keys = RecordKeys(release: release, gtin: "")
         try db.execute(
             sql: """
-                UPDATE record SET releaseID = ?, lookupState = 'matched', lookupError = NULL,
+                UPDATE record SET releaseID = ?, lookupState = ?, lookupError = NULL,
                     retryAt = NULL, skipReason = NULL, claimedUntil = NULL, claimOwner = NULL, candidatesJSON = NULL,
                     candidateCount = 0, sectionKey = ?, rowKey = ? || coalesce(gtin, ''), updatedAt = ?
                 WHERE id = ?
                 """,
-            arguments: [release.id, keys.section, keys.rowPrefix, StoredValues.seconds(now), recordID])
+            arguments: [release.id, LookupState.matched, keys.section, keys.rowPrefix, StoredValues.seconds(now), recordID])
         try StoredValues.rekeyIfOwn(db, recordID: recordID)
     }
 }
