@@ -9,6 +9,11 @@ extension CatalogueStore {
     /// How many copies of each of `keys` the collection holds; keys it does not hold are
     /// absent. A barcode counts every record of that GTIN; a release id every record matched
     /// to that release or imported with it (`pinnedReleaseID`).
+    ///
+    /// Not for a decision to add: another process may add between this read and the add
+    /// (`importEntries(_:copies:)` counts and adds in one transaction). The benchmark's
+    /// `--racy` baseline shows that race, hence the SPI.
+    @_spi(Benchmark)
     public func copies(of keys: Set<ImportKey>) async throws(StoreError) -> [ImportKey: Int] {
         try await read { db in try Self.copies(db, of: keys) }
     }
@@ -59,6 +64,10 @@ extension CatalogueStore {
     /// known only by a release id are skipped) as a new copy, whatever the collection holds:
     /// `importEntries(_:copies: true)` for callers that decided themselves what to add.
     /// Returns the new records' ids in order; `progress` gets the number added so far.
+    ///
+    /// A decision made before this call may be stale by the time it runs (the race the
+    /// benchmark's `--racy` baseline shows), hence the SPI: tests' fixtures and the benchmark.
+    @_spi(Benchmark)
     public func importEntries(
         _ entries: [ImportEntry], now: Date = Date(), batchSize: Int = defaultBatchSize,
         shouldContinue: @escaping @Sendable () -> Bool = { true },

@@ -4,7 +4,7 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import CratesStore
+@_spi(Benchmark) @testable import CratesStore
 
 /// Records without a barcode and the collector's own values (issue 14, migration "v6
 /// collector values"), against real SQLite files.
