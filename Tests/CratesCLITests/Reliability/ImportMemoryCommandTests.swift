@@ -143,7 +143,7 @@ struct ImportMemoryCommandTests {
         }
     }
 
-    @Test("every input kind: a million rows (200,000 of a Discogs export) under 100 MB", .enabled(if: tools), arguments: Kind.allCases)
+    @Test("every input kind: a million rows (200,000 of a Discogs export; a tenth outside make test) under 100 MB", .enabled(if: tools), arguments: Kind.allCases)
     func inputKinds(_ kind: Kind) async throws {
         let sandbox = try CommandSandbox()
         let count = kind.rows
