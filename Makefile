@@ -21,13 +21,14 @@ build: deps
 run: build
 	@$$($(SWIFT) build --show-bin-path)/crates $(ARGS)
 
-# The memory tests (issue 12) measure the release binary, as a user runs it; the install
-# test runs the man page generator.
+# The memory tests measure the release binary, as a user runs it, with their full input
+# (a million lines; a tenth elsewhere); the install test runs the man page generator.
 test: deps
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory manual-tool
 	$(SWIFT) build -c release --product crates
-	LANG=C.UTF-8 TERM=tmux-256color CRATES_RELEASE_BINARY="$$($(SWIFT) build -c release --show-bin-path)/crates" \
+	LANG=C.UTF-8 TERM=tmux-256color CRATES_FULL_MEMORY_TEST=1 \
+		CRATES_RELEASE_BINARY="$$($(SWIFT) build -c release --show-bin-path)/crates" \
 		scripts/run-tests.sh timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build
 
 # The in-process targets only (Core, Store, Net, TUI, App, Labels): the quick loop while

@@ -16,7 +16,7 @@ public enum EscapedText {
             for scalar in character.unicodeScalars {
                 if scalar == "\\" {
                     shown += "\\\\"
-                } else if isControl(scalar) {
+                } else if ControlCharacters.isInvisible(scalar) {
                     shown += GTINError.escaped(scalar.value)
                 } else {
                     shown.unicodeScalars.append(scalar)
@@ -24,12 +24,5 @@ public enum EscapedText {
             }
         }
         return shown
-    }
-
-    /// True for what must never be shown raw nor taken as part of a value: controls (C0,
-    /// DEL, C1), invisible formatting (zero-width space, bidirectional marks, byte order
-    /// mark), line and paragraph separators.
-    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        GTINParser.isControl(scalar)
     }
 }

@@ -111,19 +111,10 @@ struct GTINParser {
         while let last = items.last, last.character.isWhitespace { items.removeLast() }
     }
 
-    /// Control characters, invisible formatting characters and line/paragraph separators
-    /// never belong in a barcode and must not be echoed raw to a terminal.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate: true
-        default: false
-        }
-    }
-
     func refuseControlCharacters() throws(GTINError) {
         for item in items {
             for scalar in item.character.unicodeScalars
-            where Self.isControl(scalar) && scalar.value != Self.groupSeparator {
+            where ControlCharacters.isInvisible(scalar) && scalar.value != Self.groupSeparator {
                 throw .controlCharacter(scalar: scalar.value, position: item.position)
             }
         }
@@ -131,7 +122,7 @@ struct GTINParser {
 
     /// The error for a character that does not belong where it is.
     static func refusal(_ item: Item) -> GTINError {
-        if let scalar = item.character.unicodeScalars.first(where: isControl) {
+        if let scalar = item.character.unicodeScalars.first(where: ControlCharacters.isInvisible) {
             return .controlCharacter(scalar: scalar.value, position: item.position)
         }
         return .invalidCharacter(String(item.character), position: item.position)
@@ -183,7 +174,7 @@ struct GTINParser {
         guard shape else {
             // Show only the well-formed start, never a character that could be a control.
             let shown = "]" + String(head.dropFirst().prefix { $0.character.isASCII && !$0.character.isWhitespace
-                && $0.character.unicodeScalars.allSatisfy { !Self.isControl($0) } }.map(\.character))
+                && $0.character.unicodeScalars.allSatisfy { !ControlCharacters.isInvisible($0) } }.map(\.character))
             throw .symbologyIdentifier(shown, position: items.first?.position ?? 1)
         }
         return String(head.map(\.character))

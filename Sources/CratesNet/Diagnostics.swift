@@ -1,4 +1,5 @@
 import CratesCore
+import Synchronization
 
 /// The raw detail behind a message: what Discogs' server sent instead of an answer (an HTML
 /// error page, a body that does not parse, a redirect's address), libcurl's own text, a
@@ -6,7 +7,7 @@ import CratesCore
 /// it; a command run with `--verbose` installs a sink, which writes each detail to standard
 /// error as it happens. Without a sink the details are dropped.
 public enum Diagnostics {
-    private static let sink = Locked<(@Sendable (String) -> Void)?>(nil)
+    private static let sink = Mutex<(@Sendable (String) -> Void)?>(nil)
 
     /// Sends every detail from now on to `write` (nil: drops them again).
     public static func install(_ write: (@Sendable (String) -> Void)?) {

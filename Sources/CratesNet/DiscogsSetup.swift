@@ -1,7 +1,7 @@
 import CratesCore
 
-/// Wiring for the commands that look records up (the TUI, `crates import`): one place that
-/// turns the environment and the saved credentials into a client and a worker.
+/// Wiring for the commands that talk to Discogs: one place that turns the environment and
+/// the saved credentials into a client.
 public enum DiscogsSetup {
     /// The client crates uses: the saved credentials (none: anonymous, and the first search
     /// answers 401, which stops the worker with "run `crates auth`"), the base URLs from
@@ -13,11 +13,5 @@ public enum DiscogsSetup {
         let limiter = RateLimiter(configuration: stored == nil ? .anonymous : .authenticated)
         return DiscogsClient(
             transport: transport, endpoints: DiscogsEndpoints(environment: environment), credentials: stored?.credentials, rateLimiter: limiter)
-    }
-
-    /// A worker draining `queue` with that client. Start it with `run()` in a task, call
-    /// `nudge()` after each enqueue, and read `statusUpdates` for the status line.
-    public static func worker(queue: any LookupQueue, environment: [String: String], version: String) throws -> LookupWorker {
-        LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try client(environment: environment, version: version)))
     }
 }

@@ -300,11 +300,11 @@ extension CatalogueStore {
             sql: """
                 INSERT INTO record (gtin, addedAt, addMethod, note, releaseID, pinnedReleaseID, lookupState, sectionKey, rowKey,
                                     updatedAt, \(StoredValues.gradingColumns.joined(separator: ", ")))
-                VALUES (NULL, ?, ?, ?, ?, ?, 'matched', ?, ?, ?, ?, ?, ?)
+                VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: StatementArguments([
                 StoredValues.seconds(pulled.addedAt), AddMethod.discogs.rawValue, pulled.values.notes, release.id,
-                release.id, keys.section, keys.row, StoredValues.seconds(now),
+                release.id, LookupState.matched, keys.section, keys.row, StoredValues.seconds(now),
             ] + StoredValues.gradingValues(grading)))
         let id = db.lastInsertedRowID
         try StoredValues.count(db, sectionKey: keys.section, by: 1)

@@ -42,12 +42,12 @@ extension CatalogueStore {
             let collector = fields.over(record.collector)
             try db.execute(
                 sql: """
-                    UPDATE record SET lookupState = 'handEntered', lookupError = NULL, retryAt = NULL,
+                    UPDATE record SET lookupState = ?, lookupError = NULL, retryAt = NULL,
                         skipReason = NULL, claimedUntil = NULL, claimOwner = NULL, candidatesJSON = NULL, candidateCount = 0,
                         releaseID = NULL
                     WHERE id = ?
                     """,
-                arguments: [recordID])
+                arguments: [LookupState.handEntered, recordID])
             try Self.store(db, collector: collector, note: record.note, grading: record.grading, recordID: recordID, now: now)
             try StoredValues.addEvent(
                 db, recordID: recordID, at: now, kind: .enteredByHand, message: "entered by hand: \(collector.description)")
@@ -61,7 +61,7 @@ extension CatalogueStore {
     /// per state.
     public func needingAPerson() async throws(StoreError) -> [Int64] {
         try await read { db in
-            let states = LookupState.needingAPerson.map(\.rawValue)
+            let states = LookupState.needingAPerson
             return try Int64.fetchAll(
                 db,
                 sql: """

@@ -77,7 +77,7 @@ extension CatalogueStore {
             // record_order in the list's order instead of sorting every matching row again
             // for each page (which made `list --state pending` quadratic).
             conditions.append("+lookupState IN (\(placeholders(filter.states.count)))")
-            arguments += StatementArguments(filter.states.map(\.rawValue))
+            arguments += StatementArguments(filter.states)
         }
         let columns = "SELECT \(StoredValues.recordColumns), sectionKey, rowKey FROM record"
         typealias Item = (record: CatalogueRecord, sectionKey: String, rowKey: String)

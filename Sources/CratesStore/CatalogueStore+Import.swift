@@ -9,6 +9,11 @@ extension CatalogueStore {
     /// How many copies of each of `keys` the collection holds; keys it does not hold are
     /// absent. A barcode counts every record of that GTIN; a release id every record matched
     /// to that release or imported with it (`pinnedReleaseID`).
+    ///
+    /// Not for a decision to add: another process may add between this read and the add
+    /// (`importEntries(_:copies:)` counts and adds in one transaction). The benchmark's
+    /// `--racy` baseline shows that race, hence the SPI.
+    @_spi(Benchmark)
     public func copies(of keys: Set<ImportKey>) async throws(StoreError) -> [ImportKey: Int] {
         try await read { db in try Self.copies(db, of: keys) }
     }
@@ -59,6 +64,10 @@ extension CatalogueStore {
     /// known only by a release id are skipped) as a new copy, whatever the collection holds:
     /// `importEntries(_:copies: true)` for callers that decided themselves what to add.
     /// Returns the new records' ids in order; `progress` gets the number added so far.
+    ///
+    /// A decision made before this call may be stale by the time it runs (the race the
+    /// benchmark's `--racy` baseline shows), hence the SPI: tests' fixtures and the benchmark.
+    @_spi(Benchmark)
     public func importEntries(
         _ entries: [ImportEntry], now: Date = Date(), batchSize: Int = defaultBatchSize,
         shouldContinue: @escaping @Sendable () -> Bool = { true },
@@ -368,8 +377,9 @@ extension CatalogueStore {
                 db,
                 sql: """
                     SELECT id, gtin, lookupState, candidateCount, entryKey, \(StoredValues.ownColumns.joined(separator: ", "))
-                    FROM record WHERE lookupState IN ('ambiguous', 'notFound') ORDER BY id
-                    """)
+                    FROM record WHERE lookupState IN (?, ?) ORDER BY id
+                    """,
+                arguments: [LookupState.ambiguous, LookupState.notFound])
             while let row = try rows.next() {
                 let id: Int64 = row[0]
                 let state = try StoredValues.lookupState(row[2], recordID: id)
@@ -388,9 +398,10 @@ extension CatalogueStore {
             let counts = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT (SELECT COUNT(*) FROM record WHERE lookupState IN ('pending', 'lookingUp')),
-                           (SELECT COUNT(*) FROM record WHERE lookupState = 'failed')
-                    """)
+                    SELECT (SELECT COUNT(*) FROM record WHERE lookupState IN (?, ?)),
+                           (SELECT COUNT(*) FROM record WHERE lookupState = ?)
+                    """,
+                arguments: [LookupState.pending, LookupState.lookingUp, LookupState.failed])
             return ImportFollowUp(
                 needsPerson: needsPerson, pending: counts.map { $0[0] } ?? 0, failed: counts.map { $0[1] } ?? 0)
         }
@@ -411,12 +422,13 @@ extension CatalogueStore {
         try await write { db in
             var count = 0
             let rows = try Row.fetchAll(
-                db, sql: "SELECT id, entryKey FROM record WHERE lookupState = 'notFound' AND gtin IS NULL AND entryKey IS NOT NULL")
+                db, sql: "SELECT id, entryKey FROM record WHERE lookupState = ? AND gtin IS NULL AND entryKey IS NOT NULL",
+                arguments: [LookupState.notFound])
             for row in rows where isImportedKey(row[1]) {
                 let id: Int64 = row[0]
                 try db.execute(
-                    sql: "UPDATE record SET lookupState = 'handEntered', updatedAt = ? WHERE id = ?",
-                    arguments: [StoredValues.seconds(now), id])
+                    sql: "UPDATE record SET lookupState = ?, updatedAt = ? WHERE id = ?",
+                    arguments: [LookupState.handEntered, StoredValues.seconds(now), id])
                 try StoredValues.addEvent(
                     db, recordID: id, at: now, kind: .enteredByHand, message: "entered by hand: not on Discogs (--manual-missing)")
                 count += 1
@@ -425,23 +437,11 @@ extension CatalogueStore {
         }
     }
 
-    /// Records a lookup worker would claim now: pending, failed whose retry time has come,
-    /// and claims whose lease has run out or whose claimer is gone (the rule of `claimNext`).
-    /// An import drains the queue until this is zero.
+    /// Records a lookup worker would claim now (`DueLookups`, the rule of `claimNext`). An
+    /// import drains the queue until this is zero.
     public func dueLookups(now: Date = Date()) async throws(StoreError) -> Int {
-        let seconds = StoredValues.seconds(now)
-        return try await read { db in
-            try Int.fetchOne(
-                db,
-                sql: """
-                    SELECT (SELECT COUNT(*) FROM record WHERE lookupState = 'pending')
-                         + (SELECT COUNT(*) FROM record WHERE lookupState = 'failed' AND (retryAt IS NULL OR retryAt <= ?))
-                         + (SELECT COUNT(*) FROM record
-                            WHERE lookupState = 'lookingUp'
-                              AND (claimedUntil IS NULL OR claimedUntil <= ? OR crates_claim_dead(claimOwner)))
-                    """,
-                arguments: [seconds, seconds]) ?? 0
-        }
+        let (sql, arguments) = DueLookups.count(now: StoredValues.seconds(now))
+        return try await read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
     }
 
     // MARK: Implementation
@@ -547,7 +547,7 @@ extension CatalogueStore {
                 FROM json_each(?) ORDER BY key
                 """,
             arguments: [
-                AddMethod.import.rawValue, LookupState.pending.rawValue, SortKey.unknownSection,
+                AddMethod.import.rawValue, LookupState.pending, SortKey.unknownSection,
                 SortKey.unmatchedRow, nowSeconds, json,
             ])
         try StoredValues.count(db, sectionKey: SortKey.unknownSection, by: db.changesCount)
@@ -575,8 +575,8 @@ extension CatalogueStore {
             try store(db, collector: collector, note: entry.note, grading: entry.grading, recordID: id, now: now)
             if entry.handEntered {
                 try db.execute(
-                    sql: "UPDATE record SET lookupState = 'handEntered', releaseID = NULL, pinnedReleaseID = NULL WHERE id = ?",
-                    arguments: [id])
+                    sql: "UPDATE record SET lookupState = ?, releaseID = NULL, pinnedReleaseID = NULL WHERE id = ?",
+                    arguments: [LookupState.handEntered, id])
                 try StoredValues.rekey(db, recordID: id)
                 try StoredValues.addEvent(
                     db, recordID: id, at: now, kind: .enteredByHand, message: "entered by hand: \(collector.description)")

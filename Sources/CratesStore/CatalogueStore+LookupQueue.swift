@@ -5,11 +5,9 @@ import GRDB
 /// The durable lookup queue is the `record` table: a record's `lookupState` says where it
 /// stands, so a crash or a kill -9 loses nothing (the next start resumes the queue).
 extension CatalogueStore: CatalogueLookupQueue {
-    /// Claims the next record due, in one IMMEDIATE write transaction (so two processes can
-    /// never claim the same record): pending records first, oldest first; then failed ones
-    /// whose retry time has come, soonest first; then records whose claim's lease has
-    /// expired, or whose claimer is gone (`ClaimOwner`: a process killed -9 frees its claim
-    /// at once, not 15 minutes later). The claimed record becomes `lookingUp` until
+    /// Claims the next record due (`DueLookups`: pending, then failed and due again, then
+    /// lapsed claims), in one IMMEDIATE write transaction, so two processes can never claim
+    /// the same record. The claimed record becomes `lookingUp` until
     /// `now + lease`, owned by this process. A record imported with a Discogs release id
     /// carries it in the job.
     public func claimNext(now: Date, lease: TimeInterval) async throws(StoreError) -> LookupJob? {
@@ -26,28 +24,17 @@ extension CatalogueStore: CatalogueLookupQueue {
         try await write { db in
             let nowSeconds = StoredValues.seconds(now)
             let checked = edition == nil ? "" : " AND catalogueEdition = ?"
-            let asked: [(any DatabaseValueConvertible)?] = edition.map { [$0.dumpDate] } ?? []
-            // Each query walks the record_queue index (lookupState, retryAt, rowid).
-            let candidates: [(sql: String, arguments: StatementArguments)] = [
-                ("SELECT \(Self.jobColumns) FROM record WHERE lookupState = 'pending'\(checked) ORDER BY retryAt, id LIMIT 1",
-                 StatementArguments(asked)),
-                ("""
-                 SELECT \(Self.jobColumns) FROM record
-                 WHERE lookupState = 'failed' AND (retryAt IS NULL OR retryAt <= ?)\(checked) ORDER BY retryAt, id LIMIT 1
-                 """, StatementArguments([nowSeconds] + asked)),
-                ("""
-                 SELECT \(Self.jobColumns) FROM record
-                 WHERE lookupState = 'lookingUp'
-                   AND (claimedUntil IS NULL OR claimedUntil <= ? OR crates_claim_dead(claimOwner))\(checked)
-                 ORDER BY claimedUntil, id LIMIT 1
-                 """, StatementArguments([nowSeconds] + asked)),
-            ]
+            let asked: StatementArguments = edition.map { [$0.dumpDate] } ?? []
+            let candidates = DueLookups.parts(now: nowSeconds).map { part in
+                (sql: "SELECT \(Self.jobColumns) FROM record WHERE \(part.condition)\(checked) ORDER BY \(part.order) LIMIT 1",
+                 arguments: part.arguments + asked)
+            }
             for candidate in candidates {
                 guard let row = try Row.fetchOne(db, sql: candidate.sql, arguments: candidate.arguments) else { continue }
                 guard let job = try Self.job(db, from: row, now: nowSeconds) else { continue }
                 try db.execute(
-                    sql: "UPDATE record SET lookupState = 'lookingUp', claimedUntil = ?, claimOwner = ?, updatedAt = ? WHERE id = ?",
-                    arguments: [nowSeconds + max(0, lease), ClaimOwner.current, nowSeconds, job.recordID])
+                    sql: "UPDATE record SET lookupState = ?, claimedUntil = ?, claimOwner = ?, updatedAt = ? WHERE id = ?",
+                    arguments: [LookupState.lookingUp, nowSeconds + max(0, lease), ClaimOwner.current, nowSeconds, job.recordID])
                 return job
             }
             return nil
@@ -75,8 +62,8 @@ extension CatalogueStore: CatalogueLookupQueue {
         }
         if let unreadable {
             try db.execute(
-                sql: "UPDATE record SET lookupState = 'skipped', skipReason = ?, updatedAt = ? WHERE id = ?",
-                arguments: [unreadable, nowSeconds, id])
+                sql: "UPDATE record SET lookupState = ?, skipReason = ?, updatedAt = ? WHERE id = ?",
+                arguments: [LookupState.skipped, unreadable, nowSeconds, id])
             return nil
         }
         return LookupJob(recordID: id, gtin: gtin, attempts: try row.decode(Int.self, atIndex: 2), releaseID: pinned, search: search)
@@ -92,8 +79,8 @@ extension CatalogueStore: CatalogueLookupQueue {
         try await write { db in
             var stored: Release?
             if case let .matched(release) = outcome { stored = try StoredValues.upsertRelease(db, release, now: now) }
-            let state = try String.fetchOne(db, sql: "SELECT lookupState FROM record WHERE id = ?", arguments: [job.recordID])
-            guard state == LookupState.lookingUp.rawValue else { return }
+            let state = try LookupState.fetchOne(db, sql: "SELECT lookupState FROM record WHERE id = ?", arguments: [job.recordID])
+            guard state == .lookingUp else { return }
             try Self.store(db, outcome, stored: stored, of: job, now: now)
         }
     }
@@ -117,12 +104,12 @@ extension CatalogueStore: CatalogueLookupQueue {
         case let .ambiguous(candidates):
             // The user must choose: until then the record is unmatched (Unknown section).
             try db.cachedStatement(sql: """
-                    UPDATE record SET lookupState = 'ambiguous', releaseID = NULL, lookupError = NULL,
+                    UPDATE record SET lookupState = ?, releaseID = NULL, lookupError = NULL,
                         retryAt = NULL, skipReason = NULL, candidatesJSON = ?, candidateCount = ?,
                         sectionKey = ?, rowKey = ?
                     WHERE id = ?
                     """).execute(arguments: [
-                    try StoredValues.json(candidates), candidates.count, SortKey.unknownSection,
+                    LookupState.ambiguous, try StoredValues.json(candidates), candidates.count, SortKey.unknownSection,
                     SortKey.unmatchedRow, job.recordID,
                 ])
             try StoredValues.rekeyIfOwn(db, recordID: job.recordID)
@@ -131,26 +118,26 @@ extension CatalogueStore: CatalogueLookupQueue {
                 ? "\(candidates.count) releases fit" : "\(candidates.count) releases share this barcode"
         case .notFound:
             try db.cachedStatement(sql: """
-                    UPDATE record SET lookupState = 'notFound', releaseID = NULL, lookupError = NULL,
+                    UPDATE record SET lookupState = ?, releaseID = NULL, lookupError = NULL,
                         retryAt = NULL, skipReason = NULL, candidatesJSON = NULL, candidateCount = 0,
                         sectionKey = ?, rowKey = ?
                     WHERE id = ?
-                    """).execute(arguments: [SortKey.unknownSection, SortKey.unmatchedRow, job.recordID])
+                    """).execute(arguments: [LookupState.notFound, SortKey.unknownSection, SortKey.unmatchedRow, job.recordID])
             try StoredValues.rekeyIfOwn(db, recordID: job.recordID)
             kind = .notFound
             message = job.gtin == nil ? "Discogs has no release that fits" : "Discogs knows no release with this barcode"
         case let .failed(error, retryAt):
             // A transient failure: whatever the record resolved to before stays.
-            try db.cachedStatement(sql: "UPDATE record SET lookupState = 'failed', lookupError = ?, retryAt = ? WHERE id = ?")
-                .execute(arguments: [error, StoredValues.seconds(retryAt), job.recordID])
+            try db.cachedStatement(sql: "UPDATE record SET lookupState = ?, lookupError = ?, retryAt = ? WHERE id = ?")
+                .execute(arguments: [LookupState.failed, error, StoredValues.seconds(retryAt), job.recordID])
             kind = .failed
             message = error
         case let .skipped(reason):
             try db.cachedStatement(sql: """
-                    UPDATE record SET lookupState = 'skipped', skipReason = ?, lookupError = NULL,
+                    UPDATE record SET lookupState = ?, skipReason = ?, lookupError = NULL,
                         retryAt = NULL
                     WHERE id = ?
-                    """).execute(arguments: [reason, job.recordID])
+                    """).execute(arguments: [LookupState.skipped, reason, job.recordID])
             kind = .skipped
             message = reason
         }
@@ -179,20 +166,23 @@ extension CatalogueStore: CatalogueLookupQueue {
         let nowSeconds = StoredValues.seconds(now)
         let due = """
             FROM record
-            WHERE (lookupState IN ('pending', 'failed')
-                   OR (lookupState = 'lookingUp'
+            WHERE (lookupState IN (?, ?)
+                   OR (lookupState = ?
                        AND (claimedUntil IS NULL OR claimedUntil <= ? OR crates_claim_dead(claimOwner))))
               AND catalogueEdition IS NOT ?
             """
+        let dueArguments: StatementArguments = [
+            LookupState.pending, LookupState.failed, LookupState.lookingUp, nowSeconds, edition.dumpDate,
+        ]
         // The worker asks after every lookup: a read says whether there is anything to
         // answer, so that an idle look never takes the collection's write lock.
         let any = try await read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 \(due))", arguments: [nowSeconds, edition.dumpDate]) ?? false
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 \(due))", arguments: dueArguments) ?? false
         }
         guard any else { return CatalogueBatch() }
         return try await write { db in
             let rows = try Row.fetchAll(
-                db, sql: "SELECT \(Self.jobColumns) \(due) ORDER BY id LIMIT ?", arguments: [nowSeconds, edition.dumpDate, max(1, limit)])
+                db, sql: "SELECT \(Self.jobColumns) \(due) ORDER BY id LIMIT ?", arguments: dueArguments + [max(1, limit)])
             var batch = CatalogueBatch()
             for row in rows {
                 guard let job = try Self.job(db, from: row, now: nowSeconds) else { continue }
@@ -207,11 +197,13 @@ extension CatalogueStore: CatalogueLookupQueue {
                     // back (pending, or failed when it had failed before).
                     try db.cachedStatement(sql: """
                         UPDATE record SET catalogueEdition = ?,
-                            lookupState = CASE WHEN lookupState != 'lookingUp' THEN lookupState
-                                WHEN lookupError IS NULL THEN 'pending' ELSE 'failed' END,
+                            lookupState = CASE WHEN lookupState != ? THEN lookupState
+                                WHEN lookupError IS NULL THEN ? ELSE ? END,
                             claimedUntil = NULL, claimOwner = NULL
                         WHERE id = ?
-                        """).execute(arguments: [edition.dumpDate, job.recordID])
+                        """).execute(arguments: [
+                        edition.dumpDate, LookupState.lookingUp, LookupState.pending, LookupState.failed, job.recordID,
+                    ])
                     batch.absent += 1
                 case .unavailable(let error):
                     batch.failure = error
@@ -230,12 +222,12 @@ extension CatalogueStore: CatalogueLookupQueue {
             try db.execute(
                 sql: """
                     UPDATE record SET
-                        lookupState = CASE WHEN lookupError IS NULL THEN 'pending' ELSE 'failed' END,
+                        lookupState = CASE WHEN lookupError IS NULL THEN ? ELSE ? END,
                         retryAt = CASE WHEN lookupError IS NULL THEN NULL ELSE MIN(COALESCE(retryAt, ?), ?) END,
                         claimedUntil = NULL, claimOwner = NULL, updatedAt = ?
-                    WHERE id = ? AND lookupState = 'lookingUp'
+                    WHERE id = ? AND lookupState = ?
                     """,
-                arguments: [now, now, now, job.recordID])
+                arguments: [LookupState.pending, LookupState.failed, now, now, now, job.recordID, LookupState.lookingUp])
         }
     }
 
@@ -244,7 +236,8 @@ extension CatalogueStore: CatalogueLookupQueue {
     public func waitingCount() async throws(StoreError) -> Int {
         try await read { db in
             try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM record WHERE lookupState IN ('pending', 'failed', 'lookingUp')") ?? 0
+                db, sql: "SELECT COUNT(*) FROM record WHERE lookupState IN (?, ?, ?)",
+                arguments: [LookupState.pending, LookupState.failed, LookupState.lookingUp]) ?? 0
         }
     }
 }

@@ -34,7 +34,7 @@ extension CatalogueStore {
         onError: @escaping @Sendable (StoreError) -> Void,
         onChange: @escaping @Sendable (CollectionWindow) -> Void
     ) throws(StoreError) -> WindowObservation {
-        let current = Locked(query)
+        let current = LockedBox(query)
         let observer = try makeObserver(
             fetch: { db in try Self.fetchWindow(db, current.withLock { $0 }) }, onError: onError, onChange: onChange)
         return WindowObservation(query: current, observer: observer)

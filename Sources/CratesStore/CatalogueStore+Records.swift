@@ -117,7 +117,7 @@ extension CatalogueStore {
             try statement.execute(arguments: StatementArguments([
                 gtin, StoredValues.seconds(record.addedAt), record.addMethod.rawValue, record.note,
                 record.locationID ?? record.location.flatMap { places[$0] }, record.release?.id,
-                record.initialState.rawValue, section, row ?? SortKey.unmatchedRow, nowSeconds,
+                record.initialState, section, row ?? SortKey.unmatchedRow, nowSeconds,
             ] + StoredValues.ownValues(collector) + StoredValues.gradingValues(record.grading) + [
                 StoredValues.ownSearchText(collector), StoredValues.entryKey(gtin: record.gtin, collector: collector),
             ]))
@@ -233,12 +233,12 @@ extension CatalogueStore {
             for id in ids {
                 try db.execute(
                     sql: """
-                        UPDATE record SET lookupState = 'pending', lookupError = NULL, lookupAttempts = 0,
+                        UPDATE record SET lookupState = ?, lookupError = NULL, lookupAttempts = 0,
                             retryAt = NULL, skipReason = NULL, claimedUntil = NULL, claimOwner = NULL, updatedAt = ?,
                             pinnedReleaseID = coalesce(releaseID, pinnedReleaseID)
-                        WHERE id = ? AND lookupState != 'handEntered'
+                        WHERE id = ? AND lookupState != ?
                         """,
-                    arguments: [StoredValues.seconds(now), id])
+                    arguments: [LookupState.pending, StoredValues.seconds(now), id, LookupState.handEntered])
                 if db.changesCount > 0 {
                     queued.append(id)
                     try StoredValues.addEvent(db, recordID: id, at: now, kind: .retryRequested, message: "look up again")
@@ -251,7 +251,8 @@ extension CatalogueStore {
     /// Every record's id but those entered by hand (`crates refresh --all`), oldest first.
     public func lookupableIDs() async throws(StoreError) -> [Int64] {
         try await read { db in
-            try Int64.fetchAll(db, sql: "SELECT id FROM record WHERE lookupState != 'handEntered' ORDER BY id")
+            try Int64.fetchAll(
+                db, sql: "SELECT id FROM record WHERE lookupState != ? ORDER BY id", arguments: [LookupState.handEntered])
         }
     }
 
@@ -259,12 +260,12 @@ extension CatalogueStore {
     static func attach(_ db: Database, release: Release, to recordID: Int64, now: Date) throws {
         let keys = RecordKeys(release: release, gtin: "")
         try db.cachedStatement(sql: """
-                UPDATE record SET releaseID = ?, lookupState = 'matched', lookupError = NULL,
+                UPDATE record SET releaseID = ?, lookupState = ?, lookupError = NULL,
                     retryAt = NULL, skipReason = NULL, claimedUntil = NULL, claimOwner = NULL, candidatesJSON = NULL,
                     candidateCount = 0, sectionKey = ?, rowKey = ? || coalesce(gtin, ''), updatedAt = ?,
                     catalogueEdition = NULL
                 WHERE id = ?
-                """).execute(arguments: [release.id, keys.section, keys.rowPrefix, StoredValues.seconds(now), recordID])
+                """).execute(arguments: [release.id, LookupState.matched, keys.section, keys.rowPrefix, StoredValues.seconds(now), recordID])
         try StoredValues.rekeyIfOwn(db, recordID: recordID)
     }
 }

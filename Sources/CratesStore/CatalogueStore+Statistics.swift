@@ -27,19 +27,20 @@ extension CatalogueStore {
             join.isEmpty ? "FROM record r WHERE \(condition)"
                 : "FROM record r LEFT JOIN release rel ON rel.id = r.releaseID\(join == " " ? "" : join) WHERE \(condition)"
         }
-        let waiting = [LookupState.pending, .lookingUp, .failed].map { "'\($0.rawValue)'" }.joined(separator: ", ")
         var totals = CollectionStatistics.Totals()
         if let row = try Row.fetchOne(db, sql: """
             SELECT COUNT(*),
                    COUNT(DISTINCT r.releaseID) + SUM(r.releaseID IS NULL),
-                   SUM(r.lookupState = '\(LookupState.matched.rawValue)'),
-                   SUM(r.lookupState IN (\(waiting))),
-                   SUM(r.lookupState = '\(LookupState.handEntered.rawValue)'),
+                   SUM(r.lookupState = ?),
+                   SUM(r.lookupState IN (?, ?, ?)),
+                   SUM(r.lookupState = ?),
                    SUM(r.gtin IS NULL),
                    SUM(r.locationID IS NOT NULL),
                    SUM(r.mediaCondition IS NOT NULL OR r.sleeveCondition IS NOT NULL)
             \(from(""))
-            """, arguments: arguments)
+            """,
+            arguments: [LookupState.matched, LookupState.pending, LookupState.lookingUp, LookupState.failed, LookupState.handEntered]
+                + arguments)
         {
             func value(_ index: Int) throws -> Int { try row.decode(Int?.self, atIndex: index) ?? 0 }
             totals = CollectionStatistics.Totals(

@@ -40,6 +40,7 @@ enum Schema {
             ("v10 collection search index", addCollectionSearchIndex),
             ("v11 import entry values", addEntryValues),
             ("v12 catalogue edition", addCatalogueEdition),
+            ("v13 lookup state check", addLookupStateCheck),
         ]
     }
 

@@ -19,10 +19,10 @@ public final class StoreObservation: Sendable {
 /// scrolls, narrows with a filter, and points at the selected record. It stops when
 /// cancelled or released.
 public final class WindowObservation: Sendable {
-    private let query: Locked<CollectionQuery>
+    private let query: LockedBox<CollectionQuery>
     private let observer: StoreObserver<CollectionWindow>
 
-    init(query: Locked<CollectionQuery>, observer: StoreObserver<CollectionWindow>) {
+    init(query: LockedBox<CollectionQuery>, observer: StoreObserver<CollectionWindow>) {
         self.query = query
         self.observer = observer
     }

@@ -1,6 +1,7 @@
 import CratesCore
 import Foundation
 import GRDB
+import Synchronization
 
 /// Refetches a value whenever the collection changes, and hands each new value to a
 /// callback on a background queue.
@@ -29,7 +30,7 @@ final class StoreObserver<Value: Sendable>: Sendable {
     /// allows from commit to observer, at the cost of one pragma per tick.
     static var pollInterval: TimeInterval { 0.05 }
 
-    private let state = Locked(State())
+    private let state = Mutex(State())
     private let queue: DispatchQueue
     private let reader: any DatabaseReader
     private let polls: Bool

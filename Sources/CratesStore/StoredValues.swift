@@ -189,7 +189,7 @@ enum StoredValues {
         let values: [(any DatabaseValueConvertible)?] = [
             record.id, record.gtin?.canonical, seconds(record.addedAt), record.addMethod.rawValue,
             record.note, record.location?.id, release == nil ? nil : record.releaseID,
-            record.lookupState.rawValue, record.lookupError, record.lookupAttempts,
+            record.lookupState, record.lookupError, record.lookupAttempts,
             record.retryAt.map(seconds), record.skipReason, record.claimedUntil.map(seconds),
             record.candidates.isEmpty ? nil : try json(record.candidates), seconds(record.updatedAt),
         ] + ownValues(record.collector) + gradingValues(record.grading) + [

@@ -86,17 +86,9 @@ struct Benchmark {
         report("commit by another connection → observer (window)", latencies, target: 0.1)
 
         var usage = rusage()
-        #if os(Linux)
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        #else
-        getrusage(RUSAGE_SELF, &usage)
-        #endif
-        // ru_maxrss is in kilobytes on Linux (bytes on macOS).
-        #if os(Linux)
+        // ru_maxrss is in kilobytes.
         let peak = Double(usage.ru_maxrss) / 1024
-        #else
-        let peak = Double(usage.ru_maxrss) / 1_048_576
-        #endif
         print(pad("peak memory (max RSS, whole benchmark)") + String(format: " %9.1f MB   target < 100 MB  (%.2f× target)", peak, peak / 100))
     }
 
@@ -184,11 +176,7 @@ struct Benchmark {
 
     private func cpuSeconds() -> Double {
         var usage = rusage()
-        #if os(Linux)
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        #else
-        getrusage(RUSAGE_SELF, &usage)
-        #endif
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 

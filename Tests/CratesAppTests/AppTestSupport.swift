@@ -55,3 +55,18 @@ func worker(_ store: CatalogueStore, _ access: DiscogsAccess) -> LookupWorker {
 func addPending(_ store: CatalogueStore, _ digits: String) async throws -> CatalogueRecord {
     try await store.add(NewRecord(gtin: try gtin(digits), addMethod: .typed))
 }
+
+/// Starts `session`, runs `body`, and stops the session however `body` ends (a failed wait
+/// throws), awaiting the stop: a `defer` cannot await, and the blocking `stop()` would hold a
+/// thread of the pool that the stop's own tasks need.
+func running<T>(_ session: CollectionSession, _ body: () async throws -> T) async throws -> T {
+    session.start()
+    do {
+        let value = try await body()
+        await session.stopped()
+        return value
+    } catch {
+        await session.stopped()
+        throw error
+    }
+}

@@ -19,56 +19,56 @@ struct LocationSessionTests {
         let other = try await store.addLocation(name: "Crate A4", in: room.id)
         let log = EventLog()
         let session = CollectionSession(store: store, discogs: nil, lookups: false, scanner: nil, post: log.post)
-        session.start()
+        try await running(session) {
 
-        session.perform(.add(try Self.label(crate), method: .wedge))
-        let first = try gtin("5029141777638")
-        let second = try gtin("5017066907438")
-        // Straight after the label, before its event could have come back: the order of the
-        // requests is what puts them in the place.
-        session.perform(.add(.barcode(first), method: .wedge))
-        session.perform(.add(.barcode(second), method: .wedge))
-        let entered = try await log.first("the place") { if case .location(let place?) = $0 { place } else { nil } }
-        #expect(entered.display == "Crate A3 (Living Room)")
-        _ = try await log.first("two added") { event -> Bool? in
-            if case .window(let w) = event, w.totalRecords == 2 { return true }
-            return nil
+            session.perform(.add(try Self.label(crate), method: .wedge))
+            let first = try gtin("5029141777638")
+            let second = try gtin("5017066907438")
+            // Straight after the label, before its event could have come back: the order of the
+            // requests is what puts them in the place.
+            session.perform(.add(.barcode(first), method: .wedge))
+            session.perform(.add(.barcode(second), method: .wedge))
+            let entered = try await log.first("the place") { if case .location(let place?) = $0 { place } else { nil } }
+            #expect(entered.display == "Crate A3 (Living Room)")
+            _ = try await log.first("two added") { event -> Bool? in
+                if case .window(let w) = event, w.totalRecords == 2 { return true }
+                return nil
+            }
+            for row in try await store.sections().flatMap(\.rows) {
+                #expect(try await store.record(row.recordID)?.location?.id == crate.id)
+            }
+            #expect(try await store.copies(of: try #require(crate.code).gtin) == 0, "the label is never a record")
+
+            // The same label again: no new place event; then another place: one.
+            session.perform(.add(try Self.label(crate), method: .wedge))
+            session.perform(.add(try Self.label(other), method: .camera))
+            let switched = try await log.first("the other place") { if case .location(let place?) = $0, place.id == other.id { place } else { nil } }
+            #expect(switched.name == "Crate A4")
+            #expect(log.count { if case .location = $0 { true } else { false } } == 2)
+
+            // A record of the collection scanned with another place current: asked, moved, undone.
+            session.perform(.add(.barcode(first), method: .wedge))
+            let question = try await log.first("the move question") { if case .ask(let q) = $0 { q } else { nil } }
+            guard case .moveHere(let move) = question.kind else {
+                Issue.record("expected a move question, got \(question.kind)")
+                return
+            }
+            #expect(move.from?.id == crate.id && move.to.id == other.id)
+            #expect(question.text == "5029141777638, in Crate A3: move it here?")
+            session.perform(try #require(question.request(for: question.defaultAnswer)))
+            let token = try await log.first("moved") { if case .moved(1, let to, let token) = $0, to?.id == other.id { token } else { nil } }
+            #expect(try await store.record(move.recordID)?.location?.id == other.id)
+            session.perform(.undo(token))
+            _ = try await log.first("moved back") { if case .message("Moved 1 record back", false) = $0 { true } else { nil } }
+            #expect(try await store.record(move.recordID)?.location?.id == crate.id)
+
+            // "c": another copy, here.
+            let before = Set(try await store.sections().flatMap(\.rows).map(\.recordID))
+            session.perform(try #require(question.request(for: .anotherCopy)))
+            let added = try await log.first("another copy") { if case .added(let id) = $0, !before.contains(id) { id } else { nil } }
+            #expect(try await store.record(added)?.location?.id == other.id)
+            #expect(try await store.copies(of: first) == 2)
         }
-        for row in try await store.sections().flatMap(\.rows) {
-            #expect(try await store.record(row.recordID)?.location?.id == crate.id)
-        }
-        #expect(try await store.copies(of: try #require(crate.code).gtin) == 0, "the label is never a record")
-
-        // The same label again: no new place event; then another place: one.
-        session.perform(.add(try Self.label(crate), method: .wedge))
-        session.perform(.add(try Self.label(other), method: .camera))
-        let switched = try await log.first("the other place") { if case .location(let place?) = $0, place.id == other.id { place } else { nil } }
-        #expect(switched.name == "Crate A4")
-        #expect(log.count { if case .location = $0 { true } else { false } } == 2)
-
-        // A record of the collection scanned with another place current: asked, moved, undone.
-        session.perform(.add(.barcode(first), method: .wedge))
-        let question = try await log.first("the move question") { if case .ask(let q) = $0 { q } else { nil } }
-        guard case .moveHere(let move) = question.kind else {
-            Issue.record("expected a move question, got \(question.kind)")
-            return
-        }
-        #expect(move.from?.id == crate.id && move.to.id == other.id)
-        #expect(question.text == "5029141777638, in Crate A3: move it here?")
-        session.perform(try #require(question.request(for: question.defaultAnswer)))
-        let token = try await log.first("moved") { if case .moved(1, let to, let token) = $0, to?.id == other.id { token } else { nil } }
-        #expect(try await store.record(move.recordID)?.location?.id == other.id)
-        session.perform(.undo(token))
-        _ = try await log.first("moved back") { if case .message("Moved 1 record back", false) = $0 { true } else { nil } }
-        #expect(try await store.record(move.recordID)?.location?.id == crate.id)
-
-        // "c": another copy, here.
-        let before = Set(try await store.sections().flatMap(\.rows).map(\.recordID))
-        session.perform(try #require(question.request(for: .anotherCopy)))
-        let added = try await log.first("another copy") { if case .added(let id) = $0, !before.contains(id) { id } else { nil } }
-        #expect(try await store.record(added)?.location?.id == other.id)
-        #expect(try await store.copies(of: first) == 2)
-        await session.stopped()
     }
 
     @Test("a label of no place leaves the place; a copy's label selects it; none can be added by the command line")
@@ -79,17 +79,17 @@ struct LocationSessionTests {
         let record = try await store.add(NewRecord(gtin: try gtin("5029141777638"), addMethod: .typed))
         let log = EventLog()
         let session = CollectionSession(store: store, discogs: nil, lookups: false, scanner: nil, post: log.post)
-        session.start()
-        session.perform(.add(try Self.label(crate), method: .wedge))
-        _ = try await log.first("entered") { if case .location(.some) = $0 { true } else { nil } }
-        session.perform(.add(.label(try #require(LabelCode(kind: .location, id: 999))), method: .wedge))
-        _ = try await log.first("left") { if case .location(nil) = $0 { true } else { nil } }
-        let message = try await log.first("why") { if case .message(let text, true) = $0 { text } else { nil } }
-        #expect(message == "No place has label 2900000009998 (crates location label 999: removed?): showing every record")
-        session.perform(.add(.label(try #require(LabelCode(kind: .copy, id: Int(record.id)))), method: .camera))
-        let selected = try await log.first("selected") { if case .select(let id) = $0 { id } else { nil } }
-        #expect(selected == record.id)
-        await session.stopped()
+        try await running(session) {
+            session.perform(.add(try Self.label(crate), method: .wedge))
+            _ = try await log.first("entered") { if case .location(.some) = $0 { true } else { nil } }
+            session.perform(.add(.label(try #require(LabelCode(kind: .location, id: 999))), method: .wedge))
+            _ = try await log.first("left") { if case .location(nil) = $0 { true } else { nil } }
+            let message = try await log.first("why") { if case .message(let text, true) = $0 { text } else { nil } }
+            #expect(message == "No place has label 2900000009998 (crates location label 999: removed?): showing every record")
+            session.perform(.add(.label(try #require(LabelCode(kind: .copy, id: Int(record.id)))), method: .camera))
+            let selected = try await log.first("selected") { if case .select(let id) = $0 { id } else { nil } }
+            #expect(selected == record.id)
+        }
 
         let adder = RecordAdder(store: store, discogs: nil)
         guard case .refused(let reason) = try await adder.add(try Self.label(crate), method: .typed) else {
@@ -147,15 +147,15 @@ struct LocationSessionTests {
         let other = try await store.addLocation(name: "Crate A4", in: nil)
         let log = EventLog()
         let session = CollectionSession(store: store, discogs: nil, lookups: false, scanner: nil, post: log.post)
-        session.start()
-        session.perform(.setLocation(crate.id))
-        _ = try await log.first("the place") { if case .location(let place?) = $0, place.id == crate.id { true } else { nil } }
-        let typed = try RecordFields.handEntered([.artist: "The Nice", .title: "Ars Longa Vita Brevis"])
-        session.perform(.enterByHand(typed, for: nil))
-        let id = try await log.first("entered") { if case .added(let id) = $0 { id } else { nil } }
-        let entered = try #require(try await store.record(id))
-        #expect(entered.gtin == nil && entered.lookupState == .handEntered && entered.location?.id == crate.id)
-        await session.stopped()
+        try await running(session) {
+            session.perform(.setLocation(crate.id))
+            _ = try await log.first("the place") { if case .location(let place?) = $0, place.id == crate.id { true } else { nil } }
+            let typed = try RecordFields.handEntered([.artist: "The Nice", .title: "Ars Longa Vita Brevis"])
+            session.perform(.enterByHand(typed, for: nil))
+            let id = try await log.first("entered") { if case .added(let id) = $0 { id } else { nil } }
+            let entered = try #require(try await store.record(id))
+            #expect(entered.gtin == nil && entered.lookupState == .handEntered && entered.location?.id == crate.id)
+        }
 
         // A release that lists no barcode, already in one place (`known`: no Discogs needed).
         let bare = Release(

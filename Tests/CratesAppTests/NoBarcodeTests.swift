@@ -19,56 +19,57 @@ struct NoBarcodeTests {
         return DiscogsAccess(client: client, username: "tester", signedIn: true)
     }
 
-    /// A started UI session on a fresh store, signed in to a fresh server, lookups off.
+    /// A UI session on a fresh store, signed in to a fresh server, lookups off.
     static func session() async throws -> (DiscogsTestServer, TemporaryStore, EventLog, CollectionSession) {
         let server = try await DiscogsTestServer.start()
         let temporary = try TemporaryStore()
         let log = EventLog()
         let session = CollectionSession(
             store: temporary.store, discogs: try access(server), lookups: false, scanner: nil, post: log.post)
-        session.start()
         return (server, temporary, log, session)
     }
 
     @Test("s in the UI: a search's candidates come back, and the one chosen is added as found, with no further request")
     func searchAndAdd() async throws {
         let (server, temporary, log, session) = try await Self.session()
-        let query = try ReleaseSearchQuery(catno: "1C 064-82 306")
-        session.perform(.search(query, for: nil))
-        let answer = try await log.first("the search's answer") { if case .found(let a) = $0 { a } else { nil } }
-        #expect(answer.failure == nil && answer.requests == 1 && answer.recordID == nil)
-        #expect(answer.candidates.map(\.releaseID) == [20_100_011])
-        session.perform(.add(.release(20_100_011), method: .search))
-        let id = try await log.first("added") { if case .added(let id) = $0 { id } else { nil } }
-        let details = try #require(try await temporary.store.details(id))
-        #expect(details.record.gtin == nil && details.record.lookupState == .matched && details.record.addMethod == .search)
-        #expect(details.displayTitle == "Kraftwerk — Trans Europa Express")
-        #expect(try await temporary.store.sections().map(\.name) == ["Electronic"])
-        let stats = try await server.stats()
-        #expect(stats.requests == 1 && stats.releases.isEmpty, "one search, and the release completed from it")
-        await session.stopped()
+        try await running(session) {
+            let query = try ReleaseSearchQuery(catno: "1C 064-82 306")
+            session.perform(.search(query, for: nil))
+            let answer = try await log.first("the search's answer") { if case .found(let a) = $0 { a } else { nil } }
+            #expect(answer.failure == nil && answer.requests == 1 && answer.recordID == nil)
+            #expect(answer.candidates.map(\.releaseID) == [20_100_011])
+            session.perform(.add(.release(20_100_011), method: .search))
+            let id = try await log.first("added") { if case .added(let id) = $0 { id } else { nil } }
+            let details = try #require(try await temporary.store.details(id))
+            #expect(details.record.gtin == nil && details.record.lookupState == .matched && details.record.addMethod == .search)
+            #expect(details.displayTitle == "Kraftwerk — Trans Europa Express")
+            #expect(try await temporary.store.sections().map(\.name) == ["Electronic"])
+            let stats = try await server.stats()
+            #expect(stats.requests == 1 && stats.releases.isEmpty, "one search, and the release completed from it")
+        }
     }
 
     @Test("a search for a record entered by hand links it; the collector's own values stay and win")
     func linkAHandEntry() async throws {
         let (server, temporary, log, session) = try await Self.session()
         defer { _ = server }
-        let typed = try RecordFields.handEntered([.artist: "kraftwerk", .title: "trans-europe express", .genre: "Krautrock"])
-        session.perform(.enterByHand(typed, for: nil))
-        let id = try await log.first("entered") { if case .added(let id) = $0 { id } else { nil } }
-        #expect(try await temporary.store.record(id)?.lookupState == .handEntered)
-        session.perform(.search(try ReleaseSearchQuery(artist: "kraftwerk", title: "trans-europe express"), for: id))
-        let answer = try await log.first("the search's answer") { if case .found(let a) = $0 { a } else { nil } }
-        #expect(answer.recordID == id && Set(answer.candidates.map(\.country)) == ["US", "UK"])
-        let chosen = try #require(answer.candidates.first { $0.country == "UK" })
-        session.perform(.choose(recordID: id, releaseID: chosen.releaseID))
-        try await waitUntil("the record is matched") { try await temporary.store.record(id)?.lookupState == .matched }
-        let details = try #require(try await temporary.store.details(id))
-        #expect(details.release?.id == chosen.releaseID && details.release?.country == "UK")
-        #expect(details.shown.title == "trans-europe express" && details.shown.genre == "Krautrock", "the collector's values kept")
-        #expect(try await temporary.store.sections().map(\.name) == ["Krautrock"])
-        #expect(details.history.map(\.kind) == [.enteredByHand, .chosen])
-        await session.stopped()
+        try await running(session) {
+            let typed = try RecordFields.handEntered([.artist: "kraftwerk", .title: "trans-europe express", .genre: "Krautrock"])
+            session.perform(.enterByHand(typed, for: nil))
+            let id = try await log.first("entered") { if case .added(let id) = $0 { id } else { nil } }
+            #expect(try await temporary.store.record(id)?.lookupState == .handEntered)
+            session.perform(.search(try ReleaseSearchQuery(artist: "kraftwerk", title: "trans-europe express"), for: id))
+            let answer = try await log.first("the search's answer") { if case .found(let a) = $0 { a } else { nil } }
+            #expect(answer.recordID == id && Set(answer.candidates.map(\.country)) == ["US", "UK"])
+            let chosen = try #require(answer.candidates.first { $0.country == "UK" })
+            session.perform(.choose(recordID: id, releaseID: chosen.releaseID))
+            try await waitUntil("the record is matched") { try await temporary.store.record(id)?.lookupState == .matched }
+            let details = try #require(try await temporary.store.details(id))
+            #expect(details.release?.id == chosen.releaseID && details.release?.country == "UK")
+            #expect(details.shown.title == "trans-europe express" && details.shown.genre == "Krautrock", "the collector's values kept")
+            #expect(try await temporary.store.sections().map(\.name) == ["Krautrock"])
+            #expect(details.history.map(\.kind) == [.enteredByHand, .chosen])
+        }
     }
 
     @Test("an edit survives a refresh: Discogs' values are fetched again, the collector's still win")

@@ -127,12 +127,13 @@ struct LabelContentsTests {
 }
 
 /// Adds up the characters it measures: how much text a layout reads, whatever the machine.
-final class CountingMeasurer: TextMeasuring, @unchecked Sendable {
-    // Only the test's own thread measures (the planner is synchronous): no lock needed.
-    private(set) var characters = 0
+final class CountingMeasurer: TextMeasuring {
+    private let counted = LockBox(0)
+
+    var characters: Int { counted.value }
 
     func width(of text: String, font: LabelFont, size: Double) -> Double {
-        characters += text.count
+        counted.withLock { $0 += text.count }
         return FixedAdvanceMeasurer().width(of: text, font: font, size: size)
     }
 }

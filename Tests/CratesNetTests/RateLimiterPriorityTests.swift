@@ -13,9 +13,9 @@ import Testing
         let task = Task {
             let ticket = try await limiter.acquire(priority: priority)
             await limiter.complete(ticket, status: 200, headers: nil)
-            order.add(priority)  // once answered: the next slot's time is known
+            order.append(priority)  // once answered: the next slot's time is known
         }
-        _ = try? await waitUntil("the request waits or is answered") { await limiter.waiting(priority) > before || order.values.contains(priority) }
+        _ = try? await waitUntil("the request waits or is answered") { await limiter.waiting(priority) > before || order.all.contains(priority) }
         return task
     }
 
@@ -29,13 +29,13 @@ import Testing
         for priority in [RateLimiter.Priority.background, .lookup, .interactive, .lookup, .background] {
             tasks.append(await line(limiter, priority, order: order))
         }
-        #expect(order.values.isEmpty, "the window is full: everyone waits")
+        #expect(order.all.isEmpty, "the window is full: everyone waits")
         for expected in 1...5 {
             clock.advance(by: .seconds(11))
-            try await waitUntil("order.values.count == expected") { order.values.count == expected }
+            try await waitUntil("order.all.count == expected") { order.all.count == expected }
         }
         for task in tasks { try await task.value }
-        #expect(order.values == [.interactive, .lookup, .lookup, .background, .background])
+        #expect(order.all == [.interactive, .lookup, .lookup, .background, .background])
     }
 
     /// A request in flight counts in the window from the moment it is sent: with three sent
@@ -56,7 +56,7 @@ import Testing
         #expect(await limiter.waiting(.lookup) == 1)
         clock.advance(by: .seconds(1))  // 110: the first answer leaves the window
         try await fourth.value
-        #expect(order.values == [.lookup])
+        #expect(order.all == [.lookup])
         let statistics = await limiter.statistics
         #expect(statistics.maxOpen == 3 && statistics.maxInWindow == 3 && statistics.sent == 4)
     }
@@ -77,7 +77,7 @@ import Testing
         await limiter.complete(lookup, status: 200, headers: nil)
         clock.advance(by: .seconds(11))
         try await third.value
-        #expect(order.values == [.background])
+        #expect(order.all == [.background])
     }
 
     @Test func aCancelledWaiterLeavesTheLine() async throws {
@@ -94,7 +94,7 @@ import Testing
         let next = await line(limiter, .lookup, order: order)
         clock.advance(by: .seconds(11))
         try await next.value
-        #expect(order.values == [.lookup])
+        #expect(order.all == [.lookup])
     }
 
     @Test func onlyALookupOrAPersonWaitingIsReported() async throws {
@@ -119,10 +119,4 @@ import Testing
 }
 
 /// Priorities in the order they were granted.
-final class Order: @unchecked Sendable {
-    // @unchecked Sendable: `list` is read and written only under `lock`.
-    private let lock = NSLock()
-    private var list: [RateLimiter.Priority] = []
-    func add(_ p: RateLimiter.Priority) { lock.withLock { list.append(p) } }
-    var values: [RateLimiter.Priority] { lock.withLock { list } }
-}
+typealias Order = LockBox<[RateLimiter.Priority]>

@@ -7,28 +7,29 @@ import Testing
 /// The pauses and the count of a lookup's attempts, on a request that fails as told.
 @Suite struct RequestRetryTests {
     /// Answers with the errors in turn, then with `value`.
-    final class Script: @unchecked Sendable {
-        // @unchecked Sendable: `errors`, `calls` and `slept` are touched only under `lock`.
-        private let lock = NSLock()
-        private var errors: [DiscogsError]
-        private var calls = 0
-        private var slept: [Double] = []
-        init(_ errors: [DiscogsError]) { self.errors = errors }
+    final class Script: Sendable {
+        private struct State {
+            var errors: [DiscogsError]
+            var calls = 0
+            var slept: [Double] = []
+        }
+        private let state: LockBox<State>
+        init(_ errors: [DiscogsError]) { state = LockBox(State(errors: errors)) }
 
         /// A request sent, counted as `DiscogsClient.send` counts one.
         func call() throws(DiscogsError) -> Int {
             SentRequests.current?.add()
-            let next = lock.withLock { () -> DiscogsError? in
-                calls += 1
-                return errors.isEmpty ? nil : errors.removeFirst()
+            let next = state.withLock { state -> DiscogsError? in
+                state.calls += 1
+                return state.errors.isEmpty ? nil : state.errors.removeFirst()
             }
             if let next { throw next }
             return 42
         }
 
-        func sleep(_ seconds: Double) { lock.withLock { slept.append(seconds) } }
-        var pauses: [Double] { lock.withLock { slept } }
-        var count: Int { lock.withLock { calls } }
+        func sleep(_ seconds: Double) { state.withLock { $0.slept.append(seconds) } }
+        var pauses: [Double] { state.value.slept }
+        var count: Int { state.value.calls }
     }
 
     private func retry(_ script: Script, decide: RequestRetry.Decision = .retry) -> RequestRetry {

@@ -4,7 +4,7 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import CratesStore
+@_spi(Benchmark) @testable import CratesStore
 
 /// Records without a barcode and the collector's own values (issue 14, migration "v6
 /// collector values"), against real SQLite files.
@@ -58,7 +58,8 @@ struct CollectorValuesTests {
         }
         #expect(schema == [
             "record_entryKey", "record_filter", "record_filter_added", "record_filter_changed", "record_filter_indexed",
-            "record_filter_removed", "record_gtin", "record_location", "record_order", "record_pinned", "record_queue",
+            "record_filter_removed", "record_gtin", "record_location", "record_lookupState_insert",
+            "record_lookupState_update", "record_order", "record_pinned", "record_queue",
             "record_recounted", "record_release", "record_uncounted",
         ])
         let foreignKeys = try await store.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count }

@@ -4,7 +4,7 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import CratesStore
+@_spi(Benchmark) @testable import CratesStore
 
 /// Places in the store: the tree and its rules, moves and their undo, the list and export
 /// filtered to a place, imports that name places, and v7's migration of free-text locations.

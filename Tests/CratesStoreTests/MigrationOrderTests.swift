@@ -25,10 +25,10 @@ struct MigrationOrderTests {
             let migrator = Schema.migrator(
                 Schema.migrations.filter {
                     ![
-                        "v4 claim owner", "v6 collector values", "v8 discogs sync", "v9 sync lease", "v10 collection search index",
-                        "v11 import entry values", "v12 catalogue edition",
-                    ]
-                        .contains($0.identifier)
+                        "v4 claim owner", "v6 collector values", "v8 discogs sync", "v9 sync lease",
+                        "v10 collection search index", "v11 import entry values", "v12 catalogue edition",
+                        "v13 lookup state check",
+                    ].contains($0.identifier)
                 })
             try migrator.migrate(queue, upTo: "v3 pinned release")
             try await queue.write { db in

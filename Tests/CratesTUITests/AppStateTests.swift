@@ -134,6 +134,21 @@ import Testing
         #expect(h.lines[23] == "Not added: 5099750442227")
     }
 
+    @Test("a scan says it is being added; that it was added is the session's word, and a duplicate is asked instead")
+    func addedIsTheSessionsWord() {
+        var h = Harness()
+        let code = Self.gtin("5099750442227")
+        #expect(h.type("5099750442227".map { Key.character($0) } + [.enter], interval: 0.01) == [.add(code, method: .wedge)])
+        #expect(h.lines[23] == "Adding 5099750442227")
+        // The collection has it: the session asks; nothing said it was added.
+        h.send(.duplicate(code, method: .wedge, copies: 1))
+        #expect(h.lines[23].contains("already have 1 copy: add another? (y/N)"))
+        #expect(h.type([.character("y")], from: 300) == [.addCopy(code, method: .wedge)])
+        #expect(h.lines[23] == "Adding 5099750442227")
+        h.send(.session(.message("Added 5099750442227", isError: false)))
+        #expect(h.lines[23] == "Added 5099750442227")
+    }
+
     @Test("a book asks before it is added; yes sends it again allowed, and a duplicate book asks twice")
     func aBookAsksFirst() {
         var h = Harness()
@@ -220,6 +235,16 @@ import Testing
         #expect(h.state.selectedItem?.recordID == 6, "the filter searches barcodes")
         h.type([.character("/")] + "zzz".map { Key.character($0) })
         #expect(h.lines[2] == "  Nothing matches \"4006381/zzz\".")
+    }
+
+    @Test("the filter finds labels and catalogue numbers, whatever the case and accents")
+    func filterFoldsAndSearchesLabels() {
+        for (typed, found) in [("bjork", 1), ("HOMOGENIC", 1), ("wbrlp", 2), ("one little", 1), ("circa 4", 2)] {
+            var h = Harness()
+            h.type([.character("/")] + typed.map { Key.character($0) })
+            #expect(h.state.list.rowCount == 1, "\(typed)")
+            #expect(h.state.selectedItem?.recordID == Int64(found), "\(typed)")
+        }
     }
 
     @Test func ambiguousRecordOpensThePickerAndChoosing() {

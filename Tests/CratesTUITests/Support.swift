@@ -4,20 +4,25 @@ import CratesCore
 
 /// The store as the list sees it, in memory: answers `CollectionQuery`s from a fixed
 /// collection the way CatalogueStore does (sections of non-empty groups, a window of rows,
-/// the focus record located, every filter word matched case-insensitively).
+/// the focus record located, every filter word found in the record's text: barcode, artist,
+/// title, labels and catalogue numbers, folded as the store folds them, `TextFolding`).
 struct MemoryCollection {
     var sections: [(name: String, items: [CollectionRow])]
     var focus: Int64?
     /// Each record's place, by record id (a query for a place keeps the records placed in it).
     var places: [Int64: Int64] = [:]
+    /// Each record's label names and catalogue numbers, by record id (the store's filter
+    /// text takes them from the record's release; a row does not show them).
+    var labels: [Int64: String] = [:]
 
     func answer(_ query: CollectionQuery) -> CollectionWindow {
-        let words = query.filter.lowercased().split(separator: " ").map(String.init)
+        let words = TextFolding.fold(query.filter).split(separator: " ").map(String.init)
         var outline: [SectionSummary] = []
         var rows: [CollectionRow] = []
         for section in sections {
             let matching = section.items.filter { item in
-                let text = "\(item.artist ?? "") \(item.title ?? "") \(item.gtin)".lowercased()
+                let text = TextFolding.fold(
+                    "\(item.gtin) \(item.artist ?? "") \(item.title ?? "") \(labels[item.recordID] ?? "")")
                 return words.allSatisfy { text.contains($0) } && (query.location == nil || places[item.recordID] == query.location)
             }
             guard !matching.isEmpty else { continue }
@@ -120,7 +125,7 @@ enum Sample {
             item(5, "5012345678900", state: .ambiguous, candidates: 3),
             item(6, "4006381333931", state: .notFound),
         ]),
-    ])
+    ], labels: [1: "One Little Indian TPLP71CD", 2: "Circa WBRLP 4"])
 
     static let empty = MemoryCollection(sections: [])
 

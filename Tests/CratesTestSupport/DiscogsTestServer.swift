@@ -207,6 +207,13 @@ public final class DiscogsTestServer: Sendable {
         }
     }
 
+    /// The body of a page of the server (`url` whole), as a browser would show it: a test
+    /// that signs in as a user visits the authorisation page this way.
+    public func page(_ url: String) async throws -> String {
+        let transport = try CurlTransport(configuration: .init(userAgent: "crates-tests", totalTimeout: 60))
+        return String(decoding: try await transport.send(HTTPRequest(url: url)).body, as: UTF8.self)
+    }
+
     /// GET /_control/NAME?QUERY through a transport of its own, apart from the one under test.
     @discardableResult
     private func control(_ name: String, _ query: [(name: String, value: String)] = []) async throws -> Data {

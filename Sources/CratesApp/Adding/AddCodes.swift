@@ -42,7 +42,7 @@ public struct AddCodes: Sendable {
         _ codes: [String], out print: @Sendable (String) throws -> Void, say: @Sendable (String) -> Void
     ) async throws -> Int32 {
         var printed: [Int64] = []
-        let outputFailure = Locked<(any Error)?>(nil)
+        let outputFailure = LockedBox<(any Error)?>(nil)
         let out: @Sendable (String) -> Void = { line in
             guard outputFailure.withLock({ $0 }) == nil else { return }
             do { try print(line) } catch { outputFailure.withLock { $0 = error } }

@@ -44,7 +44,7 @@ public struct CollectionExport: Sendable {
     /// object per line with a comma after all but the last of each section. `crates import`
     /// restores it exactly.
     public func writeJSON(to file: ExportFile) async throws {
-        let written = Locked(0)
+        let written = LockedBox(0)
         try await store.forEachBackupPage(filter, snapshot: { snapshot in
             var text = CollectionBackup.headerLine(snapshot.header)
             text += CollectionBackup.sectionOpening("places")

@@ -2,11 +2,7 @@ import CratesStore
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Glibc
 
 /// Where an export goes: standard output (`-`), a device or pipe written directly, or a file
 /// written atomically. The file's

@@ -324,7 +324,7 @@ public struct Importer: Sendable {
             // whatever Discogs' rate (or reachability); only the rest wait for Discogs.
             let worker = LookupWorker(
                 queue: store, lookup: DiscogsBarcodeLookup(client: client), catalogue: catalogue, asksDiscogs: asksDiscogs)
-            let lastStatus = Locked<LookupStatus?>(nil)
+            let lastStatus = LockedBox<LookupStatus?>(nil)
             let run = await LookupDriver(worker: worker).run(until: .queueDrained, stopRequest: stopRequest) { counts, status async in
                 let all = before.adding(counts)
                 // A result the collection will not take yet (another program has it locked)

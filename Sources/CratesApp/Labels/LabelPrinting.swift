@@ -151,7 +151,7 @@ public struct LabelPrinting: Sendable {
     /// places inside it (whose own lists name theirs). Listing every nested record in every
     /// place above it made the lists, and the time, grow with the square of the depth.
     private func entries(directlyIn places: Set<Int64>) async throws -> [Int64: [LabelContents.Entry]] {
-        let collected = Locked<[Int64: [LabelContents.Entry]]>([:])
+        let collected = LockedBox<[Int64: [LabelContents.Entry]]>([:])
         try await store.forEachPage(ExportFilter(directlyIn: places), detail: .listing) { page in
             collected.withLock { byPlace in
                 for item in page {

@@ -52,7 +52,7 @@ public struct LookupDriver: Sendable {
     ) async -> Run {
         let worker = self.worker
         let running = Task { await worker.run() }
-        let ended = Locked<Stop?>(nil)
+        let ended = LockedBox<Stop?>(nil)
         stopRequest?.onRequest {
             ended.withLock { $0 = $0 ?? .interrupted }
             // Cancelling, not stopping: a stop would wait for the lookup in hand, which may

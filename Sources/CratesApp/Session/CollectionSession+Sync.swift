@@ -28,7 +28,7 @@ extension CollectionSession {
         let post = self.post
         let sync = DiscogsSync(
             store: store, access: access, configuredFolder: SyncFolder.configured(), progress: { post(.sync($0)) })
-        Task {
+        spawn {
             defer { self.end() }
             let report = await sync.run(DiscogsSync.Options())
             self.finished(report)
@@ -47,7 +47,7 @@ extension CollectionSession {
         guard let access = discogs, access.signedIn, begin() else { return }
         let post = self.post
         let sync = DiscogsSync(store: store, access: access, progress: { post(.sync($0)) })
-        Task {
+        spawn {
             defer { self.end() }
             self.finished(await sync.removeFromDiscogs(instanceIDs: instanceIDs))
         }
@@ -56,7 +56,7 @@ extension CollectionSession {
     /// "Added …: on Discogs: 2 copies" once a record scanned in this session is matched to
     /// a release the last sync found in the Discogs collection (no request: the store knows).
     func announceOwnership(recordID: Int64) async {
-        guard recentAdds.withLock({ $0.remove(recordID) != nil }),
+        guard state.withLock({ $0.recentAdds.remove(recordID) != nil }),
               let details = try? await store.details(recordID), let release = details.release,
               let text = DiscogsOwnership.text(copies: details.discogsCopies)
         else { return }
@@ -83,14 +83,14 @@ extension CollectionSession {
     }
 
     private func begin() -> Bool {
-        syncRunning.withLock { running in
-            guard !running else { return false }
-            running = true
+        state.withLock { state in
+            guard !state.syncRunning else { return false }
+            state.syncRunning = true
             return true
         }
     }
 
     private func end() {
-        syncRunning.withLock { $0 = false }
+        state.withLock { $0.syncRunning = false }
     }
 }

@@ -8,30 +8,56 @@ import Synchronization
 /// (never on the UI thread), keeps the list's window of the collection up to date, runs the
 /// lookup worker and follows the camera daemon, and reports everything as `SessionEvent`s
 /// through `post`. It knows nothing of the terminal.
+///
+/// Its lifecycle, kept in one `State` under one mutex:
+/// - It runs from `start()` to `stopped()`, once: nothing starts after the stop.
+/// - At most one lookup worker runs. The worker starts and stops only in steps of one
+///   chain (`lifecycle`), each step awaiting the one before: the start, each sign-in (stop
+///   the old worker, then start one with the new credentials) and the stop happen one at a
+///   time, in the order asked, so no sign-in leaves a worker that nobody stops.
+/// - Requests run in order on one task (`executor`). Work that waits for Discogs or runs
+///   long (a search, an add by release, a choice, a details fetch, a sync, a count) runs on
+///   a task of its own, which the session holds in `tasks` until it ends.
+/// - `stopped()` stops the observation and the camera, lets the requests already queued
+///   run, cancels every task in `tasks`, stops the worker, and returns once all of them
+///   have ended.
 public final class CollectionSession: Sendable {
     let store: CatalogueStore
     let post: @Sendable (SessionEvent) -> Void
-    private let access: Mutex<DiscogsAccess?>
     private let lookups: Bool
     /// The camera daemon's socket; nil with `--no-scanner`.
     private let scanner: ScanSocketPath?
-    private let follower = Mutex<ScanFollower?>(nil)
     private let undo: UndoLedger
     /// The current place: where what is added goes, and what a place's label changes.
     private let context: ScanContext
-    private let worker = Mutex<(worker: LookupWorker?, task: Task<Void, Never>?)>((nil, nil))
-    private let observation = Mutex<WindowObservation?>(nil)
     private let requests: AsyncStream<SessionRequest>
     private let requestSink: AsyncStream<SessionRequest>.Continuation
-    private let executor = Mutex<Task<Void, Never>?>(nil)
-    /// Releases whose full details are being fetched for a person now.
-    private let fetchingDetails = Mutex<Set<Int>>([])
-    /// Searches without a barcode, and the releases they found (added or linked from there).
-    private let finder: Mutex<ReleaseFinder>
-    /// Whether a Discogs sync runs now (one at a time).
-    let syncRunning = Mutex(false)
-    /// Records added in this session, whose lookup's match says whether Discogs has them.
-    let recentAdds = Mutex<Set<Int64>>([])
+    let state: Mutex<State>
+
+    struct State {
+        enum Phase { case created, running, stopped }
+        var phase = Phase.created
+        var access: DiscogsAccess?
+        /// Searches without a barcode, and the releases they found (added or linked from there).
+        var finder: ReleaseFinder
+        var worker: (worker: LookupWorker, task: Task<Void, Never>)?
+        /// The last step of the worker's lifecycle asked for: the next one awaits it.
+        var lifecycle: Task<Void, Never>?
+        /// Workers whose `run()` has begun and not yet returned.
+        var workersRunning = 0
+        var executor: Task<Void, Never>?
+        /// The tasks started for requests, by a number of their own, until each ends.
+        var tasks: [Int: Task<Void, Never>] = [:]
+        var nextTask = 0
+        var observation: WindowObservation?
+        var follower: ScanFollower?
+        /// Releases whose full details are being fetched for a person now.
+        var fetchingDetails: Set<Int> = []
+        /// Whether a Discogs sync runs now (one at a time).
+        var syncRunning = false
+        /// Records added in this session, whose lookup's match says whether Discogs has them.
+        var recentAdds: Set<Int64> = []
+    }
 
     /// The local Discogs catalogue: the worker asks it first, and the search (`s`) answers
     /// from it as the person types.
@@ -44,8 +70,7 @@ public final class CollectionSession: Sendable {
         self.store = store
         self.post = post
         self.catalogue = catalogue
-        access = Mutex(discogs)
-        finder = Mutex(ReleaseFinder(access: discogs, catalogue: catalogue))
+        state = Mutex(State(access: discogs, finder: ReleaseFinder(access: discogs, catalogue: catalogue)))
         self.lookups = lookups
         self.scanner = scanner
         undo = UndoLedger(store: store)
@@ -53,11 +78,23 @@ public final class CollectionSession: Sendable {
         (requests, requestSink) = AsyncStream.makeStream(of: SessionRequest.self)
     }
 
-    var discogs: DiscogsAccess? { access.withLock { $0 } }
+    var discogs: DiscogsAccess? { state.withLock { $0.access } }
+    private var finder: ReleaseFinder { state.withLock { $0.finder } }
+    /// How many lookup workers run now (at most one).
+    var workersRunning: Int { state.withLock { $0.workersRunning } }
 
     /// Starts watching the collection, the worker and the camera.
     public func start() {
         let post = self.post
+        let began = state.withLock { state in
+            guard state.phase == .created else { return false }
+            state.phase = .running
+            state.executor = Task { [requests] in
+                for await request in requests { await self.execute(request) }
+            }
+            return true
+        }
+        guard began else { return }
         // The list's window of the collection, re-run on every change by any process. The
         // first answer is the first screen (a few milliseconds at 100,000 records).
         do {
@@ -68,16 +105,16 @@ public final class CollectionSession: Sendable {
                     post(.window(window))
                     self?.refreshWaiting()
                 })
-            self.observation.withLock { $0 = observation }
+            let stopped = state.withLock { state in
+                if state.phase == .running { state.observation = observation }
+                return state.phase != .running
+            }
+            if stopped { observation.cancel() }
         } catch {
             post(.message("\(error)", isError: true))
         }
-        let task = Task { [requests] in
-            for await request in requests { await self.execute(request) }
-        }
-        executor.withLock { $0 = task }
         if let catalogue { post(.catalogue(catalogue.edition)) }
-        startWorker()
+        lifecycle { await self.startWorker() }
         startScanner()
     }
 
@@ -97,24 +134,67 @@ public final class CollectionSession: Sendable {
         done.wait()
     }
 
-    /// `stop()` for a task: never blocks a thread of the cooperative pool.
+    /// `stop()` for a task: never blocks a thread of the cooperative pool. Returns once
+    /// everything the session started has ended.
     public func stopped() async {
-        observation.withLock { $0?.cancel() }
-        follower.withLock { $0?.stop() }
+        let (observation, follower, executor, tasks) = state.withLock { state in
+            state.phase = .stopped
+            defer { (state.observation, state.follower) = (nil, nil) }
+            return (state.observation, state.follower, state.executor, Array(state.tasks.values))
+        }
+        observation?.cancel()
+        follower?.stop()
+        for task in tasks { task.cancel() }
+        // The requests already queued still run (a scan just before quitting is added); what
+        // they would start now is not started.
         requestSink.finish()
-        await stopWorker()
-        executor.withLock { $0?.cancel() }
+        await executor?.value
+        await lifecycle { await self.stopWorker() }.value
+        for task in tasks { await task.value }
     }
 
     /// New credentials (signed in from the UI): the worker starts again with them.
     public func signedIn(_ access: DiscogsAccess) {
         // Searches use the new credentials at once; the worker once the old one has stopped.
-        finder.withLock { $0 = ReleaseFinder(access: access, catalogue: catalogue) }
-        Task {
-            await stopWorker()
-            self.access.withLock { $0 = access }
-            startWorker()
-            post(.message("Signed in to Discogs as \(access.displayName)", isError: false))
+        state.withLock { $0.finder = ReleaseFinder(access: access, catalogue: catalogue) }
+        lifecycle {
+            await self.stopWorker()
+            guard self.state.withLock({ state in
+                state.access = access
+                return state.phase == .running
+            }) else { return }
+            await self.startWorker()
+            self.post(.message("Signed in to Discogs as \(access.displayName)", isError: false))
+        }
+    }
+
+    /// Runs `step` once every lifecycle step asked for before it has ended: the worker's
+    /// starts and stops, one at a time, in order.
+    @discardableResult
+    private func lifecycle(_ step: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        state.withLock { state in
+            let previous = state.lifecycle
+            let next = Task {
+                await previous?.value
+                await step()
+            }
+            state.lifecycle = next
+            return next
+        }
+    }
+
+    /// Runs `work` on a task the session holds until it ends, and cancels when it stops.
+    /// Nothing runs once the session has stopped.
+    func spawn(_ work: @escaping @Sendable () async -> Void) {
+        state.withLock { state in
+            guard state.phase != .stopped else { return }
+            let number = state.nextTask
+            state.nextTask += 1
+            // Made under the lock: the task cannot remove itself before it is added.
+            state.tasks[number] = Task {
+                await work()
+                _ = self.state.withLock { $0.tasks.removeValue(forKey: number) }
+            }
         }
     }
 
@@ -132,14 +212,14 @@ public final class CollectionSession: Sendable {
                 if case .release = entry {
                     // A release waits for Discogs (and its rate limit): off the serial line,
                     // so that list queries and scans are not held up behind it.
-                    Task { await self.add(entry, method: method, allowing: allowing, into: location) }
+                    spawn { await self.add(entry, method: method, allowing: allowing, into: location) }
                 } else {
                     await add(entry, method: method, allowing: allowing, into: location)
                 }
             case .query(let query):
-                observation.withLock { $0 }?.update(query)
+                state.withLock { $0.observation }?.update(query)
             case .focus(let id):
-                observation.withLock { $0 }?.focus(id)
+                state.withLock { $0.observation }?.focus(id)
             case .delete(let ids):
                 let (count, token) = try await undo.delete(ids)
                 post(.deleted(count: count, undo: token))
@@ -153,7 +233,7 @@ public final class CollectionSession: Sendable {
                 if let details = try await store.details(id) {
                     post(.details(details))
                     if let release = details.release, !release.hasFullDetails {
-                        Task { await self.fetchDetails(release.id, for: id) }
+                        spawn { await self.fetchDetails(release.id, for: id) }
                     }
                 } else {
                     post(.message("That record is gone", isError: true))
@@ -162,7 +242,7 @@ public final class CollectionSession: Sendable {
                 try await store.retry([id])
                 nudgeWorker()
             case .choose(let recordID, let releaseID):
-                Task { await self.choose(releaseID, for: recordID) }
+                spawn { await self.choose(releaseID, for: recordID) }
             case .openURL(let url):
                 if ExternalPrograms.openInBrowser(url) {
                     post(.message("Opened \(url)", isError: false))
@@ -177,7 +257,7 @@ public final class CollectionSession: Sendable {
                 startRemoval(instanceIDs)
             case .search(let query, let recordID):
                 // Waits for Discogs: off the serial line, as an add by release.
-                Task { await self.search(query, for: recordID) }
+                spawn { await self.search(query, for: recordID) }
             case .searchCatalogue(let query, let recordID):
                 // A keystroke's: the catalogue only, never a request.
                 searchCatalogue(query, for: recordID)
@@ -209,20 +289,19 @@ public final class CollectionSession: Sendable {
     private func add(_ entry: CodeEntry, method: AddMethod, allowing: AddAllowance, into location: Location?) async {
         // A release a search found is added as found, without fetching it again.
         var known: Release?
-        if case .release(let id) = entry { known = finder.withLock { $0 }.knownRelease(id) }
+        if case .release(let id) = entry { known = finder.knownRelease(id) }
         do {
             switch try await RecordAdder(store: store, discogs: discogs).add(
                 entry, method: method, allowing: allowing, into: location, known: known)
             {
             case .added(let record, let release):
                 post(.added(recordID: record.id))
-                recentAdds.withLock { _ = $0.insert(record.id) }
+                state.withLock { _ = $0.recentAdds.insert(record.id) }
+                // Said once the record is stored: the UI said only "Adding …".
                 let onDiscogs = try await onDiscogsText(release: release, gtin: record.gtin)
-                if let release {
-                    post(.message("Added \(release.displayTitle)" + (onDiscogs.map { ": \($0)" } ?? ""), isError: false))
-                } else if let onDiscogs {
-                    post(.message("Added \(record.subject): \(onDiscogs)", isError: false))
-                }
+                let added = release.map { "Added \($0.displayTitle)" }
+                    ?? "Added \(record.subject)" + (location.map { " to \($0.name)" } ?? "")
+                post(.message(added + (onDiscogs.map { ": \($0)" } ?? ""), isError: false))
                 nudgeWorker()
             case .held(let question):
                 post(.ask(question))
@@ -257,15 +336,14 @@ public final class CollectionSession: Sendable {
     }
 
     /// The person chose a pressing: as a search found it, else as the catalogue has it,
-    /// else fetched in full; then the
-    /// record is matched to it (its own values kept).
+    /// else fetched in full; then the record is matched to it (its own values kept).
     private func choose(_ releaseID: Int, for recordID: Int64) async {
         guard discogs != nil || catalogue != nil else {
             post(.message(DiscogsAccessProblem.notSignedIn.description, isError: true))
             return
         }
         do {
-            let release = try await finder.withLock { $0 }.release(releaseID)
+            let release = try await finder.release(releaseID)
             try await store.choose(release, for: recordID)
         } catch {
             post(.message("\(error)", isError: true))
@@ -278,7 +356,7 @@ public final class CollectionSession: Sendable {
     /// when not signed in or when Discogs cannot give them now (the background fetches will).
     private func fetchDetails(_ releaseID: Int, for recordID: Int64) async {
         guard let client = discogs?.client, startFetching(releaseID) else { return }
-        defer { fetchingDetails.withLock { _ = $0.remove(releaseID) } }
+        defer { state.withLock { _ = $0.fetchingDetails.remove(releaseID) } }
         do {
             let release = try await client.release(id: releaseID, priority: .interactive)
             try await store.storeDetails(release)
@@ -290,14 +368,14 @@ public final class CollectionSession: Sendable {
 
     /// False when the release's details are being fetched already.
     private func startFetching(_ releaseID: Int) -> Bool {
-        fetchingDetails.withLock { $0.insert(releaseID).inserted }
+        state.withLock { $0.fetchingDetails.insert(releaseID).inserted }
     }
 
     /// The search as typed so far, in the catalogue alone: what it has goes back to the UI
     /// at once (an empty answer too: the form says Enter asks Discogs).
     private func searchCatalogue(_ query: ReleaseSearchQuery, for recordID: Int64?) {
         guard let catalogue else { return }
-        let found = finder.withLock { $0 }.searchCatalogue(query)
+        let found = finder.searchCatalogue(query)
         post(.found(ReleaseSearchAnswer(
             recordID: recordID, query: query, candidates: found?.hits.map(\.candidate) ?? [], requests: 0,
             isComplete: found?.isComplete ?? true, catalogue: catalogue.edition, preview: true)))
@@ -306,7 +384,7 @@ public final class CollectionSession: Sendable {
     /// A search without a barcode: its candidates, or why there are none, go back to the UI.
     private func search(_ query: ReleaseSearchQuery, for recordID: Int64?) async {
         do {
-            let found = try await finder.withLock { $0 }.search(query)
+            let found = try await finder.search(query)
             post(.found(ReleaseSearchAnswer(
                 recordID: recordID, query: query, candidates: found.hits.map(\.candidate), requests: found.requests,
                 isComplete: found.isComplete, catalogue: found.edition)))
@@ -336,7 +414,7 @@ public final class CollectionSession: Sendable {
     private func refreshWaiting() {
         let store = self.store
         let post = self.post
-        Task {
+        spawn {
             if let waiting = try? await store.waitingCount() { post(.waiting(waiting)) }
         }
     }
@@ -363,13 +441,19 @@ public final class CollectionSession: Sendable {
                 post(.camera(.noDaemon))
             }
         }
-        self.follower.withLock { $0 = follower }
+        guard state.withLock({ state in
+            guard state.phase == .running else { return false }
+            state.follower = follower
+            return true
+        }) else { return }
         follower.start()
     }
 
     // MARK: The lookup worker
 
-    private func startWorker() {
+    /// Starts the worker, unless lookups are off, nobody is signed in, or the session has
+    /// stopped. A step of `lifecycle` only: the worker before it has stopped.
+    private func startWorker() async {
         guard lookups else {
             post(.discogs(.lookupsOff))
             return
@@ -390,38 +474,43 @@ public final class CollectionSession: Sendable {
             queue: store, lookup: DiscogsBarcodeLookup(client: discogs.client), catalogue: catalogue, asksDiscogs: signedIn,
             details: store, policy: policy)
         let post = self.post
-        let task = Task {
-            let reports = Task {
-                for await event in worker.events {
-                    if case .settled(let recordID, .matched, _) = event {
-                        await self.announceOwnership(recordID: recordID)
-                        continue
+        state.withLock { state in
+            guard state.phase == .running, state.worker == nil else { return }
+            state.workersRunning += 1
+            let task = Task {
+                let reports = Task {
+                    for await event in worker.events {
+                        if case .settled(let recordID, .matched, _) = event {
+                            await self.announceOwnership(recordID: recordID)
+                            continue
+                        }
+                        guard case .status(let status) = event, signedIn else { continue }
+                        post(.discogs(DiscogsStatus(status, username: username)))
+                        // Not counting the records in hand: the waiting count comes from the
+                        // store after each change (`refreshWaiting`).
                     }
-                    guard case .status(let status) = event, signedIn else { continue }
-                    post(.discogs(DiscogsStatus(status, username: username)))
-                    // Not counting the records in hand: the waiting count comes from the
-                    // store after each change (`refreshWaiting`).
                 }
+                post(.discogs(signedIn ? .signedIn(username: discogs.displayName) : .notSignedIn))
+                await worker.run()
+                self.state.withLock { $0.workersRunning -= 1 }
+                await reports.value
             }
-            post(.discogs(signedIn ? .signedIn(username: discogs.displayName) : .notSignedIn))
-            await worker.run()
-            await reports.value
+            state.worker = (worker, task)
         }
-        self.worker.withLock { $0 = (worker, task) }
     }
 
     private func nudgeWorker() {
-        worker.withLock { $0.worker }?.nudge()
+        state.withLock { $0.worker?.worker }?.nudge()
     }
 
     /// Stops the worker, waiting at most a few seconds for the lookup in hand: cut short, it
-    /// goes back to the queue (`LookupWorker.stop`).
+    /// goes back to the queue (`LookupWorker.stop`). A step of `lifecycle` only.
     private func stopWorker() async {
-        let (worker, task) = self.worker.withLock { state in
-            defer { state = (nil, nil) }
-            return (state.worker, state.task)
+        let running = state.withLock { state in
+            defer { state.worker = nil }
+            return state.worker
         }
-        guard let worker, let task else { return }
+        guard let (worker, task) = running else { return }
         await worker.stop()
         await task.value
     }

@@ -98,7 +98,7 @@ public enum RecordFieldValue {
     public static func checked(
         _ text: String, _ field: RecordField, currentYear: Int = ReleaseSearchQuery.currentYear()
     ) throws(RecordFieldError) -> String {
-        if text.unicodeScalars.contains(where: EscapedText.isControl) {
+        if text.unicodeScalars.contains(where: ControlCharacters.isInvisible) {
             throw .controlCharacter(field.name, shown: EscapedText.displayForm(of: text, limit: 40))
         }
         let trimmed = ReleaseSearchQuery.trimmed(text)
@@ -124,7 +124,7 @@ public enum RecordFieldValue {
     /// characters are not); nil when blank (the note is then removed).
     public static func checkedNote(_ text: String) throws(RecordFieldError) -> String? {
         let allowed: Set<Unicode.Scalar> = ["\n", "\t"]
-        if text.unicodeScalars.contains(where: { EscapedText.isControl($0) && !allowed.contains($0) }) {
+        if text.unicodeScalars.contains(where: { ControlCharacters.isInvisible($0) && !allowed.contains($0) }) {
             throw .controlCharacter("note", shown: EscapedText.displayForm(of: text, limit: 40))
         }
         let trimmed = ReleaseSearchQuery.trimmed(text)

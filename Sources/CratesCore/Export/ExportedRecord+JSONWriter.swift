@@ -188,36 +188,9 @@ struct JSONLineBuilder {
         string(value)
     }
 
-    /// A string as Foundation's JSONEncoder writes it with `.withoutEscapingSlashes`: quote
-    /// and backslash escaped, \b \f \n \r \t by name, other control characters below U+0020
-    /// as \u00XX (lowercase hex), everything else (DEL and non-ASCII included) as UTF-8.
+    /// A string as Foundation's JSONEncoder writes it (`JSONStringLiteral`).
     mutating func string(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var value = value
-        value.withUTF8 { utf8 in
-            var plainStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                if byte >= 0x20, byte != 0x22, byte != 0x5C { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plainStart..<index]))
-                bytes.append(UInt8(ascii: "\\"))
-                switch byte {
-                case 0x22: bytes.append(UInt8(ascii: "\""))
-                case 0x5C: bytes.append(UInt8(ascii: "\\"))
-                case 0x08: bytes.append(UInt8(ascii: "b"))
-                case 0x0C: bytes.append(UInt8(ascii: "f"))
-                case 0x0A: bytes.append(UInt8(ascii: "n"))
-                case 0x0D: bytes.append(UInt8(ascii: "r"))
-                case 0x09: bytes.append(UInt8(ascii: "t"))
-                default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-                }
-                plainStart = index + 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plainStart..<utf8.count]))
-        }
-        bytes.append(UInt8(ascii: "\""))
+        JSONStringLiteral.append(value, to: &bytes)
     }
 
     private mutating func separate() {

@@ -101,7 +101,7 @@ public struct ReleaseSearchQuery: Hashable, Sendable {
 
     private static func checked(_ input: String?, _ field: ReleaseSearchField) throws(ReleaseSearchError) -> String? {
         guard let input else { return nil }
-        if input.unicodeScalars.contains(where: EscapedText.isControl) {
+        if input.unicodeScalars.contains(where: ControlCharacters.isInvisible) {
             throw .controlCharacter(field, shown: EscapedText.displayForm(of: input, limit: 40))
         }
         let trimmed = Self.trimmed(input)

@@ -35,14 +35,14 @@ public enum DiscogsStatus: Equatable, Sendable {
     /// The long form, for a wide status line.
     public var text: String {
         switch self {
-        case .notSignedIn: "Discogs: not signed in (A or `crates auth`)"
-        case .lookupsOff: "Discogs: lookups off (--no-lookup)"
-        case .signedIn(let user): "Discogs: \(user)"
-        case .working(let user, _): "Discogs: \(user ?? "anonymous"), looking up"
-        case .offline: "Discogs: offline"
-        case .rateLimited(let seconds): "Discogs: rate limit: resuming in \(seconds) s"
-        case .waitingToWrite: "Discogs: waiting for the collection (locked by another program)"
-        case .unauthorised: "Discogs: credentials refused (A or `crates auth`)"
+        case .notSignedIn: StatusWording.discogs("not signed in (A or `crates auth`)")
+        case .lookupsOff: StatusWording.discogs("lookups off (--no-lookup)")
+        case .signedIn(let user): StatusWording.discogs(user)
+        case .working(let user, _): StatusWording.discogs("\(user ?? "anonymous"), \(StatusWording.lookingUp)")
+        case .offline: StatusWording.discogs(StatusWording.offline)
+        case .rateLimited(let seconds): StatusWording.discogs(StatusWording.rateLimit(seconds: seconds))
+        case .waitingToWrite: StatusWording.discogs("waiting for the collection (locked by another program)")
+        case .unauthorised: StatusWording.discogs("credentials refused (A or `crates auth`)")
         }
     }
 
@@ -52,8 +52,8 @@ public enum DiscogsStatus: Equatable, Sendable {
         case .notSignedIn: "not signed in"
         case .lookupsOff: "lookups off"
         case .signedIn: "online"
-        case .working: "looking up"
-        case .offline: "offline"
+        case .working: StatusWording.lookingUp
+        case .offline: StatusWording.offline
         case .rateLimited(let seconds): "wait \(seconds) s"
         case .waitingToWrite: "db locked"
         case .unauthorised: "refused"

@@ -20,12 +20,12 @@ public enum LookupStatus: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .starting: "Discogs: starting"
-        case .idle: "Discogs: up to date"
-        case .working(let n): n > 0 ? "Discogs: looking up, \(n) waiting" : "Discogs: looking up"
-        case .offline(let n): "Discogs: offline, \(n) lookup\(n == 1 ? "" : "s") waiting"
-        case .rateLimited(let s): "Discogs rate limit: resuming in \(s) s"
-        case .waitingToWrite(let reason): "Discogs: a result waits to be written: \(reason)"
+        case .starting: StatusWording.discogs("starting")
+        case .idle: StatusWording.discogs("up to date")
+        case .working(let n): StatusWording.discogs(n > 0 ? "\(StatusWording.lookingUp), \(n) waiting" : StatusWording.lookingUp)
+        case .offline(let n): StatusWording.discogs("\(StatusWording.offline), \(n) lookup\(n == 1 ? "" : "s") waiting")
+        case .rateLimited(let s): StatusWording.discogs(StatusWording.rateLimit(seconds: s))
+        case .waitingToWrite(let reason): StatusWording.discogs("a result waits to be written: \(reason)")
         case .unauthorized: "Discogs refused the credentials: run `crates auth`"
         case .stopped: "Discogs lookups stopped"
         }

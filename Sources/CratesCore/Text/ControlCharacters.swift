@@ -3,8 +3,22 @@
 public enum ControlCharacters {
     /// C0 controls (ESC, BEL, CR…), DEL and C1 controls (U+0080–U+009F, which some terminals
     /// take as CSI): a terminal obeys them rather than shows them.
+    /// (Unicode's general category Cc, by value.)
     public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    /// What a typed or read value must not hold: the controls, and the characters that show
+    /// as nothing (format characters such as the zero-width space, bidirectional marks and
+    /// the byte order mark; line and paragraph separators), with which one value would look
+    /// like another. Text shown on screen keeps the latter (`cleaned`): an emoji sequence
+    /// holds zero-width joiners.
+    public static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        if isControl(scalar) { return true }
+        switch scalar.properties.generalCategory {
+        case .format, .lineSeparator, .paragraphSeparator, .surrogate: return true
+        default: return false
+        }
     }
 
     /// `text` without control characters: tabs and line breaks become a space (so a value

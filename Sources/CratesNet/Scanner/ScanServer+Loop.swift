@@ -122,7 +122,7 @@ extension ScanServer {
                     }
                 }
             }
-            recordClients(clients.count, lines: lines.count)
+            recordClients(clients.count)
         }
         for client in clients { close(client.fd) }
         finish()

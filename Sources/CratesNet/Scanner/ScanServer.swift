@@ -43,7 +43,6 @@ public final class ScanServer: Sendable {
         var stopping = false
         var finished = false
         var clients = 0
-        var sent = 0
     }
 
     /// Creates the socket (see the type's notes) and starts serving it. `log` receives notes
@@ -117,10 +116,6 @@ public final class ScanServer: Sendable {
     /// How many clients are connected (as of the loop's last turn).
     public var clientCount: Int { state.withLock { $0.clients } }
 
-    /// How many lines the loop has taken from the queue and handed to the clients connected
-    /// at that moment, in total (for tests and logs).
-    public var linesSent: Int { state.withLock { $0.sent } }
-
     /// Asks the loop to close every connection, remove the socket and release the lock.
     /// Returns at once; see `waitUntilStopped`.
     public func stop() {
@@ -149,11 +144,8 @@ public final class ScanServer: Sendable {
         }
     }
 
-    func recordClients(_ count: Int, lines: Int) {
-        state.withLock { state in
-            state.clients = count
-            state.sent += lines
-        }
+    func recordClients(_ count: Int) {
+        state.withLock { $0.clients = count }
     }
 
     /// The loop's last act: the socket removed (if it is still ours), the lock released,

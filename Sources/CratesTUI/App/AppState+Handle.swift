@@ -137,7 +137,7 @@ extension AppState {
                 if case .moveHere(let move) = question.kind, answer == .yes {
                     say("Moving \(move.title)")
                 } else {
-                    say("Added \(question.subject)")
+                    say("Adding \(question.subject)")  // the session says whether it was
                 }
                 return [.session(request)] + drainQueuedScans()
             }
@@ -422,8 +422,9 @@ extension AppState {
             say("Adding Discogs release \(id)")
             return [.session(.add(entry, method: method == .camera ? .camera : .releaseID))]
         case .barcode(let gtin):
-            // Said here, before a round trip: a shop's price label is never a record, and a
-            // record's barcode shows as added at once (a duplicate is asked about after).
+            // Said here, before a round trip: a shop's price label is never a record. Whether
+            // a record's barcode was added is the session's to say ("Added …", or a question
+            // for a duplicate).
             switch gtin.admission {
             case .reserved(let reason):
                 refuse(text, reason, method: method)
@@ -432,7 +433,7 @@ extension AppState {
                 refuse(text, code.notARecordReason, method: method)
                 return []
             case .record:
-                say(location.map { "Added \(gtin.canonical) to \($0.name)" } ?? "Added \(gtin.canonical)")
+                say(location.map { "Adding \(gtin.canonical) to \($0.name)" } ?? "Adding \(gtin.canonical)")
             case .confirm:
                 break  // the application asks
             }

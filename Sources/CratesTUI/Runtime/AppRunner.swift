@@ -32,7 +32,7 @@ public final class AppRunner {
         SignalPipe.install()
         terminal.start()
         defer { terminal.stop() }
-        _ = state.handle(.resize(width: terminal.width, height: terminal.height))
+        dispatch(state.handle(.resize(width: terminal.width, height: terminal.height)))
         var dirty = true
         while !state.hasQuit {
             if let signal = SignalPipe.take() { return signal }
@@ -75,7 +75,7 @@ public final class AppRunner {
             switch command {
             case .suspend:
                 terminal.suspend()
-                _ = state.handle(.resize(width: terminal.width, height: terminal.height))
+                dispatch(state.handle(.resize(width: terminal.width, height: terminal.height)))
             case .redraw:
                 terminal.invalidate()
             case .quit:
@@ -84,7 +84,7 @@ public final class AppRunner {
                 terminal.stop()
                 interactive(command)
                 terminal.start()
-                _ = state.handle(.resize(width: terminal.width, height: terminal.height))
+                dispatch(state.handle(.resize(width: terminal.width, height: terminal.height)))
             default:
                 perform(command)
             }

@@ -16,39 +16,39 @@ struct SyncSessionTests {
         try await bench.collection.seed(#"{"instances": [{"release_id": 5134861, "rating": 3}, {"release_id": 5134861}]}"#)
         let log = EventLog()
         let session = CollectionSession(store: bench.store, discogs: try bench.access(), lookups: true, scanner: nil, post: log.post)
-        session.start()
-        defer { session.stop() }
+        try await running(session) {
 
-        session.perform(.sync)
-        _ = try await log.first("the listing's progress") { if case .sync(.reading(let done, _)) = $0, done == 2 { true } else { nil } }
-        let summary = try await log.first("the summary") { event -> String? in
-            if case .message(let text, false) = event, text.hasPrefix("Synced with Discogs") { return text }
-            return nil
-        }
-        #expect(summary.hasPrefix("Synced with Discogs (DamIDhagor): 2 pulled, 0 pushed, 0 linked,"))
+            session.perform(.sync)
+            _ = try await log.first("the listing's progress") { if case .sync(.reading(let done, _)) = $0, done == 2 { true } else { nil } }
+            let summary = try await log.first("the summary") { event -> String? in
+                if case .message(let text, false) = event, text.hasPrefix("Synced with Discogs") { return text }
+                return nil
+            }
+            #expect(summary.hasPrefix("Synced with Discogs (DamIDhagor): 2 pulled, 0 pushed, 0 linked,"))
 
-        // The sleeve's barcode (7 27361 62652 5), looked up by the session's worker.
-        session.perform(.add(.barcode(try gtin("727361626525")), method: .wedge))
-        let said = try await log.first("what the match says") { event -> String? in
-            if case .message(let text, false) = event, text.contains("on Discogs") { return text }
-            return nil
-        }
-        #expect(said == "HammerFall — Glory To The Brave: on Discogs: 2 copies")
+            // The sleeve's barcode (7 27361 62652 5), looked up by the session's worker.
+            session.perform(.add(.barcode(try gtin("727361626525")), method: .wedge))
+            let said = try await log.first("what the match says") { event -> String? in
+                if case .message(let text, false) = event, text.contains("on Discogs") { return text }
+                return nil
+            }
+            #expect(said == "HammerFall — Glory To The Brave: on Discogs: 2 copies")
 
-        // A pulled copy deleted here: the next sync asks whether to remove it there too.
-        let ids = try await bench.pulledIDs()
-        session.perform(.delete([ids[0]]))
-        _ = try await log.first("deleted") { if case .deleted = $0 { true } else { nil } }
-        session.perform(.sync)
-        let question = try await log.first("the question") { if case .syncQuestion(let q) = $0 { q } else { nil } }
-        #expect(question.text == "1 copy deleted here is still on Discogs: remove it there too?")
-        session.perform(question.yes)
-        _ = try await log.first("removed there") { event -> Bool? in
-            if case .message(let text, false) = event, text.contains("1 removed from Discogs") { return true }
-            return nil
+            // A pulled copy deleted here: the next sync asks whether to remove it there too.
+            let ids = try await bench.pulledIDs()
+            session.perform(.delete([ids[0]]))
+            _ = try await log.first("deleted") { if case .deleted = $0 { true } else { nil } }
+            session.perform(.sync)
+            let question = try await log.first("the question") { if case .syncQuestion(let q) = $0 { q } else { nil } }
+            #expect(question.text == "1 copy deleted here is still on Discogs: remove it there too?")
+            session.perform(question.yes)
+            _ = try await log.first("removed there") { event -> Bool? in
+                if case .message(let text, false) = event, text.contains("1 removed from Discogs") { return true }
+                return nil
+            }
+            // The scanned copy is a third copy: it went to Discogs; the deleted one left it.
+            #expect(try await bench.instances().count == 2)
         }
-        // The scanned copy is a third copy: it went to Discogs; the deleted one left it.
-        #expect(try await bench.instances().count == 2)
     }
 
     @Test("a grade from the picker is stored, and the details come back with it")
@@ -57,19 +57,19 @@ struct SyncSessionTests {
         let id = try await bench.addCopy(SyncReleases.likemind, at: SyncReleases.day(1))
         let log = EventLog()
         let session = CollectionSession(store: bench.store, discogs: nil, lookups: false, scanner: nil, post: log.post)
-        session.start()
-        defer { session.stop() }
-        session.perform(.grade(recordID: id, CopyGradingChange(sleeve: .set(.noCover))))
-        let details = try await log.first("details with the grade") { event -> RecordDetails? in
-            if case .details(let d) = event, d.record.grading.sleeve == .noCover { return d }
-            return nil
-        }
-        #expect(details.record.id == id)
-        _ = try await log.first("the message") { if case .message("Sleeve: No Cover", false) = $0 { true } else { nil } }
-        session.perform(.sync)
-        _ = try await log.first("sync needs Discogs") { event -> Bool? in
-            if case .message(let text, true) = event, text.hasPrefix("Sync needs Discogs") { return true }
-            return nil
+        try await running(session) {
+            session.perform(.grade(recordID: id, CopyGradingChange(sleeve: .set(.noCover))))
+            let details = try await log.first("details with the grade") { event -> RecordDetails? in
+                if case .details(let d) = event, d.record.grading.sleeve == .noCover { return d }
+                return nil
+            }
+            #expect(details.record.id == id)
+            _ = try await log.first("the message") { if case .message("Sleeve: No Cover", false) = $0 { true } else { nil } }
+            session.perform(.sync)
+            _ = try await log.first("sync needs Discogs") { event -> Bool? in
+                if case .message(let text, true) = event, text.hasPrefix("Sync needs Discogs") { return true }
+                return nil
+            }
         }
     }
 }

@@ -39,8 +39,16 @@ struct TUICameraEndToEndTests {
     /// read), decodes the images once with zbarimg, and then stays up like a camera with
     /// nothing in view.
     static func decoder(_ sandbox: Sandbox, trigger: String, images: [String]) -> String {
-        let quotedImages = images.map(TmuxSession.quote).joined(separator: " ")
-        return "while [ ! -e \(TmuxSession.quote(trigger)) ]; do sleep 0.05; done; zbarimg -q \(quotedImages); exec sleep 600"
+        decoder(sandbox, stages: [(trigger, images)])
+    }
+
+    /// The same in stages: each stage's images once its trigger file exists.
+    static func decoder(_ sandbox: Sandbox, stages: [(trigger: String, images: [String])]) -> String {
+        let decoding = stages.map { stage in
+            let quotedImages = stage.images.map(TmuxSession.quote).joined(separator: " ")
+            return "while [ ! -e \(TmuxSession.quote(stage.trigger)) ]; do sleep 0.05; done; zbarimg -q \(quotedImages)"
+        }
+        return (decoding + ["exec sleep 600"]).joined(separator: "; ")
     }
 
     @Test("camera scans are added as records; a QR code that is no release is shown, not added; a daemon restart reconnects")
@@ -54,13 +62,20 @@ struct TUICameraEndToEndTests {
         let tui = try await sandbox.start(width: 100, height: 24, extra: "--no-lookup")
         try await tui.waitFor(text: "camera: no daemon")
 
+        // The QR code comes once the session has said both records were added: the message
+        // line shows the latest word, and the session's "Added …" comes after the scan.
+        let qrGo = sandbox.directory.appendingPathComponent("go-qr").path
         var daemon: TmuxSession? = try await Self.startDaemon(
-            sandbox, decoder: Self.decoder(sandbox, trigger: go, images: [ean, upc, qr]))
+            sandbox, decoder: Self.decoder(sandbox, stages: [(go, [ean, upc]), (qrGo, [qr])]))
         try await tui.waitFor(text: "camera: connected")
         #expect(FileManager.default.createFile(atPath: go, contents: nil))
         var screen = try await tui.waitFor(text: "2 records")
         #expect(screen.contains { $0.contains("5029141777638") })
         #expect(screen.contains { $0.contains("727361626525") })
+        try await tui.waitFor("the second record said added") { lines in
+            lines.contains { $0.contains("Added ") && $0.contains("727361626525") }
+        }
+        #expect(FileManager.default.createFile(atPath: qrGo, contents: nil))
         screen = try await tui.waitFor(text: "ignored QR-Code: https://example.com/x")
 
         // The daemon goes away: the TUI says so and keeps working from the keyboard.

@@ -2,10 +2,8 @@ import CratesTestSupport
 import Foundation
 import Testing
 
-@testable import CratesNet
-
 /// `crates auth` as a process: the built binary, stdin and stdout pipes, the loopback server.
-@Suite struct AuthCommandTests {
+@Suite("crates auth (process)", .processTimeLimit) struct AuthCommandTests {
     /// Runs `crates ARGS` with `input` on stdin (its environment is `environment` alone);
     /// `answer`, when given, reads stdout as it comes and returns what to type next once it
     /// has seen the prompt it waits for. Stopped after 30 s.
@@ -96,7 +94,7 @@ import Testing
             else { return nil }
             let page = String(text[start.lowerBound..<end])
             // The browser: visiting the page authorises the token and shows the code.
-            let html = (try? await testTransport().send(HTTPRequest(url: page)).body).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let html = (try? await server.page(page)) ?? ""
             guard let code = html.range(of: "<code id=\"verifier\">").map({ html[$0.upperBound...].prefix { $0 != "<" } }) else { return "" }
             return code + "\n"
         }
