@@ -304,11 +304,11 @@ extension CatalogueStore {
                     sql: """
                         SELECT r.id FROM record r
                         WHERE r.id IN (\(part.map { _ in "?" }.joined(separator: ", ")))
-                          AND r.gtin IS NULL AND r.entryKey IS NOT NULL AND r.lookupState = 'matched'
+                          AND r.gtin IS NULL AND r.entryKey IS NOT NULL AND r.lookupState = ?
                           AND EXISTS (SELECT 1 FROM record o WHERE o.releaseID = r.releaseID AND o.id < ?)
                         ORDER BY r.id
                         """,
-                    arguments: StatementArguments(Array(part) + [first]))
+                    arguments: StatementArguments(Array(part)) + [LookupState.matched, first])
             }
             return found
         }
