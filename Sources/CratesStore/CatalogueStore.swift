@@ -88,7 +88,10 @@ public final class CatalogueStore: Sendable {
         configuration.readonly = readonly
         configuration.busyMode = .timeout(busyTimeout)
         configuration.foreignKeysEnabled = true
-        configuration.prepareDatabase { db in db.add(function: ClaimOwner.sqlFunction) }
+        configuration.prepareDatabase { db in
+            db.add(function: ClaimOwner.sqlFunction)
+            try FilterContains.register(db)
+        }
         return configuration
     }
 

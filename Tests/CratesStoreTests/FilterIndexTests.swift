@@ -179,6 +179,14 @@ import Testing
                         #expect(all.outline.sections == expected.sections, "\(context)")
                         #expect(all.focusRow == focus.flatMap { expected.ids.firstIndex(of: $0) }, "\(context), focus \(focus ?? 0)")
                         #expect(all.totalRecords == total, "\(context)")
+                        // A screenful from the top, as the UI asks while a person types: the
+                        // scan's first walk may hold every match, or stop before the focus.
+                        let top = try CatalogueStore.fetchWindow(
+                            db, CollectionQuery(filter: filter, window: RowWindow(offset: 0, limit: 60), focus: focus),
+                            plan: plan)
+                        #expect(top.rows.map(\.recordID) == Array(expected.ids.prefix(60)), "\(context), top")
+                        #expect(top.outline.sections == expected.sections, "\(context), top")
+                        #expect(top.focusRow == focus.flatMap { expected.ids.firstIndex(of: $0) }, "\(context), top, focus \(focus ?? 0)")
                     }
                     let part = try CatalogueStore.fetchWindow(
                         db, CollectionQuery(filter: filter, window: RowWindow(offset: 3, limit: 5)), plan: plan)
