@@ -228,6 +228,39 @@ import Testing
         try await Self.expectSameAsScan(store, filters: filters)
     }
 
+    @Test("the upgrade of a large collection is announced before it starts, once, with the number of records")
+    func upgradeAnnounced() async throws {
+        let directory = try TemporaryDirectory()
+        func makeOld(_ name: String, records: Int) async throws -> String {
+            let path = directory.file(name)
+            let queue = try DatabaseQueue(path: path)
+            try Schema.migrator(Schema.migrations.filter { $0.identifier != "v10 collection search index" }).migrate(queue)
+            try await queue.write { db in
+                try db.execute(
+                    sql: """
+                        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+                        INSERT INTO record (gtin, addedAt, addMethod, lookupState, sectionKey, rowKey, updatedAt)
+                        SELECT printf('50%011d', i), i, 'import', 'pending', ?, ?, i FROM n
+                        """,
+                    arguments: [records, SortKey.unknownSection, SortKey.unmatchedRow])
+                try StoredValues.count(db, sectionKey: SortKey.unknownSection, by: records)
+            }
+            try queue.close()
+            return path
+        }
+        let large = try await makeOld("large.sqlite", records: CatalogueStore.upgradeNoticeRecords)
+        let small = try await makeOld("small.sqlite", records: CatalogueStore.upgradeNoticeRecords - 1)
+        var announced: [Int] = []
+        _ = try CatalogueStore(path: large) { announced.append($0) }
+        #expect(announced == [CatalogueStore.upgradeNoticeRecords])
+        _ = try CatalogueStore(path: large) { announced.append($0) }
+        _ = try CatalogueStore(path: small) { announced.append($0) }
+        _ = try CatalogueStore(path: directory.file("new.sqlite")) { announced.append($0) }
+        #expect(announced == [CatalogueStore.upgradeNoticeRecords], "announced only for the large one, once")
+        let store = try CatalogueStore(path: large)
+        #expect(try await store.window(CollectionQuery(filter: "19999", window: RowWindow(offset: 0, limit: 20))).rows.map(\.gtin) == ["5000000019999"])
+    }
+
     @Test("a collection made before the index gets it built by the migration")
     func migrationBuildsTheIndex() async throws {
         let directory = try TemporaryDirectory()
