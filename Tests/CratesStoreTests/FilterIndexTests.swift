@@ -101,6 +101,15 @@ import Testing
         }
         let ids = try await store.addAll(batch, batchSize: 150)
         _ = try await store.add(NewRecord(gtin: makeGTIN(400), addMethod: .typed, release: releases[0]))
+        // An import: barcodes, a third with the id of a release stored (attached in the
+        // batch that inserts them), notes, places and the collector's values.
+        let imported = (0..<60).compactMap { n in
+            ImportEntry(
+                line: n + 1, gtin: makeGTIN(500 + n), releaseID: n % 3 == 0 ? releases[n % releases.count].id : nil,
+                note: n % 4 == 0 ? "note \(n)" : nil, location: n % 5 == 0 ? "Shelf › Box" : nil,
+                collector: n % 7 == 0 ? pick(own, &random) : nil)
+        }
+        _ = try await store.importEntries(imported, batchSize: 25)
 
         // Lookups: new releases, and releases already stored coming back changed.
         var looked = 0
