@@ -34,10 +34,12 @@ extension CatalogueStore {
     }
 
     /// The index is used when it finds at most one record in `indexShare` of the collection:
-    /// reading a record by id and sorting it costs about twenty times a step of the walk
-    /// (sqlite3 at 1,000,000 records: "blue", 51,800 records through the index, 130 ms of
-    /// CPU; a walk testing each record's text with `crates_contains`, about 100 ms).
-    static let indexShare = 20
+    /// reading a record by id and sorting it costs about ten times a step of the walk
+    /// (crates-tui-bench at 100,000 records: "blue", 5,180 records through the index, 14 ms
+    /// of CPU; a walk, 25 ms). Measured again with `crates_contains`: one in 20 sent "blue"
+    /// and "bjork" (5 to 7% of the records) to the walk, and the words of 3 characters or
+    /// more took 15 ms of CPU (median) at 100,000 records instead of 12.
+    static let indexShare = 10
 
     /// `plan`: forced (the tests compare both); nil: chosen by `filterPlan`.
     static func fetchWindow(_ db: Database, _ query: CollectionQuery, plan forced: FilterPlan? = nil) throws -> CollectionWindow {
