@@ -32,7 +32,11 @@ let package = Package(
         .target(name: "CratesCore", swiftSettings: strict),
         .target(
             name: "CratesStore",
-            dependencies: ["CratesCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "CratesCore", .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C interface: the filter's function (FilterContains) is a C function.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: strict),
         .target(name: "CratesNet", dependencies: ["CratesCore", "CCurl", "CCrypto"], swiftSettings: strict),
         .target(name: "CratesTUI", dependencies: ["CratesCore", "CNcursesW"], swiftSettings: strict),

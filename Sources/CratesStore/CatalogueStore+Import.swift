@@ -540,10 +540,11 @@ extension CatalogueStore {
         try db.execute(
             sql: """
                 INSERT INTO record (gtin, addedAt, addMethod, note, locationID, pinnedReleaseID, lookupState,
-                                    sectionKey, rowKey, updatedAt, mediaCondition, sleeveCondition, rating)
+                                    sectionKey, rowKey, updatedAt, mediaCondition, sleeveCondition, rating, filterText)
                 SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?, json_extract(value, '$[2]'),
                        json_extract(value, '$[3]'), json_extract(value, '$[4]'), ?, ?, ?, ?,
-                       json_extract(value, '$[5]'), json_extract(value, '$[6]'), json_extract(value, '$[7]')
+                       json_extract(value, '$[5]'), json_extract(value, '$[6]'), json_extract(value, '$[7]'),
+                       \(Schema.insertedFilterText(gtin: "json_extract(value, '$[0]')", releaseID: "NULL", ownSearchText: "NULL"))
                 FROM json_each(?) ORDER BY key
                 """,
             arguments: [
@@ -551,6 +552,8 @@ extension CatalogueStore {
                 SortKey.unmatchedRow, nowSeconds, json,
             ])
         try StoredValues.count(db, sectionKey: SortKey.unknownSection, by: db.changesCount)
+        // Indexed before a release is attached below (which changes their text).
+        try Schema.indexFilterTexts(db, above: before)
         // Within this transaction the rows above the previous largest id are exactly these,
         // in file order (AUTOINCREMENT ids only grow).
         let ids = try Int64.fetchAll(db, sql: "SELECT id FROM record WHERE id > ? ORDER BY id", arguments: [before])

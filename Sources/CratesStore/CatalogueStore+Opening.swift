@@ -162,12 +162,24 @@ extension CatalogueStore {
         return unknown.isEmpty ? .ok : .newer(unknown)
     }
 
+    /// The fewest records whose upgrade `init(path:busyTimeout:upgrading:)` announces: below
+    /// that, it takes a few seconds at most.
+    public static let upgradeNoticeRecords = 20_000
+
     /// Applies the migrations this build knows. Processes opening the file take turns
     /// (`OpeningLock`); should one that does not take the lock (an older crates) race a
     /// migration, the loser's fails ("table already exists"), which does no harm once the
     /// winner has migrated the database fully.
-    static func migrate(_ writer: any DatabaseWriter, path: String) throws(StoreError) {
+    static func migrate(
+        _ writer: any DatabaseWriter, path: String, upgrading: ((_ records: Int) -> Void)? = nil
+    ) throws(StoreError) {
         let migrator = Schema.migrator
+        if let upgrading, let records = try? writer.read({ db -> Int? in
+            guard try !migrator.hasCompletedMigrations(db), try db.tableExists("record") else { return nil }
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record")
+        }), records >= upgradeNoticeRecords {
+            upgrading(records)
+        }
         do {
             try migrator.migrate(writer)
         } catch {

@@ -16,8 +16,9 @@ import GRDB
 ///   index cannot look up, and the words most records hold, for which reading the records by
 ///   id would cost more than the walk.
 ///
-/// Either way `instr` decides, as it did when the filter scanned the joined tables: the
-/// index only narrows, so both plans give the same rows.
+/// Either way `crates_contains` decides (`FilterContains`: `instr`'s answer, faster), as
+/// `instr` did when the filter scanned the joined tables: the index only narrows, so both
+/// plans give the same rows.
 extension CatalogueStore {
     /// The outline and rows `query` asks for, and where its focus record is, from one snapshot.
     public func window(_ query: CollectionQuery) async throws(StoreError) -> CollectionWindow {
@@ -35,7 +36,9 @@ extension CatalogueStore {
     /// The index is used when it finds at most one record in `indexShare` of the collection:
     /// reading a record by id and sorting it costs about ten times a step of the walk
     /// (crates-tui-bench at 100,000 records: "blue", 5,180 records through the index, 14 ms
-    /// of CPU; a walk, 25 ms).
+    /// of CPU; a walk, 25 ms). Measured again with `crates_contains`: one in 20 sent "blue"
+    /// and "bjork" (5 to 7% of the records) to the walk, and the words of 3 characters or
+    /// more took 15 ms of CPU (median) at 100,000 records instead of 12.
     static let indexShare = 10
 
     /// `plan`: forced (the tests compare both); nil: chosen by `filterPlan`.
@@ -73,7 +76,7 @@ extension CatalogueStore {
     /// Every word in the record's filter text (barcode, the release's search text, the
     /// collector's own values); and, with `places`, the record in one of them.
     static func matchCondition(_ words: [String], places: [Int64]? = nil) -> (String, StatementArguments) {
-        var conditions = words.map { _ in "instr(r.filterText, ?) > 0" }
+        var conditions = words.map { _ in "\(FilterContains.name)(r.filterText, ?)" }
         var arguments = StatementArguments(words)
         if let places {
             conditions.append(places.isEmpty ? "0" : "r.locationID IN (\(Array(repeating: "?", count: places.count).joined(separator: ", ")))")
@@ -114,64 +117,115 @@ extension CatalogueStore {
             WHERE f.filterIndex MATCH ? AND \(condition)
             ORDER BY r.sectionKey, r.rowKey, r.id
             """, arguments: StatementArguments([expression]) + arguments)
-        var summaries: [SectionSummary] = []
-        var sectionKey: String?
-        var ids: [Int64] = []
-        var focusRow: Int?
-        var row = 0
-        let (end, overflow) = query.window.offset.addingReportingOverflow(query.window.limit)
-        let window = query.window.offset..<(overflow ? Int.max : end)
+        var tally = MatchTally(query)
         while let match = try cursor.next() {
-            let key = try match.decode(String.self, atIndex: 0)
-            let id = try match.decode(Int64.self, atIndex: 1)
-            if key != sectionKey {
-                summaries.append(SectionSummary(name: SortKey.sectionName(fromKey: key), count: 0, firstRow: row))
-                sectionKey = key
-            }
-            summaries[summaries.count - 1].count += 1
-            if window.contains(row) { ids.append(id) }
-            if id == query.focus { focusRow = row }
-            row += 1
+            tally.add(sectionKey: try match.decode(String.self, atIndex: 0), id: try match.decode(Int64.self, atIndex: 1))
         }
-        return (CollectionOutline(sections: summaries), ids, focusRow)
+        return tally.result
     }
 
-    /// The matches found by walking the records in the list's order: one walk counts the
-    /// sections and, when there is a focus, the matches before it; the window is read by
-    /// offset (a walk that stops at its last row).
+    /// The most matches the scan's first walk keeps (`matchesByScan`): the window the UI asks
+    /// for while a person types is a screenful and its margins from the top, far fewer.
+    static let scanProbeLimit = 2_000
+
+    /// The matches found by walking the records in the list's order, in one walk whatever
+    /// the filter keeps:
+    ///
+    /// - a first walk keeps the matches up to the window's end (when that is at most
+    ///   `scanProbeLimit` rows down) and stops there: when the filter keeps no more than
+    ///   those, they are all of its matches (a word few records hold: one walk, nothing more);
+    /// - otherwise (a word many records hold: the first walk stopped early) one walk counts
+    ///   the sections, and the window and the focus come from the first walk's rows, or, when
+    ///   they lie further down, from a walk of the rows before them (the focus: of its section
+    ///   only, the sections before it being counted).
     static func matchesByScan(
         _ db: Database, _ condition: String, _ arguments: StatementArguments, _ query: CollectionQuery
     ) throws -> (outline: CollectionOutline, ids: [Int64], focusRow: Int?) {
-        // The focus's key, when it is there and kept by the filter.
-        var focusKey: Row?
-        if let focus = query.focus {
-            focusKey = try Row.fetchOne(
-                db, sql: "SELECT r.sectionKey, r.rowKey, r.id FROM record r WHERE r.id = ? AND \(condition)",
-                arguments: StatementArguments([focus]) + arguments)
+        let (end, overflow) = query.window.offset.addingReportingOverflow(query.window.limit)
+        var windowIDs: [Int64]?
+        var focusRow: Int?
+        var focusFound = false
+        if !overflow, end <= scanProbeLimit {
+            let cursor = try Row.fetchCursor(db, sql: """
+                SELECT r.sectionKey, r.id FROM record r WHERE \(condition) ORDER BY r.sectionKey, r.rowKey, r.id LIMIT ?
+                """, arguments: arguments + StatementArguments([end + 1]))
+            var tally = MatchTally(query)
+            while let match = try cursor.next() {
+                tally.add(sectionKey: try match.decode(String.self, atIndex: 0), id: try match.decode(Int64.self, atIndex: 1))
+            }
+            if tally.rowCount <= end { return tally.result }
+            // More matches than the walk kept: its window is whole, its outline is not.
+            windowIDs = tally.result.ids
+            if let row = tally.result.focusRow { (focusRow, focusFound) = (row, true) }
         }
-        let before = focusKey.map { _ in "SUM((r.sectionKey, r.rowKey, r.id) < (?, ?, ?))" } ?? "0"
-        let beforeArguments = focusKey.map { StatementArguments([$0[0], $0[1], $0[2]] as [DatabaseValue]) } ?? StatementArguments()
         var summaries: [SectionSummary] = []
+        var firstRows: [String: Int] = [:]
         var first = 0
-        var focusRow = 0
         let cursor = try Row.fetchCursor(db, sql: """
-            SELECT r.sectionKey, COUNT(*), \(before) FROM record r WHERE \(condition)
-            GROUP BY r.sectionKey ORDER BY r.sectionKey
-            """, arguments: beforeArguments + arguments)
+            SELECT r.sectionKey, COUNT(*) FROM record r WHERE \(condition) GROUP BY r.sectionKey ORDER BY r.sectionKey
+            """, arguments: arguments)
         while let raw = try cursor.next() {
+            let key = try raw.decode(String.self, atIndex: 0)
             let count = try raw.decode(Int.self, atIndex: 1)
-            summaries.append(SectionSummary(
-                name: SortKey.sectionName(fromKey: try raw.decode(String.self, atIndex: 0)), count: count, firstRow: first))
+            summaries.append(SectionSummary(name: SortKey.sectionName(fromKey: key), count: count, firstRow: first))
+            firstRows[key] = first
             first += count
-            focusRow += try raw.decode(Int.self, atIndex: 2)
         }
-        var ids: [Int64] = []
-        if query.window.limit > 0, first > 0 {
-            ids = try Int64.fetchAll(db, sql: """
-                SELECT r.id FROM record r WHERE \(condition) ORDER BY r.sectionKey, r.rowKey, r.id LIMIT ? OFFSET ?
-                """, arguments: arguments + StatementArguments([query.window.limit, query.window.offset]))
+        if !focusFound, let focus = query.focus,
+           let key = try Row.fetchOne(
+               db, sql: "SELECT r.sectionKey, r.rowKey, r.id FROM record r WHERE r.id = ? AND \(condition)",
+               arguments: StatementArguments([focus]) + arguments)
+        {
+            // The matches before it in its own section, after those of the sections before.
+            let sectionKey: String = key[0]
+            let before = try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM record r WHERE r.sectionKey = ? AND (r.rowKey, r.id) < (?, ?) AND \(condition)
+                """, arguments: StatementArguments([key[0], key[1], key[2]] as [DatabaseValue]) + arguments) ?? 0
+            focusRow = (firstRows[sectionKey] ?? 0) + before
         }
-        return (CollectionOutline(sections: summaries), ids, focusKey == nil ? nil : focusRow)
+        if windowIDs == nil {
+            windowIDs = []
+            if query.window.limit > 0, first > 0 {
+                windowIDs = try Int64.fetchAll(db, sql: """
+                    SELECT r.id FROM record r WHERE \(condition) ORDER BY r.sectionKey, r.rowKey, r.id LIMIT ? OFFSET ?
+                    """, arguments: arguments + StatementArguments([query.window.limit, query.window.offset]))
+            }
+        }
+        return (CollectionOutline(sections: summaries), windowIDs ?? [], focusRow)
+    }
+
+    /// The outline, the window's ids and the focus's row of matches met one by one in the
+    /// list's order.
+    struct MatchTally {
+        private var summaries: [SectionSummary] = []
+        private var sectionKey: String?
+        private var ids: [Int64] = []
+        private var focusRow: Int?
+        private let focus: Int64?
+        private let window: Range<Int>
+        /// The matches met so far.
+        private(set) var rowCount = 0
+
+        init(_ query: CollectionQuery) {
+            focus = query.focus
+            let (end, overflow) = query.window.offset.addingReportingOverflow(query.window.limit)
+            window = query.window.offset..<(overflow ? Int.max : end)
+        }
+
+        mutating func add(sectionKey key: String, id: Int64) {
+            if key != sectionKey {
+                summaries.append(SectionSummary(name: SortKey.sectionName(fromKey: key), count: 0, firstRow: rowCount))
+                sectionKey = key
+            }
+            summaries[summaries.count - 1].count += 1
+            if window.contains(rowCount) { ids.append(id) }
+            if id == focus { focusRow = rowCount }
+            rowCount += 1
+        }
+
+        var result: (outline: CollectionOutline, ids: [Int64], focusRow: Int?) {
+            (CollectionOutline(sections: summaries), ids, focusRow)
+        }
     }
 
     /// The rows of `ids`, in the list's order.

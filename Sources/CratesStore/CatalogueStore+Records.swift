@@ -95,10 +95,13 @@ extension CatalogueStore {
         let columns = [
             "gtin", "addedAt", "addMethod", "note", "locationID", "releaseID", "lookupState", "sectionKey", "rowKey", "updatedAt",
         ] + StoredValues.ownColumns + StoredValues.gradingColumns + ["ownSearchText", "entryKey"]
+        // Each record with its filter text, the batch indexed at the end (`indexFilterTexts`).
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO record (\(columns.joined(separator: ", ")))
-            VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
+            INSERT INTO record (\(columns.joined(separator: ", ")), filterText)
+            VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")),
+                    \(Schema.insertedFilterText(gtin: "?", releaseID: "?", ownSearchText: "?")))
             """)
+        let before = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM record") ?? 0
         let nowSeconds = StoredValues.seconds(now)
         var ids: [Int64] = []
         ids.reserveCapacity(records.count)
@@ -120,6 +123,7 @@ extension CatalogueStore {
                 record.initialState, section, row ?? SortKey.unmatchedRow, nowSeconds,
             ] + StoredValues.ownValues(collector) + StoredValues.gradingValues(record.grading) + [
                 StoredValues.ownSearchText(collector), StoredValues.entryKey(gtin: record.gtin, collector: collector),
+                gtin, record.release?.id, StoredValues.ownSearchText(collector),
             ]))
             let id = db.lastInsertedRowID
             ids.append(id)
@@ -129,6 +133,7 @@ extension CatalogueStore {
                     db, recordID: id, at: now, kind: .enteredByHand, message: "entered by hand: \(collector.description)")
             }
         }
+        try Schema.indexFilterTexts(db, above: before)
         for (section, count) in added { try StoredValues.count(db, sectionKey: section, by: count) }
         return ids
     }

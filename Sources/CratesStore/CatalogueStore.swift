@@ -38,7 +38,14 @@ public final class CatalogueStore: Sendable {
     ///
     /// The path is remembered for `checkpointWrittenCollections`, which the command line
     /// runs as the process ends.
-    public init(path: String, busyTimeout: TimeInterval = defaultBusyTimeout) throws(StoreError) {
+    ///
+    /// `upgrading` is told, before it starts, of an upgrade of a collection of at least
+    /// `upgradeNoticeRecords` records to this build's schema (an upgrade may build an index
+    /// over every record: a minute or so a million records), with the number
+    /// of records, so that the caller can say why it waits.
+    public init(
+        path: String, busyTimeout: TimeInterval = defaultBusyTimeout, upgrading: ((_ records: Int) -> Void)? = nil
+    ) throws(StoreError) {
         try StoreLocation.prepareDirectory(for: path)
         // One process at a time checks, creates and migrates the file (`OpeningLock`).
         let pool = try OpeningLock.holding(forDatabaseAt: path) { () throws(StoreError) -> DatabasePool in
@@ -51,7 +58,7 @@ public final class CatalogueStore: Sendable {
             } catch {
                 throw StoreError.opening(path: path, error)
             }
-            try Self.migrate(pool, path: path)
+            try Self.migrate(pool, path: path, upgrading: upgrading)
             return pool
         }
         self.path = path
@@ -88,7 +95,10 @@ public final class CatalogueStore: Sendable {
         configuration.readonly = readonly
         configuration.busyMode = .timeout(busyTimeout)
         configuration.foreignKeysEnabled = true
-        configuration.prepareDatabase { db in db.add(function: ClaimOwner.sqlFunction) }
+        configuration.prepareDatabase { db in
+            db.add(function: ClaimOwner.sqlFunction)
+            try FilterContains.register(db)
+        }
         return configuration
     }
 

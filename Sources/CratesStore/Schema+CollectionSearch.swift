@@ -23,13 +23,45 @@ import GRDB
 /// a sign. An external-content index must be told the old text of a row it removes; the
 /// triggers take it from `OLD.filterText`, which is, by construction, the text indexed.
 /// `filterText` is NULL only between a record's insert and its trigger's update, and a
-/// record with a NULL text is not in the index.
+/// record with a NULL text is not in the index. One exception, for speed: a bulk insert (an
+/// add of many records, an import) writes each record's text itself, which the triggers then
+/// find right and leave, and indexes the batch in one statement (`indexFilterTexts`).
 extension Schema {
     /// `filterText` for the record row `row` ("NEW", or "record" in an UPDATE of it), with
     /// its release's text `release`: the three parts separated by a space, which no filter
     /// word holds (the words are split at spaces), so no word matches across two parts.
     static func filterTextExpression(row: String, release: String) -> String {
-        "coalesce(\(row).gtin, '') || ' ' || coalesce(\(release), '') || ' ' || coalesce(\(row).ownSearchText, '')"
+        filterTextExpression(gtin: "\(row).gtin", release: release, ownSearchText: "\(row).ownSearchText")
+    }
+
+    /// `filterText` from SQL operands: the record's `gtin`, its release's `searchText` and
+    /// its `ownSearchText`.
+    static func filterTextExpression(gtin: String, release: String, ownSearchText: String) -> String {
+        "coalesce(\(gtin), '') || ' ' || coalesce(\(release), '') || ' ' || coalesce(\(ownSearchText), '')"
+    }
+
+    /// A bulk insert's `filterText`, from its `gtin`, `releaseID` and `ownSearchText`
+    /// operands, as the triggers compute it; see `indexFilterTexts`.
+    static func insertedFilterText(gtin: String, releaseID: String, ownSearchText: String) -> String {
+        filterTextExpression(
+            gtin: gtin, release: "(SELECT searchText FROM release WHERE id = \(releaseID))", ownSearchText: ownSearchText)
+    }
+
+    /// Indexes, in one statement, the records above `id` that a bulk insert of this
+    /// transaction wrote with their `filterText` (`insertedFilterText`).
+    ///
+    /// A record inserted with its text already right is not indexed by the triggers
+    /// (`record_filter_added` sets the same text, so `record_filter_indexed` does nothing),
+    /// and one statement indexing a batch costs a third of indexing each row from a trigger
+    /// (sqlite3, 100,000 records: 0.56 s of CPU against 1.6 s). The caller calls this right
+    /// after its insert, before anything else changes those records' text (the triggers
+    /// would then take the old text out of the index, where it is not yet), and inserts only
+    /// records above the largest id before it, with their text given: ids only grow, and no
+    /// other connection writes during the transaction.
+    static func indexFilterTexts(_ db: Database, above id: Int64) throws {
+        try db.execute(
+            sql: "INSERT INTO filterIndex (rowid, filterText) SELECT id, filterText FROM record WHERE id > ? AND filterText IS NOT NULL",
+            arguments: [id])
     }
 
     static func addCollectionSearchIndex(_ db: Database) throws {

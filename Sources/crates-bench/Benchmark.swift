@@ -9,7 +9,8 @@ struct Benchmark {
     var records: Int
     /// Where the databases go (default: a new directory under the system's temporary one).
     var directory: String?
-    /// "insert" or "list": one part only (for profiling).
+    /// "insert", "list" or "stats": one part only (for profiling); "collection": build the
+    /// collection and stop.
     var only: String?
 
     func run() async throws {
@@ -20,7 +21,7 @@ struct Benchmark {
 
         // 1. A bulk import: GTINs only, as `crates import` would add them.
         var generator = SyntheticCollection(seed: 1)
-        if only != "list", only != "stats" {
+        if only != "list", only != "stats", only != "collection" {
             let newRecords = (0..<records).map { _ in generator.newRecord(matched: false) }
             var insertTimes: [Double] = []
             for run in 0..<runs {
@@ -41,6 +42,8 @@ struct Benchmark {
         let setup = try await time { try await buildCollection(at: path) }
         print(String(format: "  (set-up: a %@-record collection built in %.2f s, %.0f MB on disk)",
                      records.formatted(), setup, Double(fileSize(path)) / 1_048_576))
+        // The collection alone, for crates-tui-bench (scripts/bench.sh's million records).
+        if only == "collection" { return }
 
         let screenful = RowWindow(offset: 0, limit: 60)
         var openTimes: [Double] = []

@@ -5,7 +5,7 @@ import Foundation
 
 /// The store's benchmark, and the writer process the store's kill -9 test drives.
 ///
-///     crates-bench [--runs N] [--records N] [--only insert|list|stats]
+///     crates-bench [--runs N] [--records N] [--only insert|list|stats|collection]
 ///                                               the benchmark (build it in release mode:
 ///                                               scripts/bench.sh)
 ///     crates-bench writer --db PATH [--batch N] adds batches of records forever, printing

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CratesApp
 import CratesStore
+import Foundation
 
 /// `--db PATH`, shared by every command that opens the collection.
 struct StoreOptions: ParsableArguments {
@@ -59,7 +60,14 @@ struct StoreOptions: ParsableArguments {
         CatalogueStore.checkpointWrittenCollectionsAtExit()
         StopRequest.quitOnSignals()
         do {
-            return try CatalogueStore(path: try path())
+            let file = try path()
+            // An upgrade that builds an index over a large collection takes a while: say why
+            // the command waits, before it does.
+            return try CatalogueStore(path: file) { records in
+                StandardStreams.errLine(
+                    "\(file): upgrading the collection (\(records.formatted()) records) for this version of crates: "
+                        + "a minute or so a million records…")
+            }
         } catch let error as CLIError {
             throw error
         } catch {

@@ -101,6 +101,15 @@ import Testing
         }
         let ids = try await store.addAll(batch, batchSize: 150)
         _ = try await store.add(NewRecord(gtin: makeGTIN(400), addMethod: .typed, release: releases[0]))
+        // An import: barcodes, a third with the id of a release stored (attached in the
+        // batch that inserts them), notes, places and the collector's values.
+        let imported = (0..<60).compactMap { n in
+            ImportEntry(
+                line: n + 1, gtin: makeGTIN(500 + n), releaseID: n % 3 == 0 ? releases[n % releases.count].id : nil,
+                note: n % 4 == 0 ? "note \(n)" : nil, location: n % 5 == 0 ? "Shelf › Box" : nil,
+                collector: n % 7 == 0 ? pick(own, &random) : nil)
+        }
+        _ = try await store.importEntries(imported, batchSize: 25)
 
         // Lookups: new releases, and releases already stored coming back changed.
         var looked = 0
@@ -179,6 +188,14 @@ import Testing
                         #expect(all.outline.sections == expected.sections, "\(context)")
                         #expect(all.focusRow == focus.flatMap { expected.ids.firstIndex(of: $0) }, "\(context), focus \(focus ?? 0)")
                         #expect(all.totalRecords == total, "\(context)")
+                        // A screenful from the top, as the UI asks while a person types: the
+                        // scan's first walk may hold every match, or stop before the focus.
+                        let top = try CatalogueStore.fetchWindow(
+                            db, CollectionQuery(filter: filter, window: RowWindow(offset: 0, limit: 60), focus: focus),
+                            plan: plan)
+                        #expect(top.rows.map(\.recordID) == Array(expected.ids.prefix(60)), "\(context), top")
+                        #expect(top.outline.sections == expected.sections, "\(context), top")
+                        #expect(top.focusRow == focus.flatMap { expected.ids.firstIndex(of: $0) }, "\(context), top, focus \(focus ?? 0)")
                     }
                     let part = try CatalogueStore.fetchWindow(
                         db, CollectionQuery(filter: filter, window: RowWindow(offset: 3, limit: 5)), plan: plan)
@@ -218,6 +235,39 @@ import Testing
         let filters = Self.filters(&random)
         try await Self.expectIndexInStep(store, filters: filters)
         try await Self.expectSameAsScan(store, filters: filters)
+    }
+
+    @Test("the upgrade of a large collection is announced before it starts, once, with the number of records")
+    func upgradeAnnounced() async throws {
+        let directory = try TemporaryDirectory()
+        func makeOld(_ name: String, records: Int) async throws -> String {
+            let path = directory.file(name)
+            let queue = try DatabaseQueue(path: path)
+            try Schema.migrator(Schema.migrations.filter { $0.identifier != "v10 collection search index" }).migrate(queue)
+            try await queue.write { db in
+                try db.execute(
+                    sql: """
+                        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+                        INSERT INTO record (gtin, addedAt, addMethod, lookupState, sectionKey, rowKey, updatedAt)
+                        SELECT printf('50%011d', i), i, 'import', 'pending', ?, ?, i FROM n
+                        """,
+                    arguments: [records, SortKey.unknownSection, SortKey.unmatchedRow])
+                try StoredValues.count(db, sectionKey: SortKey.unknownSection, by: records)
+            }
+            try queue.close()
+            return path
+        }
+        let large = try await makeOld("large.sqlite", records: CatalogueStore.upgradeNoticeRecords)
+        let small = try await makeOld("small.sqlite", records: CatalogueStore.upgradeNoticeRecords - 1)
+        var announced: [Int] = []
+        _ = try CatalogueStore(path: large) { announced.append($0) }
+        #expect(announced == [CatalogueStore.upgradeNoticeRecords])
+        _ = try CatalogueStore(path: large) { announced.append($0) }
+        _ = try CatalogueStore(path: small) { announced.append($0) }
+        _ = try CatalogueStore(path: directory.file("new.sqlite")) { announced.append($0) }
+        #expect(announced == [CatalogueStore.upgradeNoticeRecords], "announced only for the large one, once")
+        let store = try CatalogueStore(path: large)
+        #expect(try await store.window(CollectionQuery(filter: "19999", window: RowWindow(offset: 0, limit: 20))).rows.map(\.gtin) == ["5000000019999"])
     }
 
     @Test("a collection made before the index gets it built by the migration")

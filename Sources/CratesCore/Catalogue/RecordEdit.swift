@@ -87,8 +87,9 @@ public enum RecordFieldValue {
     /// The longest value accepted, in characters (as for a search field: a pasted page is a
     /// mistake).
     public static let maximumLength = ReleaseSearchQuery.maximumLength
-    /// The longest note accepted, in characters: one limit for the notes a person types
-    /// (`crates edit`, the UI's form; `crates import` is to follow), long enough for a collector's
+    /// The longest note accepted, in characters: one limit for the notes a person writes
+    /// (`crates edit`, the UI's form, a CSV's note column in `crates import`; a restore of
+    /// crates' own JSON export brings back what the collection held), long enough for a collector's
     /// provenance and track notes, short enough that a pasted page is caught. A sync takes
     /// Discogs' own notes as Discogs keeps them: shortening them would write the cut back.
     public static let maximumNoteLength = 10_000

@@ -263,6 +263,13 @@ struct CSVFormat: Sendable {
             return
         }
         let note = field(columns.note, of: record).flatMap(ImportValidation.note)
+        // The limit `crates edit` and the UI's form apply: the row is refused as a value
+        // too long in a collector's column is, and the rest of the file is read.
+        if let note, note.count > RecordFieldValue.maximumNoteLength {
+            collector.refuse(ImportRefusal(line: line, input: "", reason: .description(
+                RecordFieldError.tooLong("note", length: note.count, limit: RecordFieldValue.maximumNoteLength).description)))
+            return
+        }
         // Discogs files every copy in a folder; "Uncategorized" is its default, not a place.
         let location = field(columns.location, of: record).flatMap(ImportValidation.note)
             .flatMap { $0.lowercased() == "uncategorized" ? nil : $0 }

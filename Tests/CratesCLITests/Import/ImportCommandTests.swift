@@ -205,6 +205,45 @@ struct ImportCommandTests {
         #expect(result.stdout.contains("in.csv:4: release 249504: not-added: its barcode comes from Discogs"), "\(result)")
     }
 
+    @Test("a note over the limit `crates edit` applies: that line refused, naming its length; the rest imported")
+    func noteOverTheLimit() async throws {
+        let sandbox = try CommandSandbox()
+        let limit = RecordFieldValue.maximumNoteLength
+        let long = String(repeating: "é", count: limit + 1)
+        let atLimit = String(repeating: "n", count: limit)
+        // A plain CSV and a Discogs collection export (its note column is Collection Notes).
+        _ = try write(Data("""
+            barcode,note
+            5099750442227,short
+            0077774620024,\(long)
+            0727361626525,\(atLimit)
+
+            """.utf8), "notes.csv", in: sandbox)
+        _ = try write(Data("""
+            Catalog#,Artist,Title,Label,Format,Rating,Released,release_id,CollectionFolder,Date Added,Collection Media Condition,Collection Sleeve Condition,Collection Notes,Barcode
+            TPLP 71,Björk,Homogenic,One Little Indian,CD,,1997,,Uncategorized,2024-05-01 10:00:00,,,"\(long)
+            second line",5012345678900
+
+            """.utf8), "discogs.csv", in: sandbox)
+        let plain = try await ProcessRunner.run(
+            try ProcessRunner.cratesBinary(), arguments: ["import", "--no-lookup", "notes.csv"],
+            environment: sandbox.environment, directory: sandbox.directory)
+        #expect(plain.status == 2, "\(plain)")
+        #expect(plain.stderrLines == ["notes.csv:3: the note is \(limit + 1) characters long; at most \(limit) are taken"], "\(plain)")
+        let discogs = try await ProcessRunner.run(
+            try ProcessRunner.cratesBinary(), arguments: ["import", "--no-lookup", "discogs.csv"],
+            environment: sandbox.environment, directory: sandbox.directory)
+        #expect(discogs.status == 2, "\(discogs)")
+        #expect(discogs.stderrLines == ["discogs.csv:2: the note is \(limit + 13) characters long; at most \(limit) are taken"], "\(discogs)")
+        let store = try sandbox.openStore()
+        #expect(try await Self.gtins(store) == ["0727361626525", "5099750442227"])
+        var notes: Set<String> = []
+        for row in try await store.sections().flatMap(\.rows) {
+            if let note = try await store.record(row.recordID)?.note { notes.insert(note) }
+        }
+        #expect(notes == ["short", atLimit])
+    }
+
     @Test("--help says what import does, with examples and the exit codes")
     func help() async throws {
         let result = try await ProcessRunner.crates(["import", "--help"])
