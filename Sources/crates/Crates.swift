@@ -27,7 +27,7 @@ struct Crates: ParsableCommand {
             AuthCommand.self, BarcodeCommand.self, AddCommand.self, ListCommand.self, StatsCommand.self, ExportCommand.self,
             LookupCommand.self, ImportCommand.self, BackupCommand.self, ScandCommand.self, ScanCommand.self,
             SearchCommand.self, EditCommand.self, RefreshCommand.self,
-            LocationCommand.self, MoveCommand.self, LabelsCommand.self, SyncCommand.self,
+            LocationCommand.self, MoveCommand.self, LabelsCommand.self, SyncCommand.self, CatalogueCommand.self,
         ],
     )
 
