@@ -8,7 +8,6 @@ import Foundation
 final class BlockingChannel<Item: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var items: [Item] = []
-    private var head = 0
     private var finished = false
     private var cancelled = false
     private let capacity: Int
@@ -23,7 +22,7 @@ final class BlockingChannel<Item: Sendable>: @unchecked Sendable {
     func send(_ item: Item) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while items.count - head >= capacity, !cancelled { condition.wait() }
+        while items.count >= capacity, !cancelled { condition.wait() }
         guard !cancelled else { return false }
         items.append(item)
         condition.broadcast()
@@ -35,14 +34,11 @@ final class BlockingChannel<Item: Sendable>: @unchecked Sendable {
     func receive() -> Item? {
         condition.lock()
         defer { condition.unlock() }
-        while head == items.count, !finished, !cancelled { condition.wait() }
-        guard !cancelled, head < items.count else { return nil }
-        let item = items[head]
-        head += 1
-        if head > 64, head * 2 > items.count {
-            items.removeFirst(head)
-            head = 0
-        }
+        while items.isEmpty, !finished, !cancelled { condition.wait() }
+        guard !cancelled, !items.isEmpty else { return nil }
+        // Removed, not only passed: an item received must not stay referenced here (a
+        // megabyte of dump, thousands of releases).
+        let item = items.removeFirst()
         condition.broadcast()
         return item
     }
@@ -60,7 +56,6 @@ final class BlockingChannel<Item: Sendable>: @unchecked Sendable {
         condition.lock()
         cancelled = true
         items.removeAll()
-        head = 0
         condition.broadcast()
         condition.unlock()
     }

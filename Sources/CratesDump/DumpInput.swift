@@ -9,9 +9,16 @@ import Foundation
 final class DumpInput {
     /// A run of whole releases and where it stands in the file.
     struct Chunk: Sendable {
+        /// The releases, without the elements the catalogue does not read (`ElementStripper`).
         var bytes: [UInt8]
-        /// Where `bytes` begins in the uncompressed dump.
+        /// Where this chunk begins in the uncompressed dump.
         var offset: Int64
+        /// How many bytes of the dump it stands for (`bytes` and what was stripped).
+        var originalLength: Int
+        /// Where `bytes` begins in the stream of stripped bytes given to the parser.
+        var strippedOffset: Int64
+        /// What was stripped: at each position of `bytes`, how many bytes were removed before it.
+        var removals: [ElementStripper.Removal]
         /// How much of the file (compressed) was read when it was cut.
         var fileBytesRead: Int64
         /// True for the last chunk: what follows the last `</release>` (`</releases>`).
@@ -25,6 +32,7 @@ final class DumpInput {
     private let file: gzFile
     private var pending: [UInt8] = []
     private var offset: Int64 = 0
+    private var strippedOffset: Int64 = 0
     private var finished = false
 
     /// Opens `path` ("-" for standard input).
@@ -88,11 +96,24 @@ final class DumpInput {
     }
 
     private func take(_ length: Int, isLast: Bool) -> Chunk {
-        let bytes = Array(pending[..<length])
+        let stripped = ElementStripper.strip(pending[..<length])
         pending.removeFirst(length)
-        let chunk = Chunk(bytes: bytes, offset: offset, fileBytesRead: Int64(gzoffset(file)), isLast: isLast)
+        let chunk = Chunk(
+            bytes: stripped.bytes, offset: offset, originalLength: length, strippedOffset: strippedOffset,
+            removals: stripped.removals, fileBytesRead: Int64(gzoffset(file)), isLast: isLast)
         offset += Int64(length)
+        strippedOffset += Int64(stripped.bytes.count)
         return chunk
+    }
+
+    /// The offset in the uncompressed dump of `local`, a position in `chunk.bytes`.
+    static func originalOffset(_ local: Int, in chunk: Chunk) -> Int64 {
+        var removed = 0
+        for removal in chunk.removals {
+            guard removal.position <= local else { break }
+            removed = removal.removedBefore
+        }
+        return chunk.offset + Int64(local + removed)
     }
 
     /// The index just past the last `</release>` in `bytes`, looking at what was added since

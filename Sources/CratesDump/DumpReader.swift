@@ -83,7 +83,7 @@ public final class DumpReader: Sendable {
                 batch.skipped += output.skipped
                 batch.unlisted += output.unlisted
                 batch.fileBytesRead = chunk.fileBytesRead
-                batch.bytesParsed = chunk.offset + Int64(chunk.bytes.count)
+                batch.bytesParsed = chunk.offset + Int64(chunk.originalLength)
                 if batch.releases.count >= batchSize || chunk.isLast {
                     guard batches.send(batch) else {
                         chunks.cancel()

@@ -32,8 +32,9 @@ final class ReleaseElementParser {
     private var artist: DumpRelease.Artist?
     private var format: DumpRelease.Format?
     private var output = Output()
-    /// Where the stream this parser was given begins in the uncompressed dump, and the length
-    /// of the synthetic `<releases>` fed before it after a restart.
+    /// Where the stream this parser was given begins in the stripped stream
+    /// (`DumpInput.Chunk.strippedOffset`), and the length of the synthetic `<releases>` fed
+    /// before it after a restart.
     private var streamBase: Int64 = 0
     private var syntheticPrefix = 0
 
@@ -76,23 +77,23 @@ final class ReleaseElementParser {
                 return XML_Parse(parser, base, Int32(buffer.count - position), chunk.isLast ? 1 : 0)
             }
             if status != XML_STATUS_ERROR { break }
-            // Where expat stopped, in the dump and in this chunk.
+            // Where expat stopped, in this chunk and in the dump.
             let streamIndex = Int64(XML_GetCurrentByteIndex(parser)) - Int64(syntheticPrefix)
-            let errorOffset = streamBase + streamIndex
+            let local = Int(streamBase + streamIndex - chunk.strippedOffset)
+            let errorOffset = DumpInput.originalOffset(max(0, local), in: chunk)
             let reason = XML_ErrorString(XML_GetErrorCode(parser)).map { String(cString: $0) } ?? "not XML"
-            let local = Int(errorOffset - chunk.offset)
             guard let resume = DumpInput.firstEndTag(in: bytes, from: max(position, local)) else {
                 // Nothing but the end of the file after it: the closing tag, or a release cut
                 // short (the last chunk holds what follows the last `</release>`).
                 if chunk.isLast, current != nil || Self.holdsRelease(bytes, from: 0) {
                     output.truncatedAt = errorOffset
                 }
-                restart(at: chunk.offset + Int64(bytes.count))
+                restart(at: chunk.strippedOffset + Int64(bytes.count))
                 break
             }
             output.skipped.append(DumpSkip(releaseID: current?.id, offset: errorOffset, reason: reason))
             position = resume
-            restart(at: chunk.offset + Int64(resume))
+            restart(at: chunk.strippedOffset + Int64(resume))
         }
         return output
     }

@@ -9,8 +9,9 @@ import Foundation
 /// releases mixed in (`<images>`, `status="Accepted"`, empty elements, drafts and deleted
 /// releases), barcodes as people typed them (digit groups, a trailing `&gt;`, Text and Scanned
 /// forms, UPC-A beside its EAN-13, a wrong check digit, runout text), a label listed twice
-/// with catalogue-number variants, and, on request, a control character and an invalid token
-/// as dumps of 2011 and 2014 held.
+/// with catalogue-number variants, a control character in one release's notes (which the
+/// catalogue does not read), and, on request, a control character and an invalid token where
+/// it does read, as dumps of 2011 and 2014 held.
 ///
 /// Deterministic for a seed: each release comes with what a reader must make of it.
 public struct DumpGenerator {
@@ -27,7 +28,7 @@ public struct DumpGenerator {
 
     /// A release written so that it does not parse.
     public enum Fault: String, Sendable {
-        /// A raw U+0001 in its notes (the 2011 dump).
+        /// A raw U+0001 in its title (the 2011 dump held one).
         case controlCharacter
         /// A `<` that starts no tag in its title (the 2014 dump).
         case invalidToken
@@ -156,6 +157,8 @@ public struct DumpGenerator {
         expected.title = title
         if fault == .invalidToken {
             x += "<title>\(Self.escaped(title)) < \(Self.escaped(title))</title>"
+        } else if fault == .controlCharacter {
+            x += "<title>\(Self.escaped(title))\u{01}</title>"
         } else {
             x += "<title>\(Self.escaped(title))</title>"
         }
@@ -238,7 +241,8 @@ public struct DumpGenerator {
         expected.released = released
         if let released { x += "<released>\(released)</released>" }
         // Notes with raw newlines and CRs as &#13;, and a control character when asked.
-        if fault == .controlCharacter {
+        if index == count / 2 {
+            // A control character where the catalogue does not read: the release still is.
             x += "<notes>Pressed at \u{01} the plant.</notes>"
         } else if index % 4 == 0 {
             x += "<notes>Recorded at \(Self.titleWords[random.below(Self.titleWords.count)]) Studios.&#13;\n&#13;\n℗ &amp; © \(year) \(Self.escaped(label.name)).&#13;\n</notes>"

@@ -177,15 +177,35 @@ import Testing
             <release id="3"><title>Three &amp; more</title></release>
             <release id="4"><title>Four < four</title></release>
             <release id="5"><title>Five</title><identifiers><identifier type="Barcode" description="" value="7 961220 922684 &gt;"/></identifiers></release>
+            <release id="6"><title>Six \u{01}</title></release>
+            <release id="7"><title>Seven</title><tracklist><track><title>a < b</title></track></tracklist><labels><label name="L" catno="C 7" id="9"/></labels></release>
             </releases>
 
             """
         try text.write(toFile: path, atomically: false, encoding: .utf8)
         let read = try Self.readAll(path)
-        #expect(read.releases.map(\.id) == [1, 3, 5])
-        #expect(read.releases.map(\.title) == ["One", "Three & more", "Five"])
-        #expect(read.releases.last?.barcodes == ["7 961220 922684 >"])
-        #expect(read.skipped.map(\.releaseID) == [2, 4])
-        #expect(read.skipped.first?.description.hasPrefix("release 2: ") == true)
+        // A fault inside an element the catalogue does not read (notes, the tracklist) costs
+        // nothing: those elements are stripped before parsing.
+        #expect(read.releases.map(\.id) == [1, 2, 3, 5, 7])
+        #expect(read.releases.map(\.title) == ["One", "Two", "Three & more", "Five", "Seven"])
+        #expect(read.releases.last?.labels == [.init(name: "L", catno: "C 7", id: 9)])
+        #expect(read.releases[3].barcodes == ["7 961220 922684 >"])
+        #expect(read.skipped.map(\.releaseID) == [4, 6])
+        #expect(read.skipped.first?.description.hasPrefix("release 4: ") == true)
+        // Offsets are the dump's own, however much was stripped before them.
+        let four = try #require(read.skipped.first)
+        let start = try #require(text.range(of: "<release id=\"4\">")).lowerBound.utf16Offset(in: text)
+        let end = try #require(text.range(of: "Four < four")).upperBound.utf16Offset(in: text)
+        #expect((start...end).contains(Int(four.offset)), "offset \(four.offset), release 4 at \(start)...\(end)")
+    }
+
+    @Test("the stripped elements go whole, nested credits and all, and nothing else")
+    func stripping() {
+        let text = "<release id=\"1\"><title>T</title><extraartists><artist><name>X</name></artist></extraartists>"
+            + "<tracklist><track><extraartists><artist><name>Y</name></artist></extraartists></track></tracklist>"
+            + "<tracklist/><notes>n</notes><videos><video><description>d</description></video></videos></release>"
+        let stripped = ElementStripper.strip(Array(text.utf8)[...])
+        #expect(String(decoding: stripped.bytes, as: UTF8.self) == "<release id=\"1\"><title>T</title><tracklist/></release>")
+        #expect(stripped.removals.last?.removedBefore == text.utf8.count - stripped.bytes.count)
     }
 }

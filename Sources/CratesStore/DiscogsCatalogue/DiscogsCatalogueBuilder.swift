@@ -93,9 +93,13 @@ public final class DiscogsCatalogueBuilder {
         guard sqlite3_open_v2(buildingPath, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
             throw failure("cannot create \(buildingPath)")
         }
+        // SQLite's temporary files (the keys before they are sorted, and the sort) go beside
+        // the catalogue, where the free space was checked, not to a /tmp that may be small.
+        let directory = StoreLocation.directoryPart(of: path)
         try execute("""
             PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;
             PRAGMA cache_size=-65536; PRAGMA temp_store=FILE;
+            PRAGMA temp_store_directory=\(Self.literal(directory.isEmpty ? "." : directory));
             """)
         try execute(CatalogueSchema.tables)
         for statement in Statement.allCases {
