@@ -9,9 +9,9 @@ import Foundation
 /// releases mixed in (`<images>`, `status="Accepted"`, empty elements, drafts and deleted
 /// releases), barcodes as people typed them (digit groups, a trailing `&gt;`, Text and Scanned
 /// forms, UPC-A beside its EAN-13, a wrong check digit, runout text), a label listed twice
-/// with catalogue-number variants, a control character in one release's notes (which the
-/// catalogue does not read), and, on request, a control character and an invalid token where
-/// it does read, as dumps of 2011 and 2014 held.
+/// with catalogue-number variants, and, on request (`faults`), a control character in one
+/// release's notes (which the catalogue does not read), and a control character and an
+/// invalid token where it does read, as dumps of 2011 and 2014 held.
 ///
 /// Deterministic for a seed: each release comes with what a reader must make of it.
 public struct DumpGenerator {
@@ -241,7 +241,7 @@ public struct DumpGenerator {
         expected.released = released
         if let released { x += "<released>\(released)</released>" }
         // Notes with raw newlines and CRs as &#13;, and a control character when asked.
-        if index == count / 2 {
+        if faults, index == count / 2 {
             // A control character where the catalogue does not read: the release still is.
             x += "<notes>Pressed at \u{01} the plant.</notes>"
         } else if index % 4 == 0 {
