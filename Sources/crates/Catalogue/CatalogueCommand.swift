@@ -14,6 +14,10 @@ struct CatalogueCommand: ParsableCommand {
 
             Where it is: --catalogue PATH, else $CRATES_CATALOGUE, else \
             $XDG_DATA_HOME/crates/discogs-catalogue.sqlite.
+
+            Examples:
+              crates catalogue build ~/Downloads/discogs_20260601_releases.xml.gz
+              crates catalogue status
             """,
         subcommands: [CatalogueBuildCommand.self, CatalogueStatusCommand.self, CatalogueRemoveCommand.self])
 }

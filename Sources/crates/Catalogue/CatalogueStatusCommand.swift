@@ -16,6 +16,10 @@ struct CatalogueStatusCommand: ParsableCommand {
             "bytes", "builtAt" (ISO 8601), "seconds", "skipped".
 
             Exit status: 0; 1 when there is no catalogue (or it cannot be read).
+
+            Examples:
+              crates catalogue status
+              crates catalogue status --json | jq .releases
             """)
 
     @OptionGroup var catalogue: CatalogueOptions
@@ -43,6 +47,10 @@ struct CatalogueRemoveCommand: ParsableCommand {
             Lookups and searches go to Discogs again, as without a catalogue.
 
             Exit status: 0 when removed; 1 when there was none.
+
+            Examples:
+              crates catalogue remove
+              crates catalogue remove --catalogue ~/old-catalogue.sqlite
             """)
 
     @OptionGroup var catalogue: CatalogueOptions

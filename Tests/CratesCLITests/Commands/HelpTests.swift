@@ -7,6 +7,7 @@ import Testing
 struct HelpTests {
     @Test("--help on every command: an abstract and examples of that command", arguments: [
         [], ["add"], ["list"], ["export"], ["lookup"], ["barcode"], ["auth"], ["sync"], ["edit"],
+        ["catalogue"], ["catalogue", "build"], ["catalogue", "status"], ["catalogue", "remove"],
     ])
     func help(_ command: [String]) async throws {
         let result = try await ProcessRunner.crates(command + ["--help"])
