@@ -27,24 +27,33 @@ let package = Package(
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
         .systemLibrary(name: "CZint", path: "Sources/CZint"),
         .systemLibrary(name: "CCairo", path: "Sources/CCairo"),
+        // Discogs' data dump: zlib inflates it, expat parses it as it streams.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .systemLibrary(name: "CExpat", path: "Sources/CExpat"),
 
         // Pure Swift: no C, no I/O.
         .target(name: "CratesCore", swiftSettings: strict),
         .target(
             name: "CratesStore",
+            // GRDBSQLite: SQLite's C interface, for the catalogue's build (millions of rows) and
+            // the filter's text function (FilterContains).
             dependencies: [
-                "CratesCore", .product(name: "GRDB", package: "GRDB.swift"),
-                // SQLite's C interface: the filter's function (FilterContains) is a C function.
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "CratesCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
         .target(name: "CratesNet", dependencies: ["CratesCore", "CCurl", "CCrypto"], swiftSettings: strict),
         .target(name: "CratesTUI", dependencies: ["CratesCore", "CNcursesW"], swiftSettings: strict),
         // Label PDFs: symbols from libzint's vector output, pages drawn with cairo.
         .target(name: "CratesLabels", dependencies: ["CratesCore", "CZint", "CCairo"], swiftSettings: strict),
+        // Discogs' releases data dump read as a stream: inflating and parsing on threads of
+        // their own, releases handed out in batches (`DumpReader`).
+        .target(name: "CratesDump", dependencies: ["CratesCore", "CZlib", "CExpat"], swiftSettings: strict),
+        // The project's own generator of realistic dumps (2025 format, with every trait of the
+        // real ones), for the tests and the catalogue benchmark.
+        .target(name: "CratesDumpGenerator", dependencies: ["CratesCore", "CZlib"], swiftSettings: strict),
         // The use cases (add, import, look up, sign in, the TUI session…), shared by the
         // commands and the collection UI. Knows nothing of the terminal UI.
-        .target(name: "CratesApp", dependencies: ["CratesCore", "CratesStore", "CratesNet", "CratesLabels"], swiftSettings: strict),
+        .target(name: "CratesApp", dependencies: ["CratesCore", "CratesStore", "CratesNet", "CratesLabels", "CratesDump"], swiftSettings: strict),
         // Argument parsing, one call into CratesApp, printing; and the TUI's wiring.
         .executableTarget(
             name: "crates",
@@ -56,7 +65,7 @@ let package = Package(
         // The store benchmark (scripts/bench.sh), also the writer process of the store's
         // kill -9 test: kept out of the shipping `crates` binary.
         // Also the driver processes of the store's and the scanner's process tests (Drivers).
-        .executableTarget(name: "crates-bench", dependencies: ["CratesCore", "CratesStore", "CratesNet", "CratesApp"], swiftSettings: strict),
+        .executableTarget(name: "crates-bench", dependencies: ["CratesCore", "CratesStore", "CratesNet", "CratesApp", "CratesDump", "CratesDumpGenerator"], swiftSettings: strict),
         // The UI benchmark (scripts/bench.sh): the UI core over a 100,000-record store.
         .executableTarget(name: "crates-tui-bench", dependencies: ["CratesCore", "CratesStore", "CratesTUI"], swiftSettings: strict),
 
@@ -78,13 +87,17 @@ let package = Package(
         .testTarget(
             name: "CratesNetTests", dependencies: ["CratesNet", "CratesStore", "CratesTestSupport", "crates-bench"],
             swiftSettings: strict),
+        // The dump reader over real release elements and generated dumps (crates-bench's generator).
+        .testTarget(
+            name: "CratesDumpTests", dependencies: ["CratesDump", "CratesDumpGenerator", "CratesCore", "CratesStore", "CratesTestSupport"],
+            swiftSettings: strict),
         .testTarget(name: "CratesTUITests", dependencies: ["CratesTUI"], swiftSettings: strict),
         // Renders label PDFs and reads them back with pdftoppm, zbarimg and pdfinfo.
         .testTarget(name: "CratesLabelsTests", dependencies: ["CratesLabels", "CratesTestSupport"], swiftSettings: strict),
         .testTarget(name: "CratesAppTests", dependencies: ["CratesApp", "CratesCore", "CratesStore", "CratesNet", "CratesTestSupport"], swiftSettings: strict),
         // Runs the built `crates` binary as a process (and under tmux for end-to-end tests).
         .testTarget(
-            name: "CratesCLITests", dependencies: ["CratesCore", "CratesStore", "CratesLabels", "CratesTestSupport"],
+            name: "CratesCLITests", dependencies: ["CratesCore", "CratesStore", "CratesLabels", "CratesTestSupport", "CratesDumpGenerator"],
             swiftSettings: strict),
     ]
 )

@@ -13,6 +13,8 @@ packages=(
   zint                  # barcode images for the camera tests
   libzint-dev           # label symbols (CZint; no pkg-config file, linked by name)
   libcairo2-dev         # label PDFs (CCairo: cairo.h, cairo-pdf.h)
+  zlib1g-dev            # Discogs' data dump: gzread (CZlib)
+  libexpat1-dev         # Discogs' data dump: the streaming XML parser (CExpat)
   fonts-dejavu-core     # the font label PDFs embed (DejaVu Sans)
   poppler-utils         # label tests: pdftoppm, pdfinfo, pdftotext
   socat                 # socket tests

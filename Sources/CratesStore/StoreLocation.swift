@@ -102,12 +102,12 @@ public enum StoreLocation {
         return (directory.isEmpty ? "/" : String(directory), String(trimmed[trimmed.index(after: slash)...]))
     }
 
-    private static func expandTilde(_ path: String, environment: [String: String]) -> String {
+    static func expandTilde(_ path: String, environment: [String: String]) -> String {
         guard path == "~" || path.hasPrefix("~/"), let home = environment["HOME"], !home.isEmpty else { return path }
         return home + path.dropFirst()
     }
 
-    private static func join(_ parts: String...) -> String {
+    static func join(_ parts: String...) -> String {
         var result = parts[0]
         for part in parts.dropFirst() {
             if !result.hasSuffix("/") { result += "/" }

@@ -1,4 +1,5 @@
 import CratesCore
+import CratesDumpGenerator
 import CratesNet
 import CratesStore
 import Foundation
@@ -14,6 +15,8 @@ import Foundation
 ///                                               list and export reads against sqlite3
 ///     crates-bench import|add|claim|read --db PATH …
 ///     crates-bench descriptors|scand …           the tests' driver processes (Drivers, NetDrivers)
+///     crates-bench generate-dump --out FILE [--releases N] [--seed N] [--faults no]
+///                                               a realistic releases dump (scripts/bench-catalogue.sh)
 ///     crates-bench import-memory --file F [--db PATH]
 ///                                               an import's peak memory (scripts/bench-reliability.sh)
 @main
@@ -51,6 +54,17 @@ struct CratesBench {
                     return size
                 }
                 try await ListBenchmark(sizes: sizes, runs: try options.int("--runs", default: 3), directory: options.values["--dir"]).run()
+            } else if arguments.first == "generate-dump" {
+                arguments.removeFirst()
+                let options = try Options(arguments, known: ["--releases", "--seed", "--out", "--faults"])
+                guard let path = options.values["--out"] else { throw Usage("generate-dump needs --out PATH (.xml.gz, .xml or -)") }
+                let summary = try DumpGenerator.write(
+                    count: try options.int("--releases", default: 200_000), seed: UInt64(try options.int("--seed", default: 1)),
+                    faults: options.values["--faults"] != "no", to: path)
+                FileHandle.standardError.write(Data((
+                    "generated \(summary.releases) releases (\(summary.listed) listed, \(summary.unlisted) not accepted, "
+                    + "\(summary.faulty.count) that do not parse: \(summary.faulty.map { "\($0.id) \($0.fault.rawValue)" }.joined(separator: ", "))), "
+                    + "\(summary.barcodeValues) barcode values, \(summary.barcodeKeys) distinct barcodes, \(summary.bytes) bytes of XML\n").utf8))
             } else if arguments.first == "writer" {
                 arguments.removeFirst()
                 let options = try Options(arguments, known: ["--db", "--batch"])

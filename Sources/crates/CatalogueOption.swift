@@ -1,6 +1,7 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
+import CratesStore
 
 /// `--catalogue PATH`: the local Discogs catalogue the command asks before Discogs. One
 /// option group of one type for every command that uses it (the root and `crates import`
@@ -17,5 +18,15 @@ struct CatalogueOption: ParsableArguments {
         let (catalogue, warning) = ReleaseCatalogueAccess.open(flag: path)
         if let warning { StandardStreams.errLine("\(command): \(warning)") }
         return catalogue
+    }
+
+    /// The catalogue's path (`--catalogue`, else `$CRATES_CATALOGUE`, else the default), or
+    /// exits with the message: for the commands that make or inspect the catalogue itself.
+    func resolvedPath() throws -> String {
+        do {
+            return try CatalogueLocation.resolve(flag: path)
+        } catch {
+            throw CLIError(error.description)
+        }
     }
 }

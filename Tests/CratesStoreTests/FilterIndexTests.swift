@@ -5,7 +5,7 @@ import GRDB
 import GRDBSQLite
 import Testing
 
-@testable import CratesStore
+@_spi(Benchmark) @testable import CratesStore
 
 /// The list's filter through its index (`filterIndex`, `record_filter`): the same records,
 /// sections and rows as the scan of the joined tables it replaced, for any filter text, on a

@@ -7,14 +7,10 @@ import Foundation
 /// (> `$HOME/.local/share/crates/…`). With none there, everything works as without one:
 /// Discogs is asked.
 public enum ReleaseCatalogueAccess {
-    /// The environment variable that names the catalogue file.
-    public static let environmentVariable = "CRATES_CATALOGUE"
-    public static let fileName = "discogs-catalogue.sqlite"
-
     /// The catalogue's path for a `--catalogue` value (nil when absent) and an environment;
     /// nil when nothing names one and HOME is not set.
     public static func path(flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        StoreLocation.dataFile(flag: flag, variable: environmentVariable, fileName: fileName, environment: environment)
+        try? CatalogueLocation.resolve(flag: flag, environment: environment)
     }
 
     /// The catalogue a run uses, and a warning when one was named (`--catalogue`,
@@ -25,16 +21,16 @@ public enum ReleaseCatalogueAccess {
     ) -> (catalogue: (any ReleaseCatalogue)?, warning: String?) {
         guard let path = path(flag: flag, environment: environment) else { return (nil, nil) }
         if let catalogue = openReleaseCatalogue(path: path) { return (catalogue, nil) }
-        let named = !(flag ?? "").isEmpty || !(environment[environmentVariable] ?? "").isEmpty
+        let named = !(flag ?? "").isEmpty || !(environment[CatalogueLocation.environmentVariable] ?? "").isEmpty
         let warning = named ? "no Discogs catalogue can be read at \(path) (`crates catalogue build` makes one): asking Discogs" : nil
         return (nil, warning)
     }
 }
 
-/// The one place the product opens a catalogue file: read-only, nil when there is none at
-/// `path` or it cannot be read (crates then asks Discogs, as without one). The catalogue
-/// file itself (built by `crates catalogue build`) is CratesStore's: until it is part of this
-/// build there is none to open.
+/// The one place the product opens a catalogue file (`crates catalogue build` makes it):
+/// read-only, nil when there is none at `path` or it cannot be read (crates then asks
+/// Discogs, as without one).
 public func openReleaseCatalogue(path: String) -> (any ReleaseCatalogue)? {
-    nil
+    guard FileManager.default.fileExists(atPath: path) else { return nil }
+    return try? DiscogsCatalogueFile(path: path)
 }

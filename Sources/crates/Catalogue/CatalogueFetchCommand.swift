@@ -27,6 +27,8 @@ struct CatalogueFetchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The dump of this date (the 1st of a month), rather than the newest.", valueName: "YYYYMMDD"))
     var date: String?
 
+    @OptionGroup var catalogue: CatalogueOption
+
     @OptionGroup var diagnostics: VerboseOption
 
     func validate() throws {
@@ -37,6 +39,7 @@ struct CatalogueFetchCommand: ParsableCommand {
 
     func run() throws {
         diagnostics.install("catalogue fetch")
+        let cataloguePath = try catalogue.resolvedPath()
         let stop = StopRequest.install(announcement: "Stopping: the part downloaded is kept (Ctrl-C again to quit at once)")
         let settings: CatalogueFetch.Settings
         let transport: CurlTransport
@@ -65,8 +68,8 @@ struct CatalogueFetchCommand: ParsableCommand {
         switch outcome {
         case .success(let fetched):
             try StandardStreams.out("\(fetched.path): the releases dump of \(fetched.date), SHA-256 verified\n")
-            try StandardStreams.out("Would build the catalogue from \(fetched.path)\n")
-            // build: wired when the catalogue build lands
+            if stop.isRequested { throw ExitCode(stop.exitStatus) }
+            try CatalogueBuildCommand.build(from: fetched.path, into: cataloguePath, date: fetched.date.digits, stop: stop)
         case .failure(.stopped(let kept, let path)):
             StandardStreams.errLine(CatalogueFetchError.stopped(kept: kept, path: path).description)
             throw ExitCode(stop.isRequested ? stop.exitStatus : 130)

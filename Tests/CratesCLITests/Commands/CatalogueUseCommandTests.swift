@@ -5,8 +5,7 @@ import Testing
 
 /// The local catalogue through the `crates` binary: a catalogue file built by
 /// `CatalogueFixture` (as `crates catalogue build` builds one), opened by the product's one
-/// way in, and the loopback Discogs server counting every request. The tests that need a
-/// file are skipped until this build can make one (`CatalogueFixture.canBuild`).
+/// way in, and the loopback Discogs server counting every request.
 @Suite("The catalogue in crates' commands (process)", .processTimeLimit)
 struct CatalogueUseCommandTests {
     static let known = (1...3).map { sampleGTIN(8_200_000 + $0) }
@@ -26,14 +25,14 @@ struct CatalogueUseCommandTests {
         sandbox.api = server.base
         try await sandbox.signIn(token: "catalogue-token")
         let path = sandbox.directory.appendingPathComponent("discogs-catalogue.sqlite").path
-        try CatalogueFixture.build(
+        try await CatalogueFixture.build(
             known.enumerated().map { (release(1 + $0.offset), [$0.element]) } + [(release(10), [shared]), (release(11), [shared])],
             at: path)
         try await server.reset()  // the sign-in's request is not the commands'
         return (sandbox, server, path)
     }
 
-    @Test("lookup --json: the catalogue's answer says so, with no request; --online asks Discogs", .enabled(if: CatalogueFixture.canBuild))
+    @Test("lookup --json: the catalogue's answer says so, with no request; --online asks Discogs")
     func lookup() async throws {
         let (sandbox, server, path) = try await Self.sandbox()
         let result = try await sandbox.crates(["lookup", "--json", "--catalogue", path, Self.known[0].canonical])
@@ -51,7 +50,7 @@ struct CatalogueUseCommandTests {
         #expect(try await server.stats().requests == 1)
     }
 
-    @Test("search --json: every line from the catalogue says so, with no request", .enabled(if: CatalogueFixture.canBuild))
+    @Test("search --json: every line from the catalogue says so, with no request")
     func search() async throws {
         let (sandbox, server, path) = try await Self.sandbox()
         let result = try await sandbox.crates(["search", "--json", "--catalogue", path, "--catno", "cat-2"])
@@ -62,7 +61,7 @@ struct CatalogueUseCommandTests {
         #expect(try await server.stats().requests == 0)
     }
 
-    @Test("import with Discogs unreachable: every barcode the catalogue knows is final", .enabled(if: CatalogueFixture.canBuild))
+    @Test("import with Discogs unreachable: every barcode the catalogue knows is final")
     func importOffline() async throws {
         let (sandbox, server, path) = try await Self.sandbox()
         await server.stop()

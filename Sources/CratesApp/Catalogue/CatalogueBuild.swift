@@ -1,0 +1,151 @@
+import CratesCore
+import CratesDump
+import CratesStore
+import Foundation
+import Synchronization
+
+/// `crates catalogue build`: a releases dump streamed into a new catalogue, swapped in when
+/// complete. The catalogue in place answers throughout, and stays as it was when the build
+/// fails or is stopped.
+public struct CatalogueBuild: Sendable {
+    /// How far the build got.
+    public struct Progress: Sendable {
+        public var fileBytesRead: Int64
+        /// The dump's size; nil when it comes on standard input.
+        public var fileSize: Int64?
+        public var releases: Int
+        public var skipped: Int
+        public var seconds: Double
+    }
+
+    /// Why a build did not complete.
+    public enum Failure: Error, Sendable, CustomStringConvertible {
+        case noDate(file: String)
+        case badDate(String)
+        case dump(DumpError)
+        case file(CatalogueFileError)
+        /// Stopped by a signal (Ctrl-C): nothing was changed.
+        case stopped
+
+        public var description: String {
+            switch self {
+            case .noDate(let file):
+                "The dump's date is not in its name (\(file)); Discogs names it discogs_YYYYMMDD_releases.xml.gz: pass --date YYYYMMDD."
+            case .badDate(let text):
+                "--date takes the dump's date as YYYYMMDD (20260601), not \(text)."
+            case .dump(let error): "\(error) The catalogue was not changed."
+            case .file(let error): "\(error)"
+            case .stopped: "Stopped: the catalogue was not changed."
+            }
+        }
+    }
+
+    public var dumpPath: String
+    public var cataloguePath: String
+    public var edition: CatalogueEdition
+
+    /// A build of `dumpPath` into `cataloguePath`; the dump's date from `date` (YYYYMMDD), else
+    /// from the file's name.
+    public init(dumpPath: String, cataloguePath: String, date: String?) throws(Failure) {
+        self.dumpPath = dumpPath
+        self.cataloguePath = cataloguePath
+        if let date {
+            guard Self.isDate(date) else { throw .badDate(date) }
+            edition = CatalogueEdition(dumpDate: date)
+        } else if let date = Self.dumpDate(fileName: dumpPath) {
+            edition = CatalogueEdition(dumpDate: date)
+        } else {
+            throw .noDate(file: dumpPath)
+        }
+    }
+
+    /// The date in a dump's name: `discogs_20260601_releases.xml.gz` → 20260601.
+    public static func dumpDate(fileName: String) -> String? {
+        let name = fileName.split(separator: "/").last.map(String.init) ?? fileName
+        guard name.hasPrefix("discogs_") else { return nil }
+        let date = String(name.dropFirst("discogs_".count).prefix(8))
+        guard name.dropFirst("discogs_".count + 8).hasPrefix("_releases"), isDate(date) else { return nil }
+        return date
+    }
+
+    static func isDate(_ text: String) -> Bool {
+        guard text.count == 8, text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text) else { return false }
+        let month = value / 100 % 100, day = value % 100
+        return value / 10_000 >= 2000 && (1...12).contains(month) && (1...31).contains(day)
+    }
+
+    /// The free space a build needs beside the catalogue: the new file (at most 160 bytes a
+    /// release; a release is about 550 bytes of gzip, 3,400 of XML) and as much again for
+    /// sorting the keys. With no size to go by (standard input), the whole of Discogs.
+    public static func neededBytes(dumpSize: Int64?, compressed: Bool) -> Int64 {
+        let releases = dumpSize.map { $0 / (compressed ? 550 : 3_400) } ?? 20_000_000
+        return max(64_000_000, releases * 160 * 2)
+    }
+
+    /// Runs the build; `progress` is called after each batch, `stop` (when given) stops it.
+    public func run(stop: StopRequest?, progress: (Progress) -> Void) throws(Failure) -> CatalogueSummary {
+        let start = ContinuousClock.now
+        let reader: DumpReader
+        do {
+            reader = try DumpReader(path: dumpPath)
+        } catch {
+            throw .dump(error)
+        }
+        let compressed = !dumpPath.hasSuffix(".xml")
+        let builder: DiscogsCatalogueBuilder
+        do {
+            builder = try DiscogsCatalogueBuilder(
+                path: cataloguePath, edition: edition,
+                neededBytes: Self.neededBytes(dumpSize: reader.fileSize, compressed: compressed))
+        } catch {
+            throw .file(error)
+        }
+        let stopped = StopFlag()
+        stop?.onRequest {
+            stopped.set()
+            reader.cancel()
+        }
+        var skipped: [String] = []
+        var skippedCount = 0
+        var unlisted = 0
+        var releases = 0
+        func seconds() -> Double {
+            let elapsed = ContinuousClock.now - start
+            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        }
+        do {
+            try reader.read { batch in
+                if stopped.isSet { throw Failure.stopped }
+                try builder.add(batch.releases)
+                releases += batch.releases.count
+                skippedCount += batch.skipped.count
+                unlisted += batch.unlisted
+                if skipped.count < 100 { skipped += batch.skipped.prefix(100 - skipped.count).map(\.description) }
+                progress(Progress(
+                    fileBytesRead: batch.fileBytesRead, fileSize: reader.fileSize, releases: releases, skipped: skippedCount,
+                    seconds: seconds()))
+            }
+            if stopped.isSet { throw Failure.stopped }
+            return try builder.finish(seconds: seconds(), skipped: skipped, skippedCount: skippedCount, unlisted: unlisted)
+        } catch let error as Failure {
+            builder.abandon()
+            throw error
+        } catch let error as DumpError {
+            builder.abandon()
+            throw .dump(error)
+        } catch let error as CatalogueFileError {
+            builder.abandon()
+            throw .file(error)
+        } catch {
+            builder.abandon()
+            throw .file(.cannotWrite(path: cataloguePath, reason: "\(error)"))
+        }
+    }
+}
+
+/// Set once, from the thread that sees the stop signal, read by the build's.
+private final class StopFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .relaxed) }
+    var isSet: Bool { value.load(ordering: .relaxed) }
+}

@@ -1,0 +1,157 @@
+import CratesCore
+import Foundation
+import Synchronization
+
+/// What the reader hands over at a time: releases in dump order, and how far it got.
+public struct DumpBatch: Sendable {
+    public var releases: [DumpRelease]
+    /// Releases that could not be read in this stretch (named, in order).
+    public var skipped: [DumpSkip]
+    /// Releases not Accepted (drafts, deleted, rejected: older dumps list them).
+    public var unlisted: Int
+    /// How much of the file was read (compressed bytes for a `.gz`).
+    public var fileBytesRead: Int64
+    /// How many uncompressed bytes were parsed.
+    public var bytesParsed: Int64
+}
+
+/// Discogs' releases dump read as a stream, never held whole: zlib inflates on one thread,
+/// expat parses on another, and the caller takes batches of releases on its own thread (three
+/// stages that overlap on a machine of two cores). Bounded queues between the stages keep the
+/// memory to a few megabytes whatever the dump's size.
+public final class DumpReader: Sendable {
+    public let path: String
+    /// The file's size in bytes, for progress; nil for standard input.
+    public let fileSize: Int64?
+    private let input: InputBox
+    private let chunks = BlockingChannel<DumpInput.Chunk>(capacity: 4)
+    private let batches = BlockingChannel<DumpBatch>(capacity: 4)
+    private let cancelled = Atomic<Bool>(false)
+
+    /// Opens `path` (a `.xml.gz`, an `.xml`, or "-" for standard input); throws when it cannot
+    /// be opened.
+    public init(path: String) throws(DumpError) {
+        self.path = path
+        fileSize = DumpInput.size(of: path)
+        input = InputBox(try DumpInput(path: path))
+    }
+
+    /// Reads the whole dump, calling `body` on this thread with each batch of at most
+    /// `batchSize` releases. Throws `DumpError` when the file is damaged or cut short, or what
+    /// `body` throws (which stops the reading at once). Once only.
+    public func read(batchSize: Int = 2_000, _ body: (DumpBatch) throws -> Void) throws {
+        let chunks = self.chunks
+        let batches = self.batches
+        let failure = FailureBox()
+        let inputDone = DispatchSemaphore(value: 0)
+        let parserDone = DispatchSemaphore(value: 0)
+        let input = self.input
+        let path = self.path
+
+        let inflating = Thread {
+            defer {
+                chunks.finish()
+                inputDone.signal()
+            }
+            do throws(DumpError) {
+                while let chunk = try input.input.next() {
+                    guard chunks.send(chunk) else { return }
+                }
+            } catch {
+                failure.withLock { $0 = $0 ?? error }
+            }
+        }
+        inflating.name = "crates.dump.inflate"
+        inflating.stackSize = 1 << 20
+
+        let parsing = Thread {
+            defer {
+                batches.finish()
+                parserDone.signal()
+            }
+            let parser = ReleaseElementParser()
+            var batch = DumpBatch(releases: [], skipped: [], unlisted: 0, fileBytesRead: 0, bytesParsed: 0)
+            batch.releases.reserveCapacity(batchSize)
+            while let chunk = chunks.receive() {
+                let output = parser.parse(chunk)
+                if let offset = output.truncatedAt {
+                    failure.withLock { $0 = $0 ?? .truncated(path: path, offset: offset) }
+                    chunks.cancel()
+                    return
+                }
+                batch.releases += output.releases
+                batch.skipped += output.skipped
+                batch.unlisted += output.unlisted
+                batch.fileBytesRead = chunk.fileBytesRead
+                batch.bytesParsed = chunk.offset + Int64(chunk.originalLength)
+                if batch.releases.count >= batchSize || chunk.isLast {
+                    guard batches.send(batch) else {
+                        chunks.cancel()
+                        return
+                    }
+                    batch.releases = []
+                    batch.releases.reserveCapacity(batchSize)
+                    batch.skipped = []
+                    batch.unlisted = 0
+                }
+            }
+            if !batch.releases.isEmpty || !batch.skipped.isEmpty || batch.unlisted > 0 {
+                batches.send(batch)
+            }
+        }
+        parsing.name = "crates.dump.parse"
+        parsing.stackSize = 4 << 20
+
+        inflating.start()
+        parsing.start()
+        defer {
+            // Once cancelled, the inflating thread may be blocked reading a pipe that will not
+            // say more: the caller does not wait for it (the process is ending).
+            if !cancelled.load(ordering: .relaxed) {
+                inputDone.wait()
+                parserDone.wait()
+            }
+        }
+        var releases = 0
+        var skipped = 0
+        do {
+            while let batch = batches.receive() {
+                if failure.withLock({ $0 }) != nil { break }
+                releases += batch.releases.count
+                skipped += batch.skipped.count + batch.unlisted
+                try body(batch)
+            }
+        } catch {
+            chunks.cancel()
+            batches.cancel()
+            throw error
+        }
+        chunks.cancel()
+        batches.cancel()
+        if cancelled.load(ordering: .relaxed) { return }
+        if let error = failure.withLock({ $0 }) { throw error }
+        if releases == 0, skipped == 0 { throw DumpError.notADump(path: path) }
+    }
+}
+
+extension DumpReader {
+    /// Stops a `read` under way from another thread: it returns after the batch in hand.
+    public func cancel() {
+        cancelled.store(true, ordering: .relaxed)
+        chunks.cancel()
+        batches.cancel()
+    }
+}
+
+/// The first error of the inflating or parsing thread.
+private final class FailureBox: Sendable {
+    private let value = Mutex<DumpError?>(nil)
+    func withLock<T>(_ body: (inout DumpError?) -> T) -> T { value.withLock { body(&$0) } }
+}
+
+/// The input, handed to the inflating thread before it starts and used by it alone.
+/// `@unchecked Sendable`: only one thread (the inflating one) ever touches it.
+private final class InputBox: @unchecked Sendable {
+    let input: DumpInput
+    init(_ input: DumpInput) { self.input = input }
+}

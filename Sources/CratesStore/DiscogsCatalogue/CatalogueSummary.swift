@@ -1,0 +1,49 @@
+import CratesCore
+import Foundation
+
+/// What a catalogue is: which dump, how much it holds, when and how fast it was built
+/// (`crates catalogue status`).
+public struct CatalogueSummary: Hashable, Sendable {
+    public var path: String
+    public var edition: CatalogueEdition
+    public var releases: Int
+    /// Distinct barcodes indexed.
+    public var barcodes: Int
+    /// The file's size.
+    public var bytes: Int64
+    public var builtAt: Date
+    /// How long the build took.
+    public var seconds: Double
+    /// Releases the build could not read (and releases listed twice).
+    public var skipped: Int
+    /// The first hundred of them, named ("release 123: not well-formed (invalid token)").
+    public var skippedReleases: [String]
+
+    public init(
+        path: String, edition: CatalogueEdition, releases: Int, barcodes: Int, bytes: Int64, builtAt: Date, seconds: Double,
+        skipped: Int, skippedReleases: [String]
+    ) {
+        self.path = path
+        self.edition = edition
+        self.releases = releases
+        self.barcodes = barcodes
+        self.bytes = bytes
+        self.builtAt = builtAt
+        self.seconds = seconds
+        self.skipped = skipped
+        self.skippedReleases = skippedReleases
+    }
+
+    /// ISO 8601 in UTC, to the second ("2026-06-03T14:02:11Z").
+    public static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    static func date(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+}

@@ -1,0 +1,320 @@
+import CratesCore
+import Foundation
+import GRDBSQLite
+
+/// Builds a catalogue file from a dump's releases, batch by batch, into a file beside the
+/// catalogue (`CatalogueLocation.buildingPath`), and swaps it in with one rename when
+/// complete: the catalogue in place answers all through the build, and stays as it was when
+/// the build fails or is abandoned (the building file is removed).
+///
+/// The building file is no database anyone reads until the rename, so it is written as fast
+/// as SQLite writes: no journal, no syncs until the end, one transaction per
+/// `releasesPerTransaction`, the barcode and catalogue-number keys sorted into their tables
+/// after the load. Written through SQLite's C interface: millions of rows.
+///
+/// Not Sendable: one thread drives a build.
+public final class DiscogsCatalogueBuilder {
+    public static let releasesPerTransaction = 100_000
+
+    public let path: String
+    public let edition: CatalogueEdition
+    private let buildingPath: String
+    private var lockDescriptor: Int32 = -1
+    private var db: OpaquePointer?
+    private var statements: [Statement: OpaquePointer] = [:]
+    private var terms: [String: Int] = [:]
+    private var inTransaction = false
+    private var sinceCommit = 0
+    private(set) public var releases = 0
+    /// Releases the dump listed twice (the second is left out).
+    private(set) public var duplicates: [Int] = []
+    private var finished = false
+
+    private enum Statement: CaseIterable {
+        case release, text, label, term, barcode, catno
+        var sql: String {
+            switch self {
+            case .release: "INSERT INTO release(id, artist, title, labels, facets, released, master, main) VALUES (?,?,?,?,?,?,?,?)"
+            case .text: "INSERT INTO release_text(rowid, artist, title) VALUES (?,?,?)"
+            case .label: "INSERT OR IGNORE INTO label(id, name) VALUES (?,?)"
+            case .term: "INSERT INTO term(id, text) VALUES (?,?)"
+            case .barcode: "INSERT INTO temp.barcode_load(gtin, release) VALUES (?,?)"
+            case .catno: "INSERT INTO temp.catno_load(key, release) VALUES (?,?)"
+            }
+        }
+    }
+
+    /// Starts a build of the catalogue at `path`. Checks first that the directory has
+    /// `neededBytes` free (the building file, and SQLite's sorting space while the keys are
+    /// sorted), and that no other build of it is under way; a building file left by a build
+    /// that was killed is replaced.
+    public init(path: String, edition: CatalogueEdition, neededBytes: Int64) throws(CatalogueFileError) {
+        self.path = path
+        self.edition = edition
+        buildingPath = CatalogueLocation.buildingPath(for: path)
+        do {
+            try StoreLocation.prepareDirectory(for: path)
+        } catch {
+            throw .cannotWrite(path: path, reason: "\(error)")
+        }
+        let directory = StoreLocation.directoryPart(of: path)
+        let free = Self.freeBytes(in: directory.isEmpty ? "." : directory)
+        if let free, free < neededBytes {
+            throw .noSpace(directory: directory.isEmpty ? "." : directory, needed: neededBytes, available: free)
+        }
+        lockDescriptor = open(buildingPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lockDescriptor >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        guard flock(lockDescriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(lockDescriptor)
+            lockDescriptor = -1
+            throw .buildUnderWay(path: path)
+        }
+        ftruncate(lockDescriptor, 0)
+        do throws(CatalogueFileError) {
+            try openDatabase()
+        } catch {
+            abandon()
+            throw error
+        }
+    }
+
+    deinit {
+        if !finished { abandon() }
+    }
+
+    /// Free bytes for an unprivileged writer in `directory`; nil when unknown.
+    public static func freeBytes(in directory: String) -> Int64? {
+        var info = statvfs()
+        guard statvfs(directory, &info) == 0 else { return nil }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
+    private func openDatabase() throws(CatalogueFileError) {
+        guard sqlite3_open_v2(buildingPath, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
+            throw failure("cannot create \(buildingPath)")
+        }
+        // SQLite's temporary files (the keys before they are sorted, and the sort) go beside
+        // the catalogue, where the free space was checked, not to a /tmp that may be small.
+        let directory = StoreLocation.directoryPart(of: path)
+        try execute("""
+            PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;
+            PRAGMA cache_size=-65536; PRAGMA temp_store=FILE;
+            PRAGMA temp_store_directory=\(Self.literal(directory.isEmpty ? "." : directory));
+            """)
+        try execute(CatalogueSchema.tables)
+        for statement in Statement.allCases {
+            var prepared: OpaquePointer?
+            guard sqlite3_prepare_v2(db, statement.sql, -1, &prepared, nil) == SQLITE_OK, let prepared else {
+                throw failure("cannot prepare the catalogue's tables")
+            }
+            statements[statement] = prepared
+        }
+    }
+
+    /// Adds `batch` (releases in dump order).
+    public func add(_ batch: [DumpRelease]) throws(CatalogueFileError) {
+        if !inTransaction {
+            try execute("BEGIN")
+            inTransaction = true
+        }
+        for release in batch { try add(release) }
+        sinceCommit += batch.count
+        if sinceCommit >= Self.releasesPerTransaction {
+            try execute("COMMIT")
+            inTransaction = false
+            sinceCommit = 0
+        }
+    }
+
+    private func add(_ release: DumpRelease) throws(CatalogueFileError) {
+        var facets = CatalogueFacets()
+        facets.genres = try release.genres.map(term)
+        facets.styles = try release.styles.map(term)
+        facets.formats = try release.formats.map { format throws(CatalogueFileError) in try term(format.summary) }
+        facets.country = try release.country.map(term) ?? 0
+        var labelText = ""
+        for (index, label) in release.labels.enumerated() {
+            if index > 0 { labelText += "\u{1E}" }
+            labelText += label.catno
+            facets.labels.append(label.id)
+            if label.id > 0 {
+                try run(.label) { s in
+                    sqlite3_bind_int64(s, 1, Int64(label.id))
+                    Self.bind(label.name, to: s, at: 2)
+                }
+            } else {
+                labelText += "\u{1F}" + label.name
+            }
+        }
+        let credit = release.artistCredit
+        let inserted = try run(.release, allowConstraint: true) { s in
+            sqlite3_bind_int64(s, 1, Int64(release.id))
+            Self.bind(credit, to: s, at: 2)
+            Self.bind(release.title, to: s, at: 3)
+            Self.bind(labelText, to: s, at: 4)
+            let bytes = facets.encoded()
+            _ = bytes.withUnsafeBytes { sqlite3_bind_blob(s, 5, $0.baseAddress, Int32($0.count), Self.transient) }
+            if let released = release.releasedNumber { sqlite3_bind_int64(s, 6, Int64(released)) } else { sqlite3_bind_null(s, 6) }
+            if let master = release.masterID { sqlite3_bind_int64(s, 7, Int64(master)) } else { sqlite3_bind_null(s, 7) }
+            sqlite3_bind_int64(s, 8, release.isMainRelease ? 1 : 0)
+        }
+        guard inserted else {
+            duplicates.append(release.id)
+            return
+        }
+        try run(.text) { s in
+            sqlite3_bind_int64(s, 1, Int64(release.id))
+            Self.bind(credit, to: s, at: 2)
+            Self.bind(release.title, to: s, at: 3)
+        }
+        for key in DumpBarcode.keys(release.barcodes) {
+            try run(.barcode) { s in
+                sqlite3_bind_int64(s, 1, Int64(bitPattern: key))
+                sqlite3_bind_int64(s, 2, Int64(release.id))
+            }
+        }
+        for key in DumpBarcode.catalogueNumberKeys(release.labels.map(\.catno)) {
+            try run(.catno) { s in
+                Self.bind(key, to: s, at: 1)
+                sqlite3_bind_int64(s, 2, Int64(release.id))
+            }
+        }
+        releases += 1
+    }
+
+    /// The number of `text` in `term`, adding it when new.
+    private func term(_ text: String) throws(CatalogueFileError) -> Int {
+        if let id = terms[text] { return id }
+        let id = terms.count + 1
+        try run(.term) { s in
+            sqlite3_bind_int64(s, 1, Int64(id))
+            Self.bind(text, to: s, at: 2)
+        }
+        terms[text] = id
+        return id
+    }
+
+    /// Sorts the keys into their tables, writes what the build was, and swaps the file in
+    /// place of the catalogue. `skipped` names the releases the dump could not give.
+    public func finish(seconds: Double, skipped: [String], skippedCount: Int, unlisted: Int) throws(CatalogueFileError) -> CatalogueSummary {
+        if inTransaction {
+            try execute("COMMIT")
+            inTransaction = false
+        }
+        for statement in statements.values { sqlite3_finalize(statement) }
+        statements = [:]
+        try execute("BEGIN")
+        try execute(CatalogueSchema.indexes)
+        let barcodes = try count("SELECT count(*) FROM (SELECT DISTINCT gtin FROM barcode)")
+        let builtAt = Date()
+        let meta: [(String, String)] = [
+            ("format", CatalogueSchema.format), ("date", edition.dumpDate), ("releases", "\(releases)"),
+            ("barcodes", "\(barcodes)"), ("builtAt", CatalogueSummary.timestamp(builtAt)),
+            ("seconds", String(format: "%.1f", seconds)), ("skipped", "\(skippedCount + duplicates.count)"),
+            ("unlisted", "\(unlisted)"),
+            ("skippedReleases", (skipped + duplicates.map { "release \($0): listed twice" }).prefix(100).joined(separator: "\n")),
+        ]
+        for (key, value) in meta {
+            try execute("INSERT INTO meta(key, value) VALUES (\(Self.literal(key)), \(Self.literal(value)))")
+        }
+        try execute("COMMIT")
+        sqlite3_close_v2(db)
+        db = nil
+        // On disk before the rename, and the rename on disk before saying it is done.
+        let file = open(buildingPath, O_RDONLY | O_CLOEXEC)
+        if file >= 0 {
+            fsync(file)
+            close(file)
+        }
+        guard rename(buildingPath, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            abandon()
+            throw .cannotWrite(path: path, reason: reason)
+        }
+        let directory = StoreLocation.directoryPart(of: path)
+        let handle = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if handle >= 0 {
+            fsync(handle)
+            close(handle)
+        }
+        finished = true
+        if lockDescriptor >= 0 {
+            close(lockDescriptor)
+            lockDescriptor = -1
+        }
+        return CatalogueSummary(
+            path: path, edition: edition, releases: releases, barcodes: barcodes, bytes: Self.size(of: path),
+            builtAt: builtAt, seconds: seconds, skipped: skippedCount + duplicates.count,
+            skippedReleases: skipped + duplicates.map { "release \($0): listed twice" })
+    }
+
+    /// Stops the build: the building file is removed and the catalogue stays as it was.
+    public func abandon() {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        statements = [:]
+        if let db { sqlite3_close_v2(db) }
+        db = nil
+        if !finished { unlink(buildingPath) }
+        finished = true
+        if lockDescriptor >= 0 {
+            close(lockDescriptor)
+            lockDescriptor = -1
+        }
+    }
+
+    /// The size of the file at `path` in bytes (0 when there is none).
+    static func size(of path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+    }
+
+    // MARK: - SQLite
+
+    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+    private static func bind(_ text: String, to statement: OpaquePointer, at index: Int32) {
+        _ = text.withCString { sqlite3_bind_text(statement, index, $0, -1, transient) }
+    }
+
+    private static func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    /// Runs a prepared statement once; false when `allowConstraint` and a key was taken.
+    @discardableResult
+    private func run(_ which: Statement, allowConstraint: Bool = false, _ bind: (OpaquePointer) -> Void) throws(CatalogueFileError) -> Bool {
+        guard let statement = statements[which] else { throw failure("the build was ended") }
+        bind(statement)
+        let code = sqlite3_step(statement)
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+        if code == SQLITE_DONE { return true }
+        if allowConstraint, code == SQLITE_CONSTRAINT { return false }
+        throw failure("cannot write")
+    }
+
+    private func execute(_ sql: String) throws(CatalogueFileError) {
+        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw failure("cannot write") }
+    }
+
+    private func count(_ sql: String) throws(CatalogueFileError) -> Int {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else { throw failure("cannot read back") }
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { throw failure("cannot read back") }
+        return Int(sqlite3_column_int64(statement, 0))
+    }
+
+    private func failure(_ what: String) -> CatalogueFileError {
+        var message = "unknown error"
+        var code: Int32 = 0
+        if let db {
+            if let text = sqlite3_errmsg(db) { message = String(cString: text) }
+            code = sqlite3_extended_errcode(db)
+        }
+        if code & 0xFF == SQLITE_FULL {
+            return .cannotWrite(path: path, reason: "the disk is full (\(message))")
+        }
+        return .cannotWrite(path: path, reason: "\(what): \(message)")
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import CratesApp
+import CratesStore
+import Foundation
+
+/// `crates catalogue build FILE`.
+struct CatalogueBuildCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build",
+        abstract: "Build the catalogue from a Discogs releases dump.",
+        discussion: """
+            FILE is a releases dump as Discogs publishes it (discogs_YYYYMMDD_releases.xml.gz), \
+            the same uncompressed (.xml), or - for standard input. It is read as a stream, \
+            never whole. The dump's date comes from the file's name, else from --date.
+
+            The build writes a new file beside the catalogue and puts it in the catalogue's \
+            place when complete: the catalogue in place answers throughout, and stays as it \
+            was when the build fails or is stopped (Ctrl-C). It checks the free space first. \
+            A release the dump holds that does not parse is skipped and named in the summary; \
+            a damaged or truncated file stops the build.
+
+            Exit status: 0 when built; 1 when it could not be; 130 when stopped by Ctrl-C.
+
+            Examples:
+              crates catalogue build ~/Downloads/discogs_20260601_releases.xml.gz
+              zcat dump.xml.gz | crates catalogue build --date 20260601 -
+            """)
+
+    @OptionGroup var catalogue: CatalogueOption
+
+    @Option(name: .long, help: ArgumentHelp("The dump's date, when its name does not say it.", valueName: "YYYYMMDD"))
+    var date: String?
+
+    @Argument(help: ArgumentHelp("The releases dump (.xml.gz, .xml, or - for standard input).", valueName: "file"))
+    var file: String
+
+    func run() throws {
+        let stop = StopRequest.install(announcement: "Stopping the build; the catalogue stays as it was.")
+        try Self.build(from: file, into: try catalogue.resolvedPath(), date: date, stop: stop)
+    }
+
+    /// Builds the catalogue at `cataloguePath` from the dump `file`, with the progress bar
+    /// and the summary; shared with `crates catalogue fetch`, which builds what it fetched.
+    static func build(from file: String, into cataloguePath: String, date: String?, stop: StopRequest) throws {
+        let build: CatalogueBuild
+        do throws(CatalogueBuild.Failure) {
+            build = try CatalogueBuild(dumpPath: file, cataloguePath: cataloguePath, date: date)
+        } catch {
+            throw CLIError(error.description)
+        }
+        let progress = CatalogueProgress()
+        let summary: CatalogueSummary
+        do throws(CatalogueBuild.Failure) {
+            summary = try build.run(stop: stop) { progress.show($0) }
+            progress.finish()
+        } catch {
+            progress.finish()
+            if case .stopped = error {
+                StandardStreams.errLine(error.description)
+                throw ExitCode(stop.exitStatus)
+            }
+            throw CLIError(error.description)
+        }
+        try StandardStreams.out(CatalogueProgress.summary(summary) + "\n")
+    }
+}
