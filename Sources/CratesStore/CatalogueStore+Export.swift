@@ -92,11 +92,11 @@ extension CatalogueStore {
             while let row = try rows.next() {
                 items.append((
                     try StoredValues.record(from: row, location: tree.location), try row.decode(String.self, atIndex: sectionIndex),
-                    try row.decode(String.self, atIndex: sectionIndex + 1)))
+                    row[sectionIndex + 1] as DatabaseValue))
             }
         }
-        let listOrder = "sectionKey, rowKey, id"
-        var after: (section: String, row: String, id: Int64)?
+        let listOrder = filter.order.orderTerms("")
+        var after: (section: String, row: DatabaseValue, id: Int64)?
         while true {
             var items: [Item] = []
             items.reserveCapacity(pageSize)
@@ -107,12 +107,12 @@ extension CatalogueStore {
                 // would scan the whole group again for each page. So: first the rest of the
                 // group (equal keys, rowid after the last), then what follows the group.
                 try fetch(
-                    ["sectionKey = ?", "rowKey = ?", "id > ?"],
-                    StatementArguments([after.section, after.row]) + StatementArguments([after.id]),
+                    ["sectionKey = ?", "\(key) = ?", "id > ?"],
+                    StatementArguments([after.section.databaseValue, after.row]) + StatementArguments([after.id]),
                     order: "id", limit: pageSize, into: &items)
                 if items.count < pageSize {
                     try fetch(
-                        ["(sectionKey, rowKey) > (?, ?)"], StatementArguments([after.section, after.row]),
+                        ["(sectionKey, \(key)) > (?, ?)"], StatementArguments([after.section.databaseValue, after.row]),
                         order: listOrder, limit: pageSize - items.count, into: &items)
                 }
             } else {

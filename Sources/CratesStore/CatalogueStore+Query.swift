@@ -45,13 +45,18 @@ extension CatalogueStore {
         // A place: its records and those of the places inside it (a place removed meanwhile
         // has none).
         let places = try query.location.map { try subtree(db, of: $0) }
-        guard !words.isEmpty || places != nil else {
-            let rows = try fetchRows(db, query.window)
+        guard !words.isEmpty || places != nil || fields != nil else {
+            let rows = try fetchRows(db, query.window, order: query.order)
             return CollectionWindow(
                 outline: whole, window: query.window, rows: rows, filter: query.filter, totalRecords: whole.rowCount,
-                focus: query.focus, focusRow: try query.focus.flatMap { try unfilteredFocusRow(db, $0) })
+                focus: query.focus, focusRow: try query.focus.flatMap { try unfilteredFocusRow(db, $0, order: query.order) },
+                order: query.order)
         }
-        let (condition, arguments) = matchCondition(words, places: places)
+        var (condition, arguments) = matchCondition(words, places: places)
+        if let fields {
+            condition += " AND \(fields.0)"
+            arguments += fields.1
+        }
         let plan = try forced ?? filterPlan(db, words, records: whole.rowCount)
         let found: (outline: CollectionOutline, ids: [Int64], focusRow: Int?)
         switch plan {
@@ -61,8 +66,9 @@ extension CatalogueStore {
             found = try matchesByScan(db, condition, arguments, query)
         }
         return CollectionWindow(
-            outline: found.outline, window: query.window, rows: try fetchRows(db, ids: found.ids), filter: query.filter,
-            totalRecords: whole.rowCount, focus: query.focus, focusRow: found.focusRow, location: query.location)
+            outline: found.outline, window: query.window, rows: try fetchRows(db, ids: found.ids, order: query.order),
+            filter: query.filter, totalRecords: whole.rowCount, focus: query.focus, focusRow: found.focusRow,
+            location: query.location, order: query.order)
     }
 
     /// The filter's words, folded as the search text is.
@@ -112,7 +118,7 @@ extension CatalogueStore {
         let cursor = try Row.fetchCursor(db, sql: """
             SELECT r.sectionKey, r.id FROM filterIndex f CROSS JOIN record r ON r.id = f.rowid
             WHERE f.filterIndex MATCH ? AND \(condition)
-            ORDER BY r.sectionKey, r.rowKey, r.id
+            ORDER BY \(query.order.orderTerms())
             """, arguments: StatementArguments([expression]) + arguments)
         var summaries: [SectionSummary] = []
         var sectionKey: String?
@@ -146,10 +152,10 @@ extension CatalogueStore {
         var focusKey: Row?
         if let focus = query.focus {
             focusKey = try Row.fetchOne(
-                db, sql: "SELECT r.sectionKey, r.rowKey, r.id FROM record r WHERE r.id = ? AND \(condition)",
+                db, sql: "SELECT r.sectionKey, r.\(query.order.keyColumn), r.id FROM record r WHERE r.id = ? AND \(condition)",
                 arguments: StatementArguments([focus]) + arguments)
         }
-        let before = focusKey.map { _ in "SUM((r.sectionKey, r.rowKey, r.id) < (?, ?, ?))" } ?? "0"
+        let before = focusKey.map { _ in "SUM((\(query.order.orderTerms())) < (?, ?, ?))" } ?? "0"
         let beforeArguments = focusKey.map { StatementArguments([$0[0], $0[1], $0[2]] as [DatabaseValue]) } ?? StatementArguments()
         var summaries: [SectionSummary] = []
         var first = 0
@@ -168,14 +174,14 @@ extension CatalogueStore {
         var ids: [Int64] = []
         if query.window.limit > 0, first > 0 {
             ids = try Int64.fetchAll(db, sql: """
-                SELECT r.id FROM record r WHERE \(condition) ORDER BY r.sectionKey, r.rowKey, r.id LIMIT ? OFFSET ?
+                SELECT r.id FROM record r WHERE \(condition) ORDER BY \(query.order.orderTerms()) LIMIT ? OFFSET ?
                 """, arguments: arguments + StatementArguments([query.window.limit, query.window.offset]))
         }
         return (CollectionOutline(sections: summaries), ids, focusKey == nil ? nil : focusRow)
     }
 
     /// The rows of `ids`, in the list's order.
-    static func fetchRows(_ db: Database, ids: [Int64]) throws -> [CollectionRow] {
+    static func fetchRows(_ db: Database, ids: [Int64], order: ListOrder = .default) throws -> [CollectionRow] {
         var rows: [CollectionRow] = []
         // At most 500 ids a statement, far below SQLite's limit on parameters.
         for start in stride(from: 0, to: ids.count, by: 500) {
@@ -185,7 +191,7 @@ extension CatalogueStore {
                        \(shownColumns), r.sectionKey
                 FROM record r LEFT JOIN release rel ON rel.id = r.releaseID
                 WHERE r.id IN (\(Array(repeating: "?", count: part.count).joined(separator: ", ")))
-                ORDER BY r.sectionKey, r.rowKey, r.id
+                ORDER BY \(order.orderTerms())
                 """, arguments: StatementArguments(part)).map(row(from:))
         }
         return rows
@@ -193,15 +199,16 @@ extension CatalogueStore {
 
     /// The row of `id` in the whole list's order: how many rows sort before it. An index
     /// range count, a few milliseconds at 100,000 records. Nil when the record is gone.
-    static func unfilteredFocusRow(_ db: Database, _ id: Int64) throws -> Int? {
-        guard let key = try Row.fetchOne(db, sql: "SELECT sectionKey, rowKey FROM record WHERE id = ?", arguments: [id]) else {
+    static func unfilteredFocusRow(_ db: Database, _ id: Int64, order: ListOrder = .default) throws -> Int? {
+        let column = order.keyColumn
+        guard let key = try Row.fetchOne(db, sql: "SELECT sectionKey, \(column) FROM record WHERE id = ?", arguments: [id]) else {
             return nil
         }
-        let sectionKey: String = key[0]
-        let rowKey: String = key[1]
+        let sectionKey: DatabaseValue = key[0]
+        let rowKey: DatabaseValue = key[1]
         return try Int.fetchOne(db, sql: """
             SELECT COUNT(*) FROM record r
-            WHERE r.sectionKey < ? OR (r.sectionKey = ? AND (r.rowKey < ? OR (r.rowKey = ? AND r.id < ?)))
+            WHERE r.sectionKey < ? OR (r.sectionKey = ? AND (r.\(column) < ? OR (r.\(column) = ? AND r.id < ?)))
             """, arguments: StatementArguments([sectionKey, sectionKey, rowKey, rowKey]) + StatementArguments([id]))
     }
 }

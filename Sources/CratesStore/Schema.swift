@@ -38,6 +38,7 @@ enum Schema {
             ("v8 discogs sync", addDiscogsSync),
             ("v9 sync lease", addSyncLease),
             ("v10 collection search index", addCollectionSearchIndex),
+            ("v12 sort keys", addSortKeys),
         ]
     }
 

@@ -31,7 +31,8 @@ struct MemoryCollection {
             outline: CollectionOutline(sections: outline), window: RowWindow(offset: start, limit: query.window.limit),
             rows: Array(rows[start..<end]), filter: query.filter,
             totalRecords: sections.reduce(0) { $0 + $1.items.count }, focus: focus,
-            focusRow: focus.flatMap { id in rows.firstIndex { $0.recordID == id } }, location: query.location)
+            focusRow: focus.flatMap { id in rows.firstIndex { $0.recordID == id } }, location: query.location,
+            order: query.order)
     }
 }
 
@@ -71,7 +72,7 @@ struct Harness {
         change(&store)
         let query = CollectionQuery(
             filter: state.filter, window: RowWindow(offset: state.list.offset, limit: max(200, state.list.rows.count)), focus: store.focus,
-            location: state.location?.id)
+            location: state.location?.id, order: state.order)
         send(.window(store.answer(query)))
     }
 

@@ -249,6 +249,11 @@ extension AppState {
             }
         case .locations:
             return openLocations()
+        case .sortOrder:
+            // The selected record stays selected: the store locates it in the new order.
+            order = order.next
+            say("Sorted by \(order.rawValue)")
+            return [.rememberOrder(order)]
         case .quit: return quit()
         case .redraw: return [.redraw]
         }

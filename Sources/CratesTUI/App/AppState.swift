@@ -98,6 +98,8 @@ public struct AppState: Sendable {
     /// shows what is in it and inside it, and what is added goes in it. Nil: none.
     public internal(set) var location: Location?
     public internal(set) var filterEditing = false
+    /// The order of the rows within each section (`O` cycles it; the runner remembers it).
+    public internal(set) var order: ListOrder = .default
     /// The selected line and the record on it: the record is what the selection follows when
     /// the list changes under it.
     public internal(set) var selectedLine = 0
@@ -153,9 +155,10 @@ public struct AppState: Sendable {
     /// (wedge scanners: 5–30 ms a key; people: 80 ms and more).
     static let wedgeKeyInterval = 0.05
 
-    public init(width: Int, height: Int) {
+    public init(width: Int, height: Int, order: ListOrder = .default) {
         self.width = width
         self.height = height
+        self.order = order
     }
 
     /// Rows available to the list (one title line above, status and message lines below).

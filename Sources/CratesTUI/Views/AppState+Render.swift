@@ -29,7 +29,9 @@ extension AppState {
         let title: String
         switch mode {
         case .list:
-            title = filter.isEmpty ? " crates" + placeTitle : " crates\(placeTitle) · filter \"\(filter)\": \(list.filter == filter ? "\(list.rowCount.grouped) found" : "searching…")"
+            // The order's name, unless it would leave no room for the keys' hint.
+            let sorted = " crates\(placeTitle) · by \(order.rawValue)"
+            title = filter.isEmpty ? (DisplayWidth.of(sorted) + 30 <= width ? sorted : " crates" + placeTitle) : " crates\(placeTitle) · by \(order.rawValue) · filter \"\(filter)\": \(list.filter == filter ? "\(list.rowCount.grouped) found" : "searching…")"
         case .details: title = " crates · details"
         case .picker: title = " crates · choose a pressing"
         case .help: title = " crates · keys"

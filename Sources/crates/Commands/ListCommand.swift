@@ -58,12 +58,21 @@ struct ListCommand: ParsableCommand {
 
     @OptionGroup var records: RecordFilterOptions
 
+    @Option(help: ArgumentHelp(
+        "The order within each genre section (artist: as a record shop files it, then year and title).", valueName: "order"))
+    var sort: ListOrder = .default
+
     func run() throws {
         // Read-only: never creates the collection, reads one the user may not write (issue 12).
         let store = try self.store.openForReading()
-        let export = CollectionExport(store: store, filter: try records.filter(in: store))
+        let export = CollectionExport(store: store, filter: try records.filter(in: store, order: sort))
         let json = self.json
         for warning in try blocking({ try await export.unknownGenreWarnings() }) { StandardStreams.errLine(warning) }
         try blocking { try await export.list(json: json) { try StandardStreams.out($0) } }
     }
+}
+
+extension ListOrder: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }
