@@ -101,10 +101,12 @@ struct Harness {
 
 enum Sample {
     static func item(_ id: Int64, _ gtin: String, artist: String = "", title: String = "", format: String = "",
-                     year: Int? = nil, state: LookupState = .matched, candidates: Int = 0) -> CollectionRow {
+                     year: Int? = nil, country: String? = nil, catno: String? = nil,
+                     state: LookupState = .matched, candidates: Int = 0) -> CollectionRow {
         CollectionRow(
             recordID: id, gtin: gtin, artist: artist.isEmpty ? nil : artist, title: title.isEmpty ? nil : title,
-            formats: format.isEmpty ? nil : format, year: year, lookupState: state, candidateCount: candidates,
+            formats: format.isEmpty ? nil : format, year: year, country: country, catno: catno,
+            lookupState: state, candidateCount: candidates,
             addedAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(id)))
     }
 
