@@ -79,8 +79,14 @@ extension CatalogueStore {
             conditions.append("+lookupState IN (\(placeholders(filter.states.count)))")
             arguments += StatementArguments(filter.states.map(\.rawValue))
         }
-        let columns = "SELECT \(StoredValues.recordColumns), sectionKey, rowKey FROM record"
-        typealias Item = (record: CatalogueRecord, sectionKey: String, rowKey: String)
+        if let fields = FieldConditions(years: filter.years, formats: filter.format.map { [$0] } ?? []).sql("") {
+            conditions.append(fields.0)
+            arguments += fields.1
+        }
+        // The order's key (`ListOrder.keyColumn`): text, or a date for the added order.
+        let key = filter.order.keyColumn
+        let columns = "SELECT \(StoredValues.recordColumns), sectionKey, \(key) FROM record"
+        typealias Item = (record: CatalogueRecord, sectionKey: String, rowKey: DatabaseValue)
         // Read through a cursor, each row decoded where it lies (no copy of every row first).
         func fetch(_ extra: [String], _ extraArguments: StatementArguments, order: String, limit: Int, into items: inout [Item]) throws {
             let all = conditions + extra

@@ -40,7 +40,10 @@ extension CatalogueStore {
 
     /// `plan`: forced (the tests compare both); nil: chosen by `filterPlan`.
     static func fetchWindow(_ db: Database, _ query: CollectionQuery, plan forced: FilterPlan? = nil) throws -> CollectionWindow {
-        let words = filterWords(query.filter)
+        // Year and format words are conditions of their own (`FieldConditions`), the rest text.
+        let terms = ListFilterTerms(query.filter)
+        let fields = FieldConditions(years: terms.years, formats: terms.formats).sql()
+        let words = filterWords(terms.text)
         let whole = try fetchOutline(db)
         // A place: its records and those of the places inside it (a place removed meanwhile
         // has none).

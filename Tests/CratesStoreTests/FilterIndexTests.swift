@@ -161,7 +161,8 @@ import Testing
     static func expectSameAsScan(_ store: CatalogueStore, filters: [String]) async throws {
         let deletedID: Int64 = 1_000_000
         try await store.read { db in
-            for filter in filters {
+            // A year or format word is a condition of its own (`ListFilterTerms`), not text.
+            for filter in filters where ListFilterTerms(filter).years == nil && ListFilterTerms(filter).formats.isEmpty {
                 let expected = try scanned(db, filter)
                 let words = CatalogueStore.filterWords(filter)
                 var plans: [CatalogueStore.FilterPlan?] = [nil, .scan]

@@ -48,6 +48,7 @@ struct ListCommand: ParsableCommand {
               crates list --genre rock --state matched | cut -f5,6
               crates list --state ambiguous,notFound
               crates list --location "Living Room"
+              crates list --sort year --format vinyl --year 1975-1979
               crates list --json | jq -r 'select(.release != null) | .release.title'
             """)
 
