@@ -16,7 +16,7 @@ public final class CollectionSession: Sendable {
     /// The camera daemon's socket; nil with `--no-scanner`.
     private let scanner: ScanSocketPath?
     private let follower = Mutex<ScanFollower?>(nil)
-    private let undo: UndoLedger
+    let undo: UndoLedger
     /// The current place: where what is added goes, and what a place's label changes.
     private let context: ScanContext
     private let worker = Mutex<(worker: LookupWorker?, task: Task<Void, Never>?)>((nil, nil))
@@ -141,6 +141,9 @@ public final class CollectionSession: Sendable {
                 switch try await undo.undo(token) {
                 case .restored(let count): post(.restored(count: count))
                 case .movedBack(let count): post(.message("Moved \(counted(count, "record")) back", isError: false))
+                case .edited(let record):
+                    post(.message("Edit undone: \(record.subject)", isError: false))
+                    if let details = try await store.details(record.id) { post(.details(details)) }
                 case nil: break
                 }
             case .loadDetails(let id):
@@ -175,8 +178,12 @@ public final class CollectionSession: Sendable {
             case .enterByHand(let fields, let recordID):
                 try await enterByHand(fields, for: recordID, into: context.location)
             case .edit(let id, let edit):
-                let record = try await store.edit(id, edit)
-                post(.message(edit.isEmpty ? "Nothing changed" : "Saved \(record.subject): \(edit.summary)", isError: false))
+                let (record, token) = try await undo.edit(id, edit)
+                if let token {
+                    post(.edited(text: "Saved \(record.subject): \(edit.summary)", undo: token))
+                } else {
+                    post(.message("Nothing changed", isError: false))
+                }
                 if let details = try await store.details(id) { post(.details(details)) }
             case .loadNeedsPerson:
                 post(.needsPerson(try await store.needingAPerson()))

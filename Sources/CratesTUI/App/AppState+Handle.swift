@@ -51,8 +51,11 @@ extension AppState {
             sentQuery = nil
             received = false
         case .deleted(let count, let token):
-            lastUndo = Undo(token: token, count: count)
+            pushUndo(Undo(token: token, count: count))
             say(count == 1 ? "Deleted 1 record: u to undo" : "Deleted \(count) records: u to undo")
+        case .edited(let text, let token):
+            pushUndo(Undo(token: token, count: 1))
+            say("\(text) (u in the list undoes)")
         case .restored(let count):
             say(count == 1 ? "Restored 1 record" : "Restored \(count) records")
         case .discogs(let status):
@@ -198,11 +201,10 @@ extension AppState {
             guard let item = selectedItem else { return [] }
             confirmDelete = ConfirmDelete(ids: [item.recordID], label: item.displayTitle)
         case .undo:
-            guard let undo = lastUndo else {
+            guard let undo = undoStack.popLast() else {
                 say("Nothing to undo")
                 return []
             }
-            lastUndo = nil
             return [.session(.undo(undo.token))]
         case .open:
             guard let item = selectedItem else { return [] }

@@ -115,7 +115,9 @@ public struct AppState: Sendable {
     /// Camera scans that arrived while a dialog was open, applied in order once it closes.
     public internal(set) var queued: [QueuedScan] = []
     /// The last delete, for `u`.
-    public internal(set) var lastUndo: Undo?
+    /// The session's deletes, moves and edits that can be undone, the last one last: `u`
+    /// undoes them one by one, last first.
+    public internal(set) var undoStack: [Undo] = []
     /// The walk through the records that need a person, while it lasts (also while a form
     /// or the picker opened from it is up).
     public internal(set) var walk: NeedsWalk?
@@ -145,6 +147,15 @@ public struct AppState: Sendable {
         public var token: Int
         public var count: Int
     }
+
+    /// Keeps `undo` for `u`; the oldest go past `undoLimit` (the ledger keeps them anyway,
+    /// only the UI forgets).
+    mutating func pushUndo(_ undo: Undo) {
+        undoStack.append(undo)
+        if undoStack.count > Self.undoLimit { undoStack.removeFirst(undoStack.count - Self.undoLimit) }
+    }
+
+    static let undoLimit = 1000
 
     public struct Message: Equatable, Sendable {
         public var text: String

@@ -78,7 +78,7 @@ public enum KeyMap {
         KeyBinding(keys: [.enter], action: .submit, help: "search, save or add", contexts: [.form]),
         KeyBinding(keys: [.control("u")], action: .clearField, help: "empty the field", contexts: [.form]),
         KeyBinding(keys: [.character("d"), .delete], action: .delete, help: "delete the record (asks first)", contexts: [.list, .details]),
-        KeyBinding(keys: [.character("u")], action: .undo, help: "undo the last delete", contexts: [.list]),
+        KeyBinding(keys: [.character("u")], action: .undo, help: "undo: the session's deletes, moves and edits, last first", contexts: [.list]),
         KeyBinding(keys: [.enter, .right, .character("l")], action: .open, help: "details; choose a pressing when ambiguous", contexts: [.list, .details]),
         KeyBinding(keys: [.enter], action: .open, help: "choose this pressing", contexts: [.picker]),
         KeyBinding(keys: [.enter], action: .open, help: "choose a pressing (or search, when there is none)", contexts: [.needs]),
