@@ -223,7 +223,15 @@ public final class CollectionSession: Sendable {
                 }
                 nudgeWorker()
             case .held(let question):
-                post(.ask(question))
+                if case .moveHere(let move) = question.kind, move.from == nil {
+                    // Shelving: a copy in no place goes into the current one at once (undo
+                    // puts it back); only a copy in another place is asked about.
+                    let (count, token) = try await undo.move([move.recordID], to: move.to.id)
+                    post(.moved(count: count, to: move.to, undo: token))
+                    post(.message("Put \(move.title) in \(move.to.name): u to undo", isError: false))
+                } else {
+                    post(.ask(question))
+                }
             case .refused(let reason):
                 post(.message(reason, isError: true))
             }
