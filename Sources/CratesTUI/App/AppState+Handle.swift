@@ -26,6 +26,9 @@ extension AppState {
         switch event {
         case .window(let window):
             apply(window)
+            // The store changed (here or in another process: a `crates move`, an import):
+            // the places view reads its counts again.
+            if case .locations = mode { return [.session(.loadLocations)] }
         case .ask(let question):
             questions.append(question)
         case .details(let details):

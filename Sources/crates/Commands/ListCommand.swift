@@ -12,17 +12,22 @@ struct ListCommand: ParsableCommand {
         abstract: "Print the collection, one record per line, in the order the collection UI shows it.",
         discussion: """
             Records come section by section (genres by name, Unknown last: records not \
-            matched yet, in the order they were added), then by title, artist and barcode \
-            within a section, as in the collection UI. Each copy is its own line.
+            matched yet, in the order they were added), then in the order --sort names \
+            within a section: artist (the default: by artist as a record shop files it, \
+            "The Beatles" under B, then year, then title), title, year, added, label (and \
+            catalogue number) or place. Each copy is its own line.
 
             Output: tab-separated columns, always these, in this order:
-              id  gtin  state  section  artist  title  format  year  label  catno  release_id  added  collector
+              id  gtin  state  section  artist  title  format  year  label  catno  release_id  added  collector  place
             A value crates does not know (an unmatched record's artist, say) is an empty \
             field. state is one of \(LookupStateOption.validValues); format joins several \
             formats with " + ", label and catno join several labels with ", "; added is \
             ISO 8601 in UTC. artist to catno are the values shown: yours (`crates edit`) where \
             you set one, else Discogs'; collector names the fields that are yours \
-            ("title,year"). gtin is empty for a record without a barcode. Tabs and line \
+            ("title,year"). place is the place the copy is in, as a path ("Living Room › \
+            Shelf 2 › Crate A3"), empty when it is in none: with --location, it says which \
+            of the places inside that one holds each record. gtin is empty for a record \
+            without a barcode (and is always the canonical digits, as stored). Tabs and line \
             breaks inside values become spaces.
 
             With --json, one JSON object per record and line (JSON Lines), with every field \
