@@ -156,7 +156,7 @@ extension RecordDetails {
                 add("Details", "from the barcode search; the full release (tracklist, notes) is on its way from Discogs")
             }
         }
-        add("Barcode", record.gtin.map { "\($0.canonical) (\(BarcodeDescription.of($0)))" } ?? "none")
+        add("Barcode", record.gtin.map { "\($0.printedForm) (\(BarcodeDescription.of($0)))" } ?? "none")
         let detail = record.lookupError ?? record.skipReason
         add("Lookup", detail.map { "\(record.lookupState.label): \($0)" } ?? record.lookupState.label)
         if record.lookupState == .failed, let retry = record.retryAt {
