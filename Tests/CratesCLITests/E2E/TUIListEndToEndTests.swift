@@ -96,10 +96,16 @@ struct TUIListEndToEndTests {
         try await tmux.type("u")
         try await tmux.waitFor(text: "Edit undone")
         try await tmux.waitFor("the title back") { lines in !lines.contains { $0.contains("— Renamed") } }
-        try await tmux.type("u")
-        try await tmux.waitFor(text: "3 records")
-        try await tmux.type("u")
-        try await tmux.waitFor(text: "4 records")
+        // Each undo's message is waited for (Esc clears the message line first), so that no
+        // message still on its way can replace the last one.
+        for count in ["3 records", "4 records"] {
+            try await tmux.press("Escape")
+            try await tmux.waitFor("the message line cleared") { lines in !lines.contains { $0.contains("Restored 1 record") } }
+            try await tmux.type("u")
+            try await tmux.waitFor("\(count), restored") { lines in
+                lines.contains { $0.contains(count) } && lines.contains { $0.contains("Restored 1 record") }
+            }
+        }
         try await tmux.type("u")
         try await tmux.waitFor(text: "Nothing to undo")
         try await tmux.press("q")
