@@ -60,7 +60,8 @@ struct TUICameraEndToEndTests {
         #expect(FileManager.default.createFile(atPath: go, contents: nil))
         var screen = try await tui.waitFor(text: "2 records")
         #expect(screen.contains { $0.contains("5029141777638") })
-        #expect(screen.contains { $0.contains("727361626525") })
+        // The UPC-A as its sleeve prints it.
+        #expect(screen.contains { $0.contains("7 27361 62652 5") })
         screen = try await tui.waitFor(text: "ignored QR-Code: https://example.com/x")
 
         // The daemon goes away: the TUI says so and keeps working from the keyboard.
