@@ -79,8 +79,14 @@ extension CatalogueStore {
             conditions.append("+lookupState IN (\(placeholders(filter.states.count)))")
             arguments += StatementArguments(filter.states)
         }
-        let columns = "SELECT \(StoredValues.recordColumns), sectionKey, rowKey FROM record"
-        typealias Item = (record: CatalogueRecord, sectionKey: String, rowKey: String)
+        if let fields = FieldConditions(years: filter.years, formats: filter.format.map { [$0] } ?? []).sql("") {
+            conditions.append(fields.0)
+            arguments += fields.1
+        }
+        // The order's key (`ListOrder.keyColumn`): text, or a date for the added order.
+        let key = filter.order.keyColumn
+        let columns = "SELECT \(StoredValues.recordColumns), sectionKey, \(key) FROM record"
+        typealias Item = (record: CatalogueRecord, sectionKey: String, rowKey: DatabaseValue)
         // Read through a cursor, each row decoded where it lies (no copy of every row first).
         func fetch(_ extra: [String], _ extraArguments: StatementArguments, order: String, limit: Int, into items: inout [Item]) throws {
             let all = conditions + extra
@@ -92,11 +98,11 @@ extension CatalogueStore {
             while let row = try rows.next() {
                 items.append((
                     try StoredValues.record(from: row, location: tree.location), try row.decode(String.self, atIndex: sectionIndex),
-                    try row.decode(String.self, atIndex: sectionIndex + 1)))
+                    row[sectionIndex + 1] as DatabaseValue))
             }
         }
-        let listOrder = "sectionKey, rowKey, id"
-        var after: (section: String, row: String, id: Int64)?
+        let listOrder = filter.order.orderTerms("")
+        var after: (section: String, row: DatabaseValue, id: Int64)?
         while true {
             var items: [Item] = []
             items.reserveCapacity(pageSize)
@@ -107,12 +113,12 @@ extension CatalogueStore {
                 // would scan the whole group again for each page. So: first the rest of the
                 // group (equal keys, rowid after the last), then what follows the group.
                 try fetch(
-                    ["sectionKey = ?", "rowKey = ?", "id > ?"],
-                    StatementArguments([after.section, after.row]) + StatementArguments([after.id]),
+                    ["sectionKey = ?", "\(key) = ?", "id > ?"],
+                    StatementArguments([after.section.databaseValue, after.row]) + StatementArguments([after.id]),
                     order: "id", limit: pageSize, into: &items)
                 if items.count < pageSize {
                     try fetch(
-                        ["(sectionKey, rowKey) > (?, ?)"], StatementArguments([after.section, after.row]),
+                        ["(sectionKey, \(key)) > (?, ?)"], StatementArguments([after.section.databaseValue, after.row]),
                         order: listOrder, limit: pageSize - items.count, into: &items)
                 }
             } else {

@@ -67,6 +67,7 @@ extension CatalogueStore {
             try db.execute(
                 sql: "UPDATE location SET name = ?, nameKey = ?, parentID = ? WHERE id = ?",
                 arguments: [name, LocationName.key(name), parentID, id])
+            try Self.refreshPlaceKeys(db)
             guard let location = try StoredValues.fetchLocation(db, id: id) else { throw StoreError.location(.unknownID(id)) }
             return location
         }
@@ -117,6 +118,7 @@ extension CatalogueStore {
                 }
                 removal.placesRemoved = subtree.count - 1
             }
+            try Self.refreshPlaceKeys(db)
             return removal
         }
     }
@@ -224,7 +226,9 @@ extension CatalogueStore {
         try db.execute(
             sql: "INSERT INTO location (parentID, name, nameKey, createdAt) VALUES (?, ?, ?, ?)",
             arguments: [parent, name, LocationName.key(name), StoredValues.seconds(now)])
-        return db.lastInsertedRowID
+        let id = db.lastInsertedRowID
+        try refreshPlaceKeys(db)
+        return id
     }
 
     /// Moves every copy in the places `from` to `to`; how many moved.

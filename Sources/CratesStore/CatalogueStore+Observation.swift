@@ -11,7 +11,7 @@ extension CatalogueStore {
         onError: @escaping @Sendable (StoreError) -> Void,
         onChange: @escaping @Sendable ([CollectionSection]) -> Void
     ) throws(StoreError) -> StoreObservation {
-        let observer = try makeObserver(fetch: Self.fetchSections, onError: onError, onChange: onChange)
+        let observer = try makeObserver(fetch: { db in try Self.fetchSections(db) }, onError: onError, onChange: onChange)
         return StoreObservation { observer.cancel() }
     }
 

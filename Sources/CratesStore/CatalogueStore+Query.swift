@@ -43,18 +43,26 @@ extension CatalogueStore {
 
     /// `plan`: forced (the tests compare both); nil: chosen by `filterPlan`.
     static func fetchWindow(_ db: Database, _ query: CollectionQuery, plan forced: FilterPlan? = nil) throws -> CollectionWindow {
-        let words = filterWords(query.filter)
+        // Year and format words are conditions of their own (`FieldConditions`), the rest text.
+        let terms = ListFilterTerms(query.filter)
+        let fields = FieldConditions(years: terms.years, formats: terms.formats).sql()
+        let words = filterWords(terms.text)
         let whole = try fetchOutline(db)
         // A place: its records and those of the places inside it (a place removed meanwhile
         // has none).
         let places = try query.location.map { try subtree(db, of: $0) }
-        guard !words.isEmpty || places != nil else {
-            let rows = try fetchRows(db, query.window)
+        guard !words.isEmpty || places != nil || fields != nil else {
+            let rows = try fetchRows(db, query.window, order: query.order)
             return CollectionWindow(
                 outline: whole, window: query.window, rows: rows, filter: query.filter, totalRecords: whole.rowCount,
-                focus: query.focus, focusRow: try query.focus.flatMap { try unfilteredFocusRow(db, $0) })
+                focus: query.focus, focusRow: try query.focus.flatMap { try unfilteredFocusRow(db, $0, order: query.order) },
+                order: query.order)
         }
-        let (condition, arguments) = matchCondition(words, places: places)
+        var (condition, arguments) = matchCondition(words, places: places)
+        if let fields {
+            condition += " AND \(fields.0)"
+            arguments += fields.1
+        }
         let plan = try forced ?? filterPlan(db, words, records: whole.rowCount)
         let found: (outline: CollectionOutline, ids: [Int64], focusRow: Int?)
         switch plan {
@@ -64,8 +72,9 @@ extension CatalogueStore {
             found = try matchesByScan(db, condition, arguments, query)
         }
         return CollectionWindow(
-            outline: found.outline, window: query.window, rows: try fetchRows(db, ids: found.ids), filter: query.filter,
-            totalRecords: whole.rowCount, focus: query.focus, focusRow: found.focusRow, location: query.location)
+            outline: found.outline, window: query.window, rows: try fetchRows(db, ids: found.ids, order: query.order),
+            filter: query.filter, totalRecords: whole.rowCount, focus: query.focus, focusRow: found.focusRow,
+            location: query.location, order: query.order)
     }
 
     /// The filter's words, folded as the search text is.
@@ -115,7 +124,7 @@ extension CatalogueStore {
         let cursor = try Row.fetchCursor(db, sql: """
             SELECT r.sectionKey, r.id FROM filterIndex f CROSS JOIN record r ON r.id = f.rowid
             WHERE f.filterIndex MATCH ? AND \(condition)
-            ORDER BY r.sectionKey, r.rowKey, r.id
+            ORDER BY \(query.order.orderTerms())
             """, arguments: StatementArguments([expression]) + arguments)
         var tally = MatchTally(query)
         while let match = try cursor.next() {
@@ -147,7 +156,7 @@ extension CatalogueStore {
         var focusFound = false
         if !overflow, end <= scanProbeLimit {
             let cursor = try Row.fetchCursor(db, sql: """
-                SELECT r.sectionKey, r.id FROM record r WHERE \(condition) ORDER BY r.sectionKey, r.rowKey, r.id LIMIT ?
+                SELECT r.sectionKey, r.id FROM record r WHERE \(condition) ORDER BY \(query.order.orderTerms()) LIMIT ?
                 """, arguments: arguments + StatementArguments([end + 1]))
             var tally = MatchTally(query)
             while let match = try cursor.next() {
@@ -173,13 +182,14 @@ extension CatalogueStore {
         }
         if !focusFound, let focus = query.focus,
            let key = try Row.fetchOne(
-               db, sql: "SELECT r.sectionKey, r.rowKey, r.id FROM record r WHERE r.id = ? AND \(condition)",
+               db, sql: "SELECT r.sectionKey, r.\(query.order.keyColumn), r.id FROM record r WHERE r.id = ? AND \(condition)",
                arguments: StatementArguments([focus]) + arguments)
         {
             // The matches before it in its own section, after those of the sections before.
             let sectionKey: String = key[0]
             let before = try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM record r WHERE r.sectionKey = ? AND (r.rowKey, r.id) < (?, ?) AND \(condition)
+                SELECT COUNT(*) FROM record r
+                WHERE r.sectionKey = ? AND (r.\(query.order.keyColumn), r.id) < (?, ?) AND \(condition)
                 """, arguments: StatementArguments([key[0], key[1], key[2]] as [DatabaseValue]) + arguments) ?? 0
             focusRow = (firstRows[sectionKey] ?? 0) + before
         }
@@ -187,7 +197,7 @@ extension CatalogueStore {
             windowIDs = []
             if query.window.limit > 0, first > 0 {
                 windowIDs = try Int64.fetchAll(db, sql: """
-                    SELECT r.id FROM record r WHERE \(condition) ORDER BY r.sectionKey, r.rowKey, r.id LIMIT ? OFFSET ?
+                    SELECT r.id FROM record r WHERE \(condition) ORDER BY \(query.order.orderTerms()) LIMIT ? OFFSET ?
                     """, arguments: arguments + StatementArguments([query.window.limit, query.window.offset]))
             }
         }
@@ -229,7 +239,7 @@ extension CatalogueStore {
     }
 
     /// The rows of `ids`, in the list's order.
-    static func fetchRows(_ db: Database, ids: [Int64]) throws -> [CollectionRow] {
+    static func fetchRows(_ db: Database, ids: [Int64], order: ListOrder = .default) throws -> [CollectionRow] {
         var rows: [CollectionRow] = []
         // At most 500 ids a statement, far below SQLite's limit on parameters.
         for start in stride(from: 0, to: ids.count, by: 500) {
@@ -239,7 +249,7 @@ extension CatalogueStore {
                        \(shownColumns), r.sectionKey
                 FROM record r LEFT JOIN release rel ON rel.id = r.releaseID
                 WHERE r.id IN (\(Array(repeating: "?", count: part.count).joined(separator: ", ")))
-                ORDER BY r.sectionKey, r.rowKey, r.id
+                ORDER BY \(order.orderTerms())
                 """, arguments: StatementArguments(part)).map(row(from:))
         }
         return rows
@@ -247,15 +257,16 @@ extension CatalogueStore {
 
     /// The row of `id` in the whole list's order: how many rows sort before it. An index
     /// range count, a few milliseconds at 100,000 records. Nil when the record is gone.
-    static func unfilteredFocusRow(_ db: Database, _ id: Int64) throws -> Int? {
-        guard let key = try Row.fetchOne(db, sql: "SELECT sectionKey, rowKey FROM record WHERE id = ?", arguments: [id]) else {
+    static func unfilteredFocusRow(_ db: Database, _ id: Int64, order: ListOrder = .default) throws -> Int? {
+        let column = order.keyColumn
+        guard let key = try Row.fetchOne(db, sql: "SELECT sectionKey, \(column) FROM record WHERE id = ?", arguments: [id]) else {
             return nil
         }
-        let sectionKey: String = key[0]
-        let rowKey: String = key[1]
+        let sectionKey: DatabaseValue = key[0]
+        let rowKey: DatabaseValue = key[1]
         return try Int.fetchOne(db, sql: """
             SELECT COUNT(*) FROM record r
-            WHERE r.sectionKey < ? OR (r.sectionKey = ? AND (r.rowKey < ? OR (r.rowKey = ? AND r.id < ?)))
+            WHERE r.sectionKey < ? OR (r.sectionKey = ? AND (r.\(column) < ? OR (r.\(column) = ? AND r.id < ?)))
             """, arguments: StatementArguments([sectionKey, sectionKey, rowKey, rowKey]) + StatementArguments([id]))
     }
 }

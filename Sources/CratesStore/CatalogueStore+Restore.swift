@@ -148,6 +148,7 @@ extension CatalogueStore {
             try db.execute(
                 sql: "INSERT INTO location (id, parentID, name, nameKey, createdAt) VALUES (?, ?, ?, ?, ?)",
                 arguments: [place.id, place.parentID, place.name, LocationName.key(place.name), StoredValues.seconds(place.createdAt)])
+            try CatalogueStore.refreshPlaceKeys(db)
         }
 
         /// A row of one of `CollectionBackup.tableSections`, its columns checked against the

@@ -9,9 +9,9 @@ import GRDB
 /// rows of one screenful, which is what a scrolling list needs and stays fast at 100,000
 /// records. Both walk the `record_order` index: no sort at query time.
 extension CatalogueStore {
-    /// Every record, in sections.
-    public func sections() async throws(StoreError) -> [CollectionSection] {
-        try await read { db in try Self.fetchSections(db) }
+    /// Every record, in sections, in `order` within each.
+    public func sections(order: ListOrder = .default) async throws(StoreError) -> [CollectionSection] {
+        try await read { db in try Self.fetchSections(db, order: order) }
     }
 
     /// Section names, counts and where each starts.
@@ -20,26 +20,32 @@ extension CatalogueStore {
     }
 
     /// The outline and the rows of `window`, from one snapshot.
-    public func window(_ window: RowWindow) async throws(StoreError) -> CollectionWindow {
-        try await read { db in try Self.fetchWindow(db, window) }
+    public func window(_ window: RowWindow, order: ListOrder = .default) async throws(StoreError) -> CollectionWindow {
+        try await read { db in try Self.fetchWindow(db, window, order: order) }
     }
 
     // MARK: Queries (shared with the observers)
 
-    /// Artist, title, format and year as the list shows them: the collector's own where
-    /// set, else the release's.
+    /// Artist, title, format, year, country and the first catalogue number as the list
+    /// shows them: the collector's own where set, else the release's.
     static let shownColumns = """
         coalesce(r.ownArtist, rel.artist), coalesce(r.ownTitle, rel.title), \
-        coalesce(r.ownFormat, rel.formatSummary), coalesce(r.ownYear, rel.year)
+        coalesce(r.ownFormat, rel.formatSummary), coalesce(r.ownYear, rel.year), \
+        coalesce(r.ownCountry, rel.country), coalesce(r.ownCatno, json_extract(rel.labelsJSON, '$[0].catno'))
         """
 
+    /// Where the section key is in the rows `row(from:)` reads: after `shownColumns`.
+    static let sectionKeyIndex = 11
+
     /// The columns `row(from:)` reads, then the section key.
-    static let rowQuery = """
+    static func rowQuery(_ order: ListOrder) -> String {
+        """
         SELECT r.id, coalesce(r.gtin, ''), r.lookupState, r.candidateCount, r.addedAt,
                \(shownColumns), r.sectionKey
         FROM record r LEFT JOIN release rel ON rel.id = r.releaseID
-        ORDER BY r.sectionKey, r.rowKey, r.id
+        ORDER BY \(order.orderTerms())
         """
+    }
 
     static func row(from row: Row) throws -> CollectionRow {
         let id = try row.decode(Int64.self, atIndex: 0)
@@ -50,17 +56,19 @@ extension CatalogueStore {
             title: try row.decode(String?.self, atIndex: 6),
             formats: try row.decode(String?.self, atIndex: 7),
             year: try row.decode(Int?.self, atIndex: 8),
+            country: try row.decode(String?.self, atIndex: 9),
+            catno: try row.decode(String?.self, atIndex: 10),
             lookupState: try StoredValues.lookupState(try row.decode(String.self, atIndex: 2), recordID: id),
             candidateCount: try row.decode(Int.self, atIndex: 3),
             addedAt: StoredValues.date(try row.decode(Double.self, atIndex: 4)))
     }
 
-    static func fetchSections(_ db: Database) throws -> [CollectionSection] {
+    static func fetchSections(_ db: Database, order: ListOrder = .default) throws -> [CollectionSection] {
         var sections: [CollectionSection] = []
         var currentKey: String?
-        let cursor = try Row.fetchCursor(db, sql: rowQuery)
+        let cursor = try Row.fetchCursor(db, sql: rowQuery(order))
         while let raw = try cursor.next() {
-            let key = try raw.decode(String.self, atIndex: 9)
+            let key = try raw.decode(String.self, atIndex: sectionKeyIndex)
             if key != currentKey {
                 sections.append(CollectionSection(name: SortKey.sectionName(fromKey: key), rows: []))
                 currentKey = key
@@ -86,23 +94,27 @@ extension CatalogueStore {
         return CollectionOutline(sections: summaries)
     }
 
-    /// One window: the ids are found on the covering `record_order` index first, so the
-    /// rows skipped by OFFSET cost an index step each, not a table read and a join.
-    static let windowQuery = """
+    /// One window: the ids are found on the covering index of the order (`record_order`,
+    /// `record_by_artist`, …) first, so the rows skipped by OFFSET cost an index step each,
+    /// not a table read and a join.
+    static func windowQuery(_ order: ListOrder) -> String {
+        """
         SELECT r.id, coalesce(r.gtin, ''), r.lookupState, r.candidateCount, r.addedAt,
                \(shownColumns), r.sectionKey
-        FROM (SELECT id FROM record ORDER BY sectionKey, rowKey, id LIMIT ? OFFSET ?) AS w
+        FROM (SELECT id FROM record ORDER BY \(order.orderTerms("")) LIMIT ? OFFSET ?) AS w
         JOIN record r ON r.id = w.id
         LEFT JOIN release rel ON rel.id = r.releaseID
-        ORDER BY r.sectionKey, r.rowKey, r.id
+        ORDER BY \(order.orderTerms())
         """
-
-    static func fetchRows(_ db: Database, _ window: RowWindow) throws -> [CollectionRow] {
-        guard window.limit > 0 else { return [] }
-        return try Row.fetchAll(db, sql: windowQuery, arguments: [window.limit, window.offset]).map(row(from:))
     }
 
-    static func fetchWindow(_ db: Database, _ window: RowWindow) throws -> CollectionWindow {
-        CollectionWindow(outline: try fetchOutline(db), window: window, rows: try fetchRows(db, window))
+    static func fetchRows(_ db: Database, _ window: RowWindow, order: ListOrder = .default) throws -> [CollectionRow] {
+        guard window.limit > 0 else { return [] }
+        return try Row.fetchAll(db, sql: windowQuery(order), arguments: [window.limit, window.offset]).map(row(from:))
+    }
+
+    static func fetchWindow(_ db: Database, _ window: RowWindow, order: ListOrder = .default) throws -> CollectionWindow {
+        CollectionWindow(
+            outline: try fetchOutline(db), window: window, rows: try fetchRows(db, window, order: order), order: order)
     }
 }

@@ -3,7 +3,7 @@ import GRDB
 
 /// A record's lookup state is stored as its raw value ("pending", "lookingUp", …) and bound
 /// as a value in every statement, never spelt in SQL, where a misspelt state would be a
-/// state no record has. The migration "v11 lookup state check" refuses any other text.
+/// state no record has. The migration "v13 lookup state check" refuses any other text.
 extension LookupState: DatabaseValueConvertible {}
 
 /// Which records a lookup worker would claim now, in the order it claims them: pending ones,

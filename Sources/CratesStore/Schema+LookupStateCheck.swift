@@ -1,6 +1,6 @@
 import GRDB
 
-/// "v11 lookup state check": `record.lookupState` holds one of the states this build knows,
+/// "v13 lookup state check": `record.lookupState` holds one of the states this build knows,
 /// or the write is refused. SQLite adds a CHECK constraint to an existing table only by
 /// rebuilding it (a million rows, with the filter index and the triggers that keep it),
 /// so two triggers hold the same rule: a write of any other text aborts its statement.

@@ -41,6 +41,7 @@ enum Schema {
             ("v11 import entry values", addEntryValues),
             ("v12 catalogue edition", addCatalogueEdition),
             ("v13 lookup state check", addLookupStateCheck),
+            ("v14 sort keys", addSortKeys),
         ]
     }
 

@@ -49,6 +49,29 @@ enum SortKey {
     /// The key of an unmatched record: the Unknown section, no title, no artist.
     static let unknownSection = section(Section.unknown)
 
+    /// A place's key in the place order: the names of its path from the top, folded, with
+    /// each run of digits padded to ten, so that "Crate 2" sorts before "Crate 10".
+    static func place(_ names: [String]) -> String {
+        names.map { name in
+            var key = ""
+            var digits = ""
+            for character in LocationName.key(name) {
+                if character.isASCII, character.isNumber {
+                    digits.append(character)
+                    continue
+                }
+                key += padded(digits)
+                digits = ""
+                key.append(character)
+            }
+            return key + padded(digits)
+        }.joined(separator: String(separator))
+    }
+
+    private static func padded(_ digits: String) -> String {
+        digits.isEmpty || digits.count >= 10 ? digits : String(repeating: "0", count: 10 - digits.count) + digits
+    }
+
     /// Folded for comparison (see `TextFolding.fold`, shared with the search).
     static func fold(_ text: String) -> String { TextFolding.fold(text) }
 }

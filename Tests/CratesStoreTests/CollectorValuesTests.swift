@@ -57,10 +57,11 @@ struct CollectorValuesTests {
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE tbl_name = 'record' AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY name")
         }
         #expect(schema == [
+            "record_by_added", "record_by_artist", "record_by_label", "record_by_place", "record_by_year",
             "record_entryKey", "record_filter", "record_filter_added", "record_filter_changed", "record_filter_indexed",
             "record_filter_removed", "record_gtin", "record_location", "record_lookupState_insert",
             "record_lookupState_update", "record_order", "record_pinned", "record_queue",
-            "record_recounted", "record_release", "record_uncounted",
+            "record_recounted", "record_release", "record_sort_added", "record_sort_changed", "record_uncounted",
         ])
         let foreignKeys = try await store.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count }
         #expect(foreignKeys == 0)

@@ -170,7 +170,8 @@ import Testing
     static func expectSameAsScan(_ store: CatalogueStore, filters: [String]) async throws {
         let deletedID: Int64 = 1_000_000
         try await store.read { db in
-            for filter in filters {
+            // A year or format word is a condition of its own (`ListFilterTerms`), not text.
+            for filter in filters where ListFilterTerms(filter).years == nil && ListFilterTerms(filter).formats.isEmpty {
                 let expected = try scanned(db, filter)
                 let words = CatalogueStore.filterWords(filter)
                 var plans: [CatalogueStore.FilterPlan?] = [nil, .scan]
@@ -181,7 +182,7 @@ import Testing
                     let focuses: [Int64?] = [expected.ids.dropFirst(expected.ids.count / 2).first, someID, deletedID]
                     for focus in focuses {
                         let all = try CatalogueStore.fetchWindow(
-                            db, CollectionQuery(filter: filter, window: RowWindow(offset: 0, limit: 10_000), focus: focus),
+                            db, CollectionQuery(filter: filter, window: RowWindow(offset: 0, limit: 10_000), focus: focus, order: .title),
                             plan: plan)
                         let context = "filter \(filter.debugDescription), plan \(plan.map { "\($0)" } ?? "chosen")"
                         #expect(all.rows.map(\.recordID) == expected.ids, "\(context)")
@@ -198,7 +199,7 @@ import Testing
                         #expect(top.focusRow == focus.flatMap { expected.ids.firstIndex(of: $0) }, "\(context), top, focus \(focus ?? 0)")
                     }
                     let part = try CatalogueStore.fetchWindow(
-                        db, CollectionQuery(filter: filter, window: RowWindow(offset: 3, limit: 5)), plan: plan)
+                        db, CollectionQuery(filter: filter, window: RowWindow(offset: 3, limit: 5), order: .title), plan: plan)
                     #expect(part.rows.map(\.recordID) == Array(expected.ids.dropFirst(3).prefix(5)), "filter \(filter.debugDescription)")
                 }
             }
@@ -276,9 +277,10 @@ import Testing
         let path = directory.file("crates.sqlite")
         var random = SeededGenerator(seed: 5)
         do {
-            // As the previous crates left a collection: every migration but the index's.
+            // As the previous crates left a collection: every migration but the index's (and
+            // the sort keys', which came after it).
             let queue = try DatabaseQueue(path: path)
-            let migrator = Schema.migrator(Schema.migrations.filter { $0.identifier != "v10 collection search index" })
+            let migrator = Schema.migrator(Schema.migrations.filter { !["v10 collection search index", "v14 sort keys"].contains($0.identifier) })
             try migrator.migrate(queue)
             let releases = (1...30).map { Self.makeRelease($0, &random) }
             let records: [(releaseID: Int?, collector: RecordFields)] = (0..<200).map { n in

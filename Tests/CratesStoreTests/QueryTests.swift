@@ -41,11 +41,11 @@ import Testing
     func focusRowLocatesARecordOutsideTheWindow(_ kind: StoreKind) async throws {
         let (store, directory, ids) = try await Self.collection(kind)
         _ = directory
-        // Order: Electronic (Dummy, Homogenic), Folk (Pink Moon), Unknown (the unmatched one).
-        var window = try await store.window(CollectionQuery(window: RowWindow(offset: 0, limit: 1), focus: ids[3]))
+        // By title: Electronic (Dummy, Homogenic), Folk (Pink Moon), Unknown (the unmatched one).
+        var window = try await store.window(CollectionQuery(window: RowWindow(offset: 0, limit: 1), focus: ids[3], order: .title))
         #expect(window.rows.map(\.recordID) == [ids[1]])
         #expect(window.focusRow == 3)
-        window = try await store.window(CollectionQuery(window: RowWindow(offset: 0, limit: 1), focus: ids[0]))
+        window = try await store.window(CollectionQuery(window: RowWindow(offset: 0, limit: 1), focus: ids[0], order: .title))
         #expect(window.focusRow == 1)
         window = try await store.window(CollectionQuery(filter: "moon", window: RowWindow(offset: 0, limit: 5), focus: ids[2]))
         #expect(window.focusRow == 0)

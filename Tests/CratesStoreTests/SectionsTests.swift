@@ -1,5 +1,5 @@
 import CratesCore
-import CratesStore
+@testable import CratesStore
 import CratesTestSupport
 import Foundation
 import GRDB
@@ -36,7 +36,7 @@ import Testing
         let (store, directory) = try kind.make()
         defer { withExtendedLifetime(directory) {} }
         let ids = try await fill(store)
-        let sections = try await store.sections()
+        let sections = try await store.sections(order: .title)
 
         // Sections by name, case- and diacritic-insensitively; two names differing only in
         // case stay two sections, side by side; Unknown (no match, or no genre) last.
@@ -127,17 +127,27 @@ import Testing
         let path = directory.file("crates.sqlite")
         _ = try CatalogueStore(path: path)
         let queue = try DatabaseQueue(path: path)
-        let plans = try queue.read { db in
-            try [
-                "SELECT r.id FROM record r LEFT JOIN release rel ON rel.id = r.releaseID ORDER BY r.sectionKey, r.rowKey, r.id",
-                "SELECT id FROM record ORDER BY sectionKey, rowKey, id LIMIT 60 OFFSET 100",
-            ].map { sql in
-                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String? ?? "" }.joined(separator: "; ")
+        // Each order walks its own index (`ListOrder.keyColumn`).
+        let indexes: [ListOrder: String] = [
+            .title: "record_order", .artist: "record_by_artist", .year: "record_by_year", .added: "record_by_added",
+            .label: "record_by_label", .place: "record_by_place",
+        ]
+        for order in ListOrder.allCases {
+            let plans = try queue.read { db in
+                // The whole list, and a window's ids (the window's rows are then read by id).
+                try [
+                    CatalogueStore.rowQuery(order),
+                    "SELECT id FROM record ORDER BY \(order.orderTerms("")) LIMIT 60 OFFSET 100",
+                ].map { sql in
+                    try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String? ?? "" }.joined(separator: "; ")
+                }
             }
-        }
-        for plan in plans {
-            #expect(plan.contains("record_order"), "\(plan)")
-            #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
+            for plan in plans {
+                // By title, record_filter serves too: it begins with record_order's columns.
+                let index = plan.contains(indexes[order] ?? "?") || (order == .title && plan.contains("record_filter"))
+                #expect(index, "\(order): \(plan)")
+                #expect(!plan.contains("TEMP B-TREE"), "\(order): \(plan)")
+            }
         }
     }
 }

@@ -224,7 +224,7 @@ import Testing
         h.type([.character("/")] + "mezz".map { Key.character($0) })
         #expect(h.state.list.rowCount == 1)
         #expect(h.state.selectedItem?.recordID == 2)
-        #expect(h.lines[0].hasPrefix(" crates · filter \"mezz\": 1 found"))
+        #expect(h.lines[0].hasPrefix(" crates · by artist · filter \"mezz\": 1 found"))
         h.type([.enter])
         #expect(!h.state.filterEditing)
         h.type([.escape])

@@ -22,14 +22,14 @@ import Testing
         let screen = Harness().lines
         #expect(screen.count == 24)
         #expect(Array(screen[0...9]) == [
-            " crates                                   ?:help a:add s:search /:filter q:quit",
+            " crates · by artist                       ?:help a:add s:search /:filter q:quit",
             " Electronic (2)",
-            "  Björk — Homogenic                                           CD           1997",
-            "  Massive Attack — Mezzanine                                  LP           1998",
+            "  Björk — Homogenic                                  CD         1997",
+            "  Massive Attack — Mezzanine                         LP         1998",
             " Folk, World, & Country (1)",
-            "  坂本龍一 — 音楽図鑑                                         CD           1984",
+            "  坂本龍一 — 音楽図鑑                                CD         1984",
             " Unknown (3)",
-            "  0077774620024  waits for Discogs",
+            "  0 77774 62002 4  waits for Discogs",
             "  5012345678900  3 pressings: press Enter to choose",
             "  4006381333931  no match on Discogs",
         ])
@@ -68,7 +68,7 @@ import Testing
             " Folk, World, & Country (1)",
             "  坂本龍一 — 音楽図鑑",
             " Unknown (3)",
-            "  0077774620024  waits for Discogs",
+            "  0 77774 62002 4  waits for Discogs",
             "  5012345678900  3 pressings: press Ent…",
             "  4006381333931  no match on Discogs",
             // The least important fact shortens first: the count keeps its long form.
@@ -90,11 +90,11 @@ import Testing
         var h = Harness()
         h.send(.discogs(.signedIn(username: "DamIDhagor")))
         h.type([.character("G"), .up, .up])
-        #expect(h.lines[7] == "  0077774620024  looking up…", "while signed in, a waiting record is being looked up")
+        #expect(h.lines[7] == "  0 77774 62002 4  looking up…", "while signed in, a waiting record is being looked up")
         h.storeChanged { store in
             store.sections[2].items[0] = Sample.item(4, "0077774620024", artist: "Nirvana", title: "Nevermind", format: "CD", year: 1991)
         }
-        #expect(h.lines[7] == "  Nirvana — Nevermind                                         CD           1991")
+        #expect(h.lines[7] == "  Nirvana — Nevermind                                CD         1991")
         #expect(h.state.selectedLine == 6)
     }
 

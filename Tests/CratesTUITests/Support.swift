@@ -36,7 +36,8 @@ struct MemoryCollection {
             outline: CollectionOutline(sections: outline), window: RowWindow(offset: start, limit: query.window.limit),
             rows: Array(rows[start..<end]), filter: query.filter,
             totalRecords: sections.reduce(0) { $0 + $1.items.count }, focus: focus,
-            focusRow: focus.flatMap { id in rows.firstIndex { $0.recordID == id } }, location: query.location)
+            focusRow: focus.flatMap { id in rows.firstIndex { $0.recordID == id } }, location: query.location,
+            order: query.order)
     }
 }
 
@@ -76,7 +77,7 @@ struct Harness {
         change(&store)
         let query = CollectionQuery(
             filter: state.filter, window: RowWindow(offset: state.list.offset, limit: max(200, state.list.rows.count)), focus: store.focus,
-            location: state.location?.id)
+            location: state.location?.id, order: state.order)
         send(.window(store.answer(query)))
     }
 
@@ -105,10 +106,12 @@ struct Harness {
 
 enum Sample {
     static func item(_ id: Int64, _ gtin: String, artist: String = "", title: String = "", format: String = "",
-                     year: Int? = nil, state: LookupState = .matched, candidates: Int = 0) -> CollectionRow {
+                     year: Int? = nil, country: String? = nil, catno: String? = nil,
+                     state: LookupState = .matched, candidates: Int = 0) -> CollectionRow {
         CollectionRow(
             recordID: id, gtin: gtin, artist: artist.isEmpty ? nil : artist, title: title.isEmpty ? nil : title,
-            formats: format.isEmpty ? nil : format, year: year, lookupState: state, candidateCount: candidates,
+            formats: format.isEmpty ? nil : format, year: year, country: country, catno: catno,
+            lookupState: state, candidateCount: candidates,
             addedAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(id)))
     }
 

@@ -2,13 +2,16 @@ import CratesCore
 import CratesStore
 import Synchronization
 
-/// Deletes and moves with undo: each keeps what it changed under a token, which `undo` puts
-/// back (a delete: the same ids, the same history; a move: each copy where it was). Held
-/// for the session; an undo after quitting is not possible, as in any editor.
+/// Deletes, moves and edits with undo: each keeps what it changed under a token, which
+/// `undo` puts back (a delete: the same ids, the same history; a move: each copy where it
+/// was; an edit: the values, note and grades as they were). Every token stays good for the
+/// session, so a UI can undo them last first, as a stack; an undo after quitting is not
+/// possible, as in any editor.
 public final class UndoLedger: Sendable {
     private enum Batch {
         case deleted([DeletedRecord])
         case moved([CatalogueStore.MovedRecord])
+        case edited(recordID: Int64, inverse: RecordEdit)
     }
 
     /// What an undo put back.
@@ -17,6 +20,8 @@ public final class UndoLedger: Sendable {
         case restored(count: Int)
         /// Moved records back where they were.
         case movedBack(count: Int)
+        /// An edit put back: the record as it is now.
+        case edited(CatalogueRecord)
     }
 
     private let state = Mutex<(next: Int, batches: [Int: Batch])>((1, [:]))
@@ -38,7 +43,15 @@ public final class UndoLedger: Sendable {
         return (moved.count, keep(.moved(moved)))
     }
 
-    /// Undoes the delete or move `token` named; nil when there is nothing to undo.
+    /// Applies `edit` to the record; returns the record as edited and the token (nil when the
+    /// edit changes nothing, so there is nothing to undo).
+    public func edit(_ id: Int64, _ edit: RecordEdit) async throws(StoreError) -> (record: CatalogueRecord, token: Int?) {
+        guard let before = try await store.record(id) else { throw StoreError.recordNotFound(id) }
+        let record = try await store.edit(id, edit)
+        return (record, edit.isEmpty ? nil : keep(.edited(recordID: id, inverse: edit.inverse(of: before))))
+    }
+
+    /// Undoes the delete, move or edit `token` named; nil when there is nothing to undo.
     public func undo(_ token: Int) async throws(StoreError) -> Undone? {
         guard let batch = state.withLock({ $0.batches.removeValue(forKey: token) }) else { return nil }
         switch batch {
@@ -48,6 +61,8 @@ public final class UndoLedger: Sendable {
         case .moved(let moves):
             try await store.restoreLocations(moves)
             return .movedBack(count: moves.count)
+        case .edited(let id, let inverse):
+            return .edited(try await store.edit(id, inverse))
         }
     }
 

@@ -9,9 +9,10 @@ extension CollectionSession {
     /// A copy's conditions or rating, set from the details view's pickers: an edit as `e`
     /// makes one (`CatalogueStore.edit`).
     func grade(_ recordID: Int64, _ change: CopyGradingChange) async throws {
-        let record = try await store.edit(recordID, RecordEdit(grading: change))
+        let (record, token) = try await undo.edit(recordID, RecordEdit(grading: change))
         if let details = try await store.details(recordID) { post(.details(details)) }
-        post(.message(RecordEditing.gradingMessage(for: record, change: change), isError: false))
+        let text = RecordEditing.gradingMessage(for: record, change: change)
+        post(token.map { .edited(text: text, undo: $0) } ?? .message(text, isError: false))
     }
 
     /// Starts a sync in the background, unless one runs already; the status line follows it

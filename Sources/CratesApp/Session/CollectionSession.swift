@@ -27,7 +27,7 @@ public final class CollectionSession: Sendable {
     private let lookups: Bool
     /// The camera daemon's socket; nil with `--no-scanner`.
     private let scanner: ScanSocketPath?
-    private let undo: UndoLedger
+    let undo: UndoLedger
     /// The current place: where what is added goes, and what a place's label changes.
     private let context: ScanContext
     private let requests: AsyncStream<SessionRequest>
@@ -227,6 +227,9 @@ public final class CollectionSession: Sendable {
                 switch try await undo.undo(token) {
                 case .restored(let count): post(.restored(count: count))
                 case .movedBack(let count): post(.message("Moved \(counted(count, "record")) back", isError: false))
+                case .edited(let record):
+                    post(.message("Edit undone: \(record.subject)", isError: false))
+                    if let details = try await store.details(record.id) { post(.details(details)) }
                 case nil: break
                 }
             case .loadDetails(let id):
@@ -264,8 +267,12 @@ public final class CollectionSession: Sendable {
             case .enterByHand(let fields, let recordID):
                 try await enterByHand(fields, for: recordID, into: context.location)
             case .edit(let id, let edit):
-                let record = try await store.edit(id, edit)
-                post(.message(edit.isEmpty ? "Nothing changed" : "Saved \(record.subject): \(edit.summary)", isError: false))
+                let (record, token) = try await undo.edit(id, edit)
+                if let token {
+                    post(.edited(text: "Saved \(record.subject): \(edit.summary)", undo: token))
+                } else {
+                    post(.message("Nothing changed", isError: false))
+                }
                 if let details = try await store.details(id) { post(.details(details)) }
             case .loadNeedsPerson:
                 post(.needsPerson(try await store.needingAPerson()))
@@ -304,7 +311,15 @@ public final class CollectionSession: Sendable {
                 post(.message(added + (onDiscogs.map { ": \($0)" } ?? ""), isError: false))
                 nudgeWorker()
             case .held(let question):
-                post(.ask(question))
+                if case .moveHere(let move) = question.kind, move.from == nil {
+                    // Shelving: a copy in no place goes into the current one at once (undo
+                    // puts it back); only a copy in another place is asked about.
+                    let (count, token) = try await undo.move([move.recordID], to: move.to.id)
+                    post(.moved(count: count, to: move.to, undo: token))
+                    post(.message("Put \(move.title) in \(move.to.name): u to undo", isError: false))
+                } else {
+                    post(.ask(question))
+                }
             case .refused(let reason):
                 post(.message(reason, isError: true))
             }

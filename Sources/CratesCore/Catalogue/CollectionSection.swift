@@ -12,6 +12,9 @@ public struct CollectionRow: Hashable, Sendable, Identifiable {
     /// The release's formats, joined: "CD, Album" or "2×Vinyl, LP + CD".
     public var formats: String?
     public var year: Int?
+    /// The country and the (first) catalogue number shown: what tells two pressings apart.
+    public var country: String?
+    public var catno: String?
     public var lookupState: LookupState
     /// How many pressings wait for the user's choice (when `ambiguous`).
     public var candidateCount: Int
@@ -21,9 +24,11 @@ public struct CollectionRow: Hashable, Sendable, Identifiable {
 
     public init(
         recordID: Int64, gtin: String, artist: String? = nil, title: String? = nil,
-        formats: String? = nil, year: Int? = nil, lookupState: LookupState,
-        candidateCount: Int = 0, addedAt: Date
+        formats: String? = nil, year: Int? = nil, country: String? = nil, catno: String? = nil,
+        lookupState: LookupState, candidateCount: Int = 0, addedAt: Date
     ) {
+        self.country = country
+        self.catno = catno
         self.recordID = recordID
         self.gtin = gtin
         self.artist = artist
@@ -39,7 +44,8 @@ public struct CollectionRow: Hashable, Sendable, Identifiable {
 /// A genre section with all its rows.
 ///
 /// Order (the store's rule): sections by name, case- and diacritic-insensitively, with
-/// `Section.unknown` last; rows by title, then artist, then GTIN, the same way. Unmatched
+/// `Section.unknown` last; rows in a `ListOrder` (by title: title, then artist, then GTIN,
+/// the same way). Unmatched
 /// rows (in Unknown) have no title and no artist: they come first, in the order they were
 /// added, so a pile being scanned shows in scan order.
 public struct CollectionSection: Hashable, Sendable {
@@ -128,12 +134,17 @@ public struct CollectionQuery: Hashable, Sendable {
     public var focus: Int64?
     /// Only the records in this place and in the places inside it; nil: every record.
     public var location: Int64?
+    /// The order of the rows within each section.
+    public var order: ListOrder
 
-    public init(filter: String = "", window: RowWindow, focus: Int64? = nil, location: Int64? = nil) {
+    public init(
+        filter: String = "", window: RowWindow, focus: Int64? = nil, location: Int64? = nil, order: ListOrder = .default
+    ) {
         self.filter = filter
         self.window = window
         self.focus = focus
         self.location = location
+        self.order = order
     }
 }
 
@@ -149,6 +160,8 @@ public struct CollectionWindow: Hashable, Sendable {
     public var filter: String
     /// The place the outline and rows answer (`CollectionQuery.location`).
     public var location: Int64?
+    /// The order the rows are in (`CollectionQuery.order`).
+    public var order: ListOrder
     /// Records in the whole collection, whatever the filter.
     public var totalRecords: Int
     /// The record asked to be located, and its row in the (filtered) order, when it is there.
@@ -157,8 +170,10 @@ public struct CollectionWindow: Hashable, Sendable {
 
     public init(
         outline: CollectionOutline, window: RowWindow, rows: [CollectionRow], filter: String = "",
-        totalRecords: Int? = nil, focus: Int64? = nil, focusRow: Int? = nil, location: Int64? = nil
+        totalRecords: Int? = nil, focus: Int64? = nil, focusRow: Int? = nil, location: Int64? = nil,
+        order: ListOrder = .default
     ) {
+        self.order = order
         self.outline = outline
         self.window = window
         self.rows = rows

@@ -31,9 +31,10 @@ extension ReleaseCandidate {
 
 extension CollectionRow {
     /// "Artist — Title" once there is a title (the release's once matched, or the
-    /// collector's own); the barcode until then; "(no barcode)" when there is neither.
+    /// collector's own); the barcode as printed until then (`GTIN.printedForm`); "(no
+    /// barcode)" when there is neither.
     public var displayTitle: String {
-        guard let title, !title.isEmpty else { return gtin.isEmpty ? "(no barcode)" : gtin }
+        guard let title, !title.isEmpty else { return gtin.isEmpty ? "(no barcode)" : GTIN.printedForm(of: gtin) }
         return DisplayTitle.of(artist: artist ?? "", title: title)
     }
 }
@@ -42,10 +43,11 @@ extension RecordDetails {
     /// The values shown for the record: the collector's own over the release's.
     public var shown: RecordFields { RecordFields.shown(collector: record.collector, release: release) }
 
-    /// "Artist — Title" as shown, else the barcode, else what the record says of itself.
+    /// "Artist — Title" as shown, else the barcode as printed, else what the record says of
+    /// itself.
     public var displayTitle: String {
         let shown = self.shown
         if let title = shown.title { return DisplayTitle.of(artist: shown.artist ?? "", title: title) }
-        return record.subject
+        return record.gtin?.printedForm ?? record.subject
     }
 }

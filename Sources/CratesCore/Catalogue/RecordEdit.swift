@@ -196,3 +196,25 @@ extension RecordFields {
         return fields
     }
 }
+
+extension RecordEdit {
+    /// The edit that puts back what this edit changes on `record` (as it was before): each
+    /// field it sets or clears back to the collector's old value (cleared where there was
+    /// none: Discogs' value shows again), the old note, the old grades and rating. Applied
+    /// after this one, it is its undo.
+    public func inverse(of record: CatalogueRecord) -> RecordEdit {
+        var inverse = RecordEdit()
+        for field in Set(values.fields).union(clear) {
+            if let old = record.collector[field] {
+                inverse.values.set(field, old)
+            } else {
+                inverse.clear.insert(field)
+            }
+        }
+        if note != nil { inverse.note = record.note.map { .set($0) } ?? .clear }
+        if grading.media != nil { inverse.grading.media = record.grading.media.map { .set($0) } ?? .clear }
+        if grading.sleeve != nil { inverse.grading.sleeve = record.grading.sleeve.map { .set($0) } ?? .clear }
+        if grading.rating != nil { inverse.grading.rating = record.grading.rating }
+        return inverse
+    }
+}

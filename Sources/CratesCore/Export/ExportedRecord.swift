@@ -46,8 +46,20 @@ public struct ExportFilter: Hashable, Sendable {
     public var location: Int64?
     /// Only the records directly in one of these places (not in the places inside them).
     public var directlyIn: Set<Int64>?
+    /// Only the records of these years (the year shown: the collector's, else Discogs').
+    public var years: ClosedRange<Int>?
+    /// Only the records whose format shown holds this text (any case: "vinyl", "lp").
+    public var format: String?
+    /// The order within each section.
+    public var order: ListOrder
 
-    public init(sections: [String] = [], states: [LookupState] = [], location: Int64? = nil, directlyIn: Set<Int64>? = nil) {
+    public init(
+        sections: [String] = [], states: [LookupState] = [], location: Int64? = nil, directlyIn: Set<Int64>? = nil,
+        years: ClosedRange<Int>? = nil, format: String? = nil, order: ListOrder = .default
+    ) {
+        self.years = years
+        self.format = format
+        self.order = order
         self.sections = sections
         self.states = states
         self.location = location

@@ -34,6 +34,9 @@ public enum SessionEvent: Sendable {
     /// Records were moved into `to` (nil: out of any place); `undo` names the move for
     /// `SessionRequest.undo`.
     case moved(count: Int, to: Location?, undo: Int)
+    /// A record was edited (its values, note, grades or rating): `text` says what was set;
+    /// `undo` names the edit for `SessionRequest.undo`.
+    case edited(text: String, undo: Int)
     /// A copy's label was scanned: select that record.
     case select(recordID: Int64)
     /// A Discogs sync's progress, for the status line.

@@ -14,6 +14,8 @@ public enum AppEvent: Sendable {
 /// thread), or something the UI loop does with the terminal itself.
 public enum AppCommand: Equatable, Sendable {
     case session(SessionRequest)
+    /// Keep this order for the next run (the list's `O`).
+    case rememberOrder(ListOrder)
     /// Sign in to Discogs on the plain terminal (the UI leaves full-screen mode meanwhile).
     case authenticate
     case suspend

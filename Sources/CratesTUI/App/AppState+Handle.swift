@@ -26,6 +26,9 @@ extension AppState {
         switch event {
         case .window(let window):
             apply(window)
+            // The store changed (here or in another process: a `crates move`, an import):
+            // the places view reads its counts again.
+            if case .locations = mode { return [.session(.loadLocations)] }
         case .ask(let question):
             questions.append(question)
         case .details(let details):
@@ -53,8 +56,11 @@ extension AppState {
             sentQuery = nil
             received = false
         case .deleted(let count, let token):
-            lastUndo = Undo(token: token, count: count)
+            pushUndo(Undo(token: token, count: count))
             say(count == 1 ? "Deleted 1 record: u to undo" : "Deleted \(count) records: u to undo")
+        case .edited(let text, let token):
+            pushUndo(Undo(token: token, count: 1))
+            say("\(text) (u in the list undoes)")
         case .restored(let count):
             say(count == 1 ? "Restored 1 record" : "Restored \(count) records")
         case .discogs(let status):
@@ -200,11 +206,10 @@ extension AppState {
             guard let item = selectedItem else { return [] }
             confirmDelete = ConfirmDelete(ids: [item.recordID], label: item.displayTitle)
         case .undo:
-            guard let undo = lastUndo else {
+            guard let undo = undoStack.popLast() else {
                 say("Nothing to undo")
                 return []
             }
-            lastUndo = nil
             return [.session(.undo(undo.token))]
         case .open:
             guard let item = selectedItem else { return [] }
@@ -251,6 +256,11 @@ extension AppState {
             }
         case .locations:
             return openLocations()
+        case .sortOrder:
+            // The selected record stays selected: the store locates it in the new order.
+            order = order.next
+            say("Sorted by \(order.rawValue)")
+            return [.rememberOrder(order)]
         case .quit: return quit()
         case .redraw: return [.redraw]
         }

@@ -28,7 +28,7 @@ extension AppState {
             mode = .locations(state)
             keepTreeSelectionVisible()
         case .moved(let count, let to, let token):
-            lastUndo = Undo(token: token, count: count)
+            pushUndo(Undo(token: token, count: count))
             let place = to.map { "to \($0.name)" } ?? "out of its place"
             say(count == 1 ? "Moved \(place): u to undo" : "Moved \(count) records \(place): u to undo")
         case .select(let id):

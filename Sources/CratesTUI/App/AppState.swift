@@ -98,6 +98,8 @@ public struct AppState: Sendable {
     /// shows what is in it and inside it, and what is added goes in it. Nil: none.
     public internal(set) var location: Location?
     public internal(set) var filterEditing = false
+    /// The order of the rows within each section (`O` cycles it; the runner remembers it).
+    public internal(set) var order: ListOrder = .default
     /// The selected line and the record on it: the record is what the selection follows when
     /// the list changes under it.
     public internal(set) var selectedLine = 0
@@ -113,7 +115,9 @@ public struct AppState: Sendable {
     /// Camera scans that arrived while a dialog was open, applied in order once it closes.
     public internal(set) var queued: [QueuedScan] = []
     /// The last delete, for `u`.
-    public internal(set) var lastUndo: Undo?
+    /// The session's deletes, moves and edits that can be undone, the last one last: `u`
+    /// undoes them one by one, last first.
+    public internal(set) var undoStack: [Undo] = []
     /// The walk through the records that need a person, while it lasts (also while a form
     /// or the picker opened from it is up).
     public internal(set) var walk: NeedsWalk?
@@ -146,6 +150,15 @@ public struct AppState: Sendable {
         public var count: Int
     }
 
+    /// Keeps `undo` for `u`; the oldest go past `undoLimit` (the ledger keeps them anyway,
+    /// only the UI forgets).
+    mutating func pushUndo(_ undo: Undo) {
+        undoStack.append(undo)
+        if undoStack.count > Self.undoLimit { undoStack.removeFirst(undoStack.count - Self.undoLimit) }
+    }
+
+    static let undoLimit = 1000
+
     public struct Message: Equatable, Sendable {
         public var text: String
         public var isError: Bool
@@ -155,9 +168,10 @@ public struct AppState: Sendable {
     /// (wedge scanners: 5–30 ms a key; people: 80 ms and more).
     static let wedgeKeyInterval = 0.05
 
-    public init(width: Int, height: Int) {
+    public init(width: Int, height: Int, order: ListOrder = .default) {
         self.width = width
         self.height = height
+        self.order = order
     }
 
     /// Rows available to the list (one title line above, status and message lines below).

@@ -12,6 +12,8 @@ public enum Action: String, Sendable, CaseIterable {
     case locations
     /// Issue 16: sync with the Discogs collection; in the details view, grade and rate.
     case sync, mediaGrade, sleeveGrade, rate
+    /// The next order of the rows within the sections (`ListOrder`).
+    case sortOrder
 }
 
 /// Where a binding applies.
@@ -68,6 +70,7 @@ public enum KeyMap {
         KeyBinding(keys: [.character("s")], action: .search, help: "search Discogs without a barcode (catno, artist, title…)", contexts: [.list, .details, .needs]),
         KeyBinding(keys: [.character("m")], action: .enterByHand, help: "enter a record by hand (Discogs does not have it)", contexts: [.list, .needs]),
         KeyBinding(keys: [.character("e")], action: .edit, help: "edit the fields and note (yours win over Discogs')", contexts: [.list, .details, .needs]),
+        KeyBinding(keys: [.character("O")], action: .sortOrder, help: "sort: artist, title, year, added, label, place", contexts: [.list]),
         KeyBinding(keys: [.character("N")], action: .needsPerson, help: "walk the records that need a person", contexts: [.list]),
         KeyBinding(keys: [.character("x"), .character("j"), .down], action: .leave, help: "leave it as it is: the next one", contexts: [.needs]),
         KeyBinding(keys: [.tab, .down], action: .nextField, help: "next field", contexts: [.form]),
@@ -75,7 +78,7 @@ public enum KeyMap {
         KeyBinding(keys: [.enter], action: .submit, help: "search, save or add", contexts: [.form]),
         KeyBinding(keys: [.control("u")], action: .clearField, help: "empty the field", contexts: [.form]),
         KeyBinding(keys: [.character("d"), .delete], action: .delete, help: "delete the record (asks first)", contexts: [.list, .details]),
-        KeyBinding(keys: [.character("u")], action: .undo, help: "undo the last delete", contexts: [.list]),
+        KeyBinding(keys: [.character("u")], action: .undo, help: "undo: the session's deletes, moves and edits, last first", contexts: [.list]),
         KeyBinding(keys: [.enter, .right, .character("l")], action: .open, help: "details; choose a pressing when ambiguous", contexts: [.list, .details]),
         KeyBinding(keys: [.enter], action: .open, help: "choose this pressing", contexts: [.picker]),
         KeyBinding(keys: [.enter], action: .open, help: "choose a pressing (or search, when there is none)", contexts: [.needs]),

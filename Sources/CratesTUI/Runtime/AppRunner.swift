@@ -1,4 +1,5 @@
 import Glibc
+import CratesCore
 
 /// The UI loop: reads keys, applies events from the inbox, and draws, all on the calling
 /// (main) thread. Nothing here blocks for long: keys are read with a 50 ms timeout so events
@@ -17,12 +18,15 @@ public final class AppRunner {
     ///   - perform: runs a command on the workers; must return at once.
     ///   - interactive: runs a command that needs the plain terminal (signing in), after the
     ///     UI has left full-screen mode; the UI comes back when it returns.
-    public init(inbox: Inbox, perform: @escaping Perform, interactive: @escaping (AppCommand) -> Void) {
+    ///   - order: the list's order to start with (the one remembered).
+    public init(
+        inbox: Inbox, order: ListOrder = .default, perform: @escaping Perform, interactive: @escaping (AppCommand) -> Void
+    ) {
         self.inbox = inbox
         self.perform = perform
         self.interactive = interactive
         terminal = CursesTerminal()
-        state = AppState(width: 80, height: 24)
+        state = AppState(width: 80, height: 24, order: order)
     }
 
     /// Runs until the user quits or a terminating signal arrives; the terminal is restored on

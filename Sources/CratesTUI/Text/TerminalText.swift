@@ -22,4 +22,37 @@ public enum TerminalText {
         let pad = width - DisplayWidth.of(cut)
         return pad > 0 ? cut + String(repeating: " ", count: pad) : cut
     }
+
+    /// `text` in lines of at most `width` columns, broken at spaces; a word wider than a
+    /// line is broken where the line ends (a wide character is never split). At least one
+    /// line, empty for empty text.
+    public static func wrapped(_ text: String, to width: Int) -> [String] {
+        guard width > 0 else { return [text] }
+        var lines: [String] = []
+        var line = ""
+        var used = 0
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let wordWidth = DisplayWidth.of(String(word))
+            if used > 0, used + 1 + wordWidth > width {
+                lines.append(line)
+                line = ""
+                used = 0
+            } else if used > 0 {
+                line.append(" ")
+                used += 1
+            }
+            for character in word {
+                let w = DisplayWidth.of(character)
+                if used + w > width, used > 0 {
+                    lines.append(line)
+                    line = ""
+                    used = 0
+                }
+                line.append(character)
+                used += w
+            }
+        }
+        lines.append(line)
+        return lines
+    }
 }

@@ -29,7 +29,9 @@ extension AppState {
         let title: String
         switch mode {
         case .list:
-            title = filter.isEmpty ? " crates" + placeTitle : " crates\(placeTitle) · filter \"\(filter)\": \(list.filter == filter ? "\(list.rowCount.grouped) found" : "searching…")"
+            // The order's name, unless it would leave no room for the keys' hint.
+            let sorted = " crates\(placeTitle) · by \(order.rawValue)"
+            title = filter.isEmpty ? (DisplayWidth.of(sorted) + 30 <= width ? sorted : " crates" + placeTitle) : " crates\(placeTitle) · by \(order.rawValue) · filter \"\(filter)\": \(list.filter == filter ? "\(list.rowCount.grouped) found" : "searching…")"
         case .details: title = " crates · details"
         case .picker: title = " crates · choose a pressing"
         case .help: title = " crates · keys"
@@ -71,10 +73,7 @@ extension AppState {
             }
             return
         }
-        let showColumns = width >= 60
-        let formatWidth = 12
-        let yearWidth = 4
-        let mainWidth = showColumns ? width - 2 - formatWidth - yearWidth - 3 : width - 2
+        let columns = RowColumns.fitting(width)
         for row in 0..<listHeight {
             let index = scrollTop + row
             guard let line = list.line(index) else { break }
@@ -93,16 +92,57 @@ extension AppState {
                     screen.put("…", row: y, column: 2, style: selected ? .selected : .dim)
                     continue
                 }
+                // A row with nothing for the columns yet (not looked up) takes the whole line.
+                let values = columns.shown.map { $0.field.value(item) }
+                let shown = values.contains { !$0.isEmpty } ? columns.shown : []
+                let mainWidth = width - 2 - (shown.isEmpty ? 0 : columns.width)
                 let (text, note, noteStyle) = item.rowText(lookupsRunning: discogs.looksUp)
                 var col = screen.put(text, row: y, column: 2, style: base, limit: mainWidth)
                 if let note, col + 2 < 2 + mainWidth {
                     col = screen.put("  " + note, row: y, column: col, style: selected ? .selected : noteStyle, limit: 2 + mainWidth - col)
                 }
-                if showColumns {
-                    let x = width - formatWidth - yearWidth - 2
-                    screen.put(TerminalText.fitted(item.formats ?? "", to: formatWidth), row: y, column: x, style: selected ? .selected : .dim)
-                    screen.put(item.year.map(String.init) ?? "", row: y, column: x + formatWidth + 1, style: selected ? .selected : .dim)
+                var x = width - columns.width
+                for column in shown {
+                    x += 1
+                    screen.put(
+                        TerminalText.fitted(column.field.value(item), to: column.width), row: y, column: x,
+                        style: selected ? .selected : .dim)
+                    x += column.width
                 }
+            }
+        }
+    }
+
+    /// The columns right of a row's "Artist — Title": what tells two pressings apart
+    /// (two copies of Rumours, UK K 56344 and US BSK 3010), as many as the width allows.
+    /// From 60 columns the format and year; from 80 the catalogue number too (most are 10
+    /// characters or fewer: "K 56344", "IMSP 020"); from 100 the country, and wider format
+    /// and catalogue number columns. "Artist — Title" keeps at least about 60% of the line.
+    struct RowColumns {
+        enum Field {
+            case format, year, catno, country
+
+            func value(_ row: CollectionRow) -> String {
+                switch self {
+                case .format: row.formats ?? ""
+                case .year: row.year.map(String.init) ?? ""
+                case .catno: row.catno ?? ""
+                case .country: row.country ?? ""
+                }
+            }
+        }
+
+        var shown: [(field: Field, width: Int)]
+
+        /// The columns' width with a space before each.
+        var width: Int { shown.reduce(0) { $0 + $1.width + 1 } + (shown.isEmpty ? 0 : 1) }
+
+        static func fitting(_ width: Int) -> RowColumns {
+            switch width {
+            case ..<60: RowColumns(shown: [])
+            case ..<80: RowColumns(shown: [(.format, 12), (.year, 4)])
+            case ..<100: RowColumns(shown: [(.format, 10), (.year, 4), (.catno, 10)])
+            default: RowColumns(shown: [(.format, 16), (.year, 4), (.country, 10), (.catno, 14)])
             }
         }
     }

@@ -6,19 +6,27 @@ extension AppState {
             screen.put("Loading…", row: 2, column: 2, style: .dim)
             return
         }
-        let lines = details.lines
+        let labelWidth = 12
+        // Long values wrap onto the lines below (under the value, not the label), so a long
+        // title or note is read whole; the Discogs address stays one line (it is a link).
+        var lines: [(line: RecordDetails.Line, text: String, first: Bool)] = []
+        for line in details.lines {
+            let column = line.label.isEmpty ? 1 : min(width - 1, labelWidth + 2)
+            let parts = line.label == "Discogs" ? [line.value] : TerminalText.wrapped(line.value, to: max(1, width - column - 1))
+            for (index, part) in parts.enumerated() { lines.append((line, part, index == 0)) }
+        }
         let visible = listHeight
         let scroll = max(0, min(state.scroll, lines.count - visible))
-        let labelWidth = 12
-        for (offset, line) in lines.dropFirst(scroll).prefix(visible).enumerated() {
+        for (offset, shown) in lines.dropFirst(scroll).prefix(visible).enumerated() {
             let row = 1 + offset
+            let line = shown.line
             if line.label.isEmpty {
-                screen.put(line.value, row: row, column: 1, style: line.style)
+                screen.put(shown.text, row: row, column: 1, style: line.style)
             } else {
-                screen.put(line.label, row: row, column: 1, style: .dim, limit: labelWidth)
+                if shown.first { screen.put(line.label, row: row, column: 1, style: .dim, limit: labelWidth) }
                 let column = min(width - 1, labelWidth + 2)
-                screen.put(line.value, row: row, column: column, style: line.style)
-                if line.label == "Discogs", let url = details.release?.url, width > column {
+                screen.put(shown.text, row: row, column: column, style: line.style)
+                if shown.first, line.label == "Discogs", let url = details.release?.url, width > column {
                     screen.hyperlink = Screen.Hyperlink(url: url, row: row, column: column, text: TerminalText.truncated(url, to: width - column))
                 }
             }
@@ -150,7 +158,7 @@ extension RecordDetails {
                 add("Details", "\(from ?? "from the barcode search"); the full release (tracklist, notes) is on its way from Discogs")
             }
         }
-        add("Barcode", record.gtin.map { "\($0.canonical) (\(BarcodeDescription.of($0)))" } ?? "none")
+        add("Barcode", record.gtin.map { "\($0.printedForm) (\(BarcodeDescription.of($0)))" } ?? "none")
         // A record waiting for Discogs says which catalogue did not know it.
         let waiting = [.pending, .lookingUp].contains(record.lookupState) ? record.catalogueEdition?.waitingForDiscogs : nil
         let detail = record.lookupError ?? record.skipReason ?? waiting

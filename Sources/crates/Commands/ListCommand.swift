@@ -12,17 +12,22 @@ struct ListCommand: ParsableCommand {
         abstract: "Print the collection, one record per line, in the order the collection UI shows it.",
         discussion: """
             Records come section by section (genres by name, Unknown last: records not \
-            matched yet, in the order they were added), then by title, artist and barcode \
-            within a section, as in the collection UI. Each copy is its own line.
+            matched yet, in the order they were added), then in the order --sort names \
+            within a section: artist (the default: by artist as a record shop files it, \
+            "The Beatles" under B, then year, then title), title, year, added, label (and \
+            catalogue number) or place. Each copy is its own line.
 
             Output: tab-separated columns, always these, in this order:
-              id  gtin  state  section  artist  title  format  year  label  catno  release_id  added  collector
+              id  gtin  state  section  artist  title  format  year  label  catno  release_id  added  collector  place
             A value crates does not know (an unmatched record's artist, say) is an empty \
             field. state is one of \(LookupStateOption.validValues); format joins several \
             formats with " + ", label and catno join several labels with ", "; added is \
             ISO 8601 in UTC. artist to catno are the values shown: yours (`crates edit`) where \
             you set one, else Discogs'; collector names the fields that are yours \
-            ("title,year"). gtin is empty for a record without a barcode. Tabs and line \
+            ("title,year"). place is the place the copy is in, as a path ("Living Room › \
+            Shelf 2 › Crate A3"), empty when it is in none: with --location, it says which \
+            of the places inside that one holds each record. gtin is empty for a record \
+            without a barcode (and is always the canonical digits, as stored). Tabs and line \
             breaks inside values become spaces.
 
             With --json, one JSON object per record and line (JSON Lines), with every field \
@@ -54,6 +59,7 @@ struct ListCommand: ParsableCommand {
               crates list --genre rock --state matched | cut -f5,6
               crates list --state ambiguous,notFound
               crates list --location "Living Room"
+              crates list --sort year --format vinyl --year 1975-1979
               crates list --json | jq -r 'select(.release != null) | .release.title'
             """)
 
@@ -64,6 +70,10 @@ struct ListCommand: ParsableCommand {
 
     @OptionGroup var records: RecordFilterOptions
 
+    @Option(help: ArgumentHelp(
+        "The order within each genre section (artist: as a record shop files it, then year and title).", valueName: "order"))
+    var sort: ListOrder = .default
+
     @OptionGroup var header: HeaderOption
 
     func validate() throws {
@@ -71,7 +81,7 @@ struct ListCommand: ParsableCommand {
     }
 
     /// The tab-separated lines' columns, in order (the `--header` line).
-    static let names = ["id", "gtin", "state", "section", "artist", "title", "format", "year", "label", "catno", "release_id", "added", "collector"]
+    static let names = ["id", "gtin", "state", "section", "artist", "title", "format", "year", "label", "catno", "release_id", "added", "collector", "place"]
 
     /// The columns a terminal shows: fields of the tab-separated line, by index in `names`.
     static let terminalColumns = [
@@ -83,13 +93,14 @@ struct ListCommand: ParsableCommand {
         TableColumn(heading: "YEAR", field: 7, cap: 4),
         TableColumn(heading: "LABEL", field: 8, cap: 20),
         TableColumn(heading: "CAT#", field: 9, cap: 16),
+        TableColumn(heading: "PLACE", field: 13, cap: 24),
         TableColumn(heading: "STATE", field: 2, cap: 12, readable: ReadableWords.state),
     ]
 
     func run() throws {
         // Read-only: never creates the collection, reads one the user may not write (issue 12).
         let store = try self.store.openForReading()
-        let export = CollectionExport(store: store, filter: try records.filter(in: store))
+        let export = CollectionExport(store: store, filter: try records.filter(in: store, order: sort))
         let json = self.json
         for warning in try blocking({ try await export.unknownGenreWarnings() }) { StandardStreams.errLine(warning) }
         if json {
@@ -110,4 +121,9 @@ struct ListCommand: ParsableCommand {
                     + "or run `crates add BARCODE`, or `crates import FILE` for a list.\n"
                 : "No record matches (\(total) in the collection).\n")
     }
+}
+
+extension ListOrder: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }

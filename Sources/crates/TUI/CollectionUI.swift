@@ -18,8 +18,14 @@ enum CollectionUI {
             post: { inbox.post(.session($0)) })
         session.start()
         let runner = AppRunner(
-            inbox: inbox,
-            perform: { command in if case .session(let request) = command { session.perform(request) } },
+            inbox: inbox, order: ListOrderMemory.load(),
+            perform: { command in
+                switch command {
+                case .session(let request): session.perform(request)
+                case .rememberOrder(let order): ListOrderMemory.save(order)
+                default: break
+                }
+            },
             interactive: { _ in signIn(session, inbox) })
         let signal = runner.run()
         session.stop()

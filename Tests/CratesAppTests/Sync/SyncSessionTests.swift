@@ -64,7 +64,8 @@ struct SyncSessionTests {
                 return nil
             }
             #expect(details.record.id == id)
-            _ = try await log.first("the message") { if case .message("Sleeve: No Cover", false) = $0 { true } else { nil } }
+            // An edit that can be undone: the message comes with its undo token.
+            _ = try await log.first("the message") { if case .edited("Sleeve: No Cover", _) = $0 { true } else { nil } }
             session.perform(.sync)
             _ = try await log.first("sync needs Discogs") { event -> Bool? in
                 if case .message(let text, true) = event, text.hasPrefix("Sync needs Discogs") { return true }

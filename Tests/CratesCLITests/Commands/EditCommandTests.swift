@@ -21,7 +21,7 @@ struct EditCommandTests {
         #expect(list.stdoutLines == [
             "1\t\thandEntered\tRock\tThe Nice\tArs Longa Vita Brevis\tVinyl, LP\t1968\tImmediate\tIMSP 020\t\t"
                 + (list.stdoutLines.first?.split(separator: "\t", omittingEmptySubsequences: false)[11]).map(String.init)!
-                + "\tartist,title,genre,year,format,label,catno,country",
+                + "\tartist,title,genre,year,format,label,catno,country\t",
         ], "\(list)")
         let again = try await sandbox.crates(["add", "--manual", "--artist", "the nice", "--title", "ars longa vita brevis", "--catno", "imsp-020"])
         #expect(again.status == 2, "\(again)")
@@ -46,7 +46,7 @@ struct EditCommandTests {
         let edited = try await sandbox.crates(["edit", "1", "--genre", "Jazz", "--year", "1974", "--note", "signed"])
         #expect(edited.status == 0, "\(edited)")
         #expect(edited.stdoutLines == [
-            "1\t\(Seed.gtin(1).canonical)\tmatched\tJazz\tAda\tAmbient\tCD, Album\t1974\t\t\t13\t2024-01-31T12:34:56Z\tgenre,year",
+            "1\t\(Seed.gtin(1).canonical)\tmatched\tJazz\tAda\tAmbient\tCD, Album\t1974\t\t\t13\t2024-01-31T12:34:56Z\tgenre,year\t",
         ], "\(edited)")
         let json = try await sandbox.crates(["list", "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])

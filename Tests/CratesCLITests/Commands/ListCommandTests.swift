@@ -36,12 +36,12 @@ struct ListCommandTests {
         #expect(result.stderr.isEmpty)
         let lines = result.stdoutLines.map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
         #expect(lines.map { Int64($0[0]) } == expected)
-        #expect(lines.allSatisfy { $0.count == 13 })
+        #expect(lines.allSatisfy { $0.count == 14 })
         #expect(lines.first == [
             String(expected[0]), Seed.gtin(6).canonical, "matched", "Electronic", "Ada", "Ambient", "CD, Album", "1997",
-            "", "", "13", "2024-01-31T12:34:56Z", "",
+            "", "", "13", "2024-01-31T12:34:56Z", "", "",
         ])
-        #expect(lines.last == [String(expected[7]), Seed.gtin(7).canonical, "pending", "Unknown", "", "", "", "", "", "", "", "2024-01-31T12:34:56Z", ""])
+        #expect(lines.last == [String(expected[7]), Seed.gtin(7).canonical, "pending", "Unknown", "", "", "", "", "", "", "", "2024-01-31T12:34:56Z", "", ""])
     }
 
     @Test("--genre (any case, the exact section name) and --state narrow the list")
@@ -65,6 +65,88 @@ struct ListCommandTests {
         #expect(typo.status == 0, "\(typo)")
         #expect(typo.stdout.isEmpty)
         #expect(typo.stderr.contains("no section is named \"Roc\" (sections: Electronic, Rock, Unknown)"), "\(typo)")
+    }
+
+    /// Queen 1975 vinyl on EMI, The Beatles 1969 vinyl on Apple, Motörhead 1980 CD on Bronze
+    /// (in Crate 2 of the Living Room), and a UPC-A not looked up yet.
+    static func seedRock(_ store: CatalogueStore) async throws -> (queen: Int64, beatles: Int64, motorhead: Int64, upc: Int64) {
+        let queen = Seed.release(
+            20, artist: "Queen", title: "A Night At The Opera", genre: "Rock", labels: [.init(name: "EMI", catno: "EMTC 103")],
+            formats: ["Vinyl, LP, Album"], year: 1975)
+        let beatles = Seed.release(
+            21, artist: "The Beatles", title: "Abbey Road", genre: "Rock", labels: [.init(name: "Apple Records", catno: "PCS 7088")],
+            formats: ["Vinyl, LP, Album"], year: 1969)
+        let motorhead = Seed.release(
+            22, artist: "Motörhead", title: "Ace Of Spades", genre: "Rock", labels: [.init(name: "Bronze", catno: "BRON 531")],
+            formats: ["CD, Album, Reissue"], year: 1980)
+        let q = try await store.add(NewRecord(gtin: Seed.gtin(1), addedAt: Seed.addedAt, addMethod: .typed, release: queen))
+        let b = try await store.add(NewRecord(gtin: Seed.gtin(2), addedAt: Seed.addedAt.addingTimeInterval(1), addMethod: .typed, release: beatles))
+        let m = try await store.add(NewRecord(gtin: Seed.gtin(3), addedAt: Seed.addedAt.addingTimeInterval(2), addMethod: .typed, release: motorhead))
+        let u = try await store.add(NewRecord(gtin: try GTIN(parsing: "074644022513"), addedAt: Seed.addedAt, addMethod: .typed))
+        let room = try await store.addLocation(name: "Living Room", in: nil)
+        let crate = try await store.addLocation(name: "Crate 2", in: room.id)
+        _ = try await store.moveRecords([m.id], to: crate.id)
+        return (q.id, b.id, m.id, u.id)
+    }
+
+    @Test("--sort: by artist as shops file it (the default), title, year, added, label, place; a bad one names them")
+    func sort() async throws {
+        let sandbox = try CommandSandbox()
+        let ids = try await Self.seedRock(try sandbox.openStore())
+        func listed(_ arguments: [String]) async throws -> [Int64] {
+            let result = try await sandbox.crates(["list", "--genre", "rock"] + arguments)
+            #expect(result.status == 0, "\(result)")
+            return result.stdoutLines.compactMap { Int64($0.prefix { $0 != "\t" }) }
+        }
+        // The Beatles under B, before Motörhead and Queen.
+        #expect(try await listed([]) == [ids.beatles, ids.motorhead, ids.queen])
+        #expect(try await listed(["--sort", "artist"]) == [ids.beatles, ids.motorhead, ids.queen])
+        #expect(try await listed(["--sort", "title"]) == [ids.queen, ids.beatles, ids.motorhead])
+        #expect(try await listed(["--sort", "year"]) == [ids.beatles, ids.queen, ids.motorhead])
+        #expect(try await listed(["--sort", "added"]) == [ids.queen, ids.beatles, ids.motorhead])
+        #expect(try await listed(["--sort", "label"]) == [ids.beatles, ids.motorhead, ids.queen])
+        // No place first (still to shelve), then by place.
+        #expect(try await listed(["--sort", "place"]) == [ids.beatles, ids.queen, ids.motorhead])
+        let bad = try await sandbox.crates(["list", "--sort", "colour"])
+        #expect(bad.status == 64, "\(bad)")
+        #expect(ListOrder.allCases.allSatisfy { bad.stderr.contains("- \($0.rawValue)") }, "\(bad)")
+    }
+
+    @Test("--year Y or Y1-Y2 and --format narrow the list; a bad year says how to write one")
+    func yearAndFormat() async throws {
+        let sandbox = try CommandSandbox()
+        let ids = try await Self.seedRock(try sandbox.openStore())
+        func listed(_ arguments: [String]) async throws -> [Int64] {
+            let result = try await sandbox.crates(["list"] + arguments)
+            #expect(result.status == 0, "\(result)")
+            return result.stdoutLines.compactMap { Int64($0.prefix { $0 != "\t" }) }
+        }
+        #expect(try await listed(["--year", "1975"]) == [ids.queen])
+        #expect(try await listed(["--year", "1969-1975"]) == [ids.beatles, ids.queen])
+        #expect(try await listed(["--format", "vinyl"]) == [ids.beatles, ids.queen])
+        #expect(try await listed(["--format", "CD", "--year", "1970-1990"]) == [ids.motorhead])
+        // A whole word of the format: "lp" is not in "Reissue"'s letters by chance.
+        #expect(try await listed(["--format", "lp", "--sort", "year"]) == [ids.beatles, ids.queen])
+        let bad = try await sandbox.crates(["list", "--year", "seventies"])
+        #expect(bad.status == 64, "\(bad)")
+        #expect(bad.stderr.contains("--year seventies: give a year (1977) or two joined by a hyphen (1975-1979)"), "\(bad)")
+    }
+
+    @Test("the place column names each copy's place; with --location, which place inside it; a UPC-A stays canonical")
+    func placeColumn() async throws {
+        let sandbox = try CommandSandbox()
+        let ids = try await Self.seedRock(try sandbox.openStore())
+        let all = try await sandbox.crates(["list"])
+        #expect(all.status == 0, "\(all)")
+        let lines = all.stdoutLines.map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        #expect(lines.first { $0[0] == String(ids.motorhead) }?.last == "Living Room › Crate 2")
+        #expect(lines.first { $0[0] == String(ids.queen) }?.last == "")
+        // Scripts get the canonical digits, never the printed form.
+        #expect(lines.first { $0[0] == String(ids.upc) }?[1] == "0074644022513")
+        let room = try await sandbox.crates(["list", "--location", "Living Room"])
+        #expect(room.status == 0, "\(room)")
+        #expect(room.stdoutLines.count == 1)
+        #expect(room.stdoutLines.first?.hasSuffix("\tLiving Room › Crate 2") == true, "\(room)")
     }
 
     @Test("a bad --state names the valid ones (usage error)")

@@ -95,7 +95,7 @@ struct TUISearchEndToEndTests {
         try await tmux.type("1974")
         try await tmux.press("Enter")
         try await tmux.waitFor("the year edited") { lines in
-            lines.contains { $0.contains("Pink Floyd — The Dark Side Of The Moon") && $0.hasSuffix("1974") }
+            lines.contains { $0.contains("Pink Floyd — The Dark Side Of The Moon") && $0.contains(" 1974") }
         }
         try await server.reset()
         try await tmux.press("r")
@@ -106,7 +106,7 @@ struct TUISearchEndToEndTests {
         #expect(try await server.stats().releases == ["20000001"], "looked up again by its release")
         // The list after the lookup: idle again, and the collector's year still shown.
         try await tmux.waitFor("the row after the lookup") { lines in
-            lines.contains { $0.contains("Pink Floyd — The Dark Side Of The Moon") && $0.hasSuffix("1974") }
+            lines.contains { $0.contains("Pink Floyd — The Dark Side Of The Moon") && $0.contains(" 1974") }
                 && lines.contains { $0.contains("Discogs: DamIDhagor") && !$0.contains("looking up") && !$0.contains("waiting") }
         }
         let details = try #require(try await store.details(1))

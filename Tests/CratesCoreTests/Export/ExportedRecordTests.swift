@@ -13,10 +13,11 @@ struct ExportedRecordTests {
         #expect(line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) == [
             "7", "0075678190421", "matched", "Rock", "Crosby, Stills & Nash", "\"Déjà\" Vu, Live",
             "Vinyl, LP, Album + CD, Album", "1970", "Atlantic, Rhino, Inc.", "SD 7200", "249504", "2024-01-31T12:34:56Z", "",
+            "Living Room › Crate 3, top",
         ])
-        #expect(ExportedRecord.listingColumns.count == 13)
+        #expect(ExportedRecord.listingColumns.count == 14)
         #expect(ExportSample.unmatched.listingLine
-            == "8\t5012345678900\tambiguous\tUnknown\t\t\t\t\t\t\t\t2024-01-31T12:34:56Z\t")
+            == "8\t5012345678900\tambiguous\tUnknown\t\t\t\t\t\t\t\t2024-01-31T12:34:56Z\t\t")
     }
 
     @Test("tab-separated fields never carry control characters", arguments: [
