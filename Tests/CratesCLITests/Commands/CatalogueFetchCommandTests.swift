@@ -84,7 +84,10 @@ struct CatalogueFetchCommandTests {
         #expect(result.stderr.contains("the download broke off"), "\(result)")
         #expect(result.stderr.contains("resuming after 50 kB"), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: path + ".part"))
-        #expect(result.stdoutLines.contains("Would build the catalogue from \(path)"), "\(result)")
+        // Then the catalogue is built from the verified file.
+        #expect(result.stdoutLines.contains { $0.hasPrefix("Built the Discogs catalogue of 2026-") }, "\(result)")
+        let status = try await f.sandbox.crates(["catalogue", "status", "--json"])
+        #expect(status.status == 0 && status.stdout.contains("\"releases\""), "\(status)")
     }
 
     @Test("a host that ignores Range answers 200 with the whole file: started over, never appended, the file byte-identical")
@@ -204,7 +207,7 @@ struct CatalogueFetchCommandTests {
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("does not match the SHA-256 of Discogs' checksum file: the file was removed and is not used"),
                 "\(result)")
-        #expect(!result.stdout.contains("Would build"), "\(result)")
+        #expect(!result.stdout.contains("Built the Discogs catalogue"), "\(result)")
         let left = try FileManager.default.contentsOfDirectory(atPath: f.cache).filter { $0.contains("releases") }
         #expect(left.isEmpty, "\(left)")
     }
