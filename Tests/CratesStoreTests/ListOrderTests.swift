@@ -76,7 +76,7 @@ import Testing
             let filtered = try await store.window(CollectionQuery(filter: "r", window: RowWindow(offset: 0, limit: 10), order: order))
             #expect(filtered.rows.map(\.recordID) == all.filter { id in filtered.rows.contains { $0.recordID == id } }, "\(order)")
             // `crates list`'s pages, one record each (paging by key in every order).
-            let listed = Locked<[Int64]>([])
+            let listed = LockedBox<[Int64]>([])
             try await store.forEachPage(ExportFilter(order: order), detail: .listing, pageSize: 1) { page in
                 listed.withLock { $0 += page.map(\.record.id) }
             }
