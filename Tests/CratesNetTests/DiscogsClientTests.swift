@@ -79,7 +79,7 @@ import Testing
             Issue.record("expected 401")
         } catch {
             #expect(error == .unauthorized(message: "Invalid consumer token. Please register an app before making requests."))
-            #expect(error.description.contains("run `crates auth`"))
+            #expect(error.description.contains("run `crates auth --token`"))
             #expect(!error.description.contains("revoked-token-value"))
         }
     }

@@ -192,7 +192,7 @@ import Testing
                         // A screenful from the top, as the UI asks while a person types: the
                         // scan's first walk may hold every match, or stop before the focus.
                         let top = try CatalogueStore.fetchWindow(
-                            db, CollectionQuery(filter: filter, window: RowWindow(offset: 0, limit: 60), focus: focus),
+                            db, CollectionQuery(filter: filter, window: RowWindow(offset: 0, limit: 60), focus: focus, order: .title),
                             plan: plan)
                         #expect(top.rows.map(\.recordID) == Array(expected.ids.prefix(60)), "\(context), top")
                         #expect(top.outline.sections == expected.sections, "\(context), top")

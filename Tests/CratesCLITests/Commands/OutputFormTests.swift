@@ -47,9 +47,9 @@ struct OutputFormTests {
         #expect(screen.allSatisfy { $0.count <= 100 })
 
         let piped = try await sandbox.crates(["list"])
-        #expect(piped.status == 0 && piped.stdoutLines.count == 8 && piped.stdoutLines.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == 13 }, "\(piped)")
+        #expect(piped.status == 0 && piped.stdoutLines.count == 8 && piped.stdoutLines.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == 14 }, "\(piped)")
         let headed = try await sandbox.crates(["list", "--header"])
-        #expect(headed.stdoutLines.first == "id\tgtin\tstate\tsection\tartist\ttitle\tformat\tyear\tlabel\tcatno\trelease_id\tadded\tcollector", "\(headed)")
+        #expect(headed.stdoutLines.first == "id\tgtin\tstate\tsection\tartist\ttitle\tformat\tyear\tlabel\tcatno\trelease_id\tadded\tcollector\tplace", "\(headed)")
         #expect(Array(headed.stdoutLines.dropFirst()) == piped.stdoutLines)
         let both = try await sandbox.crates(["list", "--header", "--json"])
         #expect(both.status == 64 && both.stderr.contains("--header is for the tab-separated lines"), "\(both)")
