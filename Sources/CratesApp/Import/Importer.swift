@@ -116,7 +116,8 @@ public struct Importer: Sendable {
         // imports (and adds) running at once never store a copy twice (issue 12); no plan of
         // the whole file is held (a million lines stay small).
         // Rows described by their values find their release only in the lookups: their ids are
-        // kept, to take back a copy the collection had already (below).
+        // kept, to take back a copy the collection had already (below); without lookups there
+        // is nothing to take back, and a million ids are not held for nothing.
         var hasDescribed = false
         for index in entries.indices where entries.describedKeyHash(at: index) != nil {
             hasDescribed = true
@@ -125,7 +126,7 @@ public struct Importer: Sendable {
         let written: CatalogueStore.ImportOutcome
         do {
             written = try await store.importEntries(
-                entries, copies: options.copies, keepingValues: options.keepValues, keepingIDs: hasDescribed && !options.copies,
+                entries, copies: options.copies, keepingValues: options.keepValues, keepingIDs: hasDescribed && !options.copies && options.lookups,
                 shouldContinue: { !stopRequest.isRequested },
                 progress: { _, processed in progress.adding(processed, of: entries.count) },
                 waitingForLock: { progress.note("\(name): waiting for the collection: another program holds it locked") })
