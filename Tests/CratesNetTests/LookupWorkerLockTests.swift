@@ -32,7 +32,7 @@ import Testing
 
         // Refused again and again (each attempt waits out the 0.2 s busy timeout), the pauses
         // between the attempts on virtual time…
-        try await waitUntil("three refused writes", within: .seconds(60)) {
+        try await waitUntil("three refused writes") {
             if let next = clock.sleeping.first { clock.advance(by: next) }
             return await worker.statistics.writeRetries >= 3
         }

@@ -21,9 +21,10 @@ public struct WaitTimeout: Error, CustomStringConvertible {
     }
 }
 
-/// How long a test waits for something by default: long enough for a loaded one-core
-/// machine, and only ever spent in full when the test is failing anyway.
-public let defaultWaitDeadline: Duration = .seconds(90)
+/// How long a test waits for something by default: long enough for the whole suite on two
+/// cores, where a test's tasks can wait minutes for a thread of the cooperative pool (90 s
+/// was not), and only ever spent in full when the test is failing anyway.
+public let defaultWaitDeadline: Duration = .seconds(300)
 
 /// Looks at `probe` until it gives a value, and returns that value; throws `WaitTimeout`
 /// (naming `what`, and `lastSeen()` when given) when it gives none by `deadline`.
