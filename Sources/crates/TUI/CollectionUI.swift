@@ -9,8 +9,14 @@ import Foundation
 /// session (CratesApp) behind it, talking through the inbox.
 enum CollectionUI {
     /// Runs until the user quits; returns the signal that ended it, if one did.
-    static func run(store: CatalogueStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?) -> Int32? {
+    static func run(
+        store: CatalogueStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?, warnings: [String] = []
+    ) -> Int32? {
         let inbox = Inbox()
+        if let warning = warnings.first {
+            let more = warnings.count > 1 ? " (and \(warnings.count - 1) more: see `crates config`)" : ""
+            inbox.post(.session(.message(warning + more, isError: true)))
+        }
         let session = CollectionSession(
             store: store, discogs: discogs, lookups: lookups, scanner: scanner, post: { inbox.post(.session($0)) })
         session.start()
