@@ -122,6 +122,42 @@ struct TUIBenchmark {
             reportPercentiles("      its CPU time", cpu, target: nil)
         }
 
+        // 2c. The statistics screen: `#` handled, the session's statistics (SQLite aggregates
+        // over the whole collection, as `crates stats` counts) applied, and the charts drawn;
+        // then Enter on the first bar: the list narrowed to it, its first screen drawn.
+        var openTimes: [Double] = []
+        var narrowTimes: [Double] = []
+        for run in 0..<runs {
+            t += 1
+            let started = now()
+            var opened = state.handle(.key(.character("#"), at: t))
+            _ = state.render()
+            while let command = opened.first {
+                opened.removeFirst()
+                if case .session(.loadStatistics) = command {
+                    opened += state.handle(.session(.statistics(try await store.statistics())))
+                }
+            }
+            _ = state.render()
+            openTimes.append(now() - started)
+            guard case .statistics(let screen) = state.mode, screen.statistics != nil else {
+                fatalError("the statistics screen did not open")
+            }
+            t += 1
+            let entered = now()
+            var commands = state.handle(.key(.enter, at: t))
+            _ = state.render()
+            try await answer(&commands, &state, store, &fetches)
+            narrowTimes.append(now() - entered)
+            if run == 0 { print("  (statistics screen: Enter on the first bar showed \(state.list.rowCount.formatted()) copies)") }
+            // Back to every record, for the next run and the figures below.
+            t += 1
+            commands = state.handle(.key(.escape, at: t))
+            try await answer(&commands, &state, store, &fetches)
+        }
+        report("statistics screen: # → charts drawn", openTimes, target: 0.2)
+        report("statistics screen: Enter on a bar → the list narrowed to it, drawn", narrowTimes, target: nil)
+
         // 3. A change arriving (a lookup finished): the observation re-runs the query.
         var changeSamples: [Double] = []
         for _ in 0..<runs {

@@ -191,6 +191,8 @@ public final class CollectionSession: Sendable {
                 post(.location(location))
             case .loadLocations:
                 post(.locations(try await store.locationTree()))
+            case .loadStatistics:
+                post(.statistics(try await store.statistics()))
             }
         } catch {
             post(.message("\(error)", isError: true))

@@ -128,12 +128,17 @@ public struct CollectionQuery: Hashable, Sendable {
     public var focus: Int64?
     /// Only the records in this place and in the places inside it; nil: every record.
     public var location: Int64?
+    /// Only the copies that count in this bar of the statistics; nil: every record.
+    public var facet: StatisticsFacet?
 
-    public init(filter: String = "", window: RowWindow, focus: Int64? = nil, location: Int64? = nil) {
+    public init(
+        filter: String = "", window: RowWindow, focus: Int64? = nil, location: Int64? = nil, facet: StatisticsFacet? = nil
+    ) {
         self.filter = filter
         self.window = window
         self.focus = focus
         self.location = location
+        self.facet = facet
     }
 }
 
@@ -149,6 +154,8 @@ public struct CollectionWindow: Hashable, Sendable {
     public var filter: String
     /// The place the outline and rows answer (`CollectionQuery.location`).
     public var location: Int64?
+    /// The statistics' bar the outline and rows answer (`CollectionQuery.facet`).
+    public var facet: StatisticsFacet?
     /// Records in the whole collection, whatever the filter.
     public var totalRecords: Int
     /// The record asked to be located, and its row in the (filtered) order, when it is there.
@@ -157,8 +164,10 @@ public struct CollectionWindow: Hashable, Sendable {
 
     public init(
         outline: CollectionOutline, window: RowWindow, rows: [CollectionRow], filter: String = "",
-        totalRecords: Int? = nil, focus: Int64? = nil, focusRow: Int? = nil, location: Int64? = nil
+        totalRecords: Int? = nil, focus: Int64? = nil, focusRow: Int? = nil, location: Int64? = nil,
+        facet: StatisticsFacet? = nil
     ) {
+        self.facet = facet
         self.outline = outline
         self.window = window
         self.rows = rows

@@ -81,6 +81,8 @@ extension AppState {
             return submit(scan.data, method: .camera)
         case .location, .locations, .moved, .select:
             return handleLocationEvent(event)
+        case .statistics(let statistics):
+            applyStatistics(statistics)
         }
         return []
     }
@@ -155,6 +157,7 @@ extension AppState {
         case .form(let form): return formKey(key, form)
         case .needs: return needsKey(key)
         case .locations(let state): return locationsKey(key, state)
+        case .statistics(let state): return statisticsKey(key, state)
         }
     }
 
@@ -240,15 +243,20 @@ extension AppState {
         case .mediaGrade, .sleeveGrade, .rate: break  // the details view's
         case .help: mode = .help(scroll: 0)
         case .back:
-            // The filter first, then the place (the whole collection again).
+            // The filter first, then the statistics' bar, then the place (the whole
+            // collection again).
             message = nil
             if !filter.isEmpty {
                 filter = ""
+            } else if facet != nil {
+                showFacet(nil)
             } else if location != nil {
                 return leaveLocation()
             }
         case .locations:
             return openLocations()
+        case .statistics:
+            return openStatistics()
         case .quit: return quit()
         case .redraw: return [.redraw]
         }

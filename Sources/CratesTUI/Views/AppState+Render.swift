@@ -18,6 +18,7 @@ extension AppState {
         case .form(let form): renderForm(form, into: &screen)
         case .needs: renderNeeds(into: &screen)
         case .locations(let state): renderLocations(state, into: &screen)
+        case .statistics(let state): renderStatistics(state, into: &screen)
         }
         renderStatus(into: &screen)
         renderBottomLine(into: &screen)
@@ -29,7 +30,7 @@ extension AppState {
         let title: String
         switch mode {
         case .list:
-            title = filter.isEmpty ? " crates" + placeTitle : " crates\(placeTitle) · filter \"\(filter)\": \(list.filter == filter ? "\(list.rowCount.grouped) found" : "searching…")"
+            title = filter.isEmpty ? " crates" + placeTitle + facetTitle : " crates\(placeTitle)\(facetTitle) · filter \"\(filter)\": \(list.filter == filter ? "\(list.rowCount.grouped) found" : "searching…")"
         case .details: title = " crates · details"
         case .picker: title = " crates · choose a pressing"
         case .help: title = " crates · keys"
@@ -41,6 +42,7 @@ extension AppState {
             }
         case .needs: title = " crates · needs a person"
         case .locations: title = " crates · places"
+        case .statistics: title = " crates · statistics"
         }
         let end = screen.put(title, row: 0, column: 0, style: .statusAccent)
         // The longest hint that fits.
