@@ -150,14 +150,7 @@ public struct ConfigurationFile: Sendable {
             }
         }
         do throws(ExportError) {
-            let file = try ExportFile(path: path)
-            do {
-                try file.write(bytes: bytes)
-                try file.commit()
-            } catch {
-                file.abandon()
-                throw error
-            }
+            try ExportFile.write(bytes: bytes, to: path)
         } catch {
             throw .cannotWrite(error.description)
         }
