@@ -96,6 +96,26 @@ struct StatisticsStateTests {
         #expect(h.state.list.rows.map(\.recordID) == [3])
     }
 
+    @Test("the session answers in parts: the genres first, said to be counting the rest; then every chart in order")
+    func parts() throws {
+        var h = Harness(width: 60, height: 40)
+        #expect(h.send(.key(.character("#"), at: 100)) == [.session(.loadStatistics)])
+        let genres = CollectionStatistics(totals: Self.statistics.totals, dimensions: [Self.statistics.dimensions[0]])
+        h.send(.statistics(genres))
+        #expect(h.lines.contains { $0.hasPrefix(" Genres") })
+        #expect(h.lines.contains { $0.hasPrefix(" Counting the other charts…") })
+        let rest = CollectionStatistics(
+            totals: .init(records: 7, copies: 7), dimensions: [Self.statistics.dimensions[2], Self.statistics.dimensions[1]])
+        h.send(.statistics(rest))
+        guard case .statistics(let state) = h.state.mode, let held = state.statistics else {
+            Issue.record("the screen holds the statistics")
+            return
+        }
+        #expect(held.dimensions.map(\.dimension) == [.genre, .decade, .grade], "in the dimensions' order")
+        #expect(held.totals.copies == 7, "the latest totals")
+        #expect(h.lines.contains { $0.hasPrefix(" Counting the other charts…") }, "7 of the 10 charts still to come")
+    }
+
     @Test("40 columns: every chart line fits, bars proportional")
     func narrow() throws {
         var h = Harness(width: 40)

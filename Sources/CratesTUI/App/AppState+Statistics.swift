@@ -17,6 +17,11 @@ extension AppState {
         StatisticsReport.lines(statistics, width: max(10, width - 2))
     }
 
+    /// Whether charts are still to come from the session.
+    func statisticsPending(_ statistics: CollectionStatistics) -> Bool {
+        statistics.dimensions.count < StatisticsDimension.allCases.count
+    }
+
     /// Rows the report has on screen, under its title line.
     var statisticsHeight: Int { max(1, listHeight) }
 
@@ -25,10 +30,17 @@ extension AppState {
         return [.session(.loadStatistics)]
     }
 
+    /// Takes statistics from the session, which answers in parts (the first charts first):
+    /// the charts already held stay, those in the answer are put in (in the dimensions'
+    /// order), and the totals are the answer's.
     mutating func applyStatistics(_ statistics: CollectionStatistics) {
         guard case .statistics(var state) = mode else { return }
         let first = state.statistics == nil
-        state.statistics = statistics
+        var charts: [StatisticsDimension: [CollectionStatistics.Count]] = [:]
+        for entry in (state.statistics?.dimensions ?? []) + statistics.dimensions { charts[entry.dimension] = entry.counts }
+        state.statistics = CollectionStatistics(
+            totals: statistics.totals,
+            dimensions: StatisticsDimension.allCases.compactMap { dimension in charts[dimension].map { (dimension, $0) } })
         let lines = statisticsLines(statistics)
         if first || !lines.indices.contains(state.selected) || lines[state.selected].facet == nil {
             state.selected = lines.firstIndex { $0.facet != nil } ?? 0

@@ -22,6 +22,11 @@ extension AppState {
             }
             screen.put(line.text, row: row, column: 1, style: style, limit: width - 1)
         }
+        // The charts still being counted, under the last one.
+        let after = lines.count - state.scroll + 1
+        if statisticsPending(statistics), after >= 1, after + 1 <= statisticsHeight {
+            screen.put("Counting the other charts…", row: after + 1, column: 1, style: .dim)
+        }
     }
 
     /// " · genre Rock" in the list's title while the list shows one bar of the statistics.

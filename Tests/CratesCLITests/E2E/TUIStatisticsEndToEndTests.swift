@@ -61,7 +61,12 @@ struct TUIStatisticsEndToEndTests {
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
         try Data("{\n  \"covers\": False\n}\n".utf8).write(to: config.appendingPathComponent("config.json"))
         let tmux = try await sandbox.start(width: 200, height: 24)
-        try await tmux.waitFor(text: "config.json is not valid JSON: line 2, column 13: `False`: JSON writes false in lower case")
+        // On the UI's own screen (the same words went to standard error before it started).
+        try await tmux.waitFor("the UI, with the problem on its bottom line") { lines in
+            lines.contains { $0.contains("No records yet.") }
+                && (lines.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "")
+                    .contains("config.json is not valid JSON: line 2, column 13: `False`: JSON writes false in lower case")
+        }
         try await tmux.press("q")
         #expect(try await tmux.exitReport().status == 0)
     }
