@@ -61,7 +61,7 @@ struct StatisticsStateTests {
         #expect(h.state.mode == .help(scroll: 0))
         let help = HelpText.lines(width: 60).map(\.text)
         #expect(help.contains("Statistics (#)"))
-        #expect(help.contains { $0.hasPrefix("  #  ") && $0.contains("statistics: the collection's bar charts") })
+        #expect(help.contains { $0.hasPrefix("  #  ") && $0.contains("statistics: bar charts") })
         h.send(.key(.escape, at: 107))
         #expect(h.state.mode == .list)
     }

@@ -93,7 +93,7 @@ public enum KeyMap {
         KeyBinding(keys: [.character("*")], action: .rate, help: "rating, 0 to 5 stars (a picker)", contexts: [.details]),
         KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.list, .details, .needs]),
         KeyBinding(keys: [.function(1)], action: .help, help: "this help", contexts: [.picker]),
-        KeyBinding(keys: [.escape, .left, .character("h")], action: .back, help: "back; clear the filter, then the statistics' bar, then leave the place", contexts: [.list, .details, .help]),
+        KeyBinding(keys: [.escape, .left, .character("h")], action: .back, help: "back; clear the filter, the bar, then the place", contexts: [.list, .details, .help]),
         KeyBinding(keys: [.escape], action: .back, help: "clear what was typed; back", contexts: [.picker]),
         KeyBinding(keys: [.escape, .control("c"), .control("g")], action: .back, help: "cancel", contexts: [.form]),
         KeyBinding(keys: [.escape, .character("h")], action: .back, help: "back to the collection", contexts: [.needs]),
@@ -119,7 +119,7 @@ public enum KeyMap {
         KeyBinding(keys: [.escape, .left, .character("h"), .character("q")], action: .back, help: "leave it as it was", contexts: [.grades]),
         KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.grades]),
         // The statistics screen: the charts of `crates stats`, a bar at a time.
-        KeyBinding(keys: [.character("#")], action: .statistics, help: "statistics: the collection's bar charts (Enter on a bar shows its records)", contexts: [.list]),
+        KeyBinding(keys: [.character("#")], action: .statistics, help: "statistics: bar charts (Enter on a bar lists it)", contexts: [.list]),
         KeyBinding(keys: [.down, .character("j")], action: .moveDown, help: "next bar", contexts: [.statistics]),
         KeyBinding(keys: [.up, .character("k")], action: .moveUp, help: "previous bar", contexts: [.statistics]),
         KeyBinding(keys: [.pageDown, .control("f"), .character(" ")], action: .pageDown, help: "page down", contexts: [.statistics]),
