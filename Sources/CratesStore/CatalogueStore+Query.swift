@@ -51,7 +51,8 @@ extension CatalogueStore {
         // A place: its records and those of the places inside it (a place removed meanwhile
         // has none).
         let places = try query.location.map { try subtree(db, of: $0) }
-        guard !words.isEmpty || places != nil || fields != nil else {
+        let facet = try query.facet.map { try facetCondition(db, $0) }
+        guard !words.isEmpty || places != nil || fields != nil || facet != nil else {
             let rows = try fetchRows(db, query.window, order: query.order)
             return CollectionWindow(
                 outline: whole, window: query.window, rows: rows, filter: query.filter, totalRecords: whole.rowCount,
@@ -62,6 +63,10 @@ extension CatalogueStore {
         if let fields {
             condition += " AND \(fields.0)"
             arguments += fields.1
+        }
+        if let facet {
+            condition += " AND " + facet.0
+            arguments += facet.1
         }
         let plan = try forced ?? filterPlan(db, words, records: whole.rowCount)
         let found: (outline: CollectionOutline, ids: [Int64], focusRow: Int?)
@@ -74,7 +79,49 @@ extension CatalogueStore {
         return CollectionWindow(
             outline: found.outline, window: query.window, rows: try fetchRows(db, ids: found.ids, order: query.order),
             filter: query.filter, totalRecords: whole.rowCount, focus: query.focus, focusRow: found.focusRow,
-            location: query.location, order: query.order)
+            location: query.location, order: query.order, facet: query.facet)
+    }
+
+    /// The copies that count in one bar of the statistics, as a condition on `record r`: the
+    /// same values, and the same rule, as `countQuery` counts them by (the collector's value
+    /// where set, else Discogs'; a copy in each of its styles and labels; a place directly).
+    static func facetCondition(_ db: Database, _ facet: StatisticsFacet) throws -> (String, StatementArguments) {
+        let release = { (column: String) in "(SELECT rel.\(column) FROM release rel WHERE rel.id = r.releaseID)" }
+        let year = "coalesce(r.ownYear, \(release("year")))"
+        let key = facet.key
+        switch facet.dimension {
+        case .genre:
+            let keys = try String.fetchAll(db, sql: "SELECT sectionKey FROM sectionCount")
+                .filter { SortKey.sectionName(fromKey: $0) == key }
+            return ("r.sectionKey IN (SELECT value FROM json_each(?))",
+                    ["[" + keys.map(JSONStringLiteral.quoted).joined(separator: ",") + "]"])
+        case .decade:
+            let decade = Int(key.dropLast()).map { $0 / 10 } ?? -1
+            return ("\(year) > 0 AND \(year) / 10 = ?", [decade])
+        case .year:
+            return ("\(year) > 0 AND \(year) = ?", [Int(key) ?? -1])
+        case .format:
+            return ("coalesce(r.ownFormat, \(release("formatSummary"))) = ?", [key])
+        case .country:
+            return ("coalesce(r.ownCountry, \(release("country"))) = ?", [key])
+        case .style:
+            return ("""
+                EXISTS (SELECT 1 FROM release rel, json_each(rel.stylesJSON) s WHERE rel.id = r.releaseID AND s.value = ?)
+                """, [key])
+        case .label:
+            return ("""
+                (r.ownLabel = ? OR (r.ownLabel IS NULL AND EXISTS (SELECT 1 FROM release rel, json_each(rel.labelsJSON) l
+                    WHERE rel.id = r.releaseID AND json_extract(l.value, '$.name') = ?)))
+                """, [key, key])
+        case .location:
+            let tree = try fetchTree(db)
+            let id = tree.nodes.first { tree.location($0.id)?.pathText == key }?.id
+            return ("r.locationID = ?", [id ?? -1])
+        case .added:
+            return ("strftime('%Y-%m', r.addedAt, 'unixepoch') = ?", [key])
+        case .grade:
+            return ("r.mediaCondition = ?", [key])
+        }
     }
 
     /// The filter's words, folded as the search text is.

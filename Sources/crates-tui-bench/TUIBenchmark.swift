@@ -125,6 +125,52 @@ struct TUIBenchmark {
         }
         if filterOnly { return }
 
+        // 2c. The statistics screen, as the session answers it: `#` handled, the totals and
+        // the genres' chart (SQLite aggregates, as `crates stats` counts) applied and drawn:
+        // the first screen; then the other charts, drawn; then Enter on the first bar: the
+        // list narrowed to it, its first screen drawn.
+        var openTimes: [Double] = []
+        var openCPU: [Double] = []
+        var everyChartTimes: [Double] = []
+        var everyChartCPU: [Double] = []
+        var narrowTimes: [Double] = []
+        for run in 0..<runs {
+            t += 1
+            let (started, cpuStarted) = (now(), cpuNow())
+            let opened = state.handle(.key(.character("#"), at: t))
+            _ = state.render()
+            guard opened.contains(.session(.loadStatistics)) else { fatalError("# did not ask for the statistics") }
+            _ = state.handle(.session(.statistics(try await store.statistics(dimensions: [.genre]))))
+            _ = state.render()
+            openTimes.append(now() - started)
+            openCPU.append(cpuNow() - cpuStarted)
+            _ = state.handle(.session(.statistics(try await store.statistics(
+                dimensions: StatisticsDimension.allCases.filter { $0 != .genre }))))
+            _ = state.render()
+            everyChartTimes.append(now() - started)
+            everyChartCPU.append(cpuNow() - cpuStarted)
+            guard case .statistics(let screen) = state.mode, screen.statistics != nil else {
+                fatalError("the statistics screen did not open")
+            }
+            t += 1
+            let entered = now()
+            var commands = state.handle(.key(.enter, at: t))
+            _ = state.render()
+            try await answer(&commands, &state, store, &fetches)
+            narrowTimes.append(now() - entered)
+            if run == 0 { print("  (statistics screen: Enter on the first bar showed \(state.list.rowCount.formatted()) copies)") }
+            // Back to every record, for the next run and the figures below.
+            t += 1
+            commands = state.handle(.key(.escape, at: t))
+            try await answer(&commands, &state, store, &fetches)
+        }
+        report("statistics screen: # → totals and first chart drawn", openTimes, target: 0.2)
+        // Wall clock counts the waits for a core on a shared machine; the CPU time does not.
+        report("   its CPU time", openCPU, target: 0.2)
+        report("statistics screen: # → every chart drawn", everyChartTimes, target: nil)
+        report("   its CPU time", everyChartCPU, target: nil)
+        report("statistics screen: Enter on a bar → the list narrowed to it, drawn", narrowTimes, target: nil)
+
         // 3. A change arriving (a lookup finished): the observation re-runs the query.
         var changeSamples: [Double] = []
         for _ in 0..<runs {

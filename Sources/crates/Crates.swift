@@ -28,6 +28,7 @@ struct Crates: ParsableCommand {
             LookupCommand.self, ImportCommand.self, BackupCommand.self, ScandCommand.self, ScanCommand.self,
             SearchCommand.self, EditCommand.self, RefreshCommand.self,
             LocationCommand.self, MoveCommand.self, LabelsCommand.self, SyncCommand.self, CatalogueCommand.self,
+            ConfigCommand.self,
         ],
     )
 
@@ -36,6 +37,11 @@ struct Crates: ParsableCommand {
     /// arguments with `--name=` made `--name ''` (`emptyValuesSpelledOut`).
     static func main() {
         StandardStreams.prepare()
+        // What is wrong with config.json is said every time crates starts, before anything
+        // else: the defaults stand in meanwhile, and a person may not run `crates config`.
+        for warning in ConfigurationFile.startupWarnings(ConfigurationFile.current()) {
+            StandardStreams.errLine(warning)
+        }
         main(emptyValuesSpelledOut(Array(CommandLine.arguments.dropFirst())))
     }
 
@@ -109,7 +115,13 @@ struct Crates: ParsableCommand {
         // (or `crates auth`) says why.
         let discogs = try? DiscogsAccess.make()
         let catalogue = lookup.catalogue.open("crates")
-        if let signal = CollectionUI.run(store: store, discogs: discogs, lookups: !lookup.noLookup, scanner: scanner, catalogue: catalogue) {
+        // Said on standard error as crates started, and again on the status line, which the
+        // UI's screen does not hide.
+        let warnings = ConfigurationFile.startupWarnings(ConfigurationFile.current())
+        if let signal = CollectionUI.run(
+            store: store, discogs: discogs, lookups: !lookup.noLookup, scanner: scanner, catalogue: catalogue,
+            warnings: warnings)
+        {
             // As a shell reports a process killed by a signal.
             throw ExitCode(128 + signal)
         }

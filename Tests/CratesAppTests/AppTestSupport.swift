@@ -24,6 +24,9 @@ final class EventLog: Sendable {
 
     func post(_ event: SessionEvent) { events.append(event) }
 
+    /// Every event so far, oldest first.
+    var all: [SessionEvent] { events.all }
+
     /// How many events so far `match` holds for.
     func count(_ match: (SessionEvent) -> Bool) -> Int { events.all.filter(match).count }
 

@@ -180,3 +180,29 @@ struct LocationSessionTests {
         #expect(question.request(for: .anotherCopy) == .add(.release(1), method: .search, allowing: .anotherCopy))
     }
 }
+
+/// The statistics screen's request, in process: two answers, the totals and genres first,
+/// then the other charts, with the same totals as `crates stats` counts.
+@Suite("Statistics in the session")
+struct StatisticsSessionTests {
+    @Test("loadStatistics: the genres' chart first, then every other dimension, the totals in both")
+    func twoAnswers() async throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        _ = try await store.add(NewRecord(gtin: try gtin("5029141777638"), addMethod: .typed))
+        let log = EventLog()
+        let session = CollectionSession(store: store, discogs: nil, lookups: false, scanner: nil, post: log.post)
+        session.start()
+        session.perform(.loadStatistics)
+        let answers = try await log.first("two statistics answers") { _ -> [CollectionStatistics]? in
+            let all = log.all.compactMap { event -> CollectionStatistics? in
+                if case .statistics(let statistics) = event { statistics } else { nil }
+            }
+            return all.count == 2 ? all : nil
+        }
+        #expect(answers[0].dimensions.map(\.dimension) == [.genre])
+        #expect(answers[1].dimensions.map(\.dimension) == StatisticsDimension.allCases.filter { $0 != .genre })
+        #expect(answers.allSatisfy { $0.totals.copies == 1 && $0.totals.waiting == 1 })
+        await session.stopped()
+    }
+}

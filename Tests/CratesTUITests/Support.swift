@@ -24,6 +24,7 @@ struct MemoryCollection {
                 let text = TextFolding.fold(
                     "\(item.gtin) \(item.artist ?? "") \(item.title ?? "") \(labels[item.recordID] ?? "")")
                 return words.allSatisfy { text.contains($0) } && (query.location == nil || places[item.recordID] == query.location)
+                    && Self.counts(item, in: section.name, query.facet)
             }
             guard !matching.isEmpty else { continue }
             outline.append(SectionSummary(name: section.name, count: matching.count, firstRow: rows.count))
@@ -37,7 +38,17 @@ struct MemoryCollection {
             rows: Array(rows[start..<end]), filter: query.filter,
             totalRecords: sections.reduce(0) { $0 + $1.items.count }, focus: focus,
             focusRow: focus.flatMap { id in rows.firstIndex { $0.recordID == id } }, location: query.location,
-            order: query.order)
+            order: query.order, facet: query.facet)
+    }
+
+    /// Whether a row counts in a bar of the statistics (its genre section or its decade here).
+    static func counts(_ item: CollectionRow, in section: String, _ facet: StatisticsFacet?) -> Bool {
+        switch facet?.dimension {
+        case nil: true
+        case .genre?: section == facet?.key
+        case .decade?: item.year.map { "\($0 / 10 * 10)s" } == facet?.key
+        default: false
+        }
     }
 }
 
@@ -77,7 +88,7 @@ struct Harness {
         change(&store)
         let query = CollectionQuery(
             filter: state.filter, window: RowWindow(offset: state.list.offset, limit: max(200, state.list.rows.count)), focus: store.focus,
-            location: state.location?.id, order: state.order)
+            location: state.location?.id, order: state.order, facet: state.facet)
         send(.window(store.answer(query)))
     }
 

@@ -214,6 +214,24 @@ public final class DiscogsTestServer: Sendable {
         return String(decoding: try await transport.send(HTTPRequest(url: url)).body, as: UTF8.self)
     }
 
+    /// The requests the marketplace endpoints answered (marketplace.py).
+    public struct MarketplaceCounts: Decodable, Hashable, Sendable {
+        public var value: Int
+        public var stats: Int
+        public var suggestions: Int
+    }
+
+    public func marketplaceCounts() async throws -> MarketplaceCounts {
+        struct Stats: Decodable { var marketplace: MarketplaceCounts }
+        return try JSONDecoder().decode(Stats.self, from: try await control("stats")).marketplace
+    }
+
+    /// Whether the account has seller settings: "yes" (a price per grade), "no" (`{}`), or
+    /// "forbidden" (403).
+    public func sellerSettings(_ answer: String) async throws {
+        try await control("marketplace", [("seller", answer)])
+    }
+
     /// GET /_control/NAME?QUERY through a transport of its own, apart from the one under test.
     @discardableResult
     private func control(_ name: String, _ query: [(name: String, value: String)] = []) async throws -> Data {

@@ -37,6 +37,7 @@ import hashlib
 import hmac
 import json
 import lookups       # generated releases, the fault mix, holds (lookups.py, next to this file)
+import marketplace   # the collection's value, marketplace stats, price suggestions (marketplace.py)
 import os
 import signal
 import sys
@@ -121,6 +122,7 @@ class State:
                       "searches": [], "releases": [], "auth": {}, "gzip": 0, "paths": {},
                       "bad_signatures": 0, "first_request_at": None, "last_request_at": None}
         lookups.reset(self)
+        marketplace.reset(self)
 
     def read(self, rel):
         with open(os.path.join(self.args.fixtures, rel), encoding="utf-8") as f:
@@ -221,7 +223,8 @@ class Handler(BaseHTTPRequestHandler):
         if path.startswith("/_control/collection/"):
             return collection.control(self, path, query, raw_body)
         if path.startswith("/_control/"):
-            return lookups.control(self, path, query) or self.control(path, query)
+            return (marketplace.control(self, path, query) or lookups.control(self, path, query)
+                    or self.control(path, query))
         st.wait_if_held(self.path)
         lookups.begin(self)
         try:
@@ -272,6 +275,8 @@ class Handler(BaseHTTPRequestHandler):
             fault = None
         if fault:
             return self.fault(fault, rl)
+        if marketplace.handles(path):
+            return marketplace.handle(self, path, query, who, rl)
         if path.startswith("/users/"):
             return collection.handle(self, method, path, query, raw_body, who, rl)
 

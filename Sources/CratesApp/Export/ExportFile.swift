@@ -152,6 +152,18 @@ public final class ExportFile: Sendable {
         if let result { throw result }
     }
 
+    /// Writes `bytes` to `path` whole (atomically, as any export), or leaves it as it was.
+    public static func write(bytes: [UInt8], to path: String, sparing database: String? = nil) throws(ExportError) {
+        let file = try ExportFile(path: path, sparing: database)
+        do throws(ExportError) {
+            try file.write(bytes: bytes)
+            try file.commit()
+        } catch {
+            file.abandon()
+            throw error
+        }
+    }
+
     /// Gives up: the temporary file is removed and `path` left as it was.
     public func abandon() {
         state.withLock { state in

@@ -107,14 +107,7 @@ public struct LabelPrinting: Sendable {
         let (document, leftOut) = try await prepared(request)
         let bytes = try document.pdf()
         // Never over the collection's own files (issue 12).
-        let file = try ExportFile(path: path, sparing: store.path)
-        do {
-            try file.write(bytes: bytes)
-            try file.commit()
-        } catch {
-            file.abandon()
-            throw error
-        }
+        try ExportFile.write(bytes: bytes, to: path, sparing: store.path)
         return Self.summary(document.plan, path: path) + Self.leftOutSentence(leftOut)
     }
 

@@ -287,6 +287,19 @@ public final class CollectionSession: Sendable {
                 post(.location(location))
             case .loadLocations:
                 post(.locations(try await store.locationTree()))
+            case .loadStatistics:
+                // Off the serial line (a scan meanwhile is added at once), and in two answers:
+                // the totals and the genres first, which fill the first screen in tens of
+                // milliseconds, then the other charts (hundreds, at 100,000 records).
+                Task {
+                    do {
+                        self.post(.statistics(try await self.store.statistics(dimensions: [.genre])))
+                        self.post(.statistics(try await self.store.statistics(
+                            dimensions: StatisticsDimension.allCases.filter { $0 != .genre })))
+                    } catch {
+                        self.post(.message("\(error)", isError: true))
+                    }
+                }
             }
         } catch {
             post(.message("\(error)", isError: true))

@@ -23,34 +23,24 @@ public enum SyncFolder {
 
     /// The config's `discogs_sync_folder`.
     public static func configured(environment: [String: String] = ProcessInfo.processInfo.environment) -> Configured {
-        guard let directory = try? CredentialStore.configDirectory(environment: environment) else { return .none }
-        let path = directory + "/config.json"
-        guard FileManager.default.fileExists(atPath: path) else { return .none }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return .unreadable("\(path) cannot be read: fix or remove it, or give --folder")
-        }
-        return configured(data, path: path)
+        guard let file = try? ConfigurationFile(environment: environment) else { return .none }
+        return configured(file.load())
     }
 
     /// The folder of a configuration file's bytes (`path` for the messages).
     public static func configured(_ data: Data, path: String) -> Configured {
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            return .unreadable("\(path) is not valid JSON\(JSONErrorPlace.describe(error, in: data)): fix it, or give --folder")
+        configured(Preferences(reading: Array(data), path: path, layouts: ConfigurationFile.layouts, layoutProblem: ConfigurationFile.layoutProblem))
+    }
+
+    /// The folder the preferences name, or why they name none that can be trusted.
+    static func configured(_ preferences: Preferences) -> Configured {
+        if preferences.isUnusable, let problem = preferences.problems.first {
+            return .unreadable("\(problem): fix it, or give --folder")
         }
-        guard let members = object as? [String: Any] else {
-            return .unreadable("\(path) must hold a JSON object, such as {\"discogs_sync_folder\": \"Vinyl\"}: fix it, or give --folder")
+        if let problem = preferences.problem(with: .syncFolder) {
+            return .unreadable("\(problem): fix it, or give --folder")
         }
-        guard let value = members["discogs_sync_folder"] else { return .none }
-        if let text = value as? String {
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            if !trimmed.isEmpty { return .folder(trimmed) }
-        } else if let number = value as? Int {
-            return .folder(String(number))
-        }
-        return .unreadable("discogs_sync_folder in \(path) names no folder: give a folder's id or name, or give --folder")
+        return preferences.syncFolder.map { .folder($0) } ?? .none
     }
 
     /// The folder `wanted` names among the user's `folders` (an id, or a name in any case);

@@ -136,15 +136,19 @@ public struct CollectionQuery: Hashable, Sendable {
     public var location: Int64?
     /// The order of the rows within each section.
     public var order: ListOrder
+    /// Only the copies that count in this bar of the statistics; nil: every record.
+    public var facet: StatisticsFacet?
 
     public init(
-        filter: String = "", window: RowWindow, focus: Int64? = nil, location: Int64? = nil, order: ListOrder = .default
+        filter: String = "", window: RowWindow, focus: Int64? = nil, location: Int64? = nil, order: ListOrder = .default,
+        facet: StatisticsFacet? = nil
     ) {
         self.filter = filter
         self.window = window
         self.focus = focus
         self.location = location
         self.order = order
+        self.facet = facet
     }
 }
 
@@ -162,6 +166,8 @@ public struct CollectionWindow: Hashable, Sendable {
     public var location: Int64?
     /// The order the rows are in (`CollectionQuery.order`).
     public var order: ListOrder
+    /// The statistics' bar the outline and rows answer (`CollectionQuery.facet`).
+    public var facet: StatisticsFacet?
     /// Records in the whole collection, whatever the filter.
     public var totalRecords: Int
     /// The record asked to be located, and its row in the (filtered) order, when it is there.
@@ -171,9 +177,10 @@ public struct CollectionWindow: Hashable, Sendable {
     public init(
         outline: CollectionOutline, window: RowWindow, rows: [CollectionRow], filter: String = "",
         totalRecords: Int? = nil, focus: Int64? = nil, focusRow: Int? = nil, location: Int64? = nil,
-        order: ListOrder = .default
+        order: ListOrder = .default, facet: StatisticsFacet? = nil
     ) {
         self.order = order
+        self.facet = facet
         self.outline = outline
         self.window = window
         self.rows = rows

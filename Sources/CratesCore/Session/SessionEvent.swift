@@ -31,6 +31,8 @@ public enum SessionEvent: Sendable {
     case location(Location?)
     /// Every place with its counts (asked for with `SessionRequest.loadLocations`).
     case locations(LocationTree)
+    /// The collection's statistics (asked for with `SessionRequest.loadStatistics`).
+    case statistics(CollectionStatistics)
     /// Records were moved into `to` (nil: out of any place); `undo` names the move for
     /// `SessionRequest.undo`.
     case moved(count: Int, to: Location?, undo: Int)

@@ -47,6 +47,8 @@ public enum SessionRequest: Equatable, Sendable {
     case setLocation(Int64?)
     /// Every place with its counts, for the tree view (`SessionEvent.locations`).
     case loadLocations
+    /// The whole collection's statistics, for the statistics screen (`SessionEvent.statistics`).
+    case loadStatistics
     /// Sets a copy's conditions, rating or note (the details view's pickers).
     case grade(recordID: Int64, CopyGradingChange)
     /// Syncs the collection with the user's Discogs collection, both ways (`S`).

@@ -151,3 +151,28 @@ public enum StatisticsDimension: String, Hashable, Sendable, CaseIterable {
         return counts.sorted { $0.count != $1.count ? $0.count > $1.count : $0.key < $1.key }
     }
 }
+
+/// One bar of a statistics chart as a narrowing of the list: the copies that count in it (a
+/// genre, a decade, a place…), by the same rule that counted them, so that the list then
+/// shows exactly as many copies as the bar said.
+public struct StatisticsFacet: Hashable, Sendable, CustomStringConvertible {
+    public var dimension: StatisticsDimension
+    /// The bar's key, as the statistics give it ("Rock", "1970s", a place's path).
+    public var key: String
+
+    public init(_ dimension: StatisticsDimension, _ key: String) {
+        self.dimension = dimension
+        self.key = key
+    }
+
+    /// "genre Rock", "added 2026-11", for a title line.
+    public var description: String {
+        let name: String =
+            switch dimension {
+            case .location: "place"
+            case .grade: "media grade"
+            default: dimension.rawValue
+            }
+        return "\(name) \(key)"
+    }
+}

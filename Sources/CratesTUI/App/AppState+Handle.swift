@@ -89,6 +89,8 @@ extension AppState {
             return submit(scan.data, method: .camera)
         case .location, .locations, .moved, .select:
             return handleLocationEvent(event)
+        case .statistics(let statistics):
+            applyStatistics(statistics)
         }
         return []
     }
@@ -163,6 +165,7 @@ extension AppState {
         case .form(let form): return formKey(key, form)
         case .needs: return needsKey(key)
         case .locations(let state): return locationsKey(key, state)
+        case .statistics(let state): return statisticsKey(key, state)
         }
     }
 
@@ -247,10 +250,13 @@ extension AppState {
         case .mediaGrade, .sleeveGrade, .rate: break  // the details view's
         case .help: mode = .help(scroll: 0)
         case .back:
-            // The filter first, then the place (the whole collection again).
+            // The filter first, then the statistics' bar, then the place (the whole
+            // collection again).
             message = nil
             if !filter.isEmpty {
                 filter = ""
+            } else if facet != nil {
+                showFacet(nil)
             } else if location != nil {
                 return leaveLocation()
             }
@@ -261,6 +267,8 @@ extension AppState {
             order = order.next
             say("Sorted by \(order.rawValue)")
             return [.rememberOrder(order)]
+        case .statistics:
+            return openStatistics()
         case .quit: return quit()
         case .redraw: return [.redraw]
         }

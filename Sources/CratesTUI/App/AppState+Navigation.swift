@@ -11,7 +11,7 @@ extension AppState {
     /// out), in which case the selection stays at the same position.
     mutating func apply(_ model: CollectionWindow) {
         // An answer to a filter or a place since changed.
-        guard model.filter == filter, model.location == location?.id, model.order == order else { return }
+        guard model.filter == filter, model.location == location?.id, model.order == order, model.facet == facet else { return }
         list = model
         received = true
         if let asked = sentQuery, asked.window.offset == model.offset { sentQuery = nil }
@@ -114,14 +114,14 @@ extension AppState {
     mutating func storeRequests() -> [AppCommand] {
         var commands: [AppCommand] = []
         let needed = visibleRows
-        let answered = received && list.filter == filter && list.location == location?.id && list.order == order
+        let answered = received && list.filter == filter && list.location == location?.id && list.order == order && list.facet == facet
         if !answered || !list.holds(rows: needed) {
             let offset = max(0, needed.lowerBound - windowMargin)
             let query = CollectionQuery(
                 filter: filter, window: RowWindow(offset: offset, limit: needed.count + 2 * windowMargin + 1),
-                focus: selectedRecord, location: location?.id, order: order)
+                focus: selectedRecord, location: location?.id, order: order, facet: facet)
             // Asked already and not answered yet: asking again would only queue more work.
-            let pending = sentQuery.map { $0.filter == query.filter && $0.location == query.location && $0.order == query.order && $0.window.offset <= offset && $0.window.offset + $0.window.limit >= offset + needed.count } ?? false
+            let pending = sentQuery.map { $0.filter == query.filter && $0.location == query.location && $0.order == query.order && $0.facet == query.facet && $0.window.offset <= offset && $0.window.offset + $0.window.limit >= offset + needed.count } ?? false
             if !pending {
                 sentQuery = query
                 sentFocus = .some(selectedRecord)

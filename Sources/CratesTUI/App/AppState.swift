@@ -14,6 +14,8 @@ public struct AppState: Sendable {
         case needs
         /// The places as a tree with their counts (`L`).
         case locations(LocationsState)
+        /// The collection's statistics as bar charts (`#`).
+        case statistics(StatisticsState)
     }
 
     /// Where a form or the picker goes back to when it closes.
@@ -97,6 +99,8 @@ public struct AppState: Sendable {
     /// The current place (its label was scanned, or it was chosen in the tree): the list
     /// shows what is in it and inside it, and what is added goes in it. Nil: none.
     public internal(set) var location: Location?
+    /// One bar of the statistics the list is narrowed to (Enter on it in `#`); nil: none.
+    public internal(set) var facet: StatisticsFacet?
     public internal(set) var filterEditing = false
     /// The order of the rows within each section (`O` cycles it; the runner remembers it).
     public internal(set) var order: ListOrder = .default

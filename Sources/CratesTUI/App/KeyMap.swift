@@ -14,6 +14,8 @@ public enum Action: String, Sendable, CaseIterable {
     case sync, mediaGrade, sleeveGrade, rate
     /// The next order of the rows within the sections (`ListOrder`).
     case sortOrder
+    /// The statistics screen: the collection's bar charts; Enter on a bar narrows the list.
+    case statistics
 }
 
 /// Where a binding applies.
@@ -25,6 +27,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
     case needs = "Needs a person (N)"
     case locations = "Places (L)"
     case grades = "Grading (M, V, * in the details)"
+    case statistics = "Statistics (#)"
     case help = "Help"
 
     /// What the help says about the context beyond its keys.
@@ -93,7 +96,7 @@ public enum KeyMap {
         KeyBinding(keys: [.character("*")], action: .rate, help: "rating, 0 to 5 stars (a picker)", contexts: [.details]),
         KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.list, .details, .needs]),
         KeyBinding(keys: [.function(1)], action: .help, help: "this help", contexts: [.picker]),
-        KeyBinding(keys: [.escape, .left, .character("h")], action: .back, help: "back; clear the filter, then leave the place", contexts: [.list, .details, .help]),
+        KeyBinding(keys: [.escape, .left, .character("h")], action: .back, help: "back; clear the filter, the bar, then the place", contexts: [.list, .details, .help]),
         KeyBinding(keys: [.escape], action: .back, help: "clear what was typed; back", contexts: [.picker]),
         KeyBinding(keys: [.escape, .control("c"), .control("g")], action: .back, help: "cancel", contexts: [.form]),
         KeyBinding(keys: [.escape, .character("h")], action: .back, help: "back to the collection", contexts: [.needs]),
@@ -118,6 +121,20 @@ public enum KeyMap {
         KeyBinding(keys: [.enter, .right, .character("l")], action: .open, help: "set it", contexts: [.grades]),
         KeyBinding(keys: [.escape, .left, .character("h"), .character("q")], action: .back, help: "leave it as it was", contexts: [.grades]),
         KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.grades]),
+        // The statistics screen: the charts of `crates stats`, a bar at a time.
+        KeyBinding(keys: [.character("#")], action: .statistics, help: "statistics: bar charts (Enter on a bar lists it)", contexts: [.list]),
+        KeyBinding(keys: [.down, .character("j")], action: .moveDown, help: "next bar", contexts: [.statistics]),
+        KeyBinding(keys: [.up, .character("k")], action: .moveUp, help: "previous bar", contexts: [.statistics]),
+        KeyBinding(keys: [.pageDown, .control("f"), .character(" ")], action: .pageDown, help: "page down", contexts: [.statistics]),
+        KeyBinding(keys: [.pageUp, .control("b")], action: .pageUp, help: "page up", contexts: [.statistics]),
+        KeyBinding(keys: [.home, .character("g")], action: .top, help: "first bar", contexts: [.statistics]),
+        KeyBinding(keys: [.end, .character("G")], action: .bottom, help: "last bar", contexts: [.statistics]),
+        KeyBinding(keys: [.character("]"), .tab, .character("J")], action: .nextSection, help: "next chart", contexts: [.statistics]),
+        KeyBinding(keys: [.character("["), .backTab, .character("K")], action: .previousSection, help: "previous chart", contexts: [.statistics]),
+        KeyBinding(keys: [.enter, .right, .character("l")], action: .open, help: "show the list of this bar's records (Esc there: every record)", contexts: [.statistics]),
+        KeyBinding(keys: [.escape, .left, .character("h"), .character("q")], action: .back, help: "back to the list", contexts: [.statistics]),
+        KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.statistics]),
+        KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.statistics]),
     ]
 
     /// The action bound to `key` in `context`, if any.

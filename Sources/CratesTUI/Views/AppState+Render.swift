@@ -18,6 +18,7 @@ extension AppState {
         case .form(let form): renderForm(form, into: &screen)
         case .needs: renderNeeds(into: &screen)
         case .locations(let state): renderLocations(state, into: &screen)
+        case .statistics(let state): renderStatistics(state, into: &screen)
         }
         renderStatus(into: &screen)
         renderBottomLine(into: &screen)
@@ -30,8 +31,8 @@ extension AppState {
         switch mode {
         case .list:
             // The order's name, unless it would leave no room for the keys' hint.
-            let sorted = " crates\(placeTitle) · by \(order.rawValue)"
-            title = filter.isEmpty ? (DisplayWidth.of(sorted) + 30 <= width ? sorted : " crates" + placeTitle) : " crates\(placeTitle) · by \(order.rawValue) · filter \"\(filter)\": \(list.filter == filter ? "\(list.rowCount.grouped) found" : "searching…")"
+            let sorted = " crates\(placeTitle)\(facetTitle) · by \(order.rawValue)"
+            title = filter.isEmpty ? (DisplayWidth.of(sorted) + 30 <= width ? sorted : " crates" + placeTitle + facetTitle) : " crates\(placeTitle)\(facetTitle) · by \(order.rawValue) · filter \"\(filter)\": \(list.filter == filter ? "\(list.rowCount.grouped) found" : "searching…")"
         case .details: title = " crates · details"
         case .picker: title = " crates · choose a pressing"
         case .help: title = " crates · keys"
@@ -43,6 +44,7 @@ extension AppState {
             }
         case .needs: title = " crates · needs a person"
         case .locations: title = " crates · places"
+        case .statistics: title = " crates · statistics"
         }
         let end = screen.put(title, row: 0, column: 0, style: .statusAccent)
         // The longest hint that fits.

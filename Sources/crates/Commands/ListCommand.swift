@@ -71,8 +71,8 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var records: RecordFilterOptions
 
     @Option(help: ArgumentHelp(
-        "The order within each genre section (artist: as a record shop files it, then year and title).", valueName: "order"))
-    var sort: ListOrder = .default
+        "The order within each genre section (artist: as a record shop files it, then year and title); default: the configuration's `sort`, else artist.", valueName: "order"))
+    var sort: ListOrder?
 
     @OptionGroup var header: HeaderOption
 
@@ -100,7 +100,7 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         // Read-only: never creates the collection, reads one the user may not write (issue 12).
         let store = try self.store.openForReading()
-        let export = CollectionExport(store: store, filter: try records.filter(in: store, order: sort))
+        let export = CollectionExport(store: store, filter: try records.filter(in: store, order: sort ?? ConfigurationFile.current().sort))
         let json = self.json
         for warning in try blocking({ try await export.unknownGenreWarnings() }) { StandardStreams.errLine(warning) }
         if json {

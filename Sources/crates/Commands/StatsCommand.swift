@@ -81,20 +81,7 @@ struct StatsCommand: ParsableCommand {
 
     /// The report as lines: the totals, then a heading and a chart per dimension.
     static func text(_ statistics: CollectionStatistics, width: Int) -> [String] {
-        let totals = statistics.totals.named
-        let labelWidth = totals.map { $0.label.count }.max() ?? 0
-        let numberWidth = totals.map { String($0.value).count }.max() ?? 0
-        var lines = totals.map { total in
-            let number = String(total.value)
-            return total.label.padding(toLength: labelWidth, withPad: " ", startingAt: 0) + "  "
-                + String(repeating: " ", count: numberWidth - number.count) + number
-        }
-        for entry in statistics.dimensions {
-            lines.append("")
-            lines.append(entry.dimension.heading)
-            lines += entry.counts.isEmpty ? ["  (none)"] : BarChart.lines(entry.counts, width: width)
-        }
-        return lines
+        StatisticsReport.lines(statistics, width: width).map(\.text)
     }
 
     /// COLUMNS when set to a number, else the width of the terminal standard output is on,

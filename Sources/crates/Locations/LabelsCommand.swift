@@ -22,7 +22,8 @@ struct LabelsCommand: ParsableCommand {
             \(LabelPrinting.customSheetExample).
 
             crates writes the PDF (atomically: FILE is replaced only when it is whole); \
-            printing it is yours: lp FILE.pdf. Exit status: 0 written, 1 nothing written (an \
+            printing it is yours: lp FILE.pdf. Without --layout, the layout is labels.layout \
+            in the configuration (`crates config labels.layout letter-3x10`), else a4-3x7. Exit status: 0 written, 1 nothing written (an \
             unknown layout or place, a name longer than a label…).
 
             Examples:
@@ -36,8 +37,10 @@ struct LabelsCommand: ParsableCommand {
     @Flag(help: "Every place.") var all = false
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Print a label per copy for these records (ids or copy labels).", valueName: "id"))
     var records: [String] = []
-    @Option(help: ArgumentHelp("The label stock: a4-3x7, letter-3x10, roll-62, roll-29x90 or sheet:….", valueName: "layout"))
-    var layout: String
+    @Option(help: ArgumentHelp(
+        "The label stock: a4-3x7, letter-3x10, roll-62, roll-29x90 or sheet:… (default: labels.layout in `crates config`, else a4-3x7).",
+        valueName: "layout"))
+    var layout: String?
     @Option(name: .shortAndLong, help: ArgumentHelp("The PDF to write (- for standard output).", valueName: "file.pdf"))
     var output: String
     @Flag(help: "Add each place's contents list on a page of its own.") var contents = false
@@ -51,7 +54,7 @@ struct LabelsCommand: ParsableCommand {
         // Read-only: printing labels writes nothing to the collection.
         let printing = LabelPrinting(store: try store.openForReading())
         let request = LabelPrinting.Request(
-            places: places, all: all, records: records, layout: layout, contents: contents,
+            places: places, all: all, records: records, layout: layout ?? ConfigurationFile.current().labelLayout, contents: contents,
             skip: skip, bleed: bleed, dpi: dpi)
         let output = self.output
         do {

@@ -10,19 +10,29 @@ import Foundation
 enum CollectionUI {
     /// Runs until the user quits; returns the signal that ended it, if one did.
     static func run(
-        store: CatalogueStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?, catalogue: (any ReleaseCatalogue)? = nil
+        store: CatalogueStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?,
+        catalogue: (any ReleaseCatalogue)? = nil, warnings: [String] = []
     ) -> Int32? {
         let inbox = Inbox()
+        let configuration = try? ConfigurationFile()
+        let preferences = configuration?.load() ?? Preferences()
+        if let warning = warnings.first {
+            let more = warnings.count > 1 ? " (and \(warnings.count - 1) more: see `crates config`)" : ""
+            inbox.post(.session(.message(warning + more, isError: true)))
+        }
         let session = CollectionSession(
             store: store, discogs: discogs, lookups: lookups, scanner: scanner, catalogue: catalogue,
             post: { inbox.post(.session($0)) })
         session.start()
         let runner = AppRunner(
-            inbox: inbox, order: ListOrderMemory.load(),
+            inbox: inbox, order: preferences.sort,
             perform: { command in
                 switch command {
                 case .session(let request): session.perform(request)
-                case .rememberOrder(let order): ListOrderMemory.save(order)
+                // Kept as the configuration's `sort`, so the next run (and `crates list`) starts
+                // with it. Never fails the UI: a file that cannot be written (or is not JSON,
+                // and is never written over) costs only the order, artist again next time.
+                case .rememberOrder(let order): _ = try? configuration?.set(.sort, to: order.rawValue)
                 default: break
                 }
             },

@@ -182,9 +182,9 @@ struct SyncDryRunAndFolderTests {
     @Test("config.json that does not parse, or names no folder: said, and nothing pushed until it is fixed")
     func unreadableConfiguration() async throws {
         let broken = SyncFolder.configured(Data("{\n  \"discogs_sync_folder\": \n}".utf8), path: "/c/config.json")
-        #expect(broken == .unreadable("/c/config.json is not valid JSON (line 3, column 1): fix it, or give --folder"))
+        #expect(broken == .unreadable("/c/config.json is not valid JSON: line 3, column 1: `}` where a value was expected: fix it, or give --folder"))
         #expect(SyncFolder.configured(Data(#"{"discogs_sync_folder": ""}"#.utf8), path: "/c/config.json")
-            == .unreadable("discogs_sync_folder in /c/config.json names no folder: give a folder's id or name, or give --folder"))
+            == .unreadable("/c/config.json, line 1: discogs_sync_folder is \"\": it takes a Discogs folder's id or name: fix it, or give --folder"))
         #expect(SyncFolder.configured(Data(#"["Vinyl"]"#.utf8), path: "/c/config.json") != .none)
         #expect(SyncFolder.configured(Data(#"{"discogs_sync_folder": 7}"#.utf8), path: "/c/config.json") == .folder("7"))
         #expect(SyncFolder.configured(Data(#"{"other": 1}"#.utf8), path: "/c/config.json") == .none)

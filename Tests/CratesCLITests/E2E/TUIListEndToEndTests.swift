@@ -63,11 +63,16 @@ struct TUIListEndToEndTests {
         try await tmux.press("q")
         #expect(try await tmux.exitReport().status == 0)
 
-        // The next run starts by title.
+        // The next run starts by title: the order is the configuration's `sort`, which
+        // `crates list` without --sort follows too.
         tmux = try await sandbox.sandbox.start(width: 100, height: 24)
         try await tmux.waitFor(text: "crates · by title")
         try await tmux.press("q")
         #expect(try await tmux.exitReport().status == 0)
+        let setting = try await sandbox.crates(["config", "sort"])
+        #expect(setting.status == 0 && setting.stdoutLines == ["title"], "\(setting)")
+        let listed = try await sandbox.crates(["list", "--json"])
+        #expect(listed.stdoutLines.first?.contains("A Night At The Opera") == true, "\(listed.stdoutLines)")
     }
 
     @Test("two deletes and an edit: u three times puts all back, last first; a fourth says nothing to undo")

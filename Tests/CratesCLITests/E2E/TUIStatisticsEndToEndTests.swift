@@ -1,0 +1,76 @@
+import CratesCore
+import CratesStore
+import CratesTestSupport
+import Foundation
+import Testing
+
+/// The statistics screen in the real collection UI under tmux: `#` shows the charts of
+/// `crates stats`, Enter on a bar narrows the list to as many copies as the bar counted.
+@Suite("TUI end to end: statistics", .serialized, .processTimeLimit)
+struct TUIStatisticsEndToEndTests {
+    @Test("# shows the charts; Enter on a genre's bar, then on a place's: the list holds the bar's count; Esc: every record")
+    func statisticsScreen() async throws {
+        let sandbox = try CommandSandbox()
+        try await StatsCommandTests.seed(try sandbox.openStore())
+        let stats = try await sandbox.crates(["stats", "--json"])
+        #expect(stats.status == 0, "\(stats)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
+        let genres = try #require(object["genre"] as? [[String: Any]])
+        let places = try #require(object["location"] as? [[String: Any]])
+        let topGenre = try #require(genres.first?["key"] as? String)
+        let topGenreCount = try #require(genres.first?["count"] as? Int)
+        let topPlace = try #require(places.first?["key"] as? String)
+        let topPlaceCount = try #require(places.first?["count"] as? Int)
+
+        let tmux = try await sandbox.sandbox.start(width: 100, height: 40)
+        try await tmux.waitFor(text: "60 records")
+        try await tmux.press("#")
+        try await tmux.waitFor(text: "crates · statistics")
+        try await tmux.waitFor("the totals and the genres' chart") { lines in
+            lines.contains { $0.hasPrefix(" copies") && $0.hasSuffix(" 60") } && lines.contains { $0.hasPrefix(" Genres") }
+                && lines.contains { $0.hasPrefix(" \(topGenre) ") && $0.contains("█") && $0.hasSuffix(" \(topGenreCount)") }
+        }
+        // The first bar is selected: Enter shows its copies.
+        try await tmux.press("Enter")
+        try await tmux.waitFor(text: "crates · genre \(topGenre): \(topGenreCount) copies")
+        try await tmux.waitFor(text: "Showing genre \(topGenre) (Esc: every record)")
+        try await tmux.press("Escape")
+        try await tmux.waitFor("every record again") { lines in
+            lines.first?.hasPrefix(" crates ") == true && !(lines.first?.contains("genre") ?? true)
+        }
+
+        // Tab walks the charts: genres, styles, decades, years, formats, countries, labels, places.
+        try await tmux.press("#")
+        try await tmux.waitFor(text: "crates · statistics")
+        // The other charts come after the genres' (one answer): Tab moves among those there.
+        try await tmux.waitFor("every chart counted") { lines in
+            lines.contains { $0.hasPrefix(" Styles") } && !lines.contains { $0.contains("Counting the other charts…") }
+        }
+        for _ in 0..<7 { try await tmux.press("Tab") }
+        try await tmux.waitFor("the places' chart") { lines in lines.contains { $0.hasPrefix(" Places") } }
+        try await tmux.press("Enter")
+        try await tmux.waitFor(text: "crates · place \(topPlace): \(topPlaceCount) cop")
+        try await tmux.press("?")
+        try await tmux.waitFor(text: "statistics: bar charts (Enter on a bar lists it)")
+        try await tmux.press("q")
+        try await tmux.press("q")
+        #expect(try await tmux.exitReport().status == 0)
+    }
+
+    @Test("a configuration file that does not parse: said on the status line as the UI starts, with its line")
+    func brokenConfigurationOnStatusLine() async throws {
+        let sandbox = try TUIEndToEndTests.Sandbox()
+        let config = sandbox.directory.appendingPathComponent("config/crates")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try Data("{\n  \"covers\": False\n}\n".utf8).write(to: config.appendingPathComponent("config.json"))
+        let tmux = try await sandbox.start(width: 200, height: 24)
+        // On the UI's own screen (the same words went to standard error before it started).
+        try await tmux.waitFor("the UI, with the problem on its bottom line") { lines in
+            lines.contains { $0.contains("No records yet.") }
+                && (lines.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "")
+                    .contains("config.json is not valid JSON: line 2, column 13: `False`: JSON writes false in lower case")
+        }
+        try await tmux.press("q")
+        #expect(try await tmux.exitReport().status == 0)
+    }
+}
