@@ -72,24 +72,6 @@ import Testing
         #expect(page.releases[1].release().artist == "Rising Sun")
     }
 
-    @Test func theAddAnswerDecodesInBothShapes() throws {
-        // As documented.
-        let documented = try JSONDecoder().decode(DiscogsAddedInstance.self, from: Data(#"""
-            {"instance_id": 3, "resource_url": "https://api.discogs.com/users/example/collection/folders/1/release/1/instance/3"}
-            """#.utf8))
-        #expect(documented.instanceID == 3 && documented.instance == nil)
-        // As Discogs answers (the recorded 2022 shape), with a 64-bit id.
-        let modern = try JSONDecoder().decode(DiscogsAddedInstance.self, from: Data(#"""
-            {"id": 213658, "instance_id": 9000000000001, "rating": 0, "folder_id": 1, "date_added": "2022-07-28T04:28:27-07:00",
-             "basic_information": {"id": 213658, "title": "Robot.O.Chan", "year": 2004, "artists": [{"name": "Prometheus", "anv": "", "join": ""}],
-               "labels": [{"name": "Twisted Records", "catno": "TWSCD25"}], "formats": [{"name": "CD", "qty": "1", "descriptions": ["Album"]}]},
-             "resource_url": "https://api.discogs.com/users/Username/collection/folders/1/releases/213658?instance_id=9000000000001"}
-            """#.utf8))
-        #expect(modern.instanceID == 9_000_000_000_001)
-        #expect(modern.instance?.key == DiscogsInstanceKey(folderID: 1, releaseID: 213658, instanceID: 9_000_000_000_001))
-        #expect(modern.instance?.release().title == "Robot.O.Chan")
-    }
-
     @Test func foldersDecode() throws {
         let body = #"{"folders": [{"id": 0, "name": "All", "count": 245, "resource_url": "x"}, {"id": 1, "name": "Uncategorized", "count": 245}]}"#
         let folders = try JSONDecoder().decode(DiscogsCollectionFolders.self, from: Data(body.utf8)).folders

@@ -1,3 +1,5 @@
+import CratesCore
+
 /// What one barcode search says about a scanned record.
 public enum DiscogsBarcodeMatch: Hashable, Sendable {
     /// No pressing carries this barcode form.

@@ -1,3 +1,5 @@
+import CratesCore
+
 /// The answer to adding a release to a folder (`POST …/collection/folders/{folder_id}/releases/{release_id}`,
 /// 201 Created). Discogs documents `{"instance_id", "resource_url"}`; its answers since at
 /// least 2022 are the whole new instance (`id`, `rating`, `folder_id`, `date_added`,
