@@ -8,17 +8,25 @@
 # (target at most 3), releases per second, peak memory (target at most 200 MB) and the
 # catalogue's bytes per release (target at most 160).
 #
+# Then, with the last catalogue built, the import the catalogue is for: a file of 5,000 of
+# its barcodes (IMPORT_BARCODES; as EAN-13/UPC-A digits) imported by `crates import` into a
+# fresh collection, with no Discogs account and Discogs' API at a closed loopback port
+# (unreachable), timed from the start until `crates list --json` shows no pending record;
+# prints the median of RUNS and its ratio to the target (every record final in at most 30 s).
+#
 # With --parsers, first measures the two streaming parsers the build could use on the same
 # dump, uncompressed (scripts/bench-xml-parsers.c: expat against libxml2's xmlTextReader).
 #
 # Usage: scripts/bench-catalogue.sh [--parsers] [RELEASES] [RUNS]
-#        Environment: BENCH_SCRATCH_PATH (the build's scratch path, default .build).
+#        Environment: BENCH_SCRATCH_PATH (the build's scratch path, default .build),
+#        IMPORT_BARCODES (default 5000; 0 skips the import).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PARSERS=0
 if [ "${1:-}" = "--parsers" ]; then PARSERS=1; shift; fi
 RELEASES="${1:-200000}"
 RUNS="${2:-3}"
+IMPORT_BARCODES="${IMPORT_BARCODES:-5000}"
 SCRATCH="${BENCH_SCRATCH_PATH:-.build}"
 swift build -c release -j 1 --scratch-path "$SCRATCH" --product crates >&2
 swift build -c release -j 1 --scratch-path "$SCRATCH" --product crates-bench >&2
@@ -64,4 +72,60 @@ awk -v z="$ZCAT" -v b="$BUILD" -v zc="$ZCATCPU" -v bc="$BUILDCPU" -v r="$RSS" -v
   printf "  releases/s         %7.0f\n", n / b
   printf "  peak memory        %7.0f MB  (target <= 200)\n", r
   printf "  catalogue          %7.0f bytes a release (target <= 160), %d bytes\n", bytes / n, bytes
+}'
+
+[ "$IMPORT_BARCODES" -gt 0 ] || exit 0
+
+# The barcodes: distinct keys of the catalogue (GTIN-14 integers), written as the 13 digits
+# of an EAN-13 (a UPC-A with its leading 0): what a scanner reads from the sleeve. Only
+# those crates takes for a record's (the generator also writes shop price labels, coupons
+# and ISBNs, which an import refuses): not the GS1 prefixes 020-029, 040-059, 200-299
+# (restricted circulation, coupons) nor 977-999 (ISSN, ISBN, ISMN, refunds, coupons).
+python3 - "$DIR/catalogue.sqlite" "$IMPORT_BARCODES" > "$DIR/barcodes.txt" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+wanted = int(sys.argv[2])
+for (gtin,) in db.execute("SELECT DISTINCT gtin FROM barcode WHERE gtin < 10000000000000 ORDER BY gtin"):
+    prefix = gtin // 10**10
+    if 20 <= prefix <= 29 or 40 <= prefix <= 59 or 200 <= prefix <= 299 or prefix >= 977:
+        continue
+    print("%013d" % gtin)
+    wanted -= 1
+    if wanted == 0:
+        break
+PY
+WANTED="$(wc -l < "$DIR/barcodes.txt")"
+[ "$WANTED" -eq "$IMPORT_BARCODES" ] || { echo "the catalogue has only $WANTED barcodes: generate more releases" >&2; exit 1; }
+# A loopback port nothing listens on: Discogs cannot be reached.
+CLOSED="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+pending() {
+  "$BIN/crates" list --json --db "$1" | grep -c '"state":"pending"\|"state":"lookingUp"' || true
+}
+: > "$DIR/import"; : > "$DIR/importcpu"
+for run in $(seq "$RUNS"); do
+  HOMEDIR="$DIR/home$run"; mkdir -p "$HOMEDIR"
+  START="$(date +%s.%N)"
+  env -i PATH="$PATH" HOME="$HOMEDIR" XDG_DATA_HOME="$HOMEDIR/data" XDG_CONFIG_HOME="$HOMEDIR/config" \
+    XDG_CACHE_HOME="$HOMEDIR/cache" CRATES_DISCOGS_API="http://127.0.0.1:$CLOSED" LANG=C.UTF-8 \
+    /usr/bin/time -f "%U %S" -o "$DIR/t" \
+    "$BIN/crates" import --db "$HOMEDIR/crates.sqlite" --catalogue "$DIR/catalogue.sqlite" "$DIR/barcodes.txt" \
+    > "$DIR/import-out" 2> "$DIR/import-err" || true
+  while [ "$(pending "$HOMEDIR/crates.sqlite")" != 0 ]; do
+    # Not final within 10 minutes: say so rather than wait for ever.
+    if awk -v s="$START" -v n="$(date +%s.%N)" 'BEGIN { exit !(n - s > 600) }'; then echo "records still pending after 600 s" >&2; break; fi
+    sleep 0.2
+  done
+  END="$(date +%s.%N)"
+  awk -v s="$START" -v e="$END" 'BEGIN { printf "%.2f\n", e - s }' >> "$DIR/import"
+  # The last line: /usr/bin/time writes "Command exited with non-zero status 4" first when
+  # the import says that lookups wait for Discogs.
+  tail -1 "$DIR/t" | awk '{ print $1 + $2 }' >> "$DIR/importcpu"
+  RECORDS="$("$BIN/crates" list --json --db "$HOMEDIR/crates.sqlite" | wc -l)"
+  echo "import run $run: $(tail -1 "$DIR/import") s ($(tail -1 "$DIR/importcpu") CPU s), $RECORDS records, $(pending "$HOMEDIR/crates.sqlite") pending" >&2
+done
+grep -h "added\|answered" "$DIR/import-out" >&2 || true
+IMPORT="$(median < "$DIR/import")"; IMPORTCPU="$(median < "$DIR/importcpu")"
+awk -v t="$IMPORT" -v c="$IMPORTCPU" -v n="$IMPORT_BARCODES" -v runs="$RUNS" 'BEGIN {
+  printf "import of %d barcodes the catalogue knows, Discogs unreachable, release build, median of %d runs:\n", n, runs
+  printf "  every record final %7.2f s   (%.2f CPU s of crates import)   %.3fx the target (<= 30 s)\n", t, c, t / 30
 }'

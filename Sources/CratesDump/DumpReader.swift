@@ -70,33 +70,31 @@ public final class DumpReader: Sendable {
                 parserDone.signal()
             }
             let parser = ReleaseElementParser()
-            var batch = DumpBatch(releases: [], skipped: [], unlisted: 0, fileBytesRead: 0, bytesParsed: 0)
-            batch.releases.reserveCapacity(batchSize)
+            var fileBytesRead: Int64 = 0
+            var bytesParsed: Int64 = 0
+            func handOver() -> Bool {
+                let output = parser.take()
+                return batches.send(DumpBatch(
+                    releases: output.releases, skipped: output.skipped, unlisted: output.unlisted,
+                    fileBytesRead: fileBytesRead, bytesParsed: bytesParsed))
+            }
             while let chunk = chunks.receive() {
-                let output = parser.parse(chunk)
-                if let offset = output.truncatedAt {
+                if let offset = parser.parse(chunk) {
                     failure.withLock { $0 = $0 ?? .truncated(path: path, offset: offset) }
                     chunks.cancel()
                     return
                 }
-                batch.releases += output.releases
-                batch.skipped += output.skipped
-                batch.unlisted += output.unlisted
-                batch.fileBytesRead = chunk.fileBytesRead
-                batch.bytesParsed = chunk.offset + Int64(chunk.originalLength)
-                if batch.releases.count >= batchSize || chunk.isLast {
-                    guard batches.send(batch) else {
+                fileBytesRead = chunk.fileBytesRead
+                bytesParsed = chunk.offset + Int64(chunk.originalLength)
+                if parser.pendingReleases >= batchSize || chunk.isLast {
+                    guard handOver() else {
                         chunks.cancel()
                         return
                     }
-                    batch.releases = []
-                    batch.releases.reserveCapacity(batchSize)
-                    batch.skipped = []
-                    batch.unlisted = 0
                 }
             }
-            if !batch.releases.isEmpty || !batch.skipped.isEmpty || batch.unlisted > 0 {
-                batches.send(batch)
+            if parser.hasPending {
+                _ = handOver()
             }
         }
         parsing.name = "crates.dump.parse"

@@ -8,6 +8,7 @@
 /// of its own name (the credits inside a track go with the tracklist). A fault inside what is
 /// stripped (a control character in the notes) no longer costs the release: it is read with
 /// everything the catalogue keeps.
+import CExpat
 import Foundation
 
 enum ElementStripper {
@@ -62,18 +63,13 @@ enum ElementStripper {
         return true
     }
 
-    /// The index of the first `pattern` (which starts with `<`) at or after `from`.
+    /// The index of the first `pattern` at or after `from`. By libc's `memmem`, not a `memchr`
+    /// for each `<`: what is skipped (a tracklist, its credits) is mostly tags.
     private static func find(_ pattern: [UInt8], in buffer: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        var index = from
-        let last = buffer.count - pattern.count
-        guard let base = buffer.baseAddress else { return nil }
-        while index <= last {
-            guard let found = memchr(base + index, 0x3C, buffer.count - index) else { return nil }
-            index = UnsafeRawPointer(found) - UnsafeRawPointer(base)
-            guard index <= last else { return nil }
-            if matches(buffer, at: index, pattern) { return index }
-            index += 1
+        guard let base = buffer.baseAddress, from <= buffer.count - pattern.count else { return nil }
+        let found = pattern.withUnsafeBytes { needle in
+            memmem(base + from, buffer.count - from, needle.baseAddress, needle.count)
         }
-        return nil
+        return found.map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
     }
 }

@@ -28,9 +28,15 @@ final class ReleaseElementParser {
     private var section = Section.none
     private var capture = Capture.none
     private var text: [UInt8] = []
-    private var current: DumpRelease?
-    private var artist: DumpRelease.Artist?
-    private var format: DumpRelease.Format?
+    // The release, artist and format being read, with flags saying whether one is: stored
+    // as plain values, not optionals, since an optional struct is copied whole (a retain of
+    // each of its strings and arrays) each time it is tested or changed through `?`.
+    private var current = DumpRelease(id: 0)
+    private var inRelease = false
+    private var artist = DumpRelease.Artist(name: "")
+    private var inArtist = false
+    private var format = DumpRelease.Format(name: "")
+    private var inFormat = false
     private var output = Output()
     /// Where the stream this parser was given begins in the stripped stream
     /// (`DumpInput.Chunk.strippedOffset`), and the length of the synthetic `<releases>` fed
@@ -47,28 +53,46 @@ final class ReleaseElementParser {
 
     deinit { XML_ParserFree(parser) }
 
+    /// The handlers reach the parser through expat's user data without retaining it (it
+    /// outlives its expat parser): a retain and a release per callback, millions of them,
+    /// were a tenth of the parsing thread's time.
     private func configure() {
         XML_SetUserData(parser, Unmanaged.passUnretained(self).toOpaque())
         XML_SetElementHandler(parser, { data, name, attributes in
             guard let data, let name else { return }
-            Unmanaged<ReleaseElementParser>.fromOpaque(data).takeUnretainedValue().start(name, attributes)
+            Unmanaged<ReleaseElementParser>.fromOpaque(data)._withUnsafeGuaranteedRef { $0.start(name, attributes) }
         }, { data, name in
             guard let data, let name else { return }
-            Unmanaged<ReleaseElementParser>.fromOpaque(data).takeUnretainedValue().end(name)
+            Unmanaged<ReleaseElementParser>.fromOpaque(data)._withUnsafeGuaranteedRef { $0.end(name) }
         })
         XML_SetCharacterDataHandler(parser) { data, bytes, length in
             guard let data, let bytes, length > 0 else { return }
-            let me = Unmanaged<ReleaseElementParser>.fromOpaque(data).takeUnretainedValue()
-            guard me.capture != .none else { return }
-            bytes.withMemoryRebound(to: UInt8.self, capacity: Int(length)) { pointer in
-                me.text.append(contentsOf: UnsafeBufferPointer(start: pointer, count: Int(length)))
+            Unmanaged<ReleaseElementParser>.fromOpaque(data)._withUnsafeGuaranteedRef { me in
+                guard me.capture != .none else { return }
+                bytes.withMemoryRebound(to: UInt8.self, capacity: Int(length)) { pointer in
+                    me.text.append(contentsOf: UnsafeBufferPointer(start: pointer, count: Int(length)))
+                }
             }
         }
     }
 
-    /// Parses one chunk of whole releases and returns them.
-    func parse(_ chunk: DumpInput.Chunk) -> Output {
-        output = Output()
+    /// What the chunks parsed since the last `take()` gave, handed over whole (moved, not
+    /// copied release by release).
+    func take() -> Output {
+        var taken = Output()
+        swap(&taken, &output)
+        return taken
+    }
+
+    /// Releases parsed since the last `take()`.
+    var pendingReleases: Int { output.releases.count }
+
+    /// Whether `take()` would return anything.
+    var hasPending: Bool { !output.releases.isEmpty || !output.skipped.isEmpty || output.unlisted > 0 }
+
+    /// Parses one chunk of whole releases, adding them to what `take()` returns. Returns
+    /// where the file ended inside a release, if it did.
+    func parse(_ chunk: DumpInput.Chunk) -> Int64? {
         var position = 0
         let bytes = chunk.bytes
         while position < bytes.count || chunk.isLast {
@@ -85,17 +109,17 @@ final class ReleaseElementParser {
             guard let resume = DumpInput.firstEndTag(in: bytes, from: max(position, local)) else {
                 // Nothing but the end of the file after it: the closing tag, or a release cut
                 // short (the last chunk holds what follows the last `</release>`).
-                if chunk.isLast, current != nil || Self.holdsRelease(bytes, from: 0) {
+                if chunk.isLast, inRelease || Self.holdsRelease(bytes, from: 0) {
                     output.truncatedAt = errorOffset
                 }
                 restart(at: chunk.strippedOffset + Int64(bytes.count))
                 break
             }
-            output.skipped.append(DumpSkip(releaseID: current?.id, offset: errorOffset, reason: reason))
+            output.skipped.append(DumpSkip(releaseID: inRelease ? current.id : nil, offset: errorOffset, reason: reason))
             position = resume
             restart(at: chunk.strippedOffset + Int64(resume))
         }
-        return output
+        return output.truncatedAt
     }
 
     private static func holdsRelease(_ bytes: [UInt8], from: Int) -> Bool {
@@ -113,9 +137,9 @@ final class ReleaseElementParser {
         configure()
         section = .none
         capture = .none
-        current = nil
-        artist = nil
-        format = nil
+        inRelease = false
+        inArtist = false
+        inFormat = false
         streamBase = offset
         syntheticPrefix = Self.restartPrefix.count
         depth = 0
@@ -131,16 +155,16 @@ final class ReleaseElementParser {
         switch depth {
         case 2:
             guard Self.named(name, "release") else { return }
-            var release = DumpRelease(id: 0)
+            current = DumpRelease(id: 0)
+            inRelease = true
             Self.eachAttribute(attributes) { key, value in
                 if Self.named(key, "id") {
-                    release.id = Self.integer(value) ?? 0
+                    current.id = Self.integer(value) ?? 0
                 } else if Self.named(key, "status") {
-                    release.status = String(cString: value)
+                    current.status = String(cString: value)
                 }
             }
-            current = release
-        case 3 where current != nil:
+        case 3 where inRelease:
             section = .none
             switch name[0] {
             case 0x74 where Self.named(name, "title"): begin(.title)
@@ -148,7 +172,7 @@ final class ReleaseElementParser {
             case 0x72 where Self.named(name, "released"): begin(.released)
             case 0x6D where Self.named(name, "master_id"):
                 Self.eachAttribute(attributes) { key, value in
-                    if Self.named(key, "is_main_release") { current?.isMainRelease = Self.named(value, "true") }
+                    if Self.named(key, "is_main_release") { current.isMainRelease = Self.named(value, "true") }
                 }
                 begin(.masterID)
             case 0x61 where Self.named(name, "artists"): section = .artists
@@ -161,7 +185,9 @@ final class ReleaseElementParser {
             }
         case 4:
             switch section {
-            case .artists where Self.named(name, "artist"): artist = DumpRelease.Artist(name: "")
+            case .artists where Self.named(name, "artist"):
+                artist = DumpRelease.Artist(name: "")
+                inArtist = true
             case .labels where Self.named(name, "label"):
                 var label = DumpRelease.Label(name: "", catno: "")
                 Self.eachAttribute(attributes) { key, value in
@@ -173,9 +199,10 @@ final class ReleaseElementParser {
                         label.id = Self.integer(value) ?? 0
                     }
                 }
-                current?.labels.append(label)
+                current.labels.append(label)
             case .formats where Self.named(name, "format"):
-                var format = DumpRelease.Format(name: "")
+                format = DumpRelease.Format(name: "")
+                inFormat = true
                 Self.eachAttribute(attributes) { key, value in
                     if Self.named(key, "name") {
                         format.name = String(cString: value)
@@ -185,7 +212,6 @@ final class ReleaseElementParser {
                         format.text = String(cString: value)
                     }
                 }
-                self.format = format
             case .genres where Self.named(name, "genre"): begin(.genre)
             case .styles where Self.named(name, "style"): begin(.style)
             case .identifiers where Self.named(name, "identifier"):
@@ -198,11 +224,11 @@ final class ReleaseElementParser {
                         value = String(cString: text)
                     }
                 }
-                if isBarcode, let value { current?.barcodes.append(value) }
+                if isBarcode, let value { current.barcodes.append(value) }
             default: break
             }
         case 5:
-            if artist != nil {
+            if inArtist {
                 if Self.named(name, "name") {
                     begin(.artistName)
                 } else if Self.named(name, "join") {
@@ -210,7 +236,7 @@ final class ReleaseElementParser {
                 }
             }
         case 6:
-            if format != nil, Self.named(name, "description") { begin(.description) }
+            if inFormat, Self.named(name, "description") { begin(.description) }
         default:
             break
         }
@@ -221,8 +247,11 @@ final class ReleaseElementParser {
         if capture != .none { finishCapture() }
         switch depth {
         case 2:
-            guard let release = current else { return }
-            current = nil
+            guard inRelease else { return }
+            inRelease = false
+            // Moved out, not copied (a copy retains every string and array it holds).
+            var release = DumpRelease(id: 0)
+            swap(&release, &current)
             if release.isListed {
                 output.releases.append(release)
             } else {
@@ -231,13 +260,17 @@ final class ReleaseElementParser {
         case 3:
             section = .none
         case 4:
-            if let artist {
-                current?.artists.append(artist)
-                self.artist = nil
+            if inArtist {
+                var finished = DumpRelease.Artist(name: "")
+                swap(&finished, &artist)
+                current.artists.append(finished)
+                inArtist = false
             }
-            if let format {
-                current?.formats.append(format)
-                self.format = nil
+            if inFormat {
+                var finished = DumpRelease.Format(name: "")
+                swap(&finished, &format)
+                current.formats.append(finished)
+                inFormat = false
             }
         default:
             break
@@ -250,22 +283,46 @@ final class ReleaseElementParser {
     }
 
     private func finishCapture() {
+        if capture == .masterID {
+            let id = Self.integer(text) ?? 0
+            current.masterID = id > 0 ? id : nil
+            capture = .none
+            return
+        }
         let value = String(decoding: text, as: UTF8.self)
         switch capture {
-        case .none: break
-        case .title: current?.title = value
-        case .country: current?.country = value.isEmpty ? nil : value
-        case .released: current?.released = value.isEmpty ? nil : value
-        case .masterID:
-            let id = Int(value.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-            current?.masterID = id > 0 ? id : nil
-        case .artistName: artist?.name = value
-        case .artistJoin: artist?.join = value
-        case .genre: current?.genres.append(value)
-        case .style: current?.styles.append(value)
-        case .description: format?.descriptions.append(value)
+        case .none, .masterID: break
+        case .title: current.title = value
+        case .country: current.country = value.isEmpty ? nil : value
+        case .released: current.released = value.isEmpty ? nil : value
+        case .artistName where inArtist: artist.name = value
+        case .artistJoin where inArtist: artist.join = value
+        case .artistName, .artistJoin: break
+        case .genre: current.genres.append(value)
+        case .style: current.styles.append(value)
+        case .description where inFormat: format.descriptions.append(value)
+        case .description: break
         }
         capture = .none
+    }
+
+    /// A decimal number between optional blanks ("123", " 123\n"); nil otherwise.
+    private static func integer(_ bytes: [UInt8]) -> Int? {
+        var index = 0
+        var end = bytes.count
+        while index < end, Self.isBlank(bytes[index]) { index += 1 }
+        while end > index, Self.isBlank(bytes[end - 1]) { end -= 1 }
+        guard index < end, end - index <= 18 else { return nil }
+        var value = 0
+        for byte in bytes[index..<end] {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     // MARK: - C strings

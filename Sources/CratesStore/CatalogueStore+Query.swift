@@ -293,7 +293,7 @@ extension CatalogueStore {
             let part = Array(ids[start..<min(start + 500, ids.count)])
             rows += try Row.fetchAll(db, sql: """
                 SELECT r.id, coalesce(r.gtin, ''), r.lookupState, r.candidateCount, r.addedAt,
-                       \(shownColumns), r.sectionKey
+                       \(shownColumns), r.sectionKey, r.catalogueEdition
                 FROM record r LEFT JOIN release rel ON rel.id = r.releaseID
                 WHERE r.id IN (\(Array(repeating: "?", count: part.count).joined(separator: ", ")))
                 ORDER BY \(order.orderTerms())

@@ -212,12 +212,15 @@ extension CatalogueStore {
     /// by hand through a search. Any state may be overridden so; a lookup still in flight for
     /// the record is then ignored when it ends. The collector's values stay and still win,
     /// but for the values an import row was only found by (`StoredValues.dropEntryValues`).
-    public func choose(_ release: Release, for recordID: Int64, now: Date = Date()) async throws(StoreError) {
+    /// `edition`: the local catalogue the release was taken from (nil: from Discogs).
+    public func choose(
+        _ release: Release, for recordID: Int64, from edition: CatalogueEdition? = nil, now: Date = Date()
+    ) async throws(StoreError) {
         try await write { db in
             guard let record = try StoredValues.fetchRecord(db, id: recordID) else { throw StoreError.recordNotFound(recordID) }
             let release = try StoredValues.upsertRelease(db, release, now: now)
             try StoredValues.dropEntryValues(db, recordID: recordID)
-            try Self.attach(db, release: release, to: recordID, now: now)
+            try Self.attach(db, release: release, to: recordID, now: now, edition: edition)
             let verb = record.lookupState == .handEntered ? "linked to" : "chose"
             try StoredValues.addEvent(
                 db, recordID: recordID, at: now, kind: .chosen,
@@ -261,16 +264,19 @@ extension CatalogueStore {
         }
     }
 
-    /// Points the record at a release (already stored) and makes it `matched`.
-    static func attach(_ db: Database, release: Release, to recordID: Int64, now: Date) throws {
+    /// Points the record at a release (already stored) and makes it `matched`, from the
+    /// catalogue `edition` when it came from one.
+    static func attach(_ db: Database, release: Release, to recordID: Int64, now: Date, edition: CatalogueEdition? = nil) throws {
         let keys = RecordKeys(release: release, gtin: "")
         try db.cachedStatement(sql: """
                 UPDATE record SET releaseID = ?, lookupState = ?, lookupError = NULL,
                     retryAt = NULL, skipReason = NULL, claimedUntil = NULL, claimOwner = NULL, candidatesJSON = NULL,
                     candidateCount = 0, sectionKey = ?, rowKey = ? || coalesce(gtin, ''), updatedAt = ?,
-                    catalogueEdition = NULL
+                    catalogueEdition = ?
                 WHERE id = ?
-                """).execute(arguments: [release.id, LookupState.matched, keys.section, keys.rowPrefix, StoredValues.seconds(now), recordID])
+                """).execute(arguments: [
+                    release.id, LookupState.matched, keys.section, keys.rowPrefix, StoredValues.seconds(now), edition?.dumpDate, recordID,
+                ])
         try StoredValues.rekeyIfOwn(db, recordID: recordID)
     }
 }

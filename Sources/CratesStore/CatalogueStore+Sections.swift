@@ -36,12 +36,14 @@ extension CatalogueStore {
 
     /// Where the section key is in the rows `row(from:)` reads: after `shownColumns`.
     static let sectionKeyIndex = 11
+    static let catalogueEditionIndex = 12
 
-    /// The columns `row(from:)` reads, then the section key.
+    /// The columns `row(from:)` reads: those before the section key, then the key, then the
+    /// record's catalogue edition (`catalogueEditionIndex`).
     static func rowQuery(_ order: ListOrder) -> String {
         """
         SELECT r.id, coalesce(r.gtin, ''), r.lookupState, r.candidateCount, r.addedAt,
-               \(shownColumns), r.sectionKey
+               \(shownColumns), r.sectionKey, r.catalogueEdition
         FROM record r LEFT JOIN release rel ON rel.id = r.releaseID
         ORDER BY \(order.orderTerms())
         """
@@ -60,7 +62,8 @@ extension CatalogueStore {
             catno: try row.decode(String?.self, atIndex: 10),
             lookupState: try StoredValues.lookupState(try row.decode(String.self, atIndex: 2), recordID: id),
             candidateCount: try row.decode(Int.self, atIndex: 3),
-            addedAt: StoredValues.date(try row.decode(Double.self, atIndex: 4)))
+            addedAt: StoredValues.date(try row.decode(Double.self, atIndex: 4)),
+            catalogueEdition: try row.decode(String?.self, atIndex: catalogueEditionIndex).map(CatalogueEdition.init(dumpDate:)))
     }
 
     static func fetchSections(_ db: Database, order: ListOrder = .default) throws -> [CollectionSection] {
@@ -100,7 +103,7 @@ extension CatalogueStore {
     static func windowQuery(_ order: ListOrder) -> String {
         """
         SELECT r.id, coalesce(r.gtin, ''), r.lookupState, r.candidateCount, r.addedAt,
-               \(shownColumns), r.sectionKey
+               \(shownColumns), r.sectionKey, r.catalogueEdition
         FROM (SELECT id FROM record ORDER BY \(order.orderTerms("")) LIMIT ? OFFSET ?) AS w
         JOIN record r ON r.id = w.id
         LEFT JOIN release rel ON rel.id = r.releaseID

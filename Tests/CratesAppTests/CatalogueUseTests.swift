@@ -181,6 +181,8 @@ struct CatalogueUseTests {
         try await waitUntil("ambiguous") { try await temporary.store.record(shared)?.lookupState == .ambiguous }
         session.perform(.choose(recordID: shared, releaseID: 11))
         try await waitUntil("chosen offline") { try await temporary.store.record(shared)?.releaseID == 11 }
+        // Chosen among the catalogue's candidates: matched from that catalogue, and says so.
+        #expect(try await temporary.store.record(shared)?.catalogueEdition?.dumpDate == "20260601")
 
         // As the person types: the catalogue only, said to be a preview.
         #expect(try await log.first("the catalogue's edition") { if case .catalogue(let e) = $0 { e } else { nil } }.dumpDate == "20260601")

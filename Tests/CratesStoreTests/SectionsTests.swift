@@ -31,6 +31,27 @@ import Testing
         return ids
     }
 
+    @Test("a row carries the catalogue that did not know its record (the list says so), in every way rows are read")
+    func rowsCarryTheCatalogueEdition() async throws {
+        let (store, directory) = try StoreKind.file.make()
+        defer { withExtendedLifetime(directory) {} }
+        let waiting = try await store.add(NewRecord(gtin: makeGTIN(41), addMethod: .typed)).id
+        let other = try await store.add(NewRecord(gtin: makeGTIN(42), addMethod: .typed)).id
+        let edition = CatalogueEdition(dumpDate: "20260601")
+        let batch = try await store.answerFromCatalogue(edition, now: Date(), limit: 10) { job in
+            job.recordID == waiting ? .absent : .unavailable(.unreadable(path: "x", reason: "not now"))
+        }
+        #expect(batch.absent == 1)
+        let sections = try await store.sections()
+        let listed = sections.flatMap(\.rows)
+        #expect(listed.first { $0.recordID == waiting }?.catalogueEdition == edition)
+        #expect(listed.first { $0.recordID == other }?.catalogueEdition == nil)
+        let window = try await store.window(RowWindow(offset: 0, limit: 10))
+        #expect(window.rows.first { $0.recordID == waiting }?.catalogueEdition == edition)
+        let filtered = try await store.window(CollectionQuery(filter: makeGTIN(41).canonical, window: RowWindow(offset: 0, limit: 10)))
+        #expect(filtered.rows.map(\.recordID) == [waiting] && filtered.rows.first?.catalogueEdition == edition, "\(filtered.rows)")
+    }
+
     @Test(arguments: StoreKind.allCases)
     func sectionsAndRowsFollowTheOrderingRules(kind: StoreKind) async throws {
         let (store, directory) = try kind.make()

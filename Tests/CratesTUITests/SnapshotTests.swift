@@ -37,6 +37,14 @@ import Testing
         #expect(screen[10...21].allSatisfy { $0.isEmpty })
     }
 
+    @Test("a record the local catalogue did not know says so in its row, as everywhere else, while it waits for Discogs")
+    func notInTheCatalogue() {
+        var waiting = Sample.item(4, "0077774620024", state: .pending)
+        waiting.catalogueEdition = CatalogueEdition(dumpDate: "20260601")
+        let screen = Harness(MemoryCollection(sections: [("Unknown", [waiting])])).lines
+        #expect(screen[2] == "  0 77774 62002 4  not in the catalogue of 2026-06-01; waiting for Discogs", "\(screen)")
+    }
+
     @Test func emptyCollection() {
         let screen = Harness(Sample.empty).lines
         #expect(screen[2] == "  No records yet.")

@@ -79,19 +79,27 @@ public struct CatalogueFetch: Sendable {
         guard let expected = checksums.sha256(of: name) else { throw .notListed(date: date, name: name) }
         let path = settings.cacheDirectory + "/" + name
         if FileManager.default.fileExists(atPath: path) {
+            if VerifiedDigest.read(for: path) == expected.lowercased() {
+                // Verified when it came, and unchanged since (size and time): not read again.
+                say("\(name) is here already, SHA-256 verified")
+                return Fetched(path: path, date: date, downloaded: 0)
+            }
             say("\(name) is here already: checking it")
             if try verify(path, name: name, expected: expected, removeOnMismatch: false) {
+                VerifiedDigest.write(expected.lowercased(), for: path)
                 return Fetched(path: path, date: date, downloaded: 0)
             }
             say("\(name) does not match Discogs' checksum: downloading it again")
+            VerifiedDigest.remove(for: path)
             unlink(path)
         }
         let partial = path + ".part"
-        let downloaded = try await download(settings.site.url(of: name, date: date), to: partial, name: name)
-        guard try verify(partial, name: name, expected: expected, removeOnMismatch: true) else {
+        let (downloaded, digest) = try await download(settings.site.url(of: name, date: date), to: partial, name: name)
+        guard try verify(partial, name: name, expected: expected, removeOnMismatch: true, digest: digest) else {
             throw .checksumMismatch(name: name)
         }
         guard rename(partial, path) == 0 else { throw .file(path: path, reason: String(cString: strerror(errno))) }
+        VerifiedDigest.write(expected.lowercased(), for: path)
         return Fetched(path: path, date: date, downloaded: downloaded)
     }
 
@@ -147,9 +155,11 @@ public struct CatalogueFetch: Sendable {
     // MARK: - The download
 
     /// Downloads `url` into `partial`, resuming where the host allows it, trying again after
-    /// a broken connection; the bytes downloaded.
-    private func download(_ url: String, to partial: String, name: String) async throws(CatalogueFetchError) -> Int64 {
-        let fd = open(partial, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+    /// a broken connection; the bytes downloaded, and the file's SHA-256 as it was written
+    /// (nil when the last answer did not write it whole).
+    private func download(_ url: String, to partial: String, name: String) async throws(CatalogueFetchError) -> (Int64, String?) {
+        // Read too: a resumed download hashes the part it already has.
+        let fd = open(partial, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .file(path: partial, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
         progress.start(name)
@@ -179,7 +189,7 @@ public struct CatalogueFetch: Sendable {
             case .success(let result) where !result.refused && (result.status == 200 || result.status == 206):
                 progress.finish()
                 _ = fsync(fd)
-                return downloaded
+                return (downloaded, receiver.finishedDigest())
             case .success:
                 progress.finish()
                 // Nothing came: no empty part is left behind to resume.
@@ -196,7 +206,7 @@ public struct CatalogueFetch: Sendable {
                 case .rangeNotSatisfiable where kept > 0:
                     // Nothing after the part: it is the whole file (a run stopped while
                     // checking it), which the checksum now judges.
-                    return downloaded
+                    return (downloaded, nil)
                 case .wrongRange where kept > 0:
                     // The host resumes elsewhere than asked: once from the start.
                     fromStart = true
@@ -234,8 +244,16 @@ public struct CatalogueFetch: Sendable {
     // MARK: - Checks
 
     /// Whether `path`'s SHA-256 is `expected`; a file that does not match is removed when
-    /// asked (it must never be built from).
-    private func verify(_ path: String, name: String, expected: String, removeOnMismatch: Bool) throws(CatalogueFetchError) -> Bool {
+    /// asked (it must never be built from). `digest`: the file's, computed as it was
+    /// written; else the file is read.
+    private func verify(
+        _ path: String, name: String, expected: String, removeOnMismatch: Bool, digest known: String? = nil
+    ) throws(CatalogueFetchError) -> Bool {
+        if let known {
+            if known == expected.lowercased() { return true }
+            if removeOnMismatch { unlink(path) }
+            return false
+        }
         say("checking the SHA-256 of \(name)")
         // Ctrl-C stops the check too (tens of seconds for the real file): the file is kept.
         guard let digest = SHA256Digest.file(atPath: path, stop: { Task.isCancelled }) else {

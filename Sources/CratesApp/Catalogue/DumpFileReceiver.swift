@@ -40,6 +40,10 @@ final class DumpFileReceiver: HTTPBodyReceiver, Sendable {
     /// Says a resume or a start over, as the answer begins.
     let say: @Sendable (String) -> Void
     private let state: Mutex<State>
+    /// The SHA-256 of what the file holds, fed as the bytes are written: a verified download
+    /// is not read again (10 GB) to be checked. Nil once it cannot be trusted (a write that
+    /// failed, a prefix that could not be read).
+    private let digest = Mutex<DigestBox?>(nil)
 
     init(
         fd: Int32, fileBytes: Int64, directory: String, estimatedBytes: Int64, progress: DownloadProgress,
@@ -104,6 +108,7 @@ final class DumpFileReceiver: HTTPBodyReceiver, Sendable {
             return true
         }
         if begun {
+            startDigest()
             let now = current
             if now.startedOver {
                 say("the site sends the whole file rather than the rest: starting over")
@@ -131,6 +136,7 @@ final class DumpFileReceiver: HTTPBodyReceiver, Sendable {
             }
             offset += written
         }
+        digest.withLock { $0?.digest.update(bytes) }
         let now = state.withLock { state -> State in
             state.fileBytes += Int64(bytes.count)
             return state
@@ -138,6 +144,49 @@ final class DumpFileReceiver: HTTPBodyReceiver, Sendable {
         progress.advance(to: now.fileBytes, total: now.total)
         return true
     }
+}
+
+extension DumpFileReceiver {
+    /// The SHA-256 of the whole file as written, when this answer was hashed from its first
+    /// byte (a resumed file's part read once first); nil otherwise.
+    func finishedDigest() -> String? {
+        digest.withLock { box in
+            defer { box = nil }
+            return box?.digest.finish()
+        }
+    }
+
+    /// A fresh digest for the answer beginning: over nothing for a whole file (200), over
+    /// the part already in the file for a resumed one (206), read once here.
+    private func startDigest() {
+        let kept = current.fileBytes
+        let box = DigestBox()
+        if kept > 0, !Self.hash(fd: fd, bytes: kept, into: box.digest) {
+            digest.withLock { $0 = nil }
+            return
+        }
+        digest.withLock { $0 = box }
+    }
+
+    private static func hash(fd: Int32, bytes: Int64, into digest: SHA256Digest) -> Bool {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset: Int64 = 0
+        while offset < bytes {
+            let count = pread(fd, buffer.baseAddress, min(buffer.count, Int(bytes - offset)), off_t(offset))
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return false }
+            digest.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            offset += Int64(count)
+        }
+        return true
+    }
+}
+
+/// A digest under way, kept behind the receiver's lock (curl's thread writes, the fetch reads
+/// the result once the transfer is over). `@unchecked Sendable`: only touched under that lock.
+final class DigestBox: @unchecked Sendable {
+    let digest = SHA256Digest()
 }
 
 /// `Content-Range: bytes FIRST-LAST/TOTAL` (RFC 9110 section 14.4); TOTAL may be `*`.

@@ -104,15 +104,22 @@ public final class ReleaseFinder: Sendable {
     /// The release `id`: as a search found it, else as the catalogue has it (a pressing
     /// chosen among those a barcode names, offline too), else fetched in full.
     public func release(_ id: Int) async throws(ReleaseFinderFailure) -> Release {
-        if let known = knownRelease(id) { return known }
-        if let release = try? catalogue?.release(id: id) {
+        try await sourcedRelease(id).release
+    }
+
+    /// `release(_:)`, with the catalogue it came from (nil: from Discogs): a pressing chosen
+    /// among the catalogue's candidates says it was matched from that catalogue.
+    public func sourcedRelease(_ id: Int) async throws(ReleaseFinderFailure) -> (release: Release, edition: CatalogueEdition?) {
+        if let release = catalogued.withLock({ $0[id] }) { return (release, catalogue?.edition) }
+        if let known = knownRelease(id) { return (known, nil) }
+        if let catalogue, let release = try? catalogue.release(id: id) {
             var release = release
             release.hasFullDetails = false  // the tracklist, notes and images come from Discogs
-            return release
+            return (release, catalogue.edition)
         }
         guard let client = access?.client else { throw .access(.notSignedIn) }
         do {
-            return try await client.release(id: id, priority: .interactive)
+            return (try await client.release(id: id, priority: .interactive), nil)
         } catch {
             throw .discogs(error)
         }

@@ -371,8 +371,8 @@ public final class CollectionSession: Sendable {
             return
         }
         do {
-            let release = try await finder.release(releaseID)
-            try await store.choose(release, for: recordID)
+            let (release, edition) = try await finder.sourcedRelease(releaseID)
+            try await store.choose(release, for: recordID, from: edition)
         } catch {
             post(.message("\(error)", isError: true))
         }

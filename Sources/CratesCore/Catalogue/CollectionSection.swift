@@ -19,14 +19,17 @@ public struct CollectionRow: Hashable, Sendable, Identifiable {
     /// How many pressings wait for the user's choice (when `ambiguous`).
     public var candidateCount: Int
     public var addedAt: Date
+    /// The local catalogue that did not know the record, while it waits for Discogs.
+    public var catalogueEdition: CatalogueEdition?
 
     public var id: Int64 { recordID }
 
     public init(
         recordID: Int64, gtin: String, artist: String? = nil, title: String? = nil,
         formats: String? = nil, year: Int? = nil, country: String? = nil, catno: String? = nil,
-        lookupState: LookupState, candidateCount: Int = 0, addedAt: Date
+        lookupState: LookupState, candidateCount: Int = 0, addedAt: Date, catalogueEdition: CatalogueEdition? = nil
     ) {
+        self.catalogueEdition = catalogueEdition
         self.country = country
         self.catno = catno
         self.recordID = recordID

@@ -20,6 +20,8 @@ extension ExportedRecord {
     /// synced with: `instanceID`, `folderID`, `folder`, `removedOnDiscogs`), and, when the
     /// history was read, `history` [{`at`, `kind`, `message`}]. `gtin` is null for a record
     /// without a barcode (one entered by hand, found by search, or pulled from Discogs).
+    /// `catalogueEdition` (YYYY-MM-DD, or null): the date of the local catalogue's dump the
+    /// record was matched from, or, while it waits for Discogs, the one that did not know it.
     public struct JSONObject: Encodable {
         public var entry: ExportedRecord
         public var includeDiscogs: Bool
@@ -35,7 +37,7 @@ extension ExportedRecord {
         enum Key: String, CodingKey {
             case id, gtin, state, section, addedAt, addMethod, note, location, lookupAttempts, lookupError
             case retryAt, skipReason, updatedAt, candidates, release, history, collector
-            case mediaCondition, sleeveCondition, rating, discogsCollection, pinnedReleaseID
+            case mediaCondition, sleeveCondition, rating, discogsCollection, pinnedReleaseID, catalogueEdition
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -56,6 +58,7 @@ extension ExportedRecord {
             try c.encode(record.skipReason, forKey: .skipReason)
             try c.encode(UTCTimestamp.format(record.updatedAt, .iso8601), forKey: .updatedAt)
             try c.encode(record.candidates.map(CandidateJSON.init), forKey: .candidates)
+            try c.encode(record.catalogueEdition?.description, forKey: .catalogueEdition)
             try c.encode(
                 entry.release.map {
                     ReleaseJSON(release: $0, includeDiscogs: includeDiscogs, placeholder: discogsPlaceholder, fetchedAt: entry.releaseFetchedAt)

@@ -40,6 +40,7 @@ extension ExportedRecord {
                 out.close()
             }
         }
+        out.member("catalogueEdition") { $0.string(record.catalogueEdition?.description) }
         out.member("collector") { out in
             let fields = record.collector
             out.open()

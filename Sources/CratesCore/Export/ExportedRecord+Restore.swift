@@ -48,6 +48,14 @@ extension ExportedRecord {
         guard let addedAt = try date(node["addedAt"], "addedAt"), let updatedAt = try date(node["updatedAt"], "updatedAt") else {
             throw Failure("record \(id): addedAt or updatedAt missing")
         }
+        // Absent from files written before it was exported: nil, as then.
+        var edition: CatalogueEdition?
+        if let shown = try text(node["catalogueEdition"], "catalogueEdition") {
+            guard let parsed = CatalogueEdition(shown: shown) else {
+                throw Failure("record \(id): catalogueEdition \(shown) is not a date (YYYY-MM-DD)")
+            }
+            edition = parsed
+        }
         var location: Location?
         if let place = node["location"], !place.isNull {
             guard let placeID = place["id"]?.int64 else { throw Failure("record \(id): a location without its id") }
@@ -128,7 +136,7 @@ extension ExportedRecord {
             releaseID: release?.id, lookupState: state, lookupError: try text(node["lookupError"], "lookupError"),
             lookupAttempts: try number(node["lookupAttempts"], "lookupAttempts") ?? 0, retryAt: try date(node["retryAt"], "retryAt"),
             skipReason: try text(node["skipReason"], "skipReason"), candidates: candidates, updatedAt: updatedAt,
-            collector: collector, grading: grading)
+            collector: collector, grading: grading, catalogueEdition: edition)
         self.init(
             record: record, release: release, section: node["section"]?.string ?? "", history: history,
             pinnedReleaseID: try number(node["pinnedReleaseID"], "pinnedReleaseID"), releaseFetchedAt: fetchedAt)

@@ -41,7 +41,16 @@ public struct DumpRelease: Hashable, Sendable {
         /// "Vinyl, 12\", EP, 33 ⅓ RPM": as crates shows a format elsewhere (the name, then its
         /// descriptions, then its free text).
         public var summary: String {
-            ([name] + descriptions + (text.isEmpty ? [] : [text])).filter { !$0.isEmpty }.joined(separator: ", ")
+            var summary = name
+            for part in descriptions where !part.isEmpty {
+                if !summary.isEmpty { summary += ", " }
+                summary += part
+            }
+            if !text.isEmpty {
+                if !summary.isEmpty { summary += ", " }
+                summary += text
+            }
+            return summary
         }
     }
 
@@ -126,6 +135,10 @@ public struct DumpRelease: Hashable, Sendable {
 
 extension String {
     fileprivate var trimmingSpaces: Substring {
+        // Fast path (almost every name): it begins and ends with a visible ASCII character.
+        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+            return Substring(self)
+        }
         var s = Substring(self)
         while s.first?.isWhitespace == true { s = s.dropFirst() }
         while s.last?.isWhitespace == true { s = s.dropLast() }

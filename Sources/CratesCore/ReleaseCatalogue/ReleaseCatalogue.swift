@@ -32,6 +32,16 @@ public struct CatalogueEdition: Hashable, Sendable, Codable, CustomStringConvert
         self.dumpDate = dumpDate
     }
 
+    /// The edition written as `description` shows it (`2026-06-01`), or as Discogs names its
+    /// files (`20260601`); nil for anything else.
+    public init?(shown: String) {
+        let digits = shown.count == 10 ? shown.split(separator: "-").joined() : shown
+        guard digits.count == 8, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              shown.count == 8 || (shown.split(separator: "-").map(\.count) == [4, 2, 2])
+        else { return nil }
+        self.init(dumpDate: digits)
+    }
+
     /// `2026-06-01`: how people read the date ("from Discogs' data of 2026-06-01").
     public var description: String {
         let digits = Array(dumpDate)

@@ -11,7 +11,20 @@ public enum CatalogueNumber {
     /// "CDP-7-46001-2" all give "cdp7460012"; "ＣＤＰ" gives "cdp"). Empty when `text` has
     /// no letter or digit.
     public static func key(_ text: String) -> String {
-        TextFolding.words(text).joined()
+        let utf8 = text.utf8
+        guard utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return TextFolding.words(text).joined() }
+        // Fast path (almost every number): in printable ASCII the word characters are the
+        // letters and digits, and folding is lower-casing. A catalogue build keys millions.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"): bytes.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(byte + 0x20)
+            default: break
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The second form sent when the number as typed finds nothing: punctuation turned into

@@ -21,7 +21,8 @@ public final class DiscogsCatalogueBuilder {
     private let buildingPath: String
     private var lockDescriptor: Int32 = -1
     private var db: OpaquePointer?
-    private var statements: [Statement: OpaquePointer] = [:]
+    /// The prepared statements, by `Statement.rawValue` (an array: one is looked up per row).
+    private var statements: [OpaquePointer?] = []
     private var terms: [String: Int] = [:]
     private var inTransaction = false
     private var sinceCommit = 0
@@ -30,7 +31,7 @@ public final class DiscogsCatalogueBuilder {
     private(set) public var duplicates: [Int] = []
     private var finished = false
 
-    private enum Statement: CaseIterable {
+    private enum Statement: Int, CaseIterable {
         case release, text, label, term, barcode, catno
         var sql: String {
             switch self {
@@ -90,7 +91,9 @@ public final class DiscogsCatalogueBuilder {
     }
 
     private func openDatabase() throws(CatalogueFileError) {
-        guard sqlite3_open_v2(buildingPath, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
+        // NOMUTEX: one thread drives a build, so the connection's mutex (taken by every
+        // bind and step, millions of them) guards nothing.
+        guard sqlite3_open_v2(buildingPath, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
             throw failure("cannot create \(buildingPath)")
         }
         // SQLite's temporary files (the keys before they are sorted, and the sort) go beside
@@ -107,7 +110,8 @@ public final class DiscogsCatalogueBuilder {
             guard sqlite3_prepare_v2(db, statement.sql, -1, &prepared, nil) == SQLITE_OK, let prepared else {
                 throw failure("cannot prepare the catalogue's tables")
             }
-            statements[statement] = prepared
+            statements.append(prepared)
+            assert(statements.count == statement.rawValue + 1)
         }
     }
 
@@ -201,8 +205,8 @@ public final class DiscogsCatalogueBuilder {
             try execute("COMMIT")
             inTransaction = false
         }
-        for statement in statements.values { sqlite3_finalize(statement) }
-        statements = [:]
+        for statement in statements { sqlite3_finalize(statement) }
+        statements = []
         try execute("BEGIN")
         try execute(CatalogueSchema.indexes)
         let barcodes = try count("SELECT count(*) FROM (SELECT DISTINCT gtin FROM barcode)")
@@ -250,8 +254,8 @@ public final class DiscogsCatalogueBuilder {
 
     /// Stops the build: the building file is removed and the catalogue stays as it was.
     public func abandon() {
-        for statement in statements.values { sqlite3_finalize(statement) }
-        statements = [:]
+        for statement in statements { sqlite3_finalize(statement) }
+        statements = []
         if let db { sqlite3_close_v2(db) }
         db = nil
         if !finished { unlink(buildingPath) }
@@ -283,7 +287,7 @@ public final class DiscogsCatalogueBuilder {
     /// Runs a prepared statement once; false when `allowConstraint` and a key was taken.
     @discardableResult
     private func run(_ which: Statement, allowConstraint: Bool = false, _ bind: (OpaquePointer) -> Void) throws(CatalogueFileError) -> Bool {
-        guard let statement = statements[which] else { throw failure("the build was ended") }
+        guard which.rawValue < statements.count, let statement = statements[which.rawValue] else { throw failure("the build was ended") }
         bind(statement)
         let code = sqlite3_step(statement)
         sqlite3_reset(statement)

@@ -226,6 +226,8 @@ extension CollectionRow {
         switch lookupState {
         case .matched: return (displayTitle, nil, .normal)
         case .pending, .lookingUp:
+            // The catalogue did not know it: said as everywhere else (`RecordStatusText`).
+            if let edition = catalogueEdition { return (displayTitle, edition.waitingForDiscogs, .pending) }
             return (displayTitle, lookupsRunning ? "looking up…" : "waits for Discogs", .pending)
         case .notFound: return (displayTitle, "no match on Discogs", .dim)
         case .ambiguous: return (displayTitle, "\(candidateCount) pressings: press Enter to choose", .pending)

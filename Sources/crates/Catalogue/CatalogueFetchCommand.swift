@@ -14,9 +14,11 @@ struct CatalogueFetchCommand: ParsableCommand {
             Finds the newest complete monthly dump on Discogs' data site (this month's when its
             checksum file is published, else last month's), downloads its releases file (about
             10.4 GB) into $XDG_CACHE_HOME/crates/ (default ~/.cache/crates/) and checks its
-            SHA-256 against the checksum file. A download cut short resumes where the site
-            allows it. The site refuses requests for about an hour after about 15 in 6 minutes:
-            crates then says when to try again and asks nothing before that time.
+            SHA-256 against the checksum file (as it downloads; a file verified once is not read
+            again). A download cut short resumes where the site allows it. Once the catalogue is
+            built, older dumps in that directory are removed. The site refuses requests for
+            about an hour after about 15 in 6 minutes: crates then says when to try again and
+            asks nothing before that time.
             $CRATES_DISCOGS_DATA names another site (default https://data.discogs.com).
 
             Examples:
@@ -70,6 +72,10 @@ struct CatalogueFetchCommand: ParsableCommand {
             try StandardStreams.out("\(fetched.path): the releases dump of \(fetched.date), SHA-256 verified\n")
             if stop.isRequested { throw ExitCode(stop.exitStatus) }
             try CatalogueBuildCommand.build(from: fetched.path, into: cataloguePath, date: fetched.date.digits, stop: stop)
+            // Built: the older dumps in the cache are of no more use (10 GB each).
+            for old in DumpCache.removeOlder(than: fetched.date, in: settings.cacheDirectory) {
+                try StandardStreams.out("Removed \(old.name) (\(DownloadProgress.bytes(old.bytes))), an older dump\n")
+            }
         case .failure(.stopped(let kept, let path)):
             StandardStreams.errLine(CatalogueFetchError.stopped(kept: kept, path: path).description)
             throw ExitCode(stop.isRequested ? stop.exitStatus : 130)

@@ -33,8 +33,10 @@ struct ListCommand: ParsableCommand {
             With --json, one JSON object per record and line (JSON Lines), with every field \
             crates keeps about the copy: id, gtin, state, section, addedAt, addMethod, note, \
             location (null, or the place: id, name, path and code), lookupAttempts, \
-            lookupError, retryAt, skipReason, updatedAt, candidates, release (null until \
-            matched; Discogs' values), collector (your own values, which win: artist, \
+            lookupError, retryAt, skipReason, updatedAt, candidates, catalogueEdition (null, \
+            or the date of the local catalogue the record was matched from, or that did not \
+            know it while it waits for Discogs), release (null until matched; Discogs' \
+            values), collector (your own values, which win: artist, \
             title, genre, year, format, label, catno, country, each null where Discogs' value \
             stands), mediaCondition and sleeveCondition (Discogs' grade texts, or null), \
             rating (0: not rated, to 5) and discogsCollection (null, or the Discogs instance \

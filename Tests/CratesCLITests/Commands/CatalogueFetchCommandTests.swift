@@ -83,6 +83,9 @@ struct CatalogueFetchCommandTests {
         #expect(downloads.last?.range == "bytes=50000-" && downloads.last?.status == 206, "\(downloads)")
         #expect(result.stderr.contains("the download broke off"), "\(result)")
         #expect(result.stderr.contains("resuming after 50 kB"), "\(result)")
+        // Hashed as it came (the part kept read once, then the rest as it arrived): the
+        // checksum holds without reading the file again.
+        #expect(!result.stderr.contains("checking the SHA-256"), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: path + ".part"))
         // Then the catalogue is built from the verified file.
         #expect(result.stdoutLines.contains { $0.hasPrefix("Built the Discogs catalogue of 2026-") }, "\(result)")
@@ -197,6 +200,67 @@ struct CatalogueFetchCommandTests {
         #expect(times.contains { again.stderr.contains("until \($0)") }, "\(again)")
         let requests = try await f.site.stats().requests
         #expect(requests == 2, "the next run asks nothing before that time")
+    }
+
+    @Test("a file verified once is not read again: its digest is kept beside it, trusted while its size and time hold")
+    func verifiedOnce() async throws {
+        let f = try await Fetching()
+        let first = try await f.fetch(["--date", "20250601"])
+        #expect(first.status == 0, "\(first)")
+        let path = f.cache + "/discogs_20250601_releases.xml.gz"
+        try await f.expectTheSiteFile(at: path, first)
+        // Hashed as it was written: not read again to be checked.
+        #expect(!first.stderr.contains("checking the SHA-256"), "\(first)")
+
+        let again = try await f.fetch(["--date", "20250601"])
+        #expect(again.status == 0, "\(again)")
+        #expect(again.stderr.contains("discogs_20250601_releases.xml.gz is here already, SHA-256 verified"), "\(again)")
+        #expect(!again.stderr.contains("checking the SHA-256"), "\(again)")
+        #expect(try await f.downloads().count == 1)
+
+        // Changed since it was checked (its time): read and checked again, then trusted again.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)], ofItemAtPath: path)
+        let touched = try await f.fetch(["--date", "20250601"])
+        #expect(touched.status == 0 && touched.stderr.contains("checking the SHA-256"), "\(touched)")
+        let trusted = try await f.fetch(["--date", "20250601"])
+        #expect(trusted.status == 0 && !trusted.stderr.contains("checking the SHA-256"), "\(trusted)")
+
+        // Damaged in place (a write changes its time): checked, refused, downloaded again.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: 100)
+        try handle.write(contentsOf: Data([0x00, 0x01, 0x02]))
+        try handle.close()
+        let damaged = try await f.fetch(["--date", "20250601"])
+        #expect(damaged.status == 0, "\(damaged)")
+        #expect(damaged.stderr.contains("does not match Discogs' checksum: downloading it again"), "\(damaged)")
+        try await f.expectTheSiteFile(at: path, damaged)
+        #expect(try await f.downloads().count == 2)
+    }
+
+    @Test("once a newer dump is fetched and built, the older dumps crates fetched are removed; nothing else is")
+    func olderDumpsRemoved() async throws {
+        let f = try await Fetching()
+        #expect(try await f.fetch(["--date", "20250601"]).status == 0)
+        let older = f.cache + "/discogs_20250601_releases.xml.gz"
+        #expect(FileManager.default.fileExists(atPath: older))
+        // Not crates' own dumps: left alone.
+        let others = [f.cache + "/discogs_20250601_artists.xml.gz", f.cache + "/notes.txt"]
+        for other in others { #expect(FileManager.default.createFile(atPath: other, contents: Data("keep".utf8))) }
+
+        let newer = try await f.fetch(["--date", "20250701"])
+        #expect(newer.status == 0, "\(newer)")
+        #expect(newer.stdoutLines.contains("Removed discogs_20250601_releases.xml.gz (167 kB), an older dump"), "\(newer)")
+        #expect(!FileManager.default.fileExists(atPath: older))
+        #expect(!FileManager.default.fileExists(atPath: older + ".sha256"))
+        let newest = f.cache + "/discogs_20250701_releases.xml.gz"
+        #expect(FileManager.default.fileExists(atPath: newest))
+        for other in others { #expect(FileManager.default.fileExists(atPath: other), "\(other)") }
+
+        // Fetching an older month again removes nothing newer.
+        let back = try await f.fetch(["--date", "20250601"])
+        #expect(back.status == 0, "\(back)")
+        #expect(!back.stdout.contains("Removed"), "\(back)")
+        #expect(FileManager.default.fileExists(atPath: newest))
     }
 
     @Test("a file that does not match the checksum file: refused, removed, exit 1")

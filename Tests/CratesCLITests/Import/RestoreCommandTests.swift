@@ -106,6 +106,45 @@ struct RestoreCommandTests {
         #expect(again.status == 0 && again.stdout.contains("0 pulled, 0 pushed, 0 linked"), "\(again)")
     }
 
+    @Test("catalogueEdition is in list --json and the export, a restore keeps it, and an export written before it still restores")
+    func catalogueEditionRoundTrips() async throws {
+        let sandbox = try CommandSandbox()
+        let store = try sandbox.openStore()
+        let waiting = try await store.add(NewRecord(gtin: Seed.gtin(1), addedAt: Seed.addedAt, addMethod: .typed)).id
+        _ = try await store.add(NewRecord(gtin: Seed.gtin(2), addedAt: Seed.addedAt, addMethod: .typed))
+        // The local catalogue of 2026-06-01 did not know the first record: it waits for Discogs.
+        let batch = try await store.answerFromCatalogue(CatalogueEdition(dumpDate: "20260601"), now: Date(), limit: 1) { _ in .absent }
+        #expect(batch.absent == 1)
+
+        let list = try await sandbox.crates(["list", "--json"])
+        #expect(list.status == 0 && list.stdoutLines.count == 2, "\(list)")
+        let marked = list.stdoutLines.filter { $0.contains(#""catalogueEdition":"2026-06-01""#) }
+        #expect(marked.count == 1 && marked.first?.contains(#""id":\#(waiting),"#) == true, "\(list)")
+        #expect(list.stdoutLines.filter { $0.contains(#""catalogueEdition":null"#) }.count == 1, "\(list)")
+
+        let exported = sandbox.directory.appendingPathComponent("export.json").path
+        #expect(try await sandbox.crates(["export", "--json", exported]).status == 0)
+        let text = try Self.read(exported)
+        #expect(text.contains(#""catalogueEdition":"2026-06-01""#), "\(text)")
+        let restored = sandbox.directory.appendingPathComponent("restored.sqlite").path
+        let restore = try await sandbox.crates(["import", "--db", restored, exported])
+        #expect(restore.status == 0, "\(restore)")
+        let after = try await sandbox.crates(["list", "--json", "--db", restored])
+        #expect(after.stdout == list.stdout, "\(after)")
+
+        // An export of an older crates has no such member: it restores, with none.
+        let older = sandbox.directory.appendingPathComponent("older.json").path
+        let stripped = text.replacingOccurrences(of: #""catalogueEdition":"2026-06-01","#, with: "")
+            .replacingOccurrences(of: #""catalogueEdition":null,"#, with: "")
+        #expect(!stripped.contains("catalogueEdition"))
+        try stripped.write(toFile: older, atomically: true, encoding: .utf8)
+        let olderDB = sandbox.directory.appendingPathComponent("older.sqlite").path
+        let fromOlder = try await sandbox.crates(["import", "--db", olderDB, older])
+        #expect(fromOlder.status == 0, "\(fromOlder)")
+        let olderList = try await sandbox.crates(["list", "--json", "--db", olderDB])
+        #expect(olderList.stdoutLines.count == 2 && olderList.stdoutLines.allSatisfy { $0.contains(#""catalogueEdition":null"#) }, "\(olderList)")
+    }
+
     @Test("restoring into a collection that holds anything is refused, and changes nothing")
     func restoreNeedsAnEmptyCollection() async throws {
         let sandbox = try CommandSandbox()

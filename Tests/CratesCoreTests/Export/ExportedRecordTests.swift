@@ -33,9 +33,10 @@ struct ExportedRecordTests {
         #expect(Set(object.keys) == [
             "id", "gtin", "state", "section", "addedAt", "addMethod", "note", "location", "lookupAttempts",
             "lookupError", "retryAt", "skipReason", "updatedAt", "candidates", "release", "collector",
-            "mediaCondition", "sleeveCondition", "rating", "discogsCollection",
+            "mediaCondition", "sleeveCondition", "rating", "discogsCollection", "catalogueEdition",
         ])
         #expect(object["note"] is NSNull)
+        #expect(object["catalogueEdition"] is NSNull)
         #expect(object["mediaCondition"] is NSNull && object["discogsCollection"] is NSNull)
         #expect(object["rating"] as? Int == 0)
         #expect(object["release"] is NSNull)

@@ -94,5 +94,17 @@ import Testing
         let release = DumpRelease(id: 1, artists: [.init(name: "Heiko Laux", join: "&"), .init(name: "Johannes Heil (2)", join: ","), .init(name: "Blaze")])
         #expect(release.artistCredit == "Heiko Laux & Johannes Heil (2), Blaze")
         #expect(DiscogsName.displayCredit(release.artistCredit) == "Heiko Laux & Johannes Heil, Blaze")
+        // Names and join words trimmed of any white space, Unicode's included.
+        let spaced = DumpRelease(id: 2, artists: [.init(name: " Björk\u{00A0}", join: " Feat. "), .init(name: "\tE.B.E. (2)\n")])
+        #expect(spaced.artistCredit == "Björk Feat. E.B.E. (2)")
+    }
+
+    @Test("a format's summary: its name, its descriptions, then its text, the empty ones left out")
+    func formatSummary() {
+        #expect(DumpRelease.Format(name: "Vinyl", text: "Blue", descriptions: ["12\"", "EP"]).summary == "Vinyl, 12\", EP, Blue")
+        #expect(DumpRelease.Format(name: "", descriptions: ["", "LP"]).summary == "LP")
+        #expect(DumpRelease.Format(name: "CD").summary == "CD")
+        #expect(DumpRelease.Format(name: "", text: "Promo").summary == "Promo")
+        #expect(DumpRelease.Format(name: "").summary == "")
     }
 }

@@ -49,4 +49,16 @@ import Testing
         #expect(CatalogueNumber.isNone("none") && CatalogueNumber.isNone(" None "))
         #expect(!CatalogueNumber.isNone("NONE 1"))
     }
+
+    @Test("the key of printable ASCII (a build's fast path) is the key of the words: every pair of such characters")
+    func asciiKeysAreTheWordsKeys() {
+        let printable = (0x20..<0x7F).map { String(UnicodeScalar(UInt8($0))) }
+        var samples = ["SOMA 92", "soma-92", "1C 064-82 306", "", "AbC_dEf/12.3", printable.joined()]
+        for first in printable {
+            for second in printable { samples.append(first + second) }
+        }
+        for sample in samples {
+            #expect(CatalogueNumber.key(sample) == TextFolding.words(sample).joined(), "\(sample)")
+        }
+    }
 }
