@@ -228,7 +228,7 @@ extension CatalogueStore {
         ).map { row -> CollectionStatistics.Count in
             let id: Int64 = row["id"]
             let name = [row["artist"] as String?, row["title"] as String?].compactMap { $0 }.joined(separator: " — ")
-            return CollectionStatistics.Count(key: "\(name.isEmpty ? "Record" : name) (#\(id))", count: Int((row["value"] as Double).rounded()))
+            return CollectionStatistics.Count(key: "#\(id) \(name.isEmpty ? "record" : name)", count: Int((row["value"] as Double).rounded()))
         }
         let byGenre = try counts(copies + """
             SELECT v.sectionKey, SUM(v.value) FROM copyValue v WHERE v.value IS NOT NULL

@@ -115,6 +115,8 @@ extension StoredValues {
     /// unknown (''), unless `crates value` asked that day already (its figures say their
     /// currency, and stay).
     static func storeMarketplaceFigures(_ db: Database, _ release: Release, now: Date) throws {
+        // Releases from the data dump or a search result carry neither: no statement for them.
+        guard release.rawJSON.contains("\"lowest_price\"") || release.rawJSON.contains("\"num_for_sale\"") else { return }
         try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO releasePrice (releaseID, day, currency, lowestPrice, numForSale, source, at)
             SELECT ?1, ?2, '', CAST(json_extract(?3, '$.lowest_price') AS REAL), json_extract(?3, '$.num_for_sale'), 'release', ?4

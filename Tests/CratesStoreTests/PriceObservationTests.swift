@@ -16,7 +16,7 @@ struct PriceObservationTests {
         do {
             let queue = try DatabaseQueue(path: path)
             try Schema.migrator.migrate(queue, upTo: "v14 sort keys")
-            try await queue.write { db in
+            _ = try await queue.write { db in
                 try StoredValues.upsertRelease(db, Release(id: 7, artist: "A", title: "T", genres: ["Rock"]), now: Date())
             }
             #expect(try await queue.read { db in try db.tableExists("releasePrice") } == false)

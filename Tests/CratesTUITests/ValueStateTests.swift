@@ -17,7 +17,10 @@ struct ValueStateTests {
                 id: 1, releaseID: 7, grade: .veryGoodPlus, lowestPrice: 12, forSale: 3, suggestedPrice: 15.5, at: Self.day),
             "EUR"
         )
-        let text = GradingAndSyncTests.inDetails(details).lines.joined(separator: "\n")
+        var wide = Harness(width: 120)
+        wide.type([.enter])
+        wide.send(.details(details))
+        let text = wide.lines.joined(separator: "\n")
         #expect(text.contains("Value        lowest listed 12.00 EUR (3 for sale, 2026-11-25); suggested for VG+ 15.50 EUR"), "\(text)")
         // None listed, asked on a release fetch in the account's currency (not named then).
         details.value = (
@@ -30,7 +33,7 @@ struct ValueStateTests {
 
     static let charts = CollectionValueCharts(
         currency: "USD",
-        mostValuable: [.init(key: "Björk — Homogenic (#1)", count: 40), .init(key: "Artist — Title (#2)", count: 10)],
+        mostValuable: [.init(key: "#1 Björk — Homogenic", count: 40), .init(key: "#2 Artist — Title", count: 10)],
         byGenre: [.init(key: "Electronic", count: 40), .init(key: "Unknown", count: 10)],
         byPlace: [.init(key: "Shelf", count: 50)],
         overTime: [.init(key: "2026-10", count: 3_000), .init(key: "2026-11", count: 3_507)])
@@ -47,7 +50,7 @@ struct ValueStateTests {
         h.send(.statistics(statistics))
         let lines = h.lines
         let top = try #require(lines.firstIndex { $0.hasPrefix(" Most valuable copies (USD)") }, "\(lines)")
-        #expect(lines[top + 1].hasPrefix(" Björk — Homogenic (#1) ") && lines[top + 1].trimmingCharacters(in: .whitespaces).hasSuffix(" 40"))
+        #expect(lines[top + 1].hasPrefix(" #1 Björk — Homogen") && lines[top + 1].trimmingCharacters(in: .whitespaces).hasSuffix(" 40"))
         let genre = try #require(lines.firstIndex { $0.hasPrefix(" Value by genre (USD)") })
         #expect(lines[genre + 1].hasPrefix(" Electronic "))
         #expect(lines.contains { $0.hasPrefix(" Value by place (USD)") })

@@ -4,6 +4,11 @@ import Foundation
 
 /// `crates value`'s lines: every figure with its source, date and age.
 public enum ValueText {
+    /// Whether the report holds any figure at all.
+    public static func hasFigures(_ report: CollectionValueReport) -> Bool {
+        report.collection != nil || report.records.contains { $0.at != nil }
+    }
+
     /// "today", "1 day ago", "12 days ago": how old a figure of `date` is at `now`.
     public static func age(_ date: Date, now: Date) -> String {
         let days = Int((now.timeIntervalSince(date) / 86_400).rounded(.down))
@@ -20,7 +25,7 @@ public enum ValueText {
     /// release and its figures (`CopyFigure.labels`) with their age.
     public static func lines(_ report: CollectionValueReport, accountCurrency: Bool, now: Date) -> [String] {
         var lines: [String] = []
-        let currency = report.currency.isEmpty ? "the account's (none stored yet)" : report.currency + (accountCurrency ? " (the account's)" : "")
+        let currency = report.currency.isEmpty ? "the account's" : report.currency + (accountCurrency ? " (the account's)" : "")
         lines.append("Currency: \(currency)")
         if let collection = report.collection {
             let value = collection.value

@@ -7,7 +7,8 @@ import Foundation
 /// `currency`, rounded, as the bars count them.
 public struct CollectionValueCharts: Hashable, Sendable {
     public var currency: String
-    /// The most valuable copies, the most valuable first: "Artist — Title (#12)".
+    /// The most valuable copies, the most valuable first: "#12 Artist — Title" (the id first,
+    /// so that a key cut to the chart's width still says which copy).
     public var mostValuable: [CollectionStatistics.Count]
     /// The value of the copies of each genre section, largest first.
     public var byGenre: [CollectionStatistics.Count]

@@ -66,9 +66,7 @@ public struct CollectionValueReport: Hashable, Sendable {
         public func detailsText(currency: String) -> String? {
             guard let at else { return nil }
             let day = String(UTCTimestamp.format(at, .iso8601).prefix(10))
-            func money(_ amount: Double) -> String {
-                currency.isEmpty ? String(format: "%.2f", amount) : CollectionValueReport.money(amount, currency)
-            }
+            func money(_ amount: Double) -> String { CollectionValueReport.money(amount, currency) }
             var parts: [String] = []
             if let lowestPrice {
                 let sale = forSale.map { "\($0) for sale, " } ?? ""
@@ -91,9 +89,10 @@ public struct CollectionValueReport: Hashable, Sendable {
         self.records = records
     }
 
-    /// An amount with two decimals and its currency code: "12.49 USD".
+    /// An amount with two decimals and its currency code: "12.49 USD"; without a code when
+    /// the currency is not known ("", the account's when stored from a release fetch).
     public static func money(_ amount: Double, _ currency: String) -> String {
-        String(format: "%.2f %@", amount, currency)
+        currency.isEmpty ? String(format: "%.2f", amount) : String(format: "%.2f %@", amount, currency)
     }
 
     /// One JSON object: `currency`; `collection` with `minimum`, `median`, `maximum` as

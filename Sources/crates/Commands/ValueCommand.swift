@@ -112,7 +112,7 @@ struct ValueCommand: ParsableCommand {
             if json {
                 try StandardStreams.out(lines: [report.json])
             } else {
-                if code == nil, status == 0 {
+                if !ValueText.hasFigures(report), status == 0 {
                     StandardStreams.errLine("crates value: no figures stored yet: run `crates value --refresh` to ask Discogs")
                 }
                 try StandardStreams.out(lines: ValueText.lines(report, accountCurrency: accountCurrency, now: Date()))
