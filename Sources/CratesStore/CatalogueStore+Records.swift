@@ -173,10 +173,12 @@ extension CatalogueStore {
         try await read { db in
             guard let record = try StoredValues.fetchRecord(db, id: id) else { return nil }
             let release = try record.releaseID.flatMap { try StoredValues.fetchRelease(db, id: $0) }
-            return RecordDetails(
+            var details = RecordDetails(
                 record: record, release: release, history: try StoredValues.events(db, recordID: id),
                 discogs: try Self.fetchDiscogsLinks(db, recordIDs: [id])[id],
                 discogsCopies: try record.releaseID.map { try Self.discogsCopies(db, releaseID: $0) } ?? 0)
+            details.value = try Self.fetchCopyValue(db, recordID: id)
+            return details
         }
     }
 

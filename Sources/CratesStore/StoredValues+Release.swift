@@ -93,6 +93,7 @@ extension StoredValues {
             INSERT INTO releaseJSON (id, rawJSON) VALUES (?, ?)
             ON CONFLICT(id) DO UPDATE SET rawJSON = excluded.rawJSON
             """).execute(arguments: [release.id, release.rawJSON])
+        if release.hasFullDetails { try storeMarketplaceFigures(db, release, now: now) }
         let keys = RecordKeys(release: release, gtin: "")
         // Records whose collector's genre, title or artist decide their keys are keyed one
         // by one; the others all take the release's.
@@ -107,5 +108,22 @@ extension StoredValues {
             """), arguments: [release.id])
         for id in own { try rekey(db, recordID: id) }
         return release
+    }
+
+    /// A full release carries its marketplace figures (`lowest_price`, in the account's
+    /// currency, and `num_for_sale`): kept as the day's `releasePrice` row, with its currency
+    /// unknown (''), unless `crates value` asked that day already (its figures say their
+    /// currency, and stay).
+    static func storeMarketplaceFigures(_ db: Database, _ release: Release, now: Date) throws {
+        // Releases from the data dump or a search result carry neither: no statement for them.
+        guard release.rawJSON.contains("\"lowest_price\"") || release.rawJSON.contains("\"num_for_sale\"") else { return }
+        try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO releasePrice (releaseID, day, currency, lowestPrice, numForSale, source, at)
+            SELECT ?1, ?2, '', CAST(json_extract(?3, '$.lowest_price') AS REAL), json_extract(?3, '$.num_for_sale'), 'release', ?4
+            WHERE json_valid(?3) AND (json_type(?3, '$.lowest_price') IN ('integer', 'real')
+                                      OR json_type(?3, '$.num_for_sale') = 'integer')
+            """).execute(arguments: [
+                release.id, CatalogueStore.observationDay(now), release.rawJSON, seconds(now),
+            ])
     }
 }

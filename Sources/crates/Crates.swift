@@ -24,7 +24,8 @@ struct Crates: ParsableCommand {
             """,
         version: CratesVersion.current,
         subcommands: [
-            AuthCommand.self, BarcodeCommand.self, AddCommand.self, ListCommand.self, StatsCommand.self, ExportCommand.self,
+            AuthCommand.self, BarcodeCommand.self, AddCommand.self, ListCommand.self, StatsCommand.self, ValueCommand.self,
+            ExportCommand.self,
             LookupCommand.self, ImportCommand.self, BackupCommand.self, ScandCommand.self, ScanCommand.self,
             SearchCommand.self, EditCommand.self, RefreshCommand.self,
             LocationCommand.self, MoveCommand.self, LabelsCommand.self, SyncCommand.self, CatalogueCommand.self,

@@ -52,6 +52,11 @@ struct RateWaitCountdownTests {
                 == "sync: reading [----------------] 300/5,000 · 45 s left")
         #expect(SyncProgressLine.requestsLeft(.reading(done: 300, total: 5000)) == 47)
         #expect(SyncProgressLine.requestsLeft(.pushing(done: 53, total: 199)) == 146)
+        // `crates value --refresh` draws the same line: one request each.
+        #expect(
+            SyncProgressLine.line(status: .pricing(done: 3, total: 12), secondsLeft: 9, rateWait: nil)
+                == "value: asking Discogs [####------------] 3/12 · 9 s left")
+        #expect(SyncProgressLine.requestsLeft(.pricing(done: 3, total: 12)) == 9)
     }
 
     @Test("a sync's line follows the limiter: the rate wait on it while requests wait, gone after")

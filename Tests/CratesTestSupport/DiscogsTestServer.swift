@@ -232,6 +232,12 @@ public final class DiscogsTestServer: Sendable {
         try await control("marketplace", [("seller", answer)])
     }
 
+    /// The collection's value the server answers from now on, as Discogs writes it.
+    public func collectionValue(minimum: String, median: String, maximum: String) async throws {
+        let value = try JSONSerialization.data(withJSONObject: ["minimum": minimum, "median": median, "maximum": maximum])
+        try await control("marketplace", [("value", String(decoding: value, as: UTF8.self))])
+    }
+
     /// GET /_control/NAME?QUERY through a transport of its own, apart from the one under test.
     @discardableResult
     private func control(_ name: String, _ query: [(name: String, value: String)] = []) async throws -> Data {

@@ -118,7 +118,7 @@ public final class SyncProgressLine: Sendable {
     static func requestsLeft(_ status: SyncStatus) -> Int? {
         switch status {
         case .reading(let done, let total?): (max(0, total - done) + 99) / 100
-        case .pushing(let done, let total): max(0, total - done)
+        case .pushing(let done, let total), .pricing(let done, let total): max(0, total - done)
         default: nil
         }
     }
@@ -131,6 +131,8 @@ public final class SyncProgressLine: Sendable {
             text = "sync: reading \(ImportProgress.bar(done, total, width: 16)) \(NumberText.grouped(done))/\(NumberText.grouped(total))"
         case .pushing(let done, let total) where total > 0:
             text = "sync: pushing \(ImportProgress.bar(done, total, width: 16)) \(done)/\(total)"
+        case .pricing(let done, let total) where total > 0:
+            text = "value: asking Discogs \(ImportProgress.bar(done, total, width: 16)) \(done)/\(total)"
         default:
             guard let plain = status.text else { return nil }
             text = plain

@@ -294,8 +294,13 @@ public final class CollectionSession: Sendable {
                 Task {
                     do {
                         self.post(.statistics(try await self.store.statistics(dimensions: [.genre])))
-                        self.post(.statistics(try await self.store.statistics(
-                            dimensions: StatisticsDimension.allCases.filter { $0 != .genre })))
+                        var rest = try await self.store.statistics(
+                            dimensions: StatisticsDimension.allCases.filter { $0 != .genre })
+                        // The value charts, in the currency `crates value` shows.
+                        let currency = try await CollectionValuation.currency(
+                            asked: nil, configured: ConfigurationFile.current().currency, store: self.store)
+                        rest.value = try await self.store.valueCharts(currency: currency.code, accountCurrency: currency.accountCurrency)
+                        self.post(.statistics(rest))
                     } catch {
                         self.post(.message("\(error)", isError: true))
                     }

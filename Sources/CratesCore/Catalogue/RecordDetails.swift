@@ -42,6 +42,18 @@ public struct RecordDetails: Hashable, Sendable {
     public var discogs: DiscogsCopyLink?
     /// How many instances of the copy's release the Discogs collection held at the last sync.
     public var discogsCopies: Int
+    /// What Discogs' marketplace said the copy is worth, as last stored (`crates value`, a
+    /// full release fetch), and the currency of those figures ("" when a release fetch gave
+    /// them in the account's currency, not named then); nil when nothing is stored.
+    public var value: (figure: CollectionValueReport.CopyFigure, currency: String)? {
+        get { valueFigure.map { ($0, valueCurrency) } }
+        set {
+            valueFigure = newValue?.figure
+            valueCurrency = newValue?.currency ?? ""
+        }
+    }
+    private var valueFigure: CollectionValueReport.CopyFigure?
+    private var valueCurrency = ""
 
     public init(
         record: CatalogueRecord, release: Release?, history: [LookupEvent], discogs: DiscogsCopyLink? = nil,

@@ -8,6 +8,9 @@ public enum SyncStatus: Equatable, Sendable {
     /// Waiting for another sync of the same collection (process `pid`) to end: one writes
     /// at a time.
     case waiting(pid: Int32?)
+    /// `crates value --refresh` asking Discogs' marketplace: `done` requests of `total`
+    /// (the same progress line as a sync's, never in the UI's status line).
+    case pricing(done: Int, total: Int)
 
     /// "sync: reading 300/5,000", "sync: pushing 2/3"; nil when idle.
     public var text: String? {
@@ -18,6 +21,7 @@ public enum SyncStatus: Equatable, Sendable {
         case .pushing(let done, let total): "sync: pushing \(done)/\(total)"
         case .waiting(let pid?): "sync: waiting for another crates sync of this collection (pid \(pid)) to end"
         case .waiting(nil): "sync: waiting for another crates sync of this collection to end"
+        case .pricing(let done, let total): "value: asking Discogs \(done)/\(total)"
         }
     }
 

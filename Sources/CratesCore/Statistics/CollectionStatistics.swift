@@ -63,19 +63,23 @@ public struct CollectionStatistics: Hashable, Sendable {
     public var totals: Totals
     /// The dimensions asked, in the order asked, each with its counts in the order shown.
     public var dimensions: [(dimension: StatisticsDimension, counts: [Count])]
+    /// The value charts (the statistics screen's), nil when not asked or no figure is stored.
+    public var value: CollectionValueCharts?
 
-    public init(totals: Totals, dimensions: [(dimension: StatisticsDimension, counts: [Count])]) {
+    public init(totals: Totals, dimensions: [(dimension: StatisticsDimension, counts: [Count])], value: CollectionValueCharts? = nil) {
         self.totals = totals
         self.dimensions = dimensions
+        self.value = value
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.totals == rhs.totals && lhs.dimensions.map(\.dimension) == rhs.dimensions.map(\.dimension)
-            && lhs.dimensions.map(\.counts) == rhs.dimensions.map(\.counts)
+            && lhs.dimensions.map(\.counts) == rhs.dimensions.map(\.counts) && lhs.value == rhs.value
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(totals)
+        hasher.combine(value)
         for entry in dimensions {
             hasher.combine(entry.dimension)
             hasher.combine(entry.counts)

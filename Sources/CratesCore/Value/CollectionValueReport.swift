@@ -59,6 +59,24 @@ public struct CollectionValueReport: Hashable, Sendable {
             }
             return labels
         }
+
+        /// The details view's line: "lowest listed 12.00 EUR (3 for sale, 2026-11-25);
+        /// suggested for VG+ 15.50 EUR"; nil when nothing is known. `currency` "" (the
+        /// account's, not named when stored) leaves the amounts without a code.
+        public func detailsText(currency: String) -> String? {
+            guard let at else { return nil }
+            let day = String(UTCTimestamp.format(at, .iso8601).prefix(10))
+            func money(_ amount: Double) -> String { CollectionValueReport.money(amount, currency) }
+            var parts: [String] = []
+            if let lowestPrice {
+                let sale = forSale.map { "\($0) for sale, " } ?? ""
+                parts.append("lowest listed \(money(lowestPrice)) (\(sale)\(day))")
+            } else {
+                parts.append("none listed (\(day))")
+            }
+            if let suggestedPrice, let grade { parts.append("suggested for \(grade.abbreviation) \(money(suggestedPrice))") }
+            return parts.joined(separator: "; ")
+        }
     }
 
     public var currency: String
@@ -71,9 +89,10 @@ public struct CollectionValueReport: Hashable, Sendable {
         self.records = records
     }
 
-    /// An amount with two decimals and its currency code: "12.49 USD".
+    /// An amount with two decimals and its currency code: "12.49 USD"; without a code when
+    /// the currency is not known ("", the account's when stored from a release fetch).
     public static func money(_ amount: Double, _ currency: String) -> String {
-        String(format: "%.2f %@", amount, currency)
+        currency.isEmpty ? String(format: "%.2f", amount) : String(format: "%.2f %@", amount, currency)
     }
 
     /// One JSON object: `currency`; `collection` with `minimum`, `median`, `maximum` as

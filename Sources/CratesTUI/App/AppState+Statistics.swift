@@ -40,10 +40,11 @@ extension AppState {
         for entry in (state.statistics?.dimensions ?? []) + statistics.dimensions { charts[entry.dimension] = entry.counts }
         state.statistics = CollectionStatistics(
             totals: statistics.totals,
-            dimensions: StatisticsDimension.allCases.compactMap { dimension in charts[dimension].map { (dimension, $0) } })
+            dimensions: StatisticsDimension.allCases.compactMap { dimension in charts[dimension].map { (dimension, $0) } },
+            value: statistics.value ?? state.statistics?.value)
         let lines = statisticsLines(statistics)
-        if first || !lines.indices.contains(state.selected) || lines[state.selected].facet == nil {
-            state.selected = lines.firstIndex { $0.facet != nil } ?? 0
+        if first || !lines.indices.contains(state.selected) || lines[state.selected].kind != .bar {
+            state.selected = lines.firstIndex { $0.kind == .bar } ?? 0
         }
         mode = .statistics(state)
         keepStatisticsSelectionVisible()
@@ -53,7 +54,9 @@ extension AppState {
         guard let action = KeyMap.action(for: key, in: .statistics) else { return [] }
         var state = state
         let lines = state.statistics.map(statisticsLines) ?? []
-        let bars = lines.indices.filter { lines[$0].facet != nil }
+        // Every bar can be selected (a value chart's copies and months too, so that the
+        // screen scrolls to them); Enter narrows the list only from a bar with a facet.
+        let bars = lines.indices.filter { lines[$0].kind == .bar }
         /// The bar nearest `line` in the direction of travel (else the other way).
         func bar(from line: Int, forward: Bool) -> Int? {
             let ahead = forward ? bars.first { $0 >= line } : bars.last { $0 <= line }

@@ -2,7 +2,9 @@ import CratesCore
 
 /// The statistics as lines of text, for `crates stats` and the statistics screen alike: the
 /// totals (labels left, numbers right-aligned), then for each dimension a blank line, its
-/// heading and its bar chart (`BarChart`), each bar knowing the copies it stands for.
+/// heading and its bar chart (`BarChart`), each bar knowing the copies it stands for; then
+/// the value charts, when the statistics hold them (a genre's or a place's bar knows its
+/// copies too).
 public enum StatisticsReport {
     public struct Line: Hashable, Sendable {
         public enum Kind: Hashable, Sendable {
@@ -36,6 +38,17 @@ public enum StatisticsReport {
             }
             for (count, text) in zip(entry.counts, BarChart.lines(entry.counts, width: width)) {
                 lines.append(Line(text: text, kind: .bar, facet: StatisticsFacet(entry.dimension, count.key)))
+            }
+        }
+        for chart in statistics.value?.charts ?? [] {
+            lines.append(Line(text: "", kind: .blank))
+            lines.append(Line(text: chart.heading, kind: .heading))
+            if chart.counts.isEmpty {
+                lines.append(Line(text: "  (no figures stored: crates value --refresh)", kind: .none))
+                continue
+            }
+            for (count, text) in zip(chart.counts, BarChart.lines(chart.counts, width: width)) {
+                lines.append(Line(text: text, kind: .bar, facet: chart.dimension.map { StatisticsFacet($0, count.key) }))
             }
         }
         return lines

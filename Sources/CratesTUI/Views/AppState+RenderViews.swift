@@ -179,6 +179,7 @@ extension RecordDetails {
         add("Sleeve", (record.grading.sleeve?.rawValue ?? "not graded") + " (V)")
         add("Rating", record.grading.rating.stars + " (*)")
         add("Collection", collectionText)
+        add("Value", value.flatMap { $0.figure.detailsText(currency: $0.currency) })
         if record.lookupState == .ambiguous, !record.candidates.isEmpty {
             lines.append(Line(label: "", value: ""))
             let what = record.gtin == nil ? "pressings fit" : "pressings share this barcode"

@@ -1,0 +1,123 @@
+import ArgumentParser
+import CratesApp
+import CratesCore
+import CratesStore
+import Foundation
+
+/// `crates value`: what the collection is worth, as Discogs prices it.
+struct ValueCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "value",
+        abstract: "What the collection is worth on Discogs: stored figures, or asked again with --refresh.",
+        discussion: """
+            Without --refresh, the figures stored by the last refresh, with their date and age: \
+            no request is sent. Each figure says where it comes from and when: the \
+            collection's minimum, median and maximum as Discogs writes them (its collection \
+            value, the owner only), for each copy matched to a release the lowest price listed \
+            and how many are for sale, and the price Discogs suggests for the copy's media \
+            grade (only for an account with seller settings). A figure Discogs did not give is \
+            shown as unknown, never made up. A full release fetch (a lookup) stores the \
+            release's lowest price and number for sale too.
+
+            --refresh asks Discogs again, at background priority and the rate Discogs allows, \
+            with a progress bar and the time left on a terminal: one request per release, one \
+            per release with a graded copy, and one for the collection. Each answer is stored \
+            as it comes (one figure per day per release, copy and collection; the days before \
+            are kept), so Ctrl-C keeps what was asked.
+
+            Currency: --currency, else `currency` in config.json, else the account's (as \
+            Discogs' answers give it). Discogs' currencies: \(PreferenceKey.currencies.joined(separator: " ")).
+
+            --json prints one object: "currency"; "collection" with "minimum", "median", \
+            "maximum" as numbers, "text" (Discogs' strings as given) and "at"; "records", one \
+            per copy, with "id", "releaseId", "lowestPrice", "forSale", "grade", \
+            "suggestedPrice" (null where unknown) and "at". --history prints the collection's \
+            value per month (the month's last refresh).
+
+            Exit status:
+              0  the figures shown (a refresh asked every one)
+              1  the collection could not be opened
+              3  --refresh, not signed in to Discogs, or refused
+              4  --refresh, Discogs could not be reached or failed past its retries (the
+                 figures asked so far are kept)
+
+            Examples:
+              crates value
+              crates value --refresh
+              crates value --json --currency EUR
+              crates value --history
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @Flag(help: "Ask Discogs again for every figure (at the rate Discogs allows).")
+    var refresh = false
+
+    @Flag(help: "One JSON object instead of lines.")
+    var json = false
+
+    @Option(help: ArgumentHelp("The currency (\(PreferenceKey.currencies.joined(separator: ", "))).", valueName: "code"))
+    var currency: String?
+
+    @Flag(help: "The collection's value per month.")
+    var history = false
+
+    @OptionGroup var diagnostics: VerboseOption
+
+    func validate() throws {
+        if let currency, !PreferenceKey.currencies.contains(currency.uppercased()) {
+            throw ValidationError(
+                "--currency takes one of \(PreferenceKey.currencies.joined(separator: ", ")), not \"\(GTIN.displayForm(of: currency))\"")
+        }
+    }
+
+    func run() throws {
+        diagnostics.install("value")
+        let stop = refresh ? StopRequest.install(announcement: "Stopping: the figures asked so far are kept (Ctrl-C again to quit at once)") : nil
+        let store = try self.store.open()
+        let asked = currency?.uppercased()
+        let configured = ConfigurationFile.current().currency
+        var status: Int32 = 0
+        if refresh {
+            let access: DiscogsAccess
+            do {
+                access = try DiscogsAccess.make()
+                try access.requireSignedIn()
+            } catch {
+                StandardStreams.errLine("crates value: \(error)")
+                throw ExitCode(3)
+            }
+            let progress = SyncProgressLine(limiter: access.client.rateLimiter)
+            let valuation = CollectionValuation(store: store, access: access)
+            let outcome = try blocking {
+                let outcome = await valuation.refresh(currency: asked ?? configured, stop: stop) { done, total in
+                    progress.show(.pricing(done: done, total: total))
+                }
+                await progress.finish()
+                return outcome
+            }
+            for message in outcome.messages { StandardStreams.errLine("crates value: \(message)") }
+            status = outcome.exitStatus
+        }
+        let (code, accountCurrency) = try blocking {
+            try await CollectionValuation.currency(asked: asked, configured: configured, store: store)
+        }
+        if history {
+            let entries = try blocking { try await store.valueHistory(currency: accountCurrency ? nil : code) }
+            try StandardStreams.out(lines: ValueText.history(entries, json: json))
+        } else {
+            let report = try blocking {
+                try await store.valueReport(currency: code ?? "", accountCurrency: accountCurrency)
+            }
+            if json {
+                try StandardStreams.out(lines: [report.json])
+            } else {
+                if !ValueText.hasFigures(report), status == 0 {
+                    StandardStreams.errLine("crates value: no figures stored yet: run `crates value --refresh` to ask Discogs")
+                }
+                try StandardStreams.out(lines: ValueText.lines(report, accountCurrency: accountCurrency, now: Date()))
+            }
+        }
+        if status != 0 { throw ExitCode(status) }
+    }
+}

@@ -1,0 +1,151 @@
+import CratesCore
+import CratesStore
+import CratesTestSupport
+import Foundation
+import Testing
+
+/// `crates value` as a process, through libcurl against the loopback server's marketplace:
+/// the stats of each release, the price suggestions (with and without seller settings) and
+/// the collection's value, stored with their date and shown again without a request.
+@Suite("crates value (process)", .serialized, .processTimeLimit)
+struct ValueCommandTests {
+    /// Three copies of the fixtures' releases: the first graded VG+, the second Mint, the
+    /// third not graded.
+    static func signedIn() async throws -> (CommandSandbox, DiscogsTestServer, [Int64]) {
+        var sandbox = try CommandSandbox()
+        let server = try await DiscogsTestServer.start(token: "value-token")
+        sandbox.api = server.base
+        try await sandbox.signIn(token: "value-token")
+        let store = try sandbox.openStore()
+        var ids: [Int64] = []
+        let grades: [MediaCondition?] = [.veryGoodPlus, .mint, nil]
+        for (n, release) in [(1, "Stockholm"), (5_134_861, "Glory To The Brave"), (10_507_194, "Likemind 05")].enumerated() {
+            let record = try await store.add(NewRecord(
+                gtin: Seed.gtin(n), addedAt: Seed.addedAt.addingTimeInterval(Double(n) * 60), addMethod: .typed,
+                release: Seed.release(release.0, artist: "Artist", title: release.1, genre: "Rock"),
+                grading: CopyGrading(media: grades[n])))
+            ids.append(record.id)
+        }
+        return (sandbox, server, ids)
+    }
+
+    static func object(_ result: ProcessResult) throws -> [String: Any] {
+        #expect(result.stdoutLines.count == 1, "one JSON object: \(result)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
+    }
+
+    static var today: String { String(ISO8601DateFormatter().string(from: Date()).prefix(10)) }
+
+    @Test("--refresh --json with seller settings: every figure, members exactly as named; then shown without a request, with its age")
+    func withSellerSettings() async throws {
+        let (sandbox, server, ids) = try await Self.signedIn()
+        let refreshed = try await sandbox.crates(["value", "--refresh", "--json"])
+        #expect(refreshed.status == 0, "\(refreshed)")
+        #expect(refreshed.stderrLines.isEmpty, "\(refreshed)")
+        let counts = try await server.marketplaceCounts()
+        #expect(counts.stats == 3 && counts.suggestions == 2 && counts.value == 1,
+                "one stats request per release, one suggestions request per release with a graded copy, one for the collection: \(counts)")
+        let object = try Self.object(refreshed)
+        #expect(Set(object.keys) == ["currency", "collection", "records"])
+        #expect(object["currency"] as? String == "USD")
+        let collection = try #require(object["collection"] as? [String: Any])
+        #expect(Set(collection.keys) == ["minimum", "median", "maximum", "text", "at"])
+        #expect(collection["minimum"] as? Double == 1_597.46 && collection["median"] as? Double == 3_506.77
+                && collection["maximum"] as? Double == 7_505.54)
+        #expect(collection["text"] as? [String: String] == ["minimum": "$1,597.46", "median": "$3,506.77", "maximum": "$7,505.54"])
+        #expect((collection["at"] as? String)?.hasPrefix(Self.today) == true)
+        let records = try #require(object["records"] as? [[String: Any]])
+        #expect(records.count == 3)
+        for record in records {
+            #expect(Set(record.keys) == ["id", "releaseId", "lowestPrice", "forSale", "grade", "suggestedPrice", "at"])
+        }
+        #expect(records.map { ($0["id"] as? Int).map(Int64.init) } == ids.map(Optional.some))
+        #expect(records.map { $0["releaseId"] as? Int } == [1, 5_134_861, 10_507_194])
+        // The loopback server's prices: id % 97 + 0.49, id % 13 + 1 for sale; suggestions
+        // (id % 97 + 1) × the grade's factor (VG+ 1.2, Mint 2.0).
+        #expect(records.map { $0["lowestPrice"] as? Double } == [1.49, 69.49, 57.49])
+        #expect(records.map { $0["forSale"] as? Int } == [2, 5, 10])
+        #expect(records.map { $0["grade"] as? String } == ["Very Good Plus (VG+)", "Mint (M)", nil])
+        #expect(records[0]["suggestedPrice"] as? Double == 2.4 && records[1]["suggestedPrice"] as? Double == 140)
+        #expect(records[2]["suggestedPrice"] is NSNull && records[2]["grade"] is NSNull)
+
+        // Without --refresh: the stored figures with their source, date and age; no request.
+        let before = try await server.stats().requests
+        let shown = try await sandbox.crates(["value"])
+        #expect(shown.status == 0, "\(shown)")
+        #expect(try await server.stats().requests == before, "no request without --refresh")
+        let day = Self.today
+        #expect(shown.stdoutLines == [
+            "Currency: USD (the account's)",
+            "Collection: minimum $1,597.46, median $3,506.77, maximum $7,505.54 (Discogs' collection value, \(day), today)",
+            "\(ids[0])\tr1\tlowest listed 1.49 USD, 2 for sale, \(day); suggested for VG+ 2.40 USD, \(day) (today)",
+            "\(ids[1])\tr5134861\tlowest listed 69.49 USD, 5 for sale, \(day); suggested for M 140.00 USD, \(day) (today)",
+            "\(ids[2])\tr10507194\tlowest listed 57.49 USD, 10 for sale, \(day) (today)",
+        ], "\(shown)")
+        let json = try Self.object(try await sandbox.crates(["value", "--json"]))
+        #expect((json["records"] as? [[String: Any]])?.map { $0["lowestPrice"] as? Double } == [1.49, 69.49, 57.49])
+        #expect(try await server.stats().requests == before)
+    }
+
+    @Test("without seller settings ({} or 403): said once, not per record; one suggestions request; no suggested price", arguments: ["no", "forbidden"])
+    func withoutSellerSettings(answer: String) async throws {
+        let (sandbox, server, _) = try await Self.signedIn()
+        try await server.sellerSettings(answer)
+        let result = try await sandbox.crates(["value", "--refresh", "--json"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderrLines.count { $0.contains("no seller settings") } == 1, "\(result)")
+        #expect(result.stderrLines.count == 1, "\(result)")
+        #expect(try await server.marketplaceCounts().suggestions == 1, "asked once: no release has a suggestion without seller settings")
+        let records = try #require(try Self.object(result)["records"] as? [[String: Any]])
+        #expect(records.allSatisfy { $0["suggestedPrice"] is NSNull })
+        #expect(records.map { $0["lowestPrice"] as? Double } == [1.49, 69.49, 57.49])
+    }
+
+    @Test("a 429 in the middle: waited out and asked again; every figure there")
+    func throttledInTheMiddle() async throws {
+        let (sandbox, server, _) = try await Self.signedIn()
+        try await server.inject("429-retry1", count: 1, match: "/marketplace/stats/5134861")
+        let result = try await sandbox.crates(["value", "--refresh", "--json"])
+        #expect(result.status == 0, "\(result)")
+        let records = try #require(try Self.object(result)["records"] as? [[String: Any]])
+        #expect(records.map { $0["lowestPrice"] as? Double } == [1.49, 69.49, 57.49])
+        #expect(try await server.marketplaceCounts().stats == 3, "the 429 is answered before the endpoint counts")
+    }
+
+    @Test("Ctrl-C in the middle keeps the figures asked so far; exit 130")
+    func interrupted() async throws {
+        let (sandbox, server, ids) = try await Self.signedIn()
+        try await server.hold(match: "/marketplace/stats/5134861")
+        let child = try ProcessRunner.startCrates(["value", "--refresh"], environment: sandbox.environment)
+        try await server.waitUntilHeld()
+        #expect(child.signal(SIGINT))
+        try await server.release()
+        let result = await child.result()
+        #expect(result.status == 130, "\(result)")
+        #expect(try await server.marketplaceCounts().stats == 2, "nothing asked after the stop")
+        let shown = try await sandbox.crates(["value"])
+        #expect(shown.stdoutLines.contains { $0.hasPrefix("\(ids[0])\tr1\tlowest listed 1.49 USD") }, "\(shown)")
+        #expect(shown.stdoutLines.contains { $0.hasPrefix("\(ids[1])\tr5134861\tlowest listed 69.49 USD") }, "the answer in hand is kept: \(shown)")
+        #expect(shown.stdoutLines.contains("\(ids[2])\tr10507194\tnot asked yet"), "\(shown)")
+        #expect(shown.stdoutLines.contains("Collection: not asked yet"))
+    }
+
+    @Test("--refresh not signed in: 3, nothing asked; a currency Discogs does not have: a usage error (64)")
+    func refused() async throws {
+        var sandbox = try CommandSandbox()
+        let server = try await DiscogsTestServer.start()
+        sandbox.api = server.base
+        let result = try await sandbox.crates(["value", "--refresh"])
+        #expect(result.status == 3, "\(result)")
+        #expect(result.stderr.contains("crates value: ") && result.stderr.lowercased().contains("sign"), "\(result)")
+        #expect(try await server.stats().requests == 0)
+        let bad = try await sandbox.crates(["value", "--currency", "XYZ"])
+        #expect(bad.status == 64, "\(bad)")
+        #expect(bad.stderr.contains("--currency takes one of USD, GBP, EUR"), "\(bad)")
+        // Nothing stored: said, and no figure made up.
+        let empty = try await sandbox.crates(["value"])
+        #expect(empty.status == 0, "\(empty)")
+        #expect(empty.stderr.contains("no figures stored yet"), "\(empty)")
+        #expect(empty.stdoutLines == ["Currency: the account's", "Collection: not asked yet"], "\(empty)")
+    }
+}
