@@ -9,7 +9,7 @@ public struct CoverRenderer: CoverRendering {
     /// A terminal cell is about twice as tall as wide: chafa's font ratio, width over height.
     static let cellAspect: Float = 0.5
     /// The largest art drawn, whatever the caller asks: a screen's worth of cells.
-    static let largestSide = 1_000
+    static let largestSide = 500
 
     public init() {}
 

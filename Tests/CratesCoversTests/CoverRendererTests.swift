@@ -94,6 +94,13 @@ import Testing
         }
     }
 
+    @Test("a box larger than any screen is drawn at most 500 cells a side")
+    func hugeBox() throws {
+        let art = try #require(CoverRenderer().render(try Self.fixture("wide.png"), columns: 100_000, rows: 100_000, colours: .direct))
+        #expect(art.columns == CoverRenderer.largestSide)
+        #expect(art.rows.count == CoverRenderer.largestSide / 8)
+    }
+
     @Test("greyscale with alpha and greyscale JPEG: the darker half on the left")
     func grey() throws {
         for name in ["grey-alpha.png", "grey.jpg"] {
