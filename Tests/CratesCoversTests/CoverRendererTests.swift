@@ -115,6 +115,16 @@ import Testing
         }
     }
 
+    @Test("a palette's transparent colour (tRNS) is drawn as black: a cell has no colour of its own")
+    func transparentPalette() throws {
+        let art = try #require(CoverRenderer().render(try Self.fixture("palette-transparent.png"), columns: 20, rows: 10, colours: .direct))
+        for row in art.rows {
+            #expect(Self.isRed(Self.shown(row[1])))
+            let right = Self.shown(row[row.count - 2])
+            #expect(right.red < 20 && right.green < 20 && right.blue < 20, "\(right)")
+        }
+    }
+
     @Test("a 1 × 1 image fills the box it is given, in its colour")
     func onePixel() throws {
         let art = try #require(CoverRenderer().render(try Self.fixture("one-pixel.png"), columns: 10, rows: 10, colours: .direct))

@@ -66,6 +66,14 @@ png.Writer(64, 64, greyscale=False, interlace=True).write(open(path("red-blue-in
 
 Image.new("RGB", (1, 1), RED).save(path("one-pixel.png"))
 
+# A palette whose second colour is transparent (tRNS): the right half shows black.
+palette = Image.new("P", (64, 64))
+palette.putpalette(RED + BLUE)
+for y in range(64):
+    for x in range(32, 64):
+        palette.putpixel((x, y), 1)
+palette.save(path("palette-transparent.png"), transparency=1)
+
 # Broken: a JPEG cut in its scan, a PNG whose image data is damaged (its CRC no longer agrees).
 jpeg = open(path("red-blue.jpg"), "rb").read()
 open(path("truncated.jpg"), "wb").write(jpeg[: len(jpeg) * 2 // 3])
