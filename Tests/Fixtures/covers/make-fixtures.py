@@ -74,9 +74,11 @@ for y in range(64):
         palette.putpixel((x, y), 1)
 palette.save(path("palette-transparent.png"), transparency=1)
 
-# Broken: a JPEG cut in its scan, a PNG whose image data is damaged (its CRC no longer agrees).
+# Broken: a JPEG cut halfway through its scan (libjpeg would pad the rest in grey), a PNG
+# whose image data is damaged (its CRC no longer agrees).
 jpeg = open(path("red-blue.jpg"), "rb").read()
-open(path("truncated.jpg"), "wb").write(jpeg[: len(jpeg) * 2 // 3])
+scan = jpeg.index(b"\xff\xda")
+open(path("truncated.jpg"), "wb").write(jpeg[: scan + (len(jpeg) - scan) // 2])
 data = bytearray(open(path("red-blue.png"), "rb").read())
 idat = data.index(b"IDAT")
 for i in range(idat + 8, idat + 24):
