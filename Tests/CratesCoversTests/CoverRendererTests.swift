@@ -69,6 +69,32 @@ import Testing
         Self.expectRedLeftBlueRight(art, "red-blue.jpg in \(colours)")
     }
 
+    /// chafa looks at 8 × 8 pixels a cell: 8 × 4 cells need the 64 × 64 image whole, 4 × 2 half
+    /// of it and 2 × 1 a quarter, so the JPEG is decoded at 1/1, 1/2 and 1/4 of its size
+    /// (libjpeg's DCT scaling) and still shows its two halves.
+    @Test("a JPEG decoded scaled down for a small box keeps its colours", arguments: [(8, 4), (4, 2), (2, 1)])
+    func scaledJPEG(columns: Int, rows: Int) throws {
+        for name in ["red-blue.jpg", "red-blue-progressive.jpg", "red-blue-cmyk.jpg"] {
+            let art = try #require(CoverRenderer().render(try Self.fixture(name), columns: columns, rows: rows, colours: .direct))
+            #expect(art.columns == columns && art.rows.count == rows)
+            Self.expectRedLeftBlueRight(art, "\(name) in \(columns)×\(rows)")
+            for row in art.rows {
+                #expect(Self.isRed(Self.shown(row[0])) && Self.isBlue(Self.shown(row[row.count - 1])), "\(name) in \(columns)×\(rows)")
+            }
+        }
+    }
+
+    @Test("a JPEG is decoded at the smallest of 1/8, 1/4, 1/2, 1/1 that covers what is needed; a PNG whole")
+    func decodedSize() throws {
+        let jpeg = try Self.fixture("red-blue.jpg")
+        for (wanted, side) in [((8, 8), 8), ((9, 8), 16), ((16, 16), 16), ((32, 16), 32), ((33, 1), 64), ((64, 64), 64), ((500, 500), 64)] {
+            let image = try #require(CoverImage.decode(jpeg, atLeast: wanted))
+            #expect(image.width == side && image.height == side, "\(wanted)")
+        }
+        let png = try #require(CoverImage.decode(try Self.fixture("red-blue.png"), atLeast: (8, 8)))
+        #expect(png.width == 64 && png.height == 64)
+    }
+
     @Test("the art keeps the image's aspect (a cell twice as tall as wide) and fits the box")
     func aspect() throws {
         let renderer = CoverRenderer()
