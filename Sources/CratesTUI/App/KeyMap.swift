@@ -90,7 +90,7 @@ public enum KeyMap {
         KeyBinding(keys: [.character("o")], action: .openInBrowser, help: "open the Discogs page", contexts: [.list, .details]),
         KeyBinding(keys: [.control("o")], action: .openInBrowser, help: "open the pressing's Discogs page", contexts: [.picker]),
         KeyBinding(keys: [.character("r")], action: .retry, help: "look the record up again", contexts: [.list, .details, .needs]),
-        KeyBinding(keys: [.character("A")], action: .authenticate, help: "sign in to Discogs: paste a token (or OAuth); who is signed in", contexts: [.list]),
+        KeyBinding(keys: [.character("A")], action: .authenticate, help: "sign in to Discogs: a token, or OAuth; sign out", contexts: [.list]),
         // Grading and the Discogs collection (issue 16).
         KeyBinding(keys: [.character("S")], action: .sync, help: "sync with your Discogs collection (pull and push)", contexts: [.list]),
         KeyBinding(keys: [.character("M")], action: .mediaGrade, help: "media condition (a picker of Discogs' grades)", contexts: [.details]),
