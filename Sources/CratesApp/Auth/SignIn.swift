@@ -29,12 +29,18 @@ public struct SignIn: Sendable {
         try await checkAndSave(.personalToken(token))
     }
 
+    /// Whether OAuth can be offered: the build or the configuration has an application's
+    /// consumer key and secret.
+    public var offersOAuth: Bool { consumer != nil }
+
+    private var consumer: DiscogsConsumer? {
+        DiscogsConsumer.resolve(environment: environment, configDirectory: credentials.directory)
+    }
+
     /// OAuth, legs 1 and 2: the temporary credentials and the Discogs page where the person
     /// allows crates and is shown a code.
     public func startOAuth() async throws(SignInError) -> OAuthStart {
-        guard let consumer = DiscogsConsumer.resolve(environment: environment, configDirectory: credentials.directory) else {
-            throw .noConsumer
-        }
+        guard let consumer else { throw .noConsumer }
         let client = self.client(nil)
         let requestToken = try await Self.call { () async throws(DiscogsError) in
             try await client.requestToken(consumerKey: consumer.key, consumerSecret: consumer.secret)
@@ -161,6 +167,24 @@ public enum SignInError: Error, CustomStringConvertible {
         case .refused(let message): DiscogsError.refusal(message) ?? "Discogs refused the credentials: \(message)"
         case .discogs(let error): error.description
         case .unusable(let reason): reason
+        }
+    }
+
+    /// The reason in the sign-in form's words (the collection UI's `A`): what to do there,
+    /// not which command to run. `token`: the person tried a personal access token.
+    public func inForm(token: Bool) -> String {
+        switch self {
+        case .noConsumer:
+            "OAuth needs a Discogs application's consumer key and secret (discogs_consumer_key and discogs_consumer_secret in config.json): paste a personal access token instead"
+        case .noToken: "Paste your personal access token first: make one at https://www.discogs.com/settings/developers"
+        case .noVerifier: "Paste the code the Discogs page shows first"
+        case .refused(let message) where token:
+            DiscogsError.refusal(message) != nil || message.isEmpty
+                ? "Discogs refused this token: it is wrong or was revoked. Make a new one at https://www.discogs.com/settings/developers (\"Generate new token\") and paste it here"
+                : "Discogs refused this token (\(message)): check it at https://www.discogs.com/settings/developers and paste it again"
+        case .refused(let message):
+            "Discogs refused the code\(message.isEmpty ? "" : " (\(message))"): Tab twice asks Discogs for a new page and code"
+        case .malformedToken, .tokenTooLong, .discogs, .unusable: description.prefix(1).uppercased() + description.dropFirst()
         }
     }
 

@@ -57,17 +57,23 @@ public final class CollectionSession: Sendable {
         var syncRunning = false
         /// Records added in this session, whose lookup's match says whether Discogs has them.
         var recentAdds: Set<Int64> = []
+        /// OAuth between its second and third leg: the sign-in form waits for the code.
+        var oauth: OAuthStart?
     }
 
     /// The local Discogs catalogue: the worker asks it first, and the search (`s`) answers
     /// from it as the person types.
     let catalogue: (any ReleaseCatalogue)?
+    /// Where signing in finds the credentials file, the application's key and Discogs.
+    let environment: [String: String]
 
     public init(
         store: CatalogueStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?,
-        catalogue: (any ReleaseCatalogue)? = nil, post: @escaping @Sendable (SessionEvent) -> Void
+        catalogue: (any ReleaseCatalogue)? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
+        post: @escaping @Sendable (SessionEvent) -> Void
     ) {
         self.store = store
+        self.environment = environment
         self.post = post
         self.catalogue = catalogue
         state = Mutex(State(access: discogs, finder: ReleaseFinder(access: discogs, catalogue: catalogue)))
@@ -153,7 +159,8 @@ public final class CollectionSession: Sendable {
         for task in tasks { await task.value }
     }
 
-    /// New credentials (signed in from the UI): the worker starts again with them.
+    /// New credentials (signed in from the UI), or none (signed out): the worker starts
+    /// again with them.
     public func signedIn(_ access: DiscogsAccess) {
         // Searches use the new credentials at once; the worker once the old one has stopped.
         state.withLock { $0.finder = ReleaseFinder(access: access, catalogue: catalogue) }
@@ -164,7 +171,8 @@ public final class CollectionSession: Sendable {
                 return state.phase == .running
             }) else { return }
             await self.startWorker()
-            self.post(.message("Signed in to Discogs as \(access.displayName)", isError: false))
+            self.post(.message(
+                access.signedIn ? "Signed in to Discogs as \(access.displayName)" : "Signed out of Discogs", isError: false))
         }
     }
 
@@ -258,6 +266,8 @@ public final class CollectionSession: Sendable {
                 startSync()
             case .removeFromDiscogs(let instanceIDs):
                 startRemoval(instanceIDs)
+            case .signIn(let request):
+                signIn(request)
             case .search(let query, let recordID):
                 // Waits for Discogs: off the serial line, as an add by release.
                 spawn { await self.search(query, for: recordID) }

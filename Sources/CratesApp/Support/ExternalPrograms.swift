@@ -36,19 +36,4 @@ public enum ExternalPrograms {
             return false
         }
     }
-
-    /// Runs a program on this terminal (inherited stdin, stdout, stderr) and waits for it.
-    /// Returns its exit status, or -1 when it could not start.
-    public static func runInteractive(_ executable: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        do {
-            try process.run()
-        } catch {
-            return -1
-        }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
 }

@@ -45,4 +45,6 @@ public enum SessionEvent: Sendable {
     case sync(SyncStatus)
     /// A question after a sync (y/N).
     case syncQuestion(SyncQuestion)
+    /// The sign-in form's answers (`SessionRequest.signIn`).
+    case signIn(SignInEvent)
 }

@@ -56,6 +56,8 @@ public enum SessionRequest: Equatable, Sendable {
     /// Removes from the Discogs collection these instances, whose copies were deleted in
     /// crates (the yes to the question a sync asks).
     case removeFromDiscogs(instanceIDs: [Int64])
+    /// The sign-in form (`A`): answered by `SessionEvent.signIn`.
+    case signIn(SignInRequest)
 }
 
 /// What a person has allowed for one add, after being asked.

@@ -16,8 +16,6 @@ public enum AppCommand: Equatable, Sendable {
     case session(SessionRequest)
     /// Keep this order for the next run (the list's `O`).
     case rememberOrder(ListOrder)
-    /// Sign in to Discogs on the plain terminal (the UI leaves full-screen mode meanwhile).
-    case authenticate
     case suspend
     case redraw
     case quit

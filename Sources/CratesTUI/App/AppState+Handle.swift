@@ -91,6 +91,8 @@ extension AppState {
             return handleLocationEvent(event)
         case .statistics(let statistics):
             applyStatistics(statistics)
+        case .signIn(let event):
+            return applySignIn(event)
         }
         return []
     }
@@ -106,6 +108,7 @@ extension AppState {
         if filterEditing { return filterKey(key) }
         // A form is a text field: digits are typed into it, Ctrl-C cancels it.
         if case .form(let form) = mode { return formKey(key, form) }
+        if case .signIn(let state) = mode { return signInKey(key, state) }
         if key == .control("c") { return quit() }
         if key == .control("z") { return [.suspend] }
         // So is the picker's narrowing: a catalogue number's digits narrow, not scan.
@@ -166,6 +169,7 @@ extension AppState {
         case .needs: return needsKey(key)
         case .locations(let state): return locationsKey(key, state)
         case .statistics(let state): return statisticsKey(key, state)
+        case .signIn(let state): return signInKey(key, state)
         }
     }
 
@@ -243,7 +247,7 @@ extension AppState {
             return openForm(.edit(recordID: item.recordID), back: .list)
         case .needsPerson: return openNeeds()
         case .leave, .nextField, .previousField, .submit, .clearField: break
-        case .authenticate: return [.authenticate]
+        case .authenticate: return openSignIn(back: .list)
         case .sync:
             say("Syncing with Discogs…")
             return [.session(.sync)]

@@ -16,6 +16,8 @@ public struct AppState: Sendable {
         case locations(LocationsState)
         /// The collection's statistics as bar charts (`#`).
         case statistics(StatisticsState)
+        /// The sign-in form (`A`).
+        case signIn(SignInState)
     }
 
     /// Where a form or the picker goes back to when it closes.
@@ -184,7 +186,7 @@ public struct AppState: Sendable {
     /// Whether a dialog holds the user's attention, so camera scans wait.
     var dialogOpen: Bool {
         switch mode {
-        case .picker, .form: return true
+        case .picker, .form, .signIn: return true
         default: return confirmDelete != nil || !questions.isEmpty || prompt != nil
         }
     }

@@ -28,6 +28,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
     case locations = "Places (L)"
     case grades = "Grading (M, V, * in the details)"
     case statistics = "Statistics (#)"
+    case signIn = "Signing in to Discogs (A)"
     case help = "Help"
 
     /// What the help says about the context beyond its keys.
@@ -36,6 +37,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
         case .picker: "Type to narrow the pressings by catalogue number, country, year or label (\"46001\", \"uk 1973\")."
         case .form: "Type into the field; an emptied field of an edit goes back to Discogs' value."
         case .needs: "Walks every ambiguous, not-found and failed record, oldest first."
+        case .signIn: "Paste a personal access token (https://www.discogs.com/settings/developers): it is checked with Discogs before it is saved."
         default: nil
         }
     }
@@ -88,7 +90,7 @@ public enum KeyMap {
         KeyBinding(keys: [.character("o")], action: .openInBrowser, help: "open the Discogs page", contexts: [.list, .details]),
         KeyBinding(keys: [.control("o")], action: .openInBrowser, help: "open the pressing's Discogs page", contexts: [.picker]),
         KeyBinding(keys: [.character("r")], action: .retry, help: "look the record up again", contexts: [.list, .details, .needs]),
-        KeyBinding(keys: [.character("A")], action: .authenticate, help: "sign in to Discogs (runs `crates auth`)", contexts: [.list]),
+        KeyBinding(keys: [.character("A")], action: .authenticate, help: "sign in to Discogs: a token, or OAuth; sign out", contexts: [.list]),
         // Grading and the Discogs collection (issue 16).
         KeyBinding(keys: [.character("S")], action: .sync, help: "sync with your Discogs collection (pull and push)", contexts: [.list]),
         KeyBinding(keys: [.character("M")], action: .mediaGrade, help: "media condition (a picker of Discogs' grades)", contexts: [.details]),
@@ -135,6 +137,12 @@ public enum KeyMap {
         KeyBinding(keys: [.escape, .left, .character("h"), .character("q")], action: .back, help: "back to the list", contexts: [.statistics]),
         KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.statistics]),
         KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.statistics]),
+        // The sign-in form: its text field takes every printable key, so its commands are not letters.
+        KeyBinding(keys: [.enter], action: .submit, help: "check with Discogs, then save", contexts: [.signIn]),
+        KeyBinding(keys: [.tab, .backTab], action: .nextField, help: "a token, or OAuth in a browser (with an application's key)", contexts: [.signIn]),
+        KeyBinding(keys: [.control("u")], action: .clearField, help: "empty the field", contexts: [.signIn]),
+        KeyBinding(keys: [.control("x")], action: .delete, help: "sign out: forget the saved credentials", contexts: [.signIn]),
+        KeyBinding(keys: [.escape, .control("c"), .control("g")], action: .back, help: "cancel", contexts: [.signIn]),
     ]
 
     /// The action bound to `key` in `context`, if any.

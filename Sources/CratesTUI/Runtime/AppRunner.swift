@@ -11,20 +11,16 @@ public final class AppRunner {
     private let inbox: Inbox
     private let terminal: CursesTerminal
     private let perform: Perform
-    private let interactive: (AppCommand) -> Void
     private var arrival = KeyArrival()
 
     /// - Parameters:
     ///   - perform: runs a command on the workers; must return at once.
-    ///   - interactive: runs a command that needs the plain terminal (signing in), after the
-    ///     UI has left full-screen mode; the UI comes back when it returns.
     ///   - order: the list's order to start with (the one remembered).
     public init(
-        inbox: Inbox, order: ListOrder = .default, perform: @escaping Perform, interactive: @escaping (AppCommand) -> Void
+        inbox: Inbox, order: ListOrder = .default, perform: @escaping Perform
     ) {
         self.inbox = inbox
         self.perform = perform
-        self.interactive = interactive
         terminal = CursesTerminal()
         state = AppState(width: 80, height: 24, order: order)
     }
@@ -84,11 +80,6 @@ public final class AppRunner {
                 terminal.invalidate()
             case .quit:
                 break
-            case .authenticate:
-                terminal.stop()
-                interactive(command)
-                terminal.start()
-                dispatch(state.handle(.resize(width: terminal.width, height: terminal.height)))
             default:
                 perform(command)
             }

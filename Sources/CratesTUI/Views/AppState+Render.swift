@@ -19,6 +19,7 @@ extension AppState {
         case .needs: renderNeeds(into: &screen)
         case .locations(let state): renderLocations(state, into: &screen)
         case .statistics(let state): renderStatistics(state, into: &screen)
+        case .signIn(let state): renderSignIn(state, into: &screen)
         }
         renderStatus(into: &screen)
         renderBottomLine(into: &screen)
@@ -45,6 +46,7 @@ extension AppState {
         case .needs: title = " crates · needs a person"
         case .locations: title = " crates · places"
         case .statistics: title = " crates · statistics"
+        case .signIn: title = " crates · sign in to Discogs"
         }
         let end = screen.put(title, row: 0, column: 0, style: .statusAccent)
         // The longest hint that fits.
@@ -52,6 +54,7 @@ extension AppState {
         switch mode {
         case .list: hints = ["?:help a:add s:search /:filter q:quit ", "?:help a:add /:filter q:quit "]
         case .form: hints = ["Tab:next field Enter:send Esc:cancel ", "Esc:cancel "]
+        case .signIn: hints = ["Enter:check Esc:cancel ", "Esc:cancel "]
         case .picker: hints = ["Esc:back F1:help "]
         default: hints = ["Esc:back ?:help "]
         }

@@ -35,28 +35,9 @@ enum CollectionUI {
                 case .rememberOrder(let order): _ = try? configuration?.set(.sort, to: order.rawValue)
                 default: break
                 }
-            },
-            interactive: { _ in signIn(session, inbox) })
+            })
         let signal = runner.run()
         session.stop()
         return signal
-    }
-
-    /// `A`: runs `crates auth` on the plain terminal, then the session starts its lookups
-    /// again with the new credentials.
-    private static func signIn(_ session: CollectionSession, _ inbox: Inbox) {
-        print("\nSigning in to Discogs (Ctrl-C to cancel).\n")
-        let status = ExternalPrograms.runInteractive(CommandLine.arguments[0], ["auth"])
-        guard status == 0 else {
-            print("\nNot signed in. Press Enter to go back to crates.")
-            _ = readLine()
-            inbox.post(.session(.message("Not signed in", isError: true)))
-            return
-        }
-        do {
-            session.signedIn(try DiscogsAccess.make())
-        } catch {
-            inbox.post(.session(.message(error.description, isError: true)))
-        }
     }
 }
