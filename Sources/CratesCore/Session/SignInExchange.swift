@@ -30,7 +30,7 @@ public enum SignInEvent: Equatable, Sendable {
 public struct SignInAccount: Equatable, Sendable {
     /// The Discogs user; nil when not signed in.
     public var username: String?
-    /// "personal access token", "OAuth 1.0a"; nil when not signed in.
+    /// "personal access token", "token from the OAuth 1.0a flow"; nil when not signed in.
     public var kind: String?
     /// Whether the build or the configuration has an application's consumer key, which
     /// OAuth needs.

@@ -15,7 +15,7 @@ public enum DiscogsCredentials: Sendable, Hashable {
         switch self {
         case .personalToken: "personal access token"
         case .consumer: "consumer key and secret"
-        case .oauth: "OAuth 1.0a"
+        case .oauth: "token from the OAuth 1.0a flow"
         }
     }
 
