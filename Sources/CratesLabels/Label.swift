@@ -67,19 +67,23 @@ public struct LabelContents: Hashable, Sendable {
         public var format: String?
         public var year: Int?
         public var catalogueNumber: String?
+        /// Where in the listed place the record is: the path of the place inside it that
+        /// holds it ("Shelf 2 › Crate A3"); nil when it is in the listed place itself.
+        public var place: String?
         /// A place inside the listed one (`title` its name, `catalogueNumber` its label's
         /// code), with how many records it holds (`format`): its own list says which.
         public var isPlace = false
 
         public init(
             artist: String? = nil, title: String? = nil, format: String? = nil, year: Int? = nil,
-            catalogueNumber: String? = nil
+            catalogueNumber: String? = nil, place: String? = nil
         ) {
             self.artist = artist
             self.title = title
             self.format = format
             self.year = year
             self.catalogueNumber = catalogueNumber
+            self.place = place
         }
 
         /// A place inside the listed one: "▸ Shelf 2", "12 records", its label's code.

@@ -30,8 +30,12 @@ extension LabelPlanner {
         var format: String
         var year: String
         var catalogueNumber: String
+        /// The place inside the listed one that holds the record; empty: the listed one.
+        var place: String
 
-        var details: String { [format, year, catalogueNumber].filter { !$0.isEmpty }.joined(separator: " · ") }
+        var details: String {
+            [format, year, catalogueNumber, place.isEmpty ? "" : "in \(place)"].filter { !$0.isEmpty }.joined(separator: " · ")
+        }
     }
 
     /// Where each column starts and how wide it is (wide pages only).
@@ -40,6 +44,8 @@ extension LabelPlanner {
         var format: (x: Double, width: Double)
         var year: (x: Double, width: Double)
         var catalogueNumber: (x: Double, width: Double)
+        /// Only when a record of the list is in a place inside the listed one.
+        var place: (x: Double, width: Double)?
     }
 
     func contentsPages(_ list: LabelContents) throws(LabelError) -> [LabelDocumentPlan.Page] {
@@ -98,8 +104,9 @@ extension LabelPlanner {
             y += Style.ruleThickness + 3
             if let columns, !rows.isEmpty {
                 let size = Style.columnHeadSize
-                for (title, column) in [("Artist — Title", columns.main), ("Format", columns.format),
-                                        ("Year", columns.year), ("Cat. no.", columns.catalogueNumber)] {
+                let heads = [("Artist — Title", columns.main), ("Format", columns.format), ("Year", columns.year),
+                             ("Cat. no.", columns.catalogueNumber)] + (columns.place.map { [("Place", $0)] } ?? [])
+                for (title, column) in heads {
                     page.texts.append(text(title, font: .bold, size: size, x: column.x, top: y, width: column.width))
                 }
                 y += LabelFont.lineHeight * size + 1.5
@@ -144,11 +151,13 @@ extension LabelPlanner {
         }
         return Row(main: main, format: entry.format.map(TextFitting.cleaned) ?? "",
                    year: entry.year.map(String.init) ?? "",
-                   catalogueNumber: entry.catalogueNumber.map(TextFitting.cleaned) ?? "")
+                   catalogueNumber: entry.catalogueNumber.map(TextFitting.cleaned) ?? "",
+                   place: entry.place.map(TextFitting.cleaned) ?? "")
     }
 
-    /// Columns sized to their widest value (format and catalogue number at most
-    /// `widestColumn`), the rest for "Artist — Title"; nil when that would be too narrow.
+    /// Columns sized to their widest value (format, catalogue number and place at most
+    /// `widestColumn`; a place column only when a record is in a place inside the listed
+    /// one), the rest for "Artist — Title"; nil when that would be too narrow.
     private func columns(for rows: [Row], x: Double, width: Double) -> Columns? {
         typealias Style = ContentsStyle
         func widest(_ values: [String], header: String) -> Double {
@@ -159,12 +168,15 @@ extension LabelPlanner {
         let format = widest(rows.map(\.format), header: "Format")
         let year = widest(["0000"], header: "Year")
         let catalogueNumber = widest(rows.map(\.catalogueNumber), header: "Cat. no.")
-        let main = width - format - year - catalogueNumber - 3 * Style.columnGap
+        let place = rows.contains { !$0.place.isEmpty } ? widest(rows.map(\.place), header: "Place") : nil
+        let main = width - format - year - catalogueNumber - 3 * Style.columnGap - (place.map { $0 + Style.columnGap } ?? 0)
         guard main >= Style.narrowestMainColumn else { return nil }
         let formatX = x + main + Style.columnGap
         let yearX = formatX + format + Style.columnGap
+        let catalogueNumberX = yearX + year + Style.columnGap
         return Columns(main: (x, main), format: (formatX, format), year: (yearX, year),
-                       catalogueNumber: (yearX + year + Style.columnGap, catalogueNumber))
+                       catalogueNumber: (catalogueNumberX, catalogueNumber),
+                       place: place.map { (catalogueNumberX + catalogueNumber + Style.columnGap, $0) })
     }
 
     /// A row's texts: in columns on one line, or on two lines (what, then format · year ·
@@ -179,8 +191,8 @@ extension LabelPlanner {
             }
             return texts
         }
-        return [(row.main, columns.main), (row.format, columns.format), (row.year, columns.year),
-                (row.catalogueNumber, columns.catalogueNumber)]
+        return ([(row.main, columns.main), (row.format, columns.format), (row.year, columns.year),
+                 (row.catalogueNumber, columns.catalogueNumber)] + (columns.place.map { [(row.place, $0)] } ?? []))
             .filter { !$0.0.isEmpty }
             .map { text($0.0, font: .regular, size: Style.entrySize, x: $0.1.x, top: top, width: $0.1.width) }
     }

@@ -62,9 +62,9 @@ struct GradingAndSyncTests {
         let h = Self.inDetails(Self.details(
             grading: graded, link: DiscogsCopyLink(instanceID: 5_000_000_001, releaseID: 7, folderID: 7, folderName: "Vinyl"), copies: 2))
         let text = h.lines.joined(separator: "\n")
-        #expect(text.contains("Media        Very Good Plus (VG+) (M)"))
-        #expect(text.contains("Sleeve       Generic (V)"))
-        #expect(text.contains("Rating       ★★★★☆ (*)"))
+        #expect(text.contains("Media        Very Good Plus (VG+)  · M to change"))
+        #expect(text.contains("Sleeve       Generic  · V to change"))
+        #expect(text.contains("Rating       ★★★★☆  · * to change"))
         #expect(text.contains("Collection   on Discogs, in \"Vinyl\" · 2 copies of this release on Discogs"))
         let removed = Self.inDetails(Self.details(link: DiscogsCopyLink(instanceID: 1, releaseID: 7, folderID: 1, removedOnDiscogs: true)))
         #expect(removed.lines.contains { $0.contains("Collection   removed on Discogs") })
@@ -78,7 +78,7 @@ struct GradingAndSyncTests {
         var h = Self.inDetails(details)
         let text = h.lines.joined(separator: "\n")
         #expect(text.contains("Location     Crate A3 (Living Room › Shelf 2)"))
-        #expect(text.contains("Media        Near Mint (NM or M-) (M)") && text.contains("Rating       ★★☆☆☆ (*)"))
+        #expect(text.contains("Media        Near Mint (NM or M-)  · M to change") && text.contains("Rating       ★★☆☆☆  · * to change"))
         #expect(KeyMap.action(for: .character("M"), in: .details) == .mediaGrade)
         #expect(KeyMap.action(for: .character("e"), in: .details) == .edit)
         #expect(KeyMap.action(for: .character("S"), in: .list) == .sync)
@@ -112,7 +112,7 @@ struct GradingAndSyncTests {
         #expect(after.picker == nil)
     }
 
-    @Test("V offers the sleeve's own states; * the ratings; a digit still starts barcode entry")
+    @Test("V offers the sleeve's own states; * the ratings; a digit starts barcode entry in a grade picker, sets the stars in the rating's")
     func sleeveAndRating() {
         var h = Self.inDetails()
         h.type("V")
@@ -120,12 +120,16 @@ struct GradingAndSyncTests {
         #expect(h.lines.contains { $0.contains("▸ Not Graded") })
         #expect(h.type([.enter]) == [.session(.grade(recordID: 1, CopyGradingChange(sleeve: .set(.notGraded))))])
         h.type("*")
-        #expect(h.lines.contains { $0.contains("▸ not rated") })
+        #expect(h.lines.contains { $0.contains("▸ 0  not rated") })
         h.type([.down, .down, .down])
         #expect(h.type([.enter]) == [.session(.grade(recordID: 1, CopyGradingChange(rating: Rating(clamping: 3))))])
-        h.type("*")
+        h.type("V")
         h.type("4")
-        #expect(h.state.prompt?.text == "4", "a wedge scanner's digits are never a command")
+        #expect(h.state.prompt?.text == "4", "a wedge scanner's digits are never a grade")
+        h.type([.escape, .escape])
+        h.type("*")
+        #expect(h.type("4") == [.session(.grade(recordID: 1, CopyGradingChange(rating: Rating(clamping: 4))))])
+        #expect(h.state.prompt == nil, "the rating picker's digits are its stars")
     }
 
     @Test("the help lists S, M, V and *")

@@ -172,7 +172,7 @@ import Testing
 
     @Test func eEditsWhatChangedOnly() {
         var h = Harness()
-        #expect(h.type([.character("e")]) == [.loadDetails(1)])
+        #expect(h.type([.character("e")]) == [.loadDetails(1), .session(.loadGenres)])
         var details = AppStateTests.details(id: 1, state: .matched, release: SnapshotTests.release)
         details.record.collector = RecordFields(country: "DE")
         details.record.note = "old note"

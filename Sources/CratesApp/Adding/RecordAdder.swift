@@ -122,13 +122,12 @@ public struct RecordAdder: Sendable {
         case .added(let record):
             return .added(record, release: new.release)
         case .present(let copies):
-            let kind: AddQuestion.Kind
             if let location, let move = try await moveHere(new, copies: copies, to: location) {
-                kind = .moveHere(move)
-            } else {
-                kind = .anotherCopy(copies: copies)
+                return .held(AddQuestion(entry: entry, gtin: new.gtin, method: new.addMethod, kind: .moveHere(move), allowing: allowing))
             }
-            return .held(AddQuestion(entry: entry, gtin: new.gtin, method: new.addMethod, kind: kind, allowing: allowing))
+            return .held(AddQuestion(
+                entry: entry, gtin: new.gtin, method: new.addMethod, kind: .anotherCopy(copies: copies), allowing: allowing,
+                title: try await copyTitle(new)))
         }
     }
 
@@ -150,6 +149,22 @@ public struct RecordAdder: Sendable {
             title = ControlCharacters.cleaned(release.displayTitle)
         }
         return MoveHere(recordID: record.id, title: title, from: record.location, to: location, copies: copies)
+    }
+
+    /// "Artist — Title" of the latest copy of `new` the collection has (of its barcode, or of
+    /// its release when it lists none), as shown (the collector's values over Discogs'); nil
+    /// when that copy has no title yet (waiting for its lookup).
+    private func copyTitle(_ new: NewRecord) async throws(StoreError) -> String? {
+        let latest: CatalogueRecord?
+        if let gtin = new.gtin {
+            latest = try await store.copiesWithLocations(of: gtin, limit: 1).first
+        } else if let release = new.release {
+            latest = try await store.copiesWithLocations(ofRelease: release.id, limit: 1).first
+        } else {
+            latest = nil
+        }
+        guard let latest, let details = try await store.details(latest.id), details.shown.title != nil else { return nil }
+        return ControlCharacters.cleaned(details.displayTitle)
     }
 
     private struct Refusal: Error {

@@ -28,12 +28,60 @@ public enum RecordEditing {
         _ id: Int64, values: [RecordField: String], clear: [String], note: String?,
         media: String? = nil, sleeve: String? = nil, rating: String? = nil, store: CatalogueStore
     ) async throws(Failure) -> ExportedRecord {
+        try await editConfirmed(id, values: values, clear: clear, note: note, media: media, sleeve: sleeve, rating: rating, store: store)
+            .record
+    }
+
+    /// As `edit`, with the sentence that confirms every value set, in words, on which
+    /// record: "Set media Very Good Plus (VG+), rating ★★★★☆ on 12 The Beatles — Abbey Road"
+    /// (the line `crates edit` prints on a terminal, where the listing line says nothing of
+    /// grades, ratings or notes).
+    public static func editConfirmed(
+        _ id: Int64, values: [RecordField: String], clear: [String], note: String?,
+        media: String? = nil, sleeve: String? = nil, rating: String? = nil, store: CatalogueStore
+    ) async throws(Failure) -> (record: ExportedRecord, confirmation: String) {
         let edit: RecordEdit
         do {
             edit = try RecordEdit.checked(values: values, clear: clear, note: note, media: media, sleeve: sleeve, rating: rating)
         } catch {
             throw .value(error)
         }
+        let record = try await apply(edit, to: id, store: store)
+        return (record, confirmation(of: edit, on: record))
+    }
+
+    /// "Set year 1970, genre back to Discogs' (Rock), note “signed”, media Very Good Plus
+    /// (VG+), rating ★★★★☆ on 12 The Beatles — Abbey Road": each value `edit` set, as the
+    /// record now has it, in the order of the fields, then the note, grades and rating.
+    public static func confirmation(of edit: RecordEdit, on exported: ExportedRecord) -> String {
+        let record = exported.record
+        let shown = exported.shown
+        var parts: [String] = edit.values.fields.map { "\($0.name) \(edit.values[$0] ?? "")" }
+        let discogs = exported.release.map(RecordFields.init(release:)) ?? .none
+        parts += RecordField.allCases.filter(edit.clear.contains).map { field in
+            "\(field.name) back to Discogs'" + (discogs[field].map { " (\($0))" } ?? "")
+        }
+        switch edit.note {
+        case .set(let text)?:
+            // Its first line, up to 40 characters: enough to recognise it.
+            let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? text
+            let quoted = line.count > 40 || line != text ? String(line.prefix(40)) + "…" : line
+            parts.append("note “\(quoted)”")
+        case .clear?: parts.append("no note")
+        case nil: break
+        }
+        if edit.grading.media != nil { parts.append("media " + (record.grading.media?.rawValue ?? "not graded")) }
+        if edit.grading.sleeve != nil { parts.append("sleeve " + (record.grading.sleeve?.rawValue ?? "not graded")) }
+        if edit.grading.rating != nil {
+            parts.append(record.grading.rating.isRated ? "rating \(record.grading.rating.stars)" : "not rated")
+        }
+        let title = shown.title.map { DisplayTitle.of(artist: shown.artist ?? "", title: $0) }
+            ?? record.gtin?.printedForm ?? record.subject
+        return ControlCharacters.cleaned("Set \(parts.joined(separator: ", ")) on \(record.id) \(title)")
+    }
+
+    /// Applies a checked edit; the record as `crates list` shows it now.
+    private static func apply(_ edit: RecordEdit, to id: Int64, store: CatalogueStore) async throws(Failure) -> ExportedRecord {
         do {
             guard try await store.record(id) != nil else { throw Failure.noSuchRecord(id) }
             try await store.edit(id, edit)

@@ -81,7 +81,7 @@ public struct LabelPrinting: Sendable {
         places.removeAll { $0.code == nil }
         var labels: [Label] = []
         var contents: [LabelContents] = []
-        let records = request.contents ? try await entries(directlyIn: Set(places.map(\.id))) : [:]
+        let records = request.contents ? try await entries(listedIn: Set(places.map(\.id)), tree: tree) : [:]
         for place in places {
             guard let code = place.code else { continue }
             let label = Label(location: code, name: place.name, path: Self.shownPath(place.ancestors))
@@ -139,30 +139,72 @@ public struct LabelPrinting: Sendable {
         return ancestors.count <= most ? ancestors : ["…"] + ancestors.suffix(most - 1)
     }
 
-    /// The records directly in each of these places, in the list's order, read in one
-    /// pass: a contents list names the records in its place and, in one line each, the
-    /// places inside it (whose own lists name theirs). Listing every nested record in every
-    /// place above it made the lists, and the time, grow with the square of the depth.
-    private func entries(directlyIn places: Set<Int64>) async throws -> [Int64: [LabelContents.Entry]] {
+    /// The records of each listed place, in the list's order, read in one pass. Each record
+    /// is on exactly one list of a document: its nearest place listed, so that a place's
+    /// list names the records in it and in the places inside it that have no list of their
+    /// own here, each with where it is inside ("Shelf 2 › Crate A3"), while a place inside
+    /// that is listed too keeps its records for its own list (and is one line, `▸`, on
+    /// this one). Listing every nested record on every list above it made the lists, and
+    /// the time, grow with the square of the depth.
+    private func entries(listedIn listed: Set<Int64>, tree: LocationTree) async throws -> [Int64: [LabelContents.Entry]] {
+        let owners = Self.owners(of: listed, in: tree)
         let collected = LockedBox<[Int64: [LabelContents.Entry]]>([:])
-        try await store.forEachPage(ExportFilter(directlyIn: places), detail: .listing) { page in
+        let paths = LockedBox<[Int64: String]>([:])
+        try await store.forEachPage(ExportFilter(directlyIn: Set(owners.keys)), detail: .listing) { page in
             collected.withLock { byPlace in
                 for item in page {
-                    guard let place = item.record.location?.id else { continue }
-                    byPlace[place, default: []].append(Self.entry(item.shown, subject: item.record.subject))
+                    guard let place = item.record.location?.id, let owner = owners[place] else { continue }
+                    var inside: String?
+                    if place != owner {
+                        inside = paths.withLock { known -> String in
+                            if let path = known[place] { return path }
+                            let path = Self.path(of: place, inside: owner, in: tree)
+                            known[place] = path
+                            return path
+                        }
+                    }
+                    byPlace[owner, default: []].append(Self.entry(item.shown, subject: item.record.subject, place: inside))
                 }
             }
         }
         return collected.withLock { $0 }
     }
 
+    /// The listed place each place's records go to: the place itself when listed, else its
+    /// nearest listed place above it; places under no listed one are left out. Each place is
+    /// visited once (a walk down from each listed place stops at the listed places below).
+    static func owners(of listed: Set<Int64>, in tree: LocationTree) -> [Int64: Int64] {
+        var owners: [Int64: Int64] = [:]
+        for top in listed {
+            var stack = [top]
+            while let place = stack.popLast() {
+                guard owners[place] == nil else { continue }
+                owners[place] = top
+                stack += tree.children(of: place).map(\.id).filter { !listed.contains($0) }
+            }
+        }
+        return owners
+    }
+
+    /// "Shelf 2 › Crate A3": the path from inside `owner` down to `place`.
+    static func path(of place: Int64, inside owner: Int64, in tree: LocationTree) -> String {
+        var names: [String] = []
+        var current: Int64? = place
+        while let id = current, id != owner, let node = tree.node(id), names.count <= tree.nodes.count {
+            names.append(node.name)
+            current = node.parentID
+        }
+        return names.reversed().joined(separator: Label.pathSeparator)
+    }
+
     /// A record in a contents list, with the values shown for it (the collector's over
     /// Discogs'); `subject` (its barcode, or what it says of itself) when it has neither
-    /// artist nor title yet.
-    static func entry(_ shown: RecordFields, subject: String) -> LabelContents.Entry {
-        guard shown.artist != nil || shown.title != nil else { return LabelContents.Entry(title: subject) }
+    /// artist nor title yet; `place`: where it is inside the listed place (nil: in it).
+    static func entry(_ shown: RecordFields, subject: String, place: String? = nil) -> LabelContents.Entry {
+        guard shown.artist != nil || shown.title != nil else { return LabelContents.Entry(title: subject, place: place) }
         return LabelContents.Entry(
-            artist: shown.artist, title: shown.title, format: shown.format, year: shown.year, catalogueNumber: shown.catno)
+            artist: shown.artist, title: shown.title, format: shown.format, year: shown.year, catalogueNumber: shown.catno,
+            place: place)
     }
 
     /// A copy's label: its own code (291 + the record id), "Artist — Title" as shown (the

@@ -255,11 +255,15 @@ public final class CollectionSession: Sendable {
             case .choose(let recordID, let releaseID):
                 spawn { await self.choose(releaseID, for: recordID) }
             case .openURL(let url):
-                if ExternalPrograms.openInBrowser(url) {
-                    post(.message("Opened \(url)", isError: false))
+                openInBrowser(url)
+            case .openPage(let id):
+                if let url = try await store.details(id)?.release?.url {
+                    openInBrowser(url)
                 } else {
-                    post(.message("No browser here: \(url)", isError: false))
+                    post(.message("No Discogs page yet: the record is not matched", isError: true))
                 }
+            case .loadGenres:
+                post(.genres(try await store.genreSections()))
             case .grade(let recordID, let change):
                 try await grade(recordID, change)
             case .sync:
@@ -370,6 +374,16 @@ public final class CollectionSession: Sendable {
             post(.select(recordID: record.id))
         case .noSuchCopy(let message):
             post(.message(message, isError: true))
+        }
+    }
+
+    /// Opens `url` in a browser, or says there is none here (no display, or nothing to open
+    /// it with), with the address to open elsewhere.
+    private func openInBrowser(_ url: String) {
+        if ExternalPrograms.openInBrowser(url) {
+            post(.message("Opened \(url)", isError: false))
+        } else {
+            post(.message("No browser here; the page is \(url)", isError: false))
         }
     }
 

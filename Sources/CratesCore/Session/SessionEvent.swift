@@ -41,6 +41,8 @@ public enum SessionEvent: Sendable {
     case edited(text: String, undo: Int)
     /// A copy's label was scanned: select that record.
     case select(recordID: Int64)
+    /// The collection's genre sections, most records first (`SessionRequest.loadGenres`).
+    case genres([String])
     /// A Discogs sync's progress, for the status line.
     case sync(SyncStatus)
     /// A question after a sync (y/N).

@@ -23,6 +23,12 @@ public enum SessionRequest: Equatable, Sendable {
     /// search made for it); the record's own values are kept.
     case choose(recordID: Int64, releaseID: Int)
     case openURL(String)
+    /// Opens a record's Discogs page (`o` in the list, whose rows do not hold it); or says
+    /// why not: not matched yet, or no browser here (with the page's address).
+    case openPage(recordID: Int64)
+    /// The collection's genre sections, for the entry by hand and the edit to offer as the
+    /// genre is typed (`SessionEvent.genres`).
+    case loadGenres
     /// Searches Discogs without a barcode (the TUI's `s`), for a new record or for the
     /// record `for` names (an ambiguous, not-found or hand-entered one): answered by
     /// `SessionEvent.found`. Checked already: a query exists only when worth a request.
@@ -97,13 +103,19 @@ public struct AddQuestion: Equatable, Sendable {
     public var kind: Kind
     /// What was allowed already (a book that is also a duplicate asks twice).
     public var allowing: AddAllowance
+    /// "Artist — Title" of the copy the collection has, for a question about another copy:
+    /// the question names the record, not only its barcode; nil before its lookup.
+    public var title: String?
 
-    public init(entry: CodeEntry, gtin: GTIN?, method: AddMethod, kind: Kind, allowing: AddAllowance) {
+    public init(
+        entry: CodeEntry, gtin: GTIN?, method: AddMethod, kind: Kind, allowing: AddAllowance, title: String? = nil
+    ) {
         self.entry = entry
         self.gtin = gtin
         self.method = method
         self.kind = kind
         self.allowing = allowing
+        self.title = title
     }
 
     /// What is asked about: the barcode, or "release 249504".
@@ -144,13 +156,13 @@ public struct AddQuestion: Equatable, Sendable {
         return "(y/N)"
     }
 
-    /// The question, without its choices: "5099750442227: already have 1 copy: add another?",
-    /// "This is a book (ISBN 9781617292156): add it anyway?", "Holovr — Holovr, in Crate A1:
-    /// move it here?".
+    /// The question, without its choices: "The Beatles — Abbey Road: already have 1 copy:
+    /// add another?" (the barcode, "5099750442227: …", before its lookup), "This is a book
+    /// (ISBN 9781617292156): add it anyway?", "Holovr — Holovr, in Crate A1: move it here?".
     public var text: String {
         switch kind {
         case .anotherCopy(let copies):
-            "\(subject): already have \(copies == 1 ? "1 copy" : "\(copies) copies"): add another?"
+            "\(title ?? subject): already have \(copies == 1 ? "1 copy" : "\(copies) copies"): add another?"
         case .notARecord(let code):
             code.question
         case .moveHere(let move):

@@ -6,12 +6,21 @@ extension AppState {
     /// Opens the form for `purpose`: at once when the record's details are at hand (or there
     /// is no record), else after they come (`.loadDetails`).
     mutating func openForm(_ purpose: FormState.Purpose, details: RecordDetails? = nil, back: Back) -> [AppCommand] {
+        // A form with a genre field offers the collection's genres as it is typed.
+        let genres: [AppCommand] = if case .search = purpose { [] } else { [.session(.loadGenres)] }
         guard let id = purpose.recordID, details?.record.id != id else {
             // A search filled from the record asks the catalogue at once.
-            return typed(FormState.make(purpose, details: details, back: back))
+            return typed(FormState.make(purpose, details: details, back: back)) + genres
         }
         mode = .form(.loading(purpose, back: back))
-        return [.session(.loadDetails(id))]
+        return [.session(.loadDetails(id))] + genres
+    }
+
+    /// The collection's genres came: the open form offers them.
+    mutating func applyGenres(_ names: [String]) {
+        guard case .form(var form) = mode else { return }
+        form.genres = names
+        mode = .form(form)
     }
 
     /// `s` on the list: a search for the selected record when it is unresolved (ambiguous,
@@ -23,10 +32,24 @@ extension AppState {
         return openForm(.search(recordID: nil), back: .list)
     }
 
+    /// `m` in a record's details: this record entered by hand (its barcode kept), when
+    /// Discogs has not matched it; a matched one is edited instead (`e`).
+    mutating func enterByHand(from state: DetailsState) -> [AppCommand] {
+        switch state.details?.record.lookupState {
+        case .matched?, .handEntered?:
+            say("Already described: e edits its values")
+            return []
+        default:
+            return openForm(.handEntry(recordID: state.recordID), details: state.details, back: .details(state.recordID))
+        }
+    }
+
     /// The details of a record came: a form waiting for them is filled.
     mutating func fillForm(with details: RecordDetails) {
         guard case .form(let form) = mode, form.loading, form.purpose.recordID == details.record.id else { return }
-        mode = .form(FormState.make(form.purpose, details: details, back: form.back))
+        var filled = FormState.make(form.purpose, details: details, back: form.back)
+        filled.genres = form.genres
+        mode = .form(filled)
     }
 
     // MARK: Keys
@@ -55,7 +78,15 @@ extension AppState {
         }
         guard let action = KeyMap.action(for: key, in: .form) else { return [] }
         switch action {
-        case .nextField: form.focused = (form.focused + 1) % max(1, form.fields.count)
+        case .nextField:
+            // In the genre field, Tab first takes the genre offered (`genreCompletion`).
+            if key == .tab, let genre = form.genreCompletion {
+                form.fields[form.focused].text = genre
+                form.error = nil
+                mode = .form(form)
+                return []
+            }
+            form.focused = (form.focused + 1) % max(1, form.fields.count)
         case .previousField: form.focused = (form.focused + max(1, form.fields.count) - 1) % max(1, form.fields.count)
         case .clearField:
             if form.fields.indices.contains(form.focused) { form.fields[form.focused].text = "" }

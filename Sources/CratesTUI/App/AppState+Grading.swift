@@ -16,9 +16,21 @@ extension AppState {
     }
 
     mutating func gradePickerKey(_ key: Key, _ picker: GradePicker, _ state: DetailsState) -> [AppCommand] {
-        guard let action = KeyMap.action(for: key, in: .grades) else { return [] }
         var picker = picker
         var state = state
+        // A digit in the rating picker sets that many stars at once (0: not rated); 6 to 9
+        // are no rating, said so, and the picker stays.
+        if picker.kind == .rating, let digit = key.ratingDigit {
+            guard Rating.range.contains(digit) else {
+                say("A rating is 0 to 5 stars", isError: true)
+                return []
+            }
+            picker.selected = digit
+            state.picker = nil
+            mode = .details(state)
+            return [.session(.grade(recordID: state.recordID, picker.change))]
+        }
+        guard let action = KeyMap.action(for: key, in: .grades) else { return [] }
         let last = picker.labels.count - 1
         switch action {
         case .moveDown: picker.selected = min(last, picker.selected + 1)
@@ -39,5 +51,13 @@ extension AppState {
         state.picker = picker
         mode = .details(state)
         return []
+    }
+}
+
+extension Key {
+    /// The digit typed, for the rating picker's stars; nil for any other key.
+    var ratingDigit: Int? {
+        guard case .character(let c) = self, c.isASCII, let digit = c.wholeNumberValue else { return nil }
+        return digit
     }
 }

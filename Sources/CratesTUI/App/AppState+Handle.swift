@@ -93,6 +93,8 @@ extension AppState {
             applyStatistics(statistics)
         case .signIn(let event):
             return applySignIn(event)
+        case .genres(let names):
+            applyGenres(names)
         }
         return []
     }
@@ -114,6 +116,10 @@ extension AppState {
         // So is the picker's narrowing: a catalogue number's digits narrow, not scan.
         if case .picker(let state) = mode { return pickerKey(key, state) }
 
+        // In the rating picker a digit is the stars (`ratingDigit`), not a scan.
+        if case .details(let state) = mode, let picker = state.picker, picker.kind == .rating, key.ratingDigit != nil {
+            return gradePickerKey(key, picker, state)
+        }
         // A digit anywhere outside a text field starts barcode entry: a wedge scanner types
         // digits then Enter, and none of its keys may be taken as a command.
         if case .character(let c) = key, c.isASCII, c.isNumber {
@@ -229,9 +235,10 @@ extension AppState {
             }
             return [.session(.loadDetails(item.recordID))]
         case .openInBrowser:
+            // The row does not hold the page's address: the session reads it, and says why
+            // when it cannot open it (no browser here, not matched).
             guard let item = selectedItem else { return [] }
-            mode = .details(DetailsState(recordID: item.recordID, details: nil, scroll: 0))
-            return [.session(.loadDetails(item.recordID))]
+            return [.session(.openPage(recordID: item.recordID))]
         case .retry:
             guard let item = selectedItem else { return [] }
             if item.lookupState == .handEntered {
@@ -322,6 +329,7 @@ extension AppState {
             return openForm(.search(recordID: state.recordID), details: state.details, back: .details(state.recordID))
         case .edit:
             return openForm(.edit(recordID: state.recordID), details: state.details, back: .details(state.recordID))
+        case .enterByHand: return enterByHand(from: state)
         case .help: mode = .help(scroll: 0)
             return []
         case .redraw: return [.redraw]

@@ -63,6 +63,9 @@ public struct FormState: Equatable, Sendable {
     /// Waiting for the record's details to fill the form.
     public var loading: Bool = false
     public var back: AppState.Back
+    /// The collection's genre sections (`SessionEvent.genres`), offered as the genre is
+    /// typed; empty until they come.
+    public var genres: [String] = []
 
     /// The longest text a field takes as typed: far over what a value may be, so that a
     /// paste gone wrong is refused with its length (by the checks on sending) rather than
@@ -140,6 +143,20 @@ public struct FormState: Equatable, Sendable {
     /// The text of `key`, nil when the form has no such field or it is blank.
     public func text(_ key: Key) -> String? {
         fields.first { $0.key == key }.map(\.text).flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+    }
+
+    /// The genres offered under the form while the genre field is focused: those the text
+    /// typed so far begins (or begins a word of); empty when another field is.
+    public var genreSuggestions: [String] {
+        guard fields.indices.contains(focused), fields[focused].key == .genre else { return [] }
+        return GenreSuggestions.matching(fields[focused].text, known: genres)
+    }
+
+    /// What Tab puts in the focused genre field (the first genre offered), nil when Tab
+    /// moves on.
+    public var genreCompletion: String? {
+        guard fields.indices.contains(focused), fields[focused].key == .genre else { return nil }
+        return GenreSuggestions.completion(of: fields[focused].text, known: genres)
     }
 
     /// The form's title line.

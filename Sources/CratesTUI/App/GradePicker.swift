@@ -37,7 +37,8 @@ public struct GradePicker: Equatable, Sendable {
         switch kind {
         case .media: ["not graded"] + MediaCondition.allCases.map(\.rawValue)
         case .sleeve: ["not graded"] + SleeveCondition.allCases.map(\.rawValue)
-        case .rating: Rating.range.map { Rating(clamping: $0).stars }
+        // Each row led by the digit that sets it: "3  ★★★☆☆".
+        case .rating: Rating.range.map { "\($0)  \(Rating(clamping: $0).stars)" }
         }
     }
 

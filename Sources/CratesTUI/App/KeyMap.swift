@@ -38,6 +38,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
         case .form: "Type into the field; an emptied field of an edit goes back to Discogs' value."
         case .needs: "Walks every ambiguous, not-found and failed record, oldest first."
         case .signIn: "Paste a personal access token (https://www.discogs.com/settings/developers): it is checked with Discogs before it is saved."
+        case .grades: "In the rating picker a digit sets that many stars: 0 to 5 (0: not rated)."
         default: nil
         }
     }
@@ -73,7 +74,7 @@ public enum KeyMap {
         KeyBinding(keys: [.character("/")], action: .filter, help: "filter: artist, title, label, catno, barcode", contexts: [.list]),
         KeyBinding(keys: [.character("a")], action: .add, help: "add: barcode, Discogs release id or URL (or just scan)", contexts: [.list]),
         KeyBinding(keys: [.character("s")], action: .search, help: "search Discogs without a barcode (catno, artist, title…)", contexts: [.list, .details, .needs]),
-        KeyBinding(keys: [.character("m")], action: .enterByHand, help: "enter a record by hand (Discogs does not have it)", contexts: [.list, .needs]),
+        KeyBinding(keys: [.character("m")], action: .enterByHand, help: "enter a record by hand (Discogs does not have it)", contexts: [.list, .details, .needs]),
         KeyBinding(keys: [.character("e")], action: .edit, help: "edit the fields and note (yours win over Discogs')", contexts: [.list, .details, .needs]),
         KeyBinding(keys: [.character("O")], action: .sortOrder, help: "sort: artist, title, year, added, label, place", contexts: [.list]),
         KeyBinding(keys: [.character("N")], action: .needsPerson, help: "walk the records that need a person", contexts: [.list]),

@@ -1,4 +1,5 @@
 import CratesCore
+import Foundation
 
 extension AppState {
     /// A form: its title, one line per field ("Artist       Pink Floyd"), the focused one
@@ -31,11 +32,31 @@ extension AppState {
             screen.put("Tab: next field · Enter: \(form.submitLabel) · Esc: cancel", row: row, column: 1, style: .dim)
             row += 1
         }
+        if let genres = genresLine(form), row < height - 3 {
+            screen.put(genres.text, row: row, column: 1, style: genres.style, limit: max(1, width - 2))
+            row += 1
+        }
         if let error = form.error, row < height - 2 {
             screen.put(error, row: row + 1, column: 1, style: .error)
             row += 2
         }
         if let preview = form.preview, form.error == nil { renderPreview(preview, from: row + 1, into: &screen) }
+    }
+
+    /// Under a focused genre field: the genres offered for what is typed ("Genres: Folk,
+    /// World, & Country (Tab) · Pop"), or that what is typed makes a new section; nil for
+    /// another field.
+    private func genresLine(_ form: FormState) -> (text: String, style: Style)? {
+        guard form.fields.indices.contains(form.focused), form.fields[form.focused].key == .genre else { return nil }
+        let typed = form.fields[form.focused].text.trimmingCharacters(in: .whitespaces)
+        let offered = form.genreSuggestions
+        guard !offered.isEmpty else {
+            return typed.isEmpty ? nil : ("“\(typed)” makes a new section: no genre you have, nor Discogs', begins so", .dim)
+        }
+        // The one Tab takes is marked where it is, before the line is cut at the width.
+        var names = offered
+        if form.genreCompletion != nil { names[0] += " (Tab)" }
+        return ("Genres: " + names.joined(separator: " · "), .pending)
     }
 
     /// What the local catalogue has for the search as typed: how many, and the first few

@@ -5,7 +5,8 @@ extension AppState {
     /// choice, the current choice highlighted.
     func renderGradePicker(_ picker: GradePicker, into screen: inout Screen) {
         let labels = picker.labels
-        let title = " \(picker.kind.title): Enter sets it, Esc leaves it "
+        let keys = picker.kind == .rating ? "0–5 or Enter sets it" : "Enter sets it"
+        let title = " \(picker.kind.title): \(keys), Esc leaves it "
         let boxWidth = min(width - 2, max(DisplayWidth.of(title), (labels.map(DisplayWidth.of).max() ?? 0) + 6))
         let top = 2
         let left = max(1, (width - boxWidth) / 2)

@@ -163,6 +163,10 @@ extension RecordDetails {
         let waiting = [.pending, .lookingUp].contains(record.lookupState) ? record.catalogueEdition?.waitingForDiscogs : nil
         let detail = record.lookupError ?? record.skipReason ?? waiting
         add("Lookup", detail.map { "\(record.lookupState.label): \($0)" } ?? record.lookupState.label)
+        if record.lookupState == .notFound {
+            // What a collector can do next, as the walk through `N` offers it.
+            add("Next", "s: search Discogs by artist or title · m: enter it by hand")
+        }
         if record.lookupState == .matched, let edition = record.catalogueEdition {
             // How it was matched, which the full details fetched later do not change.
             add("Matched", edition.source)
@@ -175,9 +179,11 @@ extension RecordDetails {
         add("Location", record.location?.display)
         add("Copy label", LabelCode(kind: .copy, id: Int(record.id))?.digits)
         add("Note", record.note)
-        add("Media", (record.grading.media?.rawValue ?? "not graded") + " (M)")
-        add("Sleeve", (record.grading.sleeve?.rawValue ?? "not graded") + " (V)")
-        add("Rating", record.grading.rating.stars + " (*)")
+        // The key that changes a value is said as a key, apart from the value: a bare "(M)"
+        // after a grade read as the grade "Mint (M)".
+        add("Media", (record.grading.media?.rawValue ?? "not graded") + "  · M to change")
+        add("Sleeve", (record.grading.sleeve?.rawValue ?? "not graded") + "  · V to change")
+        add("Rating", record.grading.rating.stars + "  · * to change")
         add("Collection", collectionText)
         add("Value", value.flatMap { $0.figure.detailsText(currency: $0.currency) })
         if record.lookupState == .ambiguous, !record.candidates.isEmpty {

@@ -25,7 +25,9 @@ struct EditCommand: ParsableCommand {
             grades, rating and note to the copy on Discogs (its Media Condition, Sleeve \
             Condition and Notes fields, and its rating). `crates list --json` shows them.
 
-            Output: the record as `crates list` prints it, with the new values.
+            Output: on a terminal, what was set, in words, on which record ("Set media \
+            Very Good Plus (VG+), rating ★★★★☆ on 12 The Beatles — Abbey Road"); to a pipe \
+            or a file, the record as `crates list` prints it, with the new values.
 
             Exit status: 0 when changed; 1 when a value is refused (the message says why) \
             or there is no such record; 64 when the command line is wrong or gives nothing \
@@ -67,12 +69,13 @@ struct EditCommand: ParsableCommand {
         let store = try self.store.open()
         let (id, values, clear, note, grades) = (self.id, fields.values, self.clear, self.note, self.grades)
         do {
-            let exported = try blocking {
-                try await RecordEditing.edit(
+            let edited = try blocking {
+                try await RecordEditing.editConfirmed(
                     id, values: values, clear: clear, note: note, media: grades.media, sleeve: grades.sleeve, rating: grades.rating,
                     store: store)
             }
-            try StandardStreams.out(exported.listingLine + "\n")
+            // A person reads what was set; a script, the listing line it has always read.
+            try StandardStreams.out((ColumnOutput.outputIsTerminal ? edited.confirmation : edited.record.listingLine) + "\n")
         } catch let failure as RecordEditing.Failure {
             throw CLIError(failure.description)
         }

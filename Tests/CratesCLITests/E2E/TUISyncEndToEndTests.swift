@@ -32,11 +32,11 @@ struct TUISyncEndToEndTests {
         #expect(!screen.contains { $0.contains("sync: reading") }, "the progress is gone once done")
 
         try await tmux.press("Enter")
-        try await tmux.waitFor(text: "Rating       ★★★★☆ (*)")
+        try await tmux.waitFor(text: "Rating       ★★★★☆  · * to change")
         try await tmux.press("M")
         try await tmux.waitFor(text: "Media condition: Enter sets it")
         try await tmux.press("j", "j", "Enter")  // not graded, Mint (M), Near Mint
-        try await tmux.waitFor(text: "Media        Near Mint (NM or M-) (M)")
+        try await tmux.waitFor(text: "Media        Near Mint (NM or M-)  · M to change")
         try await tmux.press("Escape")
         try await tmux.press("S")
         try await tmux.waitFor(text: "Synced with Discogs (DamIDhagor): 0 pulled, 0 pushed, 0 linked, 1 updated")

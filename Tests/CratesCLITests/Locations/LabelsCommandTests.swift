@@ -174,6 +174,36 @@ struct LabelsCommandTests {
         #expect(copy.status != 0 && copy.stderr.contains("copy 1000000001 cannot have a label"), "\(copy)")
     }
 
+    @Test("a place's list printed without the places inside it names their records, each with its place inside the listed one")
+    func contentsPlaceColumn() async throws {
+        let sandbox = try CommandSandbox()
+        let store = try sandbox.openStore()
+        let room = try await store.addLocation(name: "Room", in: nil)
+        let shelf = try await store.addLocation(name: "Shelf 2", in: room.id)
+        let crate = try await store.addLocation(name: "Crate A3", in: shelf.id)
+        _ = try await store.add(NewRecord(
+            gtin: Seed.gtin(1), addMethod: .typed, locationID: room.id,
+            release: Seed.release(7, artist: "Björk", title: "Homogenic", genre: "Electronic")))
+        _ = try await store.add(NewRecord(
+            gtin: Seed.gtin(2), addMethod: .typed, locationID: shelf.id,
+            release: Seed.release(2, artist: "Artist 2", title: "Title 2", genre: "Rock")))
+        _ = try await store.add(NewRecord(
+            gtin: Seed.gtin(3), addMethod: .typed, locationID: crate.id,
+            release: Seed.release(3, artist: "Artist 3", title: "Title 3", genre: "Rock")))
+        let pdf = sandbox.directory.appendingPathComponent("room.pdf")
+        let result = try await Self.run(sandbox, ["Room", "--contents", "--layout", "a4-3x7", "-o", pdf.path])
+        #expect(result.status == 0, "\(result)")
+        let lines = try await PDFTools.text(pdf, page: 2, layout: true).split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("3 records, 1 place inside") }, "\(lines)")
+        #expect(lines.contains { $0.contains("Artist — Title") && $0.contains("Place") }, "a place column: \(lines)")
+        let björk = try #require(lines.first { $0.contains("Björk — Homogenic") }, "\(lines)")
+        #expect(!björk.contains("Shelf") && !björk.contains("Crate"), "directly in the room: no place: \(björk)")
+        let second = try #require(lines.first { $0.contains("Artist 2 — Title 2") }, "\(lines)")
+        #expect(second.hasSuffix("Shelf 2"), "\(second)")
+        let third = try #require(lines.first { $0.contains("Artist 3 — Title 3") }, "\(lines)")
+        #expect(third.hasSuffix("Shelf 2 › Crate A3"), "\(third)")
+    }
+
     @Test("bad input is refused with its message and nothing is written: an unknown layout, a name longer than a label, …")
     func badInput() async throws {
         let sandbox = try CommandSandbox()
