@@ -42,6 +42,7 @@ enum Schema {
             ("v12 catalogue edition", addCatalogueEdition),
             ("v13 lookup state check", addLookupStateCheck),
             ("v14 sort keys", addSortKeys),
+            ("v15 discogs conflicts", addSyncConflicts),
         ]
     }
 
