@@ -45,4 +45,6 @@ public enum SessionEvent: Sendable {
     case sync(SyncStatus)
     /// A question after a sync (y/N).
     case syncQuestion(SyncQuestion)
+    /// The copies in conflict with the Discogs collection (`SessionRequest.loadSyncConflicts`).
+    case syncConflicts([SyncCopyConflict])
 }

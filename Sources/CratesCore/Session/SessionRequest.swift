@@ -56,6 +56,12 @@ public enum SessionRequest: Equatable, Sendable {
     /// Removes from the Discogs collection these instances, whose copies were deleted in
     /// crates (the yes to the question a sync asks).
     case removeFromDiscogs(instanceIDs: [Int64])
+    /// The copies in conflict with the Discogs collection, as the last sync left them
+    /// (`SessionEvent.syncConflicts`).
+    case loadSyncConflicts
+    /// Settles the conflicts of these copies toward one side: crates' values sent to
+    /// Discogs, or Discogs' taken into crates; answered with the conflicts left.
+    case settleConflicts(recordIDs: [Int64], toward: SyncPreference)
 }
 
 /// What a person has allowed for one add, after being asked.

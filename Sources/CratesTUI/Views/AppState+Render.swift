@@ -19,6 +19,7 @@ extension AppState {
         case .needs: renderNeeds(into: &screen)
         case .locations(let state): renderLocations(state, into: &screen)
         case .statistics(let state): renderStatistics(state, into: &screen)
+        case .conflicts(let state): renderConflicts(state, into: &screen)
         }
         renderStatus(into: &screen)
         renderBottomLine(into: &screen)
@@ -45,6 +46,7 @@ extension AppState {
         case .needs: title = " crates · needs a person"
         case .locations: title = " crates · places"
         case .statistics: title = " crates · statistics"
+        case .conflicts: title = " crates · conflicts with Discogs"
         }
         let end = screen.put(title, row: 0, column: 0, style: .statusAccent)
         // The longest hint that fits.
@@ -152,7 +154,7 @@ extension AppState {
     // MARK: Status and bottom line
 
     func renderStatus(into screen: inout Screen) {
-        let row = height - 2
+        let row = height - 1 - bottomRows
         screen.fill(row: row, style: .status)
         // Each fact in a long and a short form, most important first.
         var parts: [(long: String, short: String)] = []
@@ -203,6 +205,10 @@ extension AppState {
             return
         }
         if let question = syncQuestion {
+            // Under the sync's summary (`messageLines`), which stays in sight.
+            for (index, line) in messageLines.enumerated() {
+                screen.put(line, row: row + 1 - bottomRows + index, column: 0, style: message?.isError == true ? .error : .normal)
+            }
             screen.put("\(question.text) (y/N)", row: row, column: 0, style: .prompt)
             return
         }
@@ -212,7 +218,11 @@ extension AppState {
             return
         }
         if let message {
-            screen.put(message.text, row: row, column: 0, style: message.isError ? .error : .normal)
+            // Wrapped whole over the bottom lines (`messageLines`).
+            for (index, line) in messageLines.enumerated() {
+                screen.fill(row: row + 1 - bottomRows + index, style: .normal)
+                screen.put(line, row: row + 1 - bottomRows + index, column: 0, style: message.isError ? .error : .normal)
+            }
         }
     }
 }
