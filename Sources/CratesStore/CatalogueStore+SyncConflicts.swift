@@ -74,11 +74,6 @@ extension CatalogueStore {
         }
     }
 
-    /// How many copies are in conflict now (`syncConflicts().count`).
-    public func syncConflictCount() async throws(StoreError) -> Int {
-        try await syncConflicts().count
-    }
-
     // MARK: Rows
 
     /// The conflicts of these copies (nil: every copy's).

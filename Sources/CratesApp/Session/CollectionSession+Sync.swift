@@ -79,7 +79,6 @@ extension CollectionSession {
         spawn {
             defer { self.end() }
             let report = await sync.settle(recordIDs: recordIDs, toward: side)
-            post(.sync(.idle))
             post(.message(report.settlement(toward: side), isError: report.failure != nil))
             do {
                 post(.syncConflicts(try await self.store.syncConflicts()))
