@@ -81,6 +81,8 @@ extension CatalogueStore {
         /// looked up yet.
         public var unlinked: [Int: [SyncCopy]]
         public var storedReleases: Set<Int>
+        /// The fields in conflict of the linked instances, as stored (Discogs' values).
+        public var conflicts: [Int64: [SyncField: String?]] = [:]
     }
 
     /// The context of a page of `instances`; copies in `excluding` count as linked already
@@ -124,7 +126,8 @@ extension CatalogueStore {
                     db, sql: "SELECT id FROM release WHERE id IN (SELECT value FROM json_each(?))",
                     arguments: [Self.jsonArray(releaseIDs)]))
             }
-            return SyncPageContext(links: links, unlinked: unlinked, storedReleases: stored)
+            let conflicts = try Self.storedConflicts(db, instanceIDs: Array(links.keys))
+            return SyncPageContext(links: links, unlinked: unlinked, storedReleases: stored, conflicts: conflicts)
         }
     }
 
@@ -190,10 +193,13 @@ extension CatalogueStore {
         public var refreshes: [Link] = []
         public var pulled: [Pulled] = []
         public var pushes: [Push] = []
+        /// The fields now in conflict of instances whose set changed (empty: none left),
+        /// with Discogs' value of each.
+        public var conflicts: [Int64: [SyncField: String?]] = [:]
 
         public init() {}
 
-        public var isEmpty: Bool { links.isEmpty && refreshes.isEmpty && pulled.isEmpty && pushes.isEmpty }
+        public var isEmpty: Bool { links.isEmpty && refreshes.isEmpty && pulled.isEmpty && pushes.isEmpty && conflicts.isEmpty }
     }
 
     /// Writes a page's changes in one transaction; returns the ids of the pulled copies.
@@ -212,8 +218,13 @@ extension CatalogueStore {
             func isLinked(instance: Int64, record: Int64) throws -> Bool {
                 try Bool.fetchOne(linked, arguments: [instance, record]) ?? false
             }
+            // A link another sync wrote first is that sync's, conflicts and all.
+            var notLinked: Set<Int64> = []
             for link in changes.links {
-                guard try !isLinked(instance: link.key.instanceID, record: link.recordID) else { continue }
+                guard try !isLinked(instance: link.key.instanceID, record: link.recordID) else {
+                    notLinked.insert(link.key.instanceID)
+                    continue
+                }
                 try Self.take(db, link, now: now)
                 try Self.insertLink(db, link.key, recordID: link.recordID, base: link.base, now: now)
             }
@@ -247,6 +258,9 @@ extension CatalogueStore {
                         push.recordID, push.key.releaseID, push.key.folderID, push.key.instanceID, push.field.rawValue,
                         push.value, StoredValues.seconds(now),
                     ])
+            }
+            for (instanceID, fields) in changes.conflicts where !notLinked.contains(instanceID) {
+                try Self.replaceConflicts(db, instanceID: instanceID, fields: fields, now: now)
             }
             return pulledIDs
         }
@@ -509,6 +523,14 @@ extension CatalogueStore {
     /// A field written to an instance: the base takes the value sent, and the entry (if
     /// any) is gone.
     public func completeUpdate(_ id: Int64?, instanceID: Int64, field: SyncField, value: String?) async throws(StoreError) {
+        try await write { db in
+            try Self.setBase(db, instanceID: instanceID, field: field, value: value)
+            if let id { try db.execute(sql: "DELETE FROM discogsOutbox WHERE id = ?", arguments: [id]) }
+        }
+    }
+
+    /// Sets one field of a link's base (the value both sides hold) from its text.
+    static func setBase(_ db: Database, instanceID: Int64, field: SyncField, value: String?) throws {
         let column: String
         let argument: DatabaseValue
         switch field {
@@ -519,10 +541,7 @@ extension CatalogueStore {
         case .sleeve: (column, argument) = ("baseSleeve", value.databaseValue)
         case .notes: (column, argument) = ("baseNotes", value.databaseValue)
         }
-        try await write { db in
-            try db.execute(sql: "UPDATE discogsCopy SET \(column) = ? WHERE instanceID = ?", arguments: [argument, instanceID])
-            if let id { try db.execute(sql: "DELETE FROM discogsOutbox WHERE id = ?", arguments: [id]) }
-        }
+        try db.execute(sql: "UPDATE discogsCopy SET \(column) = ? WHERE instanceID = ?", arguments: [argument, instanceID])
     }
 
     /// An instance removed from Discogs: its link and the entry are gone.
@@ -594,16 +613,23 @@ extension CatalogueStore {
         let rows = try Row.fetchAll(
             db,
             sql: """
-                SELECT c.recordID, c.instanceID, c.releaseID, c.folderID, f.name, c.removedAt
+                SELECT c.recordID, c.instanceID, c.releaseID, c.folderID, f.name, c.removedAt,
+                       c.baseRating, c.baseMedia, c.baseSleeve, c.baseNotes
                 FROM discogsCopy c LEFT JOIN discogsFolder f ON f.id = c.folderID
                 WHERE c.recordID IN (SELECT value FROM json_each(?))
                 """,
             arguments: [jsonArray(recordIDs)])
+        let conflicts = try storedConflicts(db, instanceIDs: rows.map { $0[1] as Int64 })
         var links: [Int64: DiscogsCopyLink] = [:]
         for row in rows {
+            let instanceID: Int64 = row[1]
+            // What Discogs holds as far as crates knows: the last sync's values, and
+            // Discogs' own where they are in conflict.
+            let stored = conflicts[instanceID] ?? [:]
+            let discogs = stored.reduce(baseValues(from: row, at: 6)) { $0.with($1.key, text: $1.value) }
             links[row[0] as Int64] = DiscogsCopyLink(
-                instanceID: row[1], releaseID: row[2], folderID: row[3], folderName: row[4],
-                removedOnDiscogs: (row[5] as Double?) != nil)
+                instanceID: instanceID, releaseID: row[2], folderID: row[3], folderName: row[4],
+                removedOnDiscogs: (row[5] as Double?) != nil, discogsValues: discogs, conflicts: Set(stored.keys))
         }
         return links
     }
@@ -619,7 +645,7 @@ extension CatalogueStore {
         LEFT JOIN release crel ON crel.id = c.releaseID
         """
 
-    private static let outboxSelect = """
+    static let outboxSelect = """
         SELECT id, kind, recordID, releaseID, folderID, instanceID, field, value, sentAt FROM discogsOutbox
         """
 
@@ -627,9 +653,7 @@ extension CatalogueStore {
     private static func syncLink(from row: Row) throws -> SyncLink {
         let instanceID: Int64 = row[0]
         let recordID: Int64 = row[1]
-        let base = SyncedValues(
-            rating: Rating(clamping: row[4]), media: (row[5] as String?).flatMap(MediaCondition.init(rawValue:)),
-            sleeve: (row[6] as String?).flatMap(SleeveCondition.init(rawValue:)), notes: row[7])
+        let base = baseValues(from: row, at: 4)
         var copy: SyncCopy?
         if (row[9] as Int64?) != nil {
             copy = try syncCopy(from: row, at: 9)
@@ -641,9 +665,17 @@ extension CatalogueStore {
             removed: (row[8] as Double?) != nil, copy: copy, title: title)
     }
 
+    /// The base values from the columns baseRating, baseMedia, baseSleeve, baseNotes
+    /// starting at `index`.
+    static func baseValues(from row: Row, at index: Int) -> SyncedValues {
+        SyncedValues(
+            rating: Rating(clamping: row[index]), media: (row[index + 1] as String?).flatMap(MediaCondition.init(rawValue:)),
+            sleeve: (row[index + 2] as String?).flatMap(SleeveCondition.init(rawValue:)), notes: row[index + 3])
+    }
+
     /// A copy from the columns id, addedAt, note, mediaCondition, sleeveCondition, rating,
     /// gtin, artist, title (the collector's where set) starting at `index`.
-    private static func syncCopy(from row: Row, at index: Int) throws -> SyncCopy {
+    static func syncCopy(from row: Row, at index: Int) throws -> SyncCopy {
         let id: Int64 = row[index]
         let grading = try StoredValues.grading(from: row, at: index + 3, recordID: id)
         let gtin: String? = row[index + 6]
@@ -654,7 +686,7 @@ extension CatalogueStore {
             addedAt: StoredValues.date(row[index + 1]), title: name)
     }
 
-    private static func outboxEntry(from row: Row) throws -> OutboxEntry {
+    static func outboxEntry(from row: Row) throws -> OutboxEntry {
         let kindText: String = row[1]
         guard let kind = OutboxEntry.Kind(rawValue: kindText) else {
             throw StoreError.unreadableValue(recordID: row[2], column: "discogsOutbox.kind", value: kindText)

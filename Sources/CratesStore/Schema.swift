@@ -43,6 +43,7 @@ enum Schema {
             ("v13 lookup state check", addLookupStateCheck),
             ("v14 sort keys", addSortKeys),
             ("v15 price observations", addPriceObservations),
+            ("v16 discogs conflicts", addSyncConflicts),
         ]
     }
 

@@ -102,6 +102,16 @@ public struct CollectionServerControl: Sendable {
         _ = try await get("/_control/collection/listing?\(query)&page=\(page)&count=\(count)")
     }
 
+    /// Changes a copy as its owner would on Discogs' site (not an API request: not counted):
+    /// its rating, custom fields' values by field id (empty: cleared), or removes it.
+    public func change(instance: Int64, rating: Int? = nil, fields: [Int: String] = [:], remove: Bool = false) async throws {
+        var query: [(String, String)] = [("instance", String(instance))]
+        if let rating { query.append(("rating", String(rating))) }
+        for (id, value) in fields.sorted(by: { $0.key < $1.key }) { query.append(("field_\(id)", value)) }
+        if remove { query.append(("remove", "1")) }
+        _ = try await get("/_control/collection/change?" + OAuthPercentEncoding.formString(query))
+    }
+
     /// Sends the answers held.
     public func release() async throws {
         _ = try await get("/_control/collection/release")

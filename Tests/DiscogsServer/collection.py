@@ -35,6 +35,9 @@ Control endpoints (never rate-limited, never counted as API requests):
   GET  /_control/collection/reset              forgets every collection, release and counter
   GET  /_control/collection/hold?kind=K&count=N   the next N requests of kind K are carried out,
                                       then their answers held until /_control/collection/release
+  GET  /_control/collection/change?instance=I[&rating=R][&field_F=V][&remove=1]
+                                      the owner changes a copy on Discogs' site: its rating,
+                                      a field's value (empty: cleared), or removes it
   GET  /_control/collection/held               {"held": n}: answers being held now
   GET  /_control/collection/release            sends the held answers
   GET  /_control/collection/listing?quirk=Q&page=N&count=C[&instance=I]
@@ -534,6 +537,25 @@ def control(handler, path, query, raw_body):
         with c.lock:
             c.quirks.append({"quirk": quirk, "page": int(query.get("page", "1")),
                              "count": int(query.get("count", "1")), "instance": int(query.get("instance", "0"))})
+        return handler.send(200, "{}")
+    if what == "change":
+        with c.lock:
+            user = c.user(query.get("username", c.owner))
+            inst = user.instances.get(int(query.get("instance", "0"))) if user else None
+            if inst is None:
+                return handler.send(404, json.dumps({"message": NOT_FOUND}))
+            if query.get("remove") == "1":
+                user.instances.pop(inst["instance_id"])
+            else:
+                if "rating" in query:
+                    inst["rating"] = int(query["rating"])
+                for key, value in query.items():
+                    if key.startswith("field_"):
+                        if value == "":
+                            inst["notes"].pop(key[len("field_"):], None)
+                        else:
+                            inst["notes"][key[len("field_"):]] = value
+            user.generation += 1
         return handler.send(200, "{}")
     if what == "held":
         with c.lock:

@@ -32,6 +32,7 @@ extension CollectionSession {
         spawn {
             defer { self.end() }
             let report = await sync.run(DiscogsSync.Options())
+            self.state.withLock { $0.syncReport = report }
             self.finished(report)
             if report.failure == nil, !report.deletedHere.isEmpty {
                 let count = report.deletedHere.count
@@ -43,14 +44,50 @@ extension CollectionSession {
         }
     }
 
-    /// The yes to "remove them there too?".
+    /// The yes to "remove them there too?": what the removal did adds to the sync's
+    /// summary, which stays whole (its conflicts, the copies removed on Discogs).
     func startRemoval(_ instanceIDs: [Int64]) {
         guard let access = discogs, access.signedIn, begin() else { return }
         let post = self.post
         let sync = DiscogsSync(store: store, access: access, progress: { post(.sync($0)) })
         spawn {
             defer { self.end() }
-            self.finished(await sync.removeFromDiscogs(instanceIDs: instanceIDs))
+            let removal = await sync.removeFromDiscogs(instanceIDs: instanceIDs)
+            let report = self.state.withLock { state -> SyncReport in
+                guard var report = state.syncReport else { return removal }
+                report.add(removal)
+                state.syncReport = report
+                return report
+            }
+            self.finished(report)
+        }
+    }
+
+    /// A choice in the conflicts view: these copies' conflicts settled toward one side; the
+    /// view then gets the conflicts left, and an open details view the copy's values.
+    func startSettling(_ recordIDs: [Int64], toward side: SyncPreference) {
+        guard let access = discogs, access.signedIn || side == .discogs else {
+            post(.message("Sending crates' values needs Discogs: \(DiscogsAccessProblem.notSignedIn)", isError: true))
+            return
+        }
+        guard begin() else {
+            post(.message("A sync is running: choose again once it has ended", isError: false))
+            return
+        }
+        let post = self.post
+        let sync = DiscogsSync(store: store, access: access, progress: { post(.sync($0)) })
+        spawn {
+            defer { self.end() }
+            let report = await sync.settle(recordIDs: recordIDs, toward: side)
+            post(.message(report.settlement(toward: side), isError: report.failure != nil))
+            do {
+                post(.syncConflicts(try await self.store.syncConflicts()))
+                for copy in report.settled {
+                    if let details = try await self.store.details(copy.recordID) { post(.details(details)) }
+                }
+            } catch {
+                post(.message("\(error)", isError: true))
+            }
         }
     }
 
@@ -78,8 +115,12 @@ extension CollectionSession {
         post(.sync(.idle))
         var text = report.summary
         if let failure = report.failure { text += " " + failure.description }
-        if !report.conflicts.isEmpty { text += " `crates sync` lists the conflicts." }
-        if !report.removedOnDiscogs.isEmpty { text += " `crates sync` lists the copies removed on Discogs." }
+        if !report.conflicts.isEmpty {
+            text += " C shows \(report.conflicts.count == 1 ? "the conflict" : "the conflicts"): keep crates' value or take Discogs'."
+        }
+        if !report.removedOnDiscogs.isEmpty {
+            text += " `crates sync` lists the copies removed on Discogs (`--restore-removed` adds them again)."
+        }
         post(.message(text, isError: report.failure != nil))
     }
 

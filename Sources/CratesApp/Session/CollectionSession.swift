@@ -55,6 +55,8 @@ public final class CollectionSession: Sendable {
         var fetchingDetails: Set<Int> = []
         /// Whether a Discogs sync runs now (one at a time).
         var syncRunning = false
+        /// The last sync's report: a removal asked after it adds to it (`SyncReport.add`).
+        var syncReport: SyncReport?
         /// Records added in this session, whose lookup's match says whether Discogs has them.
         var recentAdds: Set<Int64> = []
         /// OAuth between its second and third leg: the sign-in form waits for the code.
@@ -272,6 +274,10 @@ public final class CollectionSession: Sendable {
                 startRemoval(instanceIDs)
             case .signIn(let request):
                 signIn(request)
+            case .loadSyncConflicts:
+                post(.syncConflicts(try await store.syncConflicts()))
+            case .settleConflicts(let recordIDs, let side):
+                startSettling(recordIDs, toward: side)
             case .search(let query, let recordID):
                 // Waits for Discogs: off the serial line, as an add by release.
                 spawn { await self.search(query, for: recordID) }

@@ -15,7 +15,7 @@ extension SyncRun {
         for instance in instances {
             if reconciledInDryRun.contains(instance.instanceID) { continue }
             if let link = context.links[instance.instanceID] {
-                planLinked(instance, link: link, into: &changes)
+                planLinked(instance, link: link, stored: context.conflicts[instance.instanceID] ?? [:], into: &changes)
             } else if var copies = unlinked[instance.releaseID], !copies.isEmpty {
                 // The first sync's rule, and a copy added on both sides since: one crates
                 // copy and one instance of a release are the same copy, oldest with oldest.
@@ -38,7 +38,9 @@ extension SyncRun {
     }
 
     /// A linked instance: its folder kept current, its values merged.
-    private mutating func planLinked(_ instance: DiscogsCollectionInstance, link: CatalogueStore.SyncLink, into changes: inout Changes) {
+    private mutating func planLinked(
+        _ instance: DiscogsCollectionInstance, link: CatalogueStore.SyncLink, stored: [SyncField: String?], into changes: inout Changes
+    ) {
         guard let copy = link.copy else {
             // Deleted in crates: settled after the listing (`--delete`, or reported). Its
             // folder is kept current for the removal's request.
@@ -49,7 +51,7 @@ extension SyncRun {
             return
         }
         let discogs = discogsValues(of: instance, crates: copy.values)
-        let decided = decide(base: link.base, copy: copy, discogs: discogs, key: instance.key, into: &changes)
+        let decided = decide(base: link.base, copy: copy, discogs: discogs, key: instance.key, stored: stored, into: &changes)
         if decided.base != link.base || decided.take != nil || link.folderID != instance.folderID || link.removed {
             changes.refreshes.append(Changes.Link(
                 key: instance.key, recordID: copy.recordID, base: decided.base, take: decided.take, expected: copy.values))
@@ -64,15 +66,17 @@ extension SyncRun {
             report.planned.append("would link: \(copy.recordID) \(SyncReport.clean(copy.title)) with instance \(instance.instanceID)")
         }
         let discogs = discogsValues(of: instance, crates: copy.values)
-        let decided = decide(base: .empty, copy: copy, discogs: discogs, key: instance.key, into: &changes)
+        let decided = decide(base: .empty, copy: copy, discogs: discogs, key: instance.key, stored: [:], into: &changes)
         changes.links.append(Changes.Link(
             key: instance.key, recordID: copy.recordID, base: decided.base, take: decided.take, expected: copy.values))
     }
 
     /// The three-way merge of one copy, in the directions this sync goes: fields to take
-    /// (returned), fields to push (into `changes`), conflicts (into the report).
+    /// (returned), fields to push (into `changes`), conflicts (into the report, and into
+    /// `changes` when they differ from those `stored` for the instance).
     private mutating func decide(
-        base: SyncedValues, copy: CatalogueStore.SyncCopy, discogs: SyncedValues, key: DiscogsInstanceKey, into changes: inout Changes
+        base: SyncedValues, copy: CatalogueStore.SyncCopy, discogs: SyncedValues, key: DiscogsInstanceKey,
+        stored: [SyncField: String?], into changes: inout Changes
     ) -> (base: SyncedValues, take: SyncedValues?) {
         let merge = CopyMerge(base: base, crates: copy.values, discogs: discogs, prefer: options.prefer)
         var newBase = merge.newBase
@@ -97,10 +101,13 @@ extension SyncRun {
                 }
             }
         }
+        var found: [SyncField: String?] = [:]
         for field in merge.conflicts {
             report.conflicts.append(SyncConflict(
                 recordID: copy.recordID, title: copy.title, field: field, crates: copy.values.text(field), discogs: discogs.text(field)))
+            found[field] = .some(discogs.text(field))
         }
+        if found != stored { changes.conflicts[key.instanceID] = found }
         return (newBase, taken == copy.values ? nil : taken)
     }
 

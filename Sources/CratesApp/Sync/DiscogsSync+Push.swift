@@ -68,17 +68,19 @@ extension SyncRun {
         if !options.dryRun { try await drainOutbox() }
     }
 
-    /// Carries out the outbox in the order planned, each entry committed as sent before its
-    /// request and deleted once answered. Stops at the first failure that would fail the
-    /// rest too (refused credentials, Discogs unreachable); an entry Discogs refuses alone
-    /// (a release it no longer has, a value it does not take) is dropped and reported.
-    mutating func drainOutbox() async throws {
-        let total = try await store.outboxCount()
+    /// Carries out the outbox in the order planned (only the entries `only` names, when
+    /// given), each entry committed as sent before its request and deleted once answered.
+    /// Stops at the first failure that would fail the rest too (refused credentials, Discogs
+    /// unreachable); an entry Discogs refuses alone (a release it no longer has, a value it
+    /// does not take) is dropped and reported.
+    mutating func drainOutbox(only: Set<Int64>? = nil) async throws {
+        let total = if let only { only.count } else { try await store.outboxCount() }
         var done = 0
         var after: Int64 = 0
         sync.progress(.pushing(done: 0, total: total))
         while let entry = try await store.outboxEntry(after: after) {
             after = entry.id
+            if let only, !only.contains(entry.id) { continue }
             switch entry.kind {
             case .add: try await add(entry)
             case .update: try await update(entry)

@@ -22,7 +22,8 @@ import Foundation
 ///    again, up to `listingReadings` times; if it still does not, no copy it did not show
 ///    is flagged, added again or added at all (an unseen instance may be any copy's), and
 ///    the sync ends with `incompleteListing`. Copies deleted in crates are removed on
-///    Discogs with `--delete`, otherwise reported.
+///    Discogs with `--delete`, otherwise reported; copies removed on Discogs are added
+///    there again with `--restore-removed`, otherwise reported.
 /// 5. **Push** (`DiscogsSync+Push`): the copies matched to a release and on no instance are
 ///    added, then the changed fields written, each through the outbox: committed before it
 ///    is sent, deleted once Discogs has answered.
@@ -45,12 +46,18 @@ public struct DiscogsSync: Sendable {
         public var folder: String?
         /// Remove on Discogs the instances of copies deleted in crates.
         public var deleteOnDiscogs = false
-        /// Which side wins a conflict; nil: neither, the conflict is listed.
+        /// Which side wins a conflict (a value changed differently on both sides); nil:
+        /// neither, the conflict is listed and kept for a person to settle.
         public var prefer: SyncPreference?
+        /// Add back to Discogs, as new instances, the copies found removed there (else they
+        /// are flagged "removed on Discogs" and listed). Apart from `prefer`: a removal is not
+        /// a conflict of values, and settling conflicts must never put back on Discogs a
+        /// copy the person removed there.
+        public var restoreRemoved = false
 
         public init(
             pull: Bool = true, push: Bool = true, dryRun: Bool = false, folder: String? = nil, deleteOnDiscogs: Bool = false,
-            prefer: SyncPreference? = nil
+            prefer: SyncPreference? = nil, restoreRemoved: Bool = false
         ) {
             self.pull = pull
             self.push = push
@@ -58,6 +65,7 @@ public struct DiscogsSync: Sendable {
             self.folder = folder
             self.deleteOnDiscogs = deleteOnDiscogs
             self.prefer = prefer
+            self.restoreRemoved = restoreRemoved
         }
     }
 
@@ -201,7 +209,7 @@ struct SyncRun {
     }
 
     /// Who the sync is for, checked against the account the collection was synced with.
-    private mutating func signIn() async throws {
+    mutating func signIn() async throws {
         guard sync.access.signedIn else { throw SyncFailure.notSignedIn }
         if let known = sync.access.username, !known.isEmpty {
             username = known
@@ -261,8 +269,8 @@ struct SyncRun {
             // Not flagged by a dry run: list what a real one would flag.
             removed += gone.filter { $0.copy != nil && !$0.removed }
         }
-        if options.prefer == .crates, options.push, listing.isComplete, !removed.isEmpty {
-            // crates' side wins: the copies go back to Discogs as new instances.
+        if options.restoreRemoved, options.push, listing.isComplete, !removed.isEmpty {
+            // Asked for: the copies go back to Discogs as new instances.
             if options.dryRun {
                 report.pushed += removed.count
                 report.planned += removed.map { "would add again to Discogs: \($0.recordID) \(SyncReport.clean($0.title))" }

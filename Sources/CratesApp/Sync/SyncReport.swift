@@ -129,6 +129,8 @@ public struct SyncReport: Sendable {
     public var planned: [String] = []
     /// Values left alone, with why (a field Discogs cannot clear, an option it lacks…).
     public var notices: [String] = []
+    /// Conflicts a person settled (the collection UI's conflicts view).
+    public var settled: [SyncCopyConflict] = []
     public var requests = 0
     public var failure: SyncFailure?
 
@@ -168,7 +170,7 @@ public struct SyncReport: Sendable {
         for copy in removedOnDiscogs {
             lines.append(
                 "removed on Discogs: \(copy.recordID.map(String.init) ?? "") \(Self.clean(copy.title)): kept here; delete it in crates, "
-                    + "or `crates sync --prefer crates` adds it again")
+                    + "or `crates sync --restore-removed` adds it again")
         }
         for copy in deletedHere {
             lines.append(
@@ -187,6 +189,48 @@ public struct SyncReport: Sendable {
         lines += notices.map(Self.clean)
         if let failure { lines.append("crates sync: \(failure)") }
         return lines
+    }
+
+    /// Takes in what a later run for the same sync did (the removal the collection UI asks
+    /// about after it): its counts add to these, and the conflicts, the copies removed on
+    /// Discogs and the rest of what this sync found stay.
+    public mutating func add(_ later: SyncReport) {
+        pulled += later.pulled
+        pushed += later.pushed
+        linked += later.linked
+        updatedHere.formUnion(later.updatedHere)
+        updatedThere.formUnion(later.updatedThere)
+        removedThere += later.removedThere
+        if later.failure == nil, later.removedThere > 0 { deletedHere = [] }
+        notices += later.notices
+        requests += later.requests
+        failure = later.failure ?? failure
+    }
+
+    /// What settling conflicts toward `side` did, in a sentence: "Sent crates' values to
+    /// Discogs: The Persuader — Stockholm (rating ★★★★)."
+    public func settlement(toward side: SyncPreference) -> String {
+        let what: String
+        if settled.count == 1, let copy = settled.first {
+            let values = copy.fields.map { "\($0.field.label) \(side == .crates ? $0.field.shown($0.crates) : $0.field.shown($0.discogs))" }
+            what = "\(Self.clean(copy.title)) (\(values.joined(separator: ", ")))"
+        } else {
+            what = counted(settled.count, "copy", plural: "copies")
+        }
+        var text: String
+        if settled.isEmpty {
+            text = failure == nil ? "No conflict left to settle (settled meanwhile)" : "Not settled"
+        } else if side == .discogs {
+            text = "Took Discogs' values: \(what)"
+        } else if failure == nil {
+            text = "Sent crates' values to Discogs: \(what)"
+        } else {
+            text = "Kept crates' values: \(what); not sent yet, the next sync sends them"
+        }
+        text += "."
+        if let failure { text += " \(failure)" }
+        for notice in notices { text += " " + Self.clean(notice) }
+        return text
     }
 
     static func shown(_ value: String?) -> String {

@@ -49,4 +49,6 @@ public enum SessionEvent: Sendable {
     case syncQuestion(SyncQuestion)
     /// The sign-in form's answers (`SessionRequest.signIn`).
     case signIn(SignInEvent)
+    /// The copies in conflict with the Discogs collection (`SessionRequest.loadSyncConflicts`).
+    case syncConflicts([SyncCopyConflict])
 }

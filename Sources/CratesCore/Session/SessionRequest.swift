@@ -64,6 +64,12 @@ public enum SessionRequest: Equatable, Sendable {
     case removeFromDiscogs(instanceIDs: [Int64])
     /// The sign-in form (`A`): answered by `SessionEvent.signIn`.
     case signIn(SignInRequest)
+    /// The copies in conflict with the Discogs collection, as the last sync left them
+    /// (`SessionEvent.syncConflicts`).
+    case loadSyncConflicts
+    /// Settles the conflicts of these copies toward one side: crates' values sent to
+    /// Discogs, or Discogs' taken into crates; answered with the conflicts left.
+    case settleConflicts(recordIDs: [Int64], toward: SyncPreference)
 }
 
 /// What a person has allowed for one add, after being asked.

@@ -75,6 +75,8 @@ extension AppState {
             sync = status
         case .syncQuestion(let question):
             syncQuestion = question
+        case .syncConflicts(let conflicts):
+            applyConflicts(conflicts)
         case .cameraScan(let scan):
             if let ignored = scan.intent.ignoredMessage {
                 say(ignored)
@@ -101,6 +103,7 @@ extension AppState {
 
     mutating func say(_ text: String, isError: Bool = false) {
         message = Message(text: ControlCharacters.cleaned(text), isError: isError)
+        keepSelectionVisible()  // a long message takes rows from the list
     }
 
     // MARK: Keys
@@ -144,7 +147,8 @@ extension AppState {
         if let question = syncQuestion {
             syncQuestion = nil
             if key == .character("y") || key == .character("Y") { return [.session(question.yes)] }
-            say(question.declined)
+            // After the sync's summary, which the answer never hides.
+            say([message?.text, question.declined].compactMap { $0 }.joined(separator: " "), isError: message?.isError ?? false)
             return []
         }
 
@@ -176,6 +180,7 @@ extension AppState {
         case .locations(let state): return locationsKey(key, state)
         case .statistics(let state): return statisticsKey(key, state)
         case .signIn(let state): return signInKey(key, state)
+        case .conflicts(let state): return conflictsKey(key, state)
         }
     }
 
@@ -280,6 +285,9 @@ extension AppState {
             return [.rememberOrder(order)]
         case .statistics:
             return openStatistics()
+        case .conflicts:
+            return openConflicts()
+        case .keepCrates, .takeDiscogs, .keepCratesForAll, .takeDiscogsForAll: break  // the conflicts view's
         case .quit: return quit()
         case .redraw: return [.redraw]
         }
@@ -336,6 +344,8 @@ extension AppState {
         case .mediaGrade, .sleeveGrade, .rate:
             openGradePicker(action, state)
             return []
+        case .conflicts:
+            return openConflicts()
         default: break
         }
         mode = .details(state)

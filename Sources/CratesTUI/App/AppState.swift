@@ -18,6 +18,8 @@ public struct AppState: Sendable {
         case statistics(StatisticsState)
         /// The sign-in form (`A`).
         case signIn(SignInState)
+        /// The copies in conflict with the Discogs collection (`C`).
+        case conflicts(ConflictsState)
     }
 
     /// Where a form or the picker goes back to when it closes.
@@ -180,8 +182,9 @@ public struct AppState: Sendable {
         self.order = order
     }
 
-    /// Rows available to the list (one title line above, status and message lines below).
-    var listHeight: Int { max(1, height - 3) }
+    /// Rows available to the list (one title line above, the status line and the message's
+    /// lines below: `bottomRows`).
+    var listHeight: Int { max(1, height - 2 - bottomRows) }
 
     /// Whether a dialog holds the user's attention, so camera scans wait.
     var dialogOpen: Bool {

@@ -16,6 +16,9 @@ public enum Action: String, Sendable, CaseIterable {
     case sortOrder
     /// The statistics screen: the collection's bar charts; Enter on a bar narrows the list.
     case statistics
+    /// The copies in conflict with the Discogs collection; in that view, keep crates'
+    /// values or take Discogs', for one copy or for every one.
+    case conflicts, keepCrates, takeDiscogs, keepCratesForAll, takeDiscogsForAll
 }
 
 /// Where a binding applies.
@@ -29,6 +32,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
     case grades = "Grading (M, V, * in the details)"
     case statistics = "Statistics (#)"
     case signIn = "Signing in to Discogs (A)"
+    case conflicts = "Conflicts with Discogs (C)"
     case help = "Help"
 
     /// What the help says about the context beyond its keys.
@@ -39,6 +43,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
         case .needs: "Walks every ambiguous, not-found and failed record, oldest first."
         case .signIn: "Paste a personal access token (https://www.discogs.com/settings/developers): it is checked with Discogs before it is saved."
         case .grades: "In the rating picker a digit sets that many stars: 0 to 5 (0: not rated)."
+        case .conflicts: "A value changed differently in crates and on Discogs since the last sync: choose which stays, for each copy."
         default: nil
         }
     }
@@ -144,6 +149,22 @@ public enum KeyMap {
         KeyBinding(keys: [.control("u")], action: .clearField, help: "empty the field", contexts: [.signIn]),
         KeyBinding(keys: [.control("x")], action: .delete, help: "sign out: forget the saved credentials", contexts: [.signIn]),
         KeyBinding(keys: [.escape, .control("c"), .control("g")], action: .back, help: "cancel", contexts: [.signIn]),
+        // Conflicts with the Discogs collection, as the last sync found them.
+        KeyBinding(keys: [.character("C")], action: .conflicts, help: "conflicts with Discogs: choose crates' or Discogs' values", contexts: [.list, .details]),
+        KeyBinding(keys: [.down, .character("j")], action: .moveDown, help: "next copy", contexts: [.conflicts]),
+        KeyBinding(keys: [.up, .character("k")], action: .moveUp, help: "previous copy", contexts: [.conflicts]),
+        KeyBinding(keys: [.pageDown, .control("f"), .character(" ")], action: .pageDown, help: "page down", contexts: [.conflicts]),
+        KeyBinding(keys: [.pageUp, .control("b")], action: .pageUp, help: "page up", contexts: [.conflicts]),
+        KeyBinding(keys: [.home, .character("g")], action: .top, help: "first copy", contexts: [.conflicts]),
+        KeyBinding(keys: [.end, .character("G")], action: .bottom, help: "last copy", contexts: [.conflicts]),
+        KeyBinding(keys: [.character("c")], action: .keepCrates, help: "keep crates' values of this copy (sent to Discogs)", contexts: [.conflicts]),
+        KeyBinding(keys: [.character("d")], action: .takeDiscogs, help: "take Discogs' values of this copy", contexts: [.conflicts]),
+        KeyBinding(keys: [.character("C")], action: .keepCratesForAll, help: "keep crates' values of every copy (asks first)", contexts: [.conflicts]),
+        KeyBinding(keys: [.character("D")], action: .takeDiscogsForAll, help: "take Discogs' values of every copy (asks first)", contexts: [.conflicts]),
+        KeyBinding(keys: [.enter, .right, .character("l")], action: .open, help: "the copy's details", contexts: [.conflicts]),
+        KeyBinding(keys: [.escape, .left, .character("h"), .character("q")], action: .back, help: "back to the list", contexts: [.conflicts]),
+        KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.conflicts]),
+        KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.conflicts]),
     ]
 
     /// The action bound to `key` in `context`, if any.

@@ -20,6 +20,7 @@ extension AppState {
         case .locations(let state): renderLocations(state, into: &screen)
         case .statistics(let state): renderStatistics(state, into: &screen)
         case .signIn(let state): renderSignIn(state, into: &screen)
+        case .conflicts(let state): renderConflicts(state, into: &screen)
         }
         renderStatus(into: &screen)
         renderBottomLine(into: &screen)
@@ -47,6 +48,7 @@ extension AppState {
         case .locations: title = " crates · places"
         case .statistics: title = " crates · statistics"
         case .signIn: title = " crates · sign in to Discogs"
+        case .conflicts: title = " crates · conflicts with Discogs"
         }
         let end = screen.put(title, row: 0, column: 0, style: .statusAccent)
         // The longest hint that fits.
@@ -155,7 +157,7 @@ extension AppState {
     // MARK: Status and bottom line
 
     func renderStatus(into screen: inout Screen) {
-        let row = height - 2
+        let row = height - 1 - bottomRows
         screen.fill(row: row, style: .status)
         // Each fact in a long and a short form, most important first.
         var parts: [(long: String, short: String)] = []
@@ -206,6 +208,10 @@ extension AppState {
             return
         }
         if let question = syncQuestion {
+            // Under the sync's summary (`messageLines`), which stays in sight.
+            for (index, line) in messageLines.enumerated() {
+                screen.put(line, row: row + 1 - bottomRows + index, column: 0, style: message?.isError == true ? .error : .normal)
+            }
             screen.put("\(question.text) (y/N)", row: row, column: 0, style: .prompt)
             return
         }
@@ -215,7 +221,11 @@ extension AppState {
             return
         }
         if let message {
-            screen.put(message.text, row: row, column: 0, style: message.isError ? .error : .normal)
+            // Wrapped whole over the bottom lines (`messageLines`).
+            for (index, line) in messageLines.enumerated() {
+                screen.fill(row: row + 1 - bottomRows + index, style: .normal)
+                screen.put(line, row: row + 1 - bottomRows + index, column: 0, style: message.isError ? .error : .normal)
+            }
         }
     }
 }

@@ -11,7 +11,7 @@ extension AppState {
         // title or note is read whole; the Discogs address stays one line (it is a link).
         var lines: [(line: RecordDetails.Line, text: String, first: Bool)] = []
         for line in details.lines {
-            let column = line.label.isEmpty ? 1 : min(width - 1, labelWidth + 2)
+            let column = line.label.isEmpty && !line.indented ? 1 : min(width - 1, labelWidth + 2)
             let parts = line.label == "Discogs" ? [line.value] : TerminalText.wrapped(line.value, to: max(1, width - column - 1))
             for (index, part) in parts.enumerated() { lines.append((line, part, index == 0)) }
         }
@@ -20,7 +20,7 @@ extension AppState {
         for (offset, shown) in lines.dropFirst(scroll).prefix(visible).enumerated() {
             let row = 1 + offset
             let line = shown.line
-            if line.label.isEmpty {
+            if line.label.isEmpty && !line.indented {
                 screen.put(shown.text, row: row, column: 1, style: line.style)
             } else {
                 if shown.first { screen.put(line.label, row: row, column: 1, style: .dim, limit: labelWidth) }
@@ -117,6 +117,9 @@ extension RecordDetails {
         var label: String
         var value: String
         var style: Style = .normal
+        /// A line of its own under the value column (no label): the Discogs value of the
+        /// field above.
+        var indented = false
     }
 
     /// Every field the store has, in reading order. The collector's own values are shown,
@@ -178,12 +181,23 @@ extension RecordDetails {
         add("Added", "\(DateText.short(record.addedAt)), \(record.addMethod.label)")
         add("Location", record.location?.display)
         add("Copy label", LabelCode(kind: .copy, id: Int(record.id))?.digits)
+        // Under each value the Discogs copy holds otherwise: "Discogs: ★★ (yours ★★★★)".
+        let differences = self.discogs?.differences(from: SyncedValues(grading: record.grading, note: record.note)) ?? []
+        func discogsValue(_ field: SyncField) {
+            guard let difference = differences.first(where: { $0.field == field }) else { return }
+            let next = difference.isConflict ? "a conflict: C chooses" : "the next sync (S) sends yours"
+            lines.append(Line(label: "", value: "\(difference.text) · \(next)", style: difference.isConflict ? .pending : .dim, indented: true))
+        }
         add("Note", record.note)
+        discogsValue(.notes)
         // The key that changes a value is said as a key, apart from the value: a bare "(M)"
         // after a grade read as the grade "Mint (M)".
         add("Media", (record.grading.media?.rawValue ?? "not graded") + "  · M to change")
+        discogsValue(.media)
         add("Sleeve", (record.grading.sleeve?.rawValue ?? "not graded") + "  · V to change")
+        discogsValue(.sleeve)
         add("Rating", record.grading.rating.stars + "  · * to change")
+        discogsValue(.rating)
         add("Collection", collectionText)
         add("Value", value.flatMap { $0.figure.detailsText(currency: $0.currency) })
         if record.lookupState == .ambiguous, !record.candidates.isEmpty {
@@ -196,7 +210,9 @@ extension RecordDetails {
             lines.append(Line(label: "", value: "Lookup history", style: .header))
             for event in history { lines.append(Line(label: "", value: "\(DateText.short(event.at))  \(event.message)")) }
         }
-        return lines.map { Line(label: ControlCharacters.cleaned($0.label), value: ControlCharacters.cleaned($0.value), style: $0.style) }
+        return lines.map {
+            Line(label: ControlCharacters.cleaned($0.label), value: ControlCharacters.cleaned($0.value), style: $0.style, indented: $0.indented)
+        }
     }
 }
 

@@ -21,8 +21,10 @@ struct SyncCommand: ParsableCommand {
             oldest: only the extra copies on either side are pulled or pushed. A value changed \
             only in crates is pushed, one changed only on Discogs is taken; one changed on \
             both sides keeps crates' value, is not pushed, and is listed as a conflict until \
-            --prefer settles it. A copy removed on Discogs is flagged "removed on Discogs" and \
-            listed, never deleted here, and only when Discogs' listing added up (the pages \
+            --prefer settles it (or a choice in the collection UI's conflicts view, C). A copy \
+            removed on Discogs is flagged "removed on Discogs" and listed, never deleted here \
+            nor added there again unless --restore-removed asks, and only when Discogs' \
+            listing added up (the pages \
             agree and show every copy it counts; a listing that does not is read again, up to \
             3 times, and otherwise nothing it did not show is flagged, added again or added); a copy deleted here is removed on Discogs only with \
             --delete, otherwise listed. Pushes wait in the database until Discogs has \
@@ -52,6 +54,8 @@ struct SyncCommand: ParsableCommand {
               crates sync --pull
               crates sync --push --folder Vinyl
               crates sync --prefer discogs
+              crates sync --restore-removed
+              crates sync --prefer crates --restore-removed
               crates sync --delete
             """)
 
@@ -72,8 +76,13 @@ struct SyncCommand: ParsableCommand {
     @Flag(help: "Remove on Discogs the copies that were deleted in crates.")
     var delete = false
 
-    @Option(help: ArgumentHelp("Settle conflicts: keep Discogs' value, or push crates' (discogs or crates).", valueName: "side"))
+    @Option(help: ArgumentHelp(
+        "Settle conflicts (values changed differently on both sides): take Discogs' value, or send crates' (discogs or crates). Adds no copy.",
+        valueName: "side"))
     var prefer: String?
+
+    @Flag(help: "Add back to Discogs the copies removed there (listed as \"removed on Discogs\"). Settles no conflict.")
+    var restoreRemoved = false
 
     func validate() throws {
         if pull, push { throw ValidationError("--pull and --push contradict each other: give one, or neither for both ways") }
@@ -81,6 +90,9 @@ struct SyncCommand: ParsableCommand {
             throw ValidationError("--folder needs a Discogs folder's id or name; without --folder, copies go to 1, Uncategorized")
         }
         if delete, pull { throw ValidationError("--delete removes copies on Discogs, which --pull never changes: give one") }
+        if restoreRemoved, pull {
+            throw ValidationError("--restore-removed adds copies to Discogs, which --pull never changes: give one")
+        }
         if let prefer, SyncPreference(rawValue: prefer.lowercased()) == nil {
             throw ValidationError("--prefer takes discogs or crates, not \"\(GTIN.displayForm(of: prefer))\"")
         }
@@ -100,7 +112,7 @@ struct SyncCommand: ParsableCommand {
         }
         let options = DiscogsSync.Options(
             pull: !push, push: !pull, dryRun: dryRun, folder: folder, deleteOnDiscogs: delete,
-            prefer: prefer.flatMap { SyncPreference(rawValue: $0.lowercased()) })
+            prefer: prefer.flatMap { SyncPreference(rawValue: $0.lowercased()) }, restoreRemoved: restoreRemoved)
         let progress = SyncProgressLine(limiter: access.client.rateLimiter)
         let sync = DiscogsSync(
             store: store, access: access, configuredFolder: SyncFolder.configured(), progress: { progress.show($0) })

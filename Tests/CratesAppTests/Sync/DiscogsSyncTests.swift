@@ -122,7 +122,7 @@ struct DiscogsSyncTests {
         #expect(try await bench.store.record(stockholm)?.grading.rating.value == 5)
     }
 
-    @Test("an instance removed on Discogs is flagged and listed, never deleted, never added again unasked")
+    @Test("an instance removed on Discogs is flagged and listed, never deleted, added again only by --restore-removed (not --prefer crates)")
     func removedOnDiscogs() async throws {
         let bench = try await SyncBench.start()
         try await bench.collection.seed(#"{"instances": [{"release_id": 1}]}"#)
@@ -143,8 +143,14 @@ struct DiscogsSyncTests {
         #expect(again.removedOnDiscogs.count == 1 && again.newlyRemoved == 0 && again.pushed == 0)
         #expect(try await bench.collection.stats().requests["add"] == nil)
 
-        // crates' side wins when asked: the copy goes back as a new instance.
-        let back = try await bench.sync(.init(prefer: .crates))
+        #expect(report.lines.contains { $0.hasSuffix("or `crates sync --restore-removed` adds it again") }, "\(report.lines)")
+        // Settling conflicts toward crates is not asking for the copy back.
+        let preferred = try await bench.sync(.init(prefer: .crates))
+        #expect(preferred.pushed == 0 && preferred.removedOnDiscogs.count == 1, "\(preferred.lines)")
+        #expect(try await bench.instances().isEmpty)
+
+        // Asked for: the copy goes back as a new instance.
+        let back = try await bench.sync(.init(restoreRemoved: true))
         #expect(back.pushed == 1 && back.removedOnDiscogs.isEmpty)
         #expect(try await bench.instances().count == 1)
         #expect(try await bench.store.details(id)?.discogs?.removedOnDiscogs == false)

@@ -38,9 +38,9 @@ struct SyncListingTests {
         // Removed once page 1 has been answered: page 2 shifts, and the copy that was first
         // on it (the 101st) is on no page of this reading.
         try await bench.collection.listing(.drop(instance: ids[10]), page: 1)
-        let report = try await bench.sync(.init(prefer: .crates))
+        let report = try await bench.sync(.init(restoreRemoved: true))
         #expect(report.failure == nil, "\(report.lines)")
-        #expect(report.pushed == 1, "only the copy really removed goes back (--prefer crates): \(report.lines)")
+        #expect(report.pushed == 1, "only the copy really removed goes back (--restore-removed): \(report.lines)")
         #expect(report.notices.contains { $0.hasPrefix("The listing did not add up at first") }, "\(report.notices)")
         #expect(try await Self.doubled(bench).isEmpty)
         #expect(try await bench.instances().count == 250)
@@ -54,7 +54,7 @@ struct SyncListingTests {
         let writesBefore = try await bench.collection.stats().writes
 
         try await bench.collection.listing(.empty, page: 2)
-        let once = try await bench.sync(.init(prefer: .crates))
+        let once = try await bench.sync(.init(restoreRemoved: true))
         #expect(once.failure == nil, "\(once.lines)")
         #expect((once.pushed, once.newlyRemoved, once.removedOnDiscogs.count) == (0, 0, 0))
         #expect(try await Self.flaggedRemoved(bench) == 0)
@@ -63,7 +63,7 @@ struct SyncListingTests {
         // does not show, so it is not added while the listing does not add up.
         let stockholm = try await bench.addCopy(SyncReleases.stockholm, at: SyncReleases.day(1))
         try await bench.collection.listing(.empty, page: 2, count: DiscogsSync.listingReadings)
-        let always = try await bench.sync(.init(prefer: .crates))
+        let always = try await bench.sync(.init(restoreRemoved: true))
         #expect(always.failure == .incompleteListing("page 2 of 3 came back empty", readings: DiscogsSync.listingReadings), "\(always.lines)")
         #expect(always.exitStatus == 4)
         #expect(always.failure?.description.contains("none was added to Discogs, so that none is added twice") == true)
@@ -152,7 +152,7 @@ struct SyncDryRunAndFolderTests {
         [report.pulled, report.pushed, report.linked, report.updated, report.conflicts.count, report.removedOnDiscogs.count, report.removedThere]
     }
 
-    @Test("--dry-run's summary counts are the real run's: copies added again (--prefer crates) and removed there (--delete)")
+    @Test("--dry-run's summary counts are the real run's: copies added again (--restore-removed) and removed there (--delete)")
     func dryRunCounts() async throws {
         let bench = try await SyncBench.start()
         try await bench.collection.seed(#"{"instances": [{"release_id": 1}, {"release_id": 10507194}, {"release_id": 5134861}]}"#)
@@ -165,7 +165,7 @@ struct SyncDryRunAndFolderTests {
         _ = try await bench.store.delete([hammerfall.recordID])
         _ = try await bench.addCopy(R.likemind, at: R.day(1))
 
-        let options = DiscogsSync.Options(deleteOnDiscogs: true, prefer: .crates)
+        let options = DiscogsSync.Options(deleteOnDiscogs: true, restoreRemoved: true)
         var dry = options
         dry.dryRun = true
         let writes = try await bench.collection.stats().writes

@@ -51,6 +51,49 @@ struct SyncSessionTests {
         }
     }
 
+    @Test("the removal after S adds to the sync's summary (its conflict stays); the conflicts are listed and settled through the session")
+    func removalKeepsTheConflict() async throws {
+        let bench = try await SyncBench.start()
+        try await bench.collection.seed(#"{"instances": [{"release_id": 1, "rating": 3}, {"release_id": 5134861}]}"#)
+        let stockholm = try await bench.addCopy(SyncReleases.stockholm, at: SyncReleases.day(1))
+        #expect(try await bench.sync().linked == 1)
+        // A conflict on Stockholm's rating, and the pulled copy deleted here.
+        _ = try await bench.store.edit(stockholm, RecordEdit(grading: CopyGradingChange(rating: try Rating(4))))
+        let key = try #require(try await bench.instances().first { $0.release_id == 1 }).key
+        try await bench.client().editInstance(username: SyncBench.owner, key, rating: try Rating(2))
+        _ = try await bench.store.delete(try await bench.pulledIDs())
+
+        let log = EventLog()
+        let session = CollectionSession(store: bench.store, discogs: try bench.access(), lookups: false, scanner: nil, post: log.post)
+        try await running(session) {
+            session.perform(.sync)
+            let summary = try await log.first("the summary") { event -> String? in
+                if case .message(let text, false) = event, text.hasPrefix("Synced with Discogs") { return text }
+                return nil
+            }
+            #expect(summary.contains("1 conflict,") && summary.contains("C shows the conflict"), "\(summary)")
+            let question = try await log.first("the question") { if case .syncQuestion(let q) = $0 { q } else { nil } }
+            session.perform(question.yes)
+            let after = try await log.first("the summary after the removal") { event -> String? in
+                if case .message(let text, false) = event, text.contains("removed from Discogs") { return text }
+                return nil
+            }
+            #expect(after.contains("1 conflict,") && after.contains("1 removed from Discogs") && after.contains("C shows the conflict"), "\(after)")
+
+            session.perform(.loadSyncConflicts)
+            let listed = try await log.first("the conflicts") { if case .syncConflicts(let c) = $0 { c } else { nil } }
+            #expect(listed.map(\.recordID) == [stockholm] && listed.first?.fields.first?.discogs == "2")
+            session.perform(.settleConflicts(recordIDs: [stockholm], toward: .crates))
+            let said = try await log.first("the choice's message") { event -> String? in
+                if case .message(let text, false) = event, text.hasPrefix("Sent crates'") { return text }
+                return nil
+            }
+            #expect(said == "Sent crates' values to Discogs: The Persuader — Stockholm (rating ★★★★).")
+            _ = try await log.first("none left") { if case .syncConflicts(let c) = $0, c.isEmpty { true } else { nil } }
+            #expect(try await bench.instances().first { $0.release_id == 1 }?.rating == 4)
+        }
+    }
+
     @Test("a grade from the picker is stored, and the details come back with it")
     func grade() async throws {
         let bench = try await SyncBench.start()

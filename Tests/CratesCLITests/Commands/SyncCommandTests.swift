@@ -134,6 +134,42 @@ struct SyncCommandTests {
         #expect(json.status == 0 && json.stdoutLines.allSatisfy { $0.contains(#""mediaCondition":null"#) && $0.contains(#""rating":0"#) })
     }
 
+    @Test("--prefer crates settles a conflict and adds nothing back; --restore-removed adds back a copy removed on Discogs; --help says which does which")
+    func preferAndRestoreRemoved() async throws {
+        let (sandbox, server) = try await Self.signedIn()
+        try await server.collection.seed(#"{"instances": [{"release_id": 1, "rating": 2}, {"release_id": 5134861}]}"#)
+        let ids = try await Self.seedCopies(sandbox)
+        #expect(try await sandbox.crates(["edit", String(ids[0]), "--rating", "4"]).status == 0)
+        let first = try await sandbox.crates(["sync"])
+        #expect(first.stdoutLines.first?.hasPrefix("Synced with Discogs (DamIDhagor): 0 pulled, 1 pushed, 2 linked, 0 updated, 1 conflict, 0 removed;") == true, "\(first)")
+        let hammerfall = try #require(try await server.collection.dump().instances.first { $0.release_id == 5_134_861 })
+        try await server.collection.change(instance: hammerfall.instance_id, remove: true)
+
+        let dry = try await sandbox.crates(["sync", "--dry-run"])
+        #expect(dry.stdoutLines.first?.contains("1 conflict, 1 removed;") == true, "\(dry)")
+        let preferred = try await sandbox.crates(["sync", "--prefer", "crates"])
+        #expect(preferred.status == 0, "\(preferred)")
+        #expect(preferred.stdoutLines.first?.contains("0 conflicts, 1 removed;") == true, "\(preferred)")
+        #expect(preferred.stdoutLines.contains { $0.hasPrefix("removed on Discogs: \(ids[1]) Artist — Glory To The Brave: kept here") && $0.hasSuffix("`crates sync --restore-removed` adds it again") },
+                "\(preferred)")
+        var instances = try await server.collection.dump().instances
+        #expect(instances.first { $0.release_id == 1 }?.rating == 4, "the conflict went crates' way")
+        #expect(instances.count == 2, "the removed copy is not added back by --prefer crates")
+
+        let restored = try await sandbox.crates(["sync", "--restore-removed"])
+        #expect(restored.status == 0, "\(restored)")
+        #expect(restored.stdoutLines.first?.hasPrefix("Synced with Discogs (DamIDhagor): 0 pulled, 1 pushed, 0 linked, 0 updated, 0 conflicts, 0 removed;") == true, "\(restored)")
+        instances = try await server.collection.dump().instances
+        #expect(instances.map(\.release_id).sorted() == [1, 5_134_861, 10_507_194])
+
+        let pull = try await sandbox.crates(["sync", "--pull", "--restore-removed"])
+        #expect(pull.status == 64 && pull.stderr.contains("--restore-removed adds copies to Discogs, which --pull never changes"), "\(pull)")
+        let help = try await sandbox.crates(["sync", "--help"])
+        let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("--restore-removed Add back to Discogs the copies removed there (listed as \"removed on Discogs\"). Settles no conflict."), "\(help.stdout)")
+        #expect(text.contains("Settle conflicts (values changed differently on both sides): take Discogs' value, or send crates' (discogs or crates). Adds no copy."), "\(help.stdout)")
+    }
+
     @Test("exit statuses: 3 not signed in, 4 unreachable, 64 contradicting flags; --dry-run writes nothing")
     func statuses() async throws {
         let unsigned = try CommandSandbox()

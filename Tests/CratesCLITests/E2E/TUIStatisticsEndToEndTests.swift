@@ -66,8 +66,9 @@ struct TUIStatisticsEndToEndTests {
         let tmux = try await sandbox.start(width: 200, height: 24)
         // On the UI's own screen (the same words went to standard error before it started).
         try await tmux.waitFor("the UI, with the problem on its bottom line") { lines in
+            // The message may wrap over the bottom lines (a long path): read them as one.
             lines.contains { $0.contains("No records yet.") }
-                && (lines.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "")
+                && lines.suffix(3).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
                     .contains("config.json is not valid JSON: line 2, column 13: `False`: JSON writes false in lower case")
         }
         try await tmux.press("q")
