@@ -89,7 +89,9 @@ extension CatalogueStore {
     /// Writes a restored collection into this one, which must be empty (no record, place or
     /// Discogs link: `RestoreRefusal` otherwise), in ONE write transaction: `body` reads the
     /// file and hands each part to the `RestoreWriter` as it goes; anything it throws
-    /// (a bad line, Ctrl-C) rolls everything back, so a restore is whole or nothing.
+    /// (a bad line, Ctrl-C) rolls everything back, so a restore is whole or nothing. The
+    /// filter's text and index and the sort keys are computed once every record is in
+    /// (`Schema.indexRecords`), in the same transaction.
     /// Returns `body`'s result.
     public func restore<T: Sendable>(_ body: @escaping @Sendable (RestoreWriter) throws -> T) async throws -> T {
         do {
@@ -103,10 +105,15 @@ extension CatalogueStore {
                 // A place may come before the place it is in (it was moved into a newer one):
                 // the foreign keys are checked at the commit.
                 try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
-                let writer = RestoreWriter(db: db)
-                let result = try body(writer)
-                try writer.finish()
-                return result
+                // The records go in with the triggers that index each row lifted, and are
+                // indexed together at the end (a million records: minutes less).
+                return try Schema.withoutRowIndexTriggers(db) {
+                    let writer = RestoreWriter(db: db)
+                    let result = try body(writer)
+                    try writer.finish()
+                    try Schema.indexRecords(db)
+                    return result
+                }
             }
         } catch let error as DatabaseError {
             throw StoreError.wrap(error, busyTimeout: busyTimeout)
@@ -194,7 +201,8 @@ extension CatalogueStore {
                 throw CollectionBackup.ReadError("record \(entry.record.id) is in the file twice")
             }
             if let pinned = entry.pinnedReleaseID {
-                try db.execute(sql: "UPDATE record SET pinnedReleaseID = ? WHERE id = ?", arguments: [pinned, entry.record.id])
+                try db.cachedStatement(sql: "UPDATE record SET pinnedReleaseID = ? WHERE id = ?")
+                    .execute(arguments: [pinned, entry.record.id])
             }
             for event in entry.history ?? [] {
                 try StoredValues.addEvent(db, recordID: entry.record.id, at: event.at, kind: event.kind, message: event.message)

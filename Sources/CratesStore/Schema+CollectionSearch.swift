@@ -64,6 +64,54 @@ extension Schema {
             arguments: [id])
     }
 
+    /// The triggers that keep a record's `filterText`, its index and its sort keys as each
+    /// row is written (v10, v14): what `withoutRowIndexTriggers` lifts during a restore.
+    static let rowIndexTriggers = ["record_filter_added", "record_filter_indexed", "record_sort_added"]
+
+    /// The triggers of `rowIndexTriggers` dropped for `body`, then made again as they were
+    /// (their stored SQL), all inside the caller's transaction: a failure in between rolls
+    /// the drop back with the rest. For a bulk write of records that `indexRecords(_:)`
+    /// indexes afterwards: run per row, the triggers recompile into every insert statement
+    /// and update each row twice more (a million restored records took over 20 minutes).
+    static func withoutRowIndexTriggers<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        let placeholders = rowIndexTriggers.map { _ in "?" }.joined(separator: ", ")
+        let saved = try Row.fetchAll(
+            db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN (\(placeholders)) ORDER BY name",
+            arguments: StatementArguments(rowIndexTriggers)
+        ).map { row -> (name: String, sql: String) in (row[0], row[1]) }
+        for trigger in saved { try db.execute(sql: "DROP TRIGGER \(trigger.name)") }
+        let result = try body()
+        for trigger in saved { try db.execute(sql: trigger.sql) }
+        return result
+    }
+
+    /// Records indexed per statement by `indexRecords(_:)`: the page cache, not the batch,
+    /// bounds the memory; a batch keeps each statement's work (and a Ctrl-C's wait) short.
+    static let indexBatchSize: Int64 = 20_000
+
+    /// Computes every record's `filterText` and sort keys, as the triggers would, and indexes
+    /// the text (`indexFilterTexts`), a batch of ids per statement. For records written with
+    /// the triggers lifted (`withoutRowIndexTriggers`) into a collection that held none: each
+    /// row is rewritten once, and the text indexed in one pass.
+    static func indexRecords(_ db: Database) throws {
+        guard let bounds = try Row.fetchOne(db, sql: "SELECT MIN(id), MAX(id) FROM record"),
+              let first = bounds[0] as Int64?, let last = bounds[1] as Int64?
+        else { return }
+        let releaseText = "(SELECT searchText FROM release WHERE id = record.releaseID)"
+        let statement = try db.makeStatement(sql: """
+            UPDATE record SET filterText = \(filterTextExpression(row: "record", release: releaseText)),
+                \(sortKeyAssignments(row: "record"))
+            WHERE id BETWEEN ? AND ?
+            """)
+        var low = first
+        while low <= last {
+            let high = min(last, low + indexBatchSize - 1)
+            try statement.execute(arguments: [low, high])
+            low = high + 1
+        }
+        try indexFilterTexts(db, above: first - 1)
+    }
+
     static func addCollectionSearchIndex(_ db: Database) throws {
         let releaseText = { (row: String) in "(SELECT searchText FROM release WHERE id = \(row).releaseID)" }
         try db.execute(sql: """

@@ -203,12 +203,14 @@ enum StoredValues {
         if let place = recordColumnList.firstIndex(of: "locationID") {
             placeholders[place] = "(SELECT id FROM location WHERE id = ?)"
         }
-        try db.execute(
+        // Cached: the text is the same for every record, and preparing an insert into
+        // `record` compiles its triggers.
+        try db.cachedStatement(
             sql: """
                 INSERT OR IGNORE INTO record (\(recordColumns), candidateCount, sectionKey, rowKey, ownSearchText, entryKey)
                 VALUES (\(placeholders.joined(separator: ", ")))
-                """,
-            arguments: StatementArguments(values))
+                """
+        ).execute(arguments: StatementArguments(values))
         if db.changesCount > 0 { try count(db, sectionKey: keys.section, by: 1) }
     }
 

@@ -40,8 +40,8 @@ struct ImportMemoryCommandTests {
             URL(fileURLWithPath: "/usr/bin/time"),
             arguments: ["-v", "-o", report, "/usr/bin/prlimit", "--as=\(1 << 30)", binary] + arguments,
             environment: sandbox.environment,
-            // A guard against a hang, not a measure of speed: a million records restored
-            // through every index's trigger take minutes on two cores shared with the suite.
+            // A guard against a hang, not a measure of speed: a million rows take minutes on
+            // two cores shared with the suite.
             deadline: .seconds(1_100))
         let text = try String(contentsOfFile: report, encoding: .utf8)
         let line = try #require(text.split(separator: "\n").first { $0.contains("Maximum resident set size (kbytes):") })
