@@ -45,4 +45,6 @@ public enum SessionEvent: Sendable {
     case sync(SyncStatus)
     /// A question after a sync (y/N).
     case syncQuestion(SyncQuestion)
+    /// The answer to `SessionRequest.cover`: the cells, or a placeholder and why.
+    case cover(CoverRequest, CoverState)
 }

@@ -56,6 +56,9 @@ public enum SessionRequest: Equatable, Sendable {
     /// Removes from the Discogs collection these instances, whose copies were deleted in
     /// crates (the yes to the question a sync asks).
     case removeFromDiscogs(instanceIDs: [Int64])
+    /// A cover drawn as cells (`SessionEvent.cover`): from the cache on disk, else fetched
+    /// from Discogs at background priority. The latest asked goes first.
+    case cover(CoverRequest)
 }
 
 /// What a person has allowed for one add, after being asked.
