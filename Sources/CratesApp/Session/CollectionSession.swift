@@ -62,14 +62,23 @@ public final class CollectionSession: Sendable {
     /// The local Discogs catalogue: the worker asks it first, and the search (`s`) answers
     /// from it as the person types.
     let catalogue: (any ReleaseCatalogue)?
+    /// Covers for the details view and the picker; nil when they are off.
+    private let covers: CoverDesk?
 
+    /// `covers`: where covers come from (nil: covers are off), drawn by `renderer`.
     public init(
         store: CatalogueStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?,
-        catalogue: (any ReleaseCatalogue)? = nil, post: @escaping @Sendable (SessionEvent) -> Void
+        catalogue: (any ReleaseCatalogue)? = nil, covers: CoverLibrary? = nil, renderer: (any CoverRendering)? = nil,
+        post: @escaping @Sendable (SessionEvent) -> Void
     ) {
         self.store = store
         self.post = post
         self.catalogue = catalogue
+        if let covers, let renderer {
+            self.covers = CoverDesk(library: covers, renderer: renderer, post: post)
+        } else {
+            self.covers = nil
+        }
         state = Mutex(State(access: discogs, finder: ReleaseFinder(access: discogs, catalogue: catalogue)))
         self.lookups = lookups
         self.scanner = scanner
@@ -145,6 +154,7 @@ public final class CollectionSession: Sendable {
         observation?.cancel()
         follower?.stop()
         for task in tasks { task.cancel() }
+        await covers?.stop()
         // The requests already queued still run (a scan just before quitting is added); what
         // they would start now is not started.
         requestSink.finish()
@@ -258,6 +268,12 @@ public final class CollectionSession: Sendable {
                 startSync()
             case .removeFromDiscogs(let instanceIDs):
                 startRemoval(instanceIDs)
+            case .cover(let request):
+                if let covers {
+                    covers.ask(request)
+                } else {
+                    post(.cover(request, .placeholder("covers are off")))
+                }
             case .search(let query, let recordID):
                 // Waits for Discogs: off the serial line, as an add by release.
                 spawn { await self.search(query, for: recordID) }
