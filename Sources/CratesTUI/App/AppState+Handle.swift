@@ -5,7 +5,7 @@ extension AppState {
     /// for so that the screen's rows are there.
     public mutating func handle(_ event: AppEvent) -> [AppCommand] {
         let commands = handleEvent(event)
-        return commands + storeRequests()
+        return commands + storeRequests() + coverRequests()
     }
 
     mutating func handleEvent(_ event: AppEvent) -> [AppCommand] {
@@ -33,6 +33,9 @@ extension AppState {
             questions.append(question)
         case .details(let details):
             if case .details(var state) = mode, state.recordID == details.record.id {
+                if let shown = state.details, shown.release?.id != details.release?.id {
+                    forgetCovers(of: details.record.id)  // matched (or matched again): its cover is another
+                }
                 state.details = details
                 mode = .details(state)
             } else if case .picker(var picker) = mode, picker.recordID == details.record.id, picker.search == nil {
@@ -91,6 +94,8 @@ extension AppState {
             return handleLocationEvent(event)
         case .statistics(let statistics):
             applyStatistics(statistics)
+        case .cover(let request, let cover):
+            applyCover(request, cover)
         }
         return []
     }
@@ -269,6 +274,7 @@ extension AppState {
             return [.rememberOrder(order)]
         case .statistics:
             return openStatistics()
+        case .covers: toggleCovers()
         case .quit: return quit()
         case .redraw: return [.redraw]
         }
@@ -324,6 +330,7 @@ extension AppState {
         case .mediaGrade, .sleeveGrade, .rate:
             openGradePicker(action, state)
             return []
+        case .covers: toggleCovers()
         default: break
         }
         mode = .details(state)

@@ -19,14 +19,16 @@ public final class AppRunner {
     ///   - interactive: runs a command that needs the plain terminal (signing in), after the
     ///     UI has left full-screen mode; the UI comes back when it returns.
     ///   - order: the list's order to start with (the one remembered).
+    ///   - covers: whether the details view shows covers (`C` toggles them).
     public init(
-        inbox: Inbox, order: ListOrder = .default, perform: @escaping Perform, interactive: @escaping (AppCommand) -> Void
+        inbox: Inbox, order: ListOrder = .default, covers: Bool = false, perform: @escaping Perform,
+        interactive: @escaping (AppCommand) -> Void
     ) {
         self.inbox = inbox
         self.perform = perform
         self.interactive = interactive
         terminal = CursesTerminal()
-        state = AppState(width: 80, height: 24, order: order)
+        state = AppState(width: 80, height: 24, order: order, covers: covers)
     }
 
     /// Runs until the user quits or a terminating signal arrives; the terminal is restored on
@@ -36,6 +38,7 @@ public final class AppRunner {
         SignalPipe.install()
         terminal.start()
         defer { terminal.stop() }
+        state.coverColours = terminal.coverColours
         dispatch(state.handle(.resize(width: terminal.width, height: terminal.height)))
         var dirty = true
         while !state.hasQuit {
