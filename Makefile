@@ -31,7 +31,7 @@ test: deps
 		CRATES_RELEASE_BINARY="$$($(SWIFT) build -c release --show-bin-path)/crates" \
 		scripts/run-tests.sh timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build
 
-# The in-process targets only (Core, Store, Net, TUI, App, Labels): the quick loop while
+# The in-process targets only (every one but CratesCLITests): the quick loop while
 # working. `make test` is the whole suite, and what CI runs.
 check: deps
 	$(SWIFT) build --build-tests

@@ -30,6 +30,11 @@ let package = Package(
         // Discogs' data dump: zlib inflates it, expat parses it as it streams.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CExpat", path: "Sources/CExpat"),
+        // Covers: JPEG and PNG decoded (the shims' decoders keep libjpeg's and libpng's
+        // longjmp in C), drawn as terminal symbols by chafa, whose header needs glib's paths.
+        .systemLibrary(name: "CJpeg", path: "Sources/CJpeg"),
+        .systemLibrary(name: "CPng", path: "Sources/CPng"),
+        .systemLibrary(name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa"),
 
         // Pure Swift: no C, no I/O.
         .target(name: "CratesCore", swiftSettings: strict),
@@ -48,6 +53,9 @@ let package = Package(
         // Discogs' releases data dump read as a stream: inflating and parsing on threads of
         // their own, releases handed out in batches (`DumpReader`).
         .target(name: "CratesDump", dependencies: ["CratesCore", "CZlib", "CExpat"], swiftSettings: strict),
+        // Covers as terminal cells (`CoverRenderer`): an image's bytes sniffed, decoded and
+        // drawn with chafa. Nothing of curses: the UI paints the cells it returns.
+        .target(name: "CratesCovers", dependencies: ["CratesCore", "CJpeg", "CPng", "CChafa"], swiftSettings: strict),
         // The project's own generator of realistic dumps (2025 format, with every trait of the
         // real ones), for the tests and the catalogue benchmark.
         .target(name: "CratesDumpGenerator", dependencies: ["CratesCore", "CZlib"], swiftSettings: strict),
@@ -58,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "crates",
             dependencies: [
-                "CratesCore", "CratesStore", "CratesNet", "CratesTUI", "CratesApp",
+                "CratesCore", "CratesStore", "CratesNet", "CratesTUI", "CratesApp", "CratesCovers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -92,6 +100,8 @@ let package = Package(
             name: "CratesDumpTests", dependencies: ["CratesDump", "CratesDumpGenerator", "CratesCore", "CratesStore", "CratesTestSupport"],
             swiftSettings: strict),
         .testTarget(name: "CratesTUITests", dependencies: ["CratesTUI"], swiftSettings: strict),
+        // Decodes and draws the image fixtures of Tests/Fixtures/covers (real encoders' files).
+        .testTarget(name: "CratesCoversTests", dependencies: ["CratesCovers", "CratesCore", "CratesTestSupport"], swiftSettings: strict),
         // Renders label PDFs and reads them back with pdftoppm, zbarimg and pdfinfo.
         .testTarget(name: "CratesLabelsTests", dependencies: ["CratesLabels", "CratesTestSupport"], swiftSettings: strict),
         .testTarget(name: "CratesAppTests", dependencies: ["CratesApp", "CratesCore", "CratesStore", "CratesNet", "CratesTestSupport"], swiftSettings: strict),

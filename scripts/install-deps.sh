@@ -15,6 +15,11 @@ packages=(
   libcairo2-dev         # label PDFs (CCairo: cairo.h, cairo-pdf.h)
   zlib1g-dev            # Discogs' data dump: gzread (CZlib)
   libexpat1-dev         # Discogs' data dump: the streaming XML parser (CExpat)
+  libjpeg-dev           # covers: JPEG decoding, libjpeg-turbo (CJpeg)
+  libpng-dev            # covers: PNG decoding (CPng)
+  libchafa-dev          # covers: images drawn as terminal cells (CChafa)
+  libglib2.0-dev        # covers: chafa's header includes glib's
+  pkg-config            # covers: chafa's and glib's include paths (CChafa's pkgConfig)
   fonts-dejavu-core     # the font label PDFs embed (DejaVu Sans)
   poppler-utils         # label tests: pdftoppm, pdfinfo, pdftotext
   socat                 # socket tests

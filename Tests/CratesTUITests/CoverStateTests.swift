@@ -91,10 +91,10 @@ import Testing
     }
 
     @Test func nearestColours() {
-        #expect(CoverColours.palette256.number(for: Self.red) == 196)
-        #expect(CoverColours.palette256.number(for: Self.blue) == 21)
-        #expect(CoverColours.direct.number(for: Self.blue) == 255)
-        #expect(CoverColours.sixteen.number(for: Self.red) == 9)
+        #expect(CoverPalette.colour(Self.red, .palette256) == 196)
+        #expect(CoverPalette.colour(Self.blue, .palette256) == 21)
+        #expect(CoverPalette.colour(Self.blue, .direct) == 255)
+        #expect(CoverPalette.colour(Self.red, .sixteen) == 9)
     }
 }
 

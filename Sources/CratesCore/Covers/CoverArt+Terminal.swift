@@ -1,74 +1,85 @@
-extension CoverColours {
-    /// The terminal's colour nearest to `rgb`: the 24-bit value itself for direct colour, an
-    /// xterm index (the 6×6×6 cube, 16–231, or the grey ramp, 232–255) for 256 colours, an
-    /// ANSI index (0–15) for 16.
-    public func number(for rgb: CoverArt.RGB) -> Int {
-        let (r, g, b) = (Int(rgb.red), Int(rgb.green), Int(rgb.blue))
-        switch self {
-        case .direct:
-            return r << 16 | g << 8 | b
-        case .palette256:
-            let levels = [0, 95, 135, 175, 215, 255]
-            func level(_ v: Int) -> Int {
-                var best = 0
-                for (i, l) in levels.enumerated() where abs(v - l) < abs(v - levels[best]) { best = i }
-                return best
+/// A cover as text for a terminal that is not curses' (`crates cover` on a terminal): lines of
+/// its symbols with SGR colour escapes.
+extension CoverArt {
+    /// One line a row, each starting its own colours and ending with a reset (`ESC[0m`), so
+    /// that any line may be printed alone. `.direct` writes 24-bit colours (`38;2;r;g;b`),
+    /// `.palette256` the nearest of xterm's 240 cube and grey colours (`38;5;n`), `.sixteen`
+    /// the nearest of the 16 standard ones (`30`–`37`, `90`–`97`). A colour is written only
+    /// where it changes along the line.
+    public func ansiLines(colours: CoverColours) -> [String] {
+        rows.map { row in
+            var line = ""
+            var current: (foreground: String, background: String)?
+            for cell in row {
+                let foreground = Self.sgr(cell.foreground, colours: colours, background: false)
+                let background = Self.sgr(cell.background, colours: colours, background: true)
+                if current?.foreground != foreground || current?.background != background {
+                    line += "\u{1B}[\(foreground);\(background)m"
+                    current = (foreground, background)
+                }
+                line.append(cell.symbol)
             }
-            let (ri, gi, bi) = (level(r), level(g), level(b))
-            let cubeDistance = square(r - levels[ri]) + square(g - levels[gi]) + square(b - levels[bi])
-            let grey = min(23, max(0, ((r + g + b) / 3 - 3) / 10))
-            let value = 8 + 10 * grey
-            let greyDistance = square(r - value) + square(g - value) + square(b - value)
-            return greyDistance < cubeDistance ? 232 + grey : 16 + 36 * ri + 6 * gi + bi
-        case .sixteen:
-            var best = 0
-            var distance = Int.max
-            for (index, c) in Self.ansi.enumerated() {
-                let d = square(r - c.0) + square(g - c.1) + square(b - c.2)
-                if d < distance { (best, distance) = (index, d) }
-            }
-            return best
+            return row.isEmpty ? line : line + "\u{1B}[0m"
         }
     }
 
-    /// The 16 ANSI colours as xterm shows them.
-    private static let ansi: [(Int, Int, Int)] = [
-        (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229),
-        (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255),
-    ]
-
-    private func square(_ x: Int) -> Int { x * x }
-
-    /// The SGR parameters that set `rgb` as the foreground (or the background).
-    func sgr(_ rgb: CoverArt.RGB, background: Bool) -> String {
-        switch self {
-        case .direct: "\(background ? 48 : 38);2;\(rgb.red);\(rgb.green);\(rgb.blue)"
-        case .palette256: "\(background ? 48 : 38);5;\(number(for: rgb))"
+    /// The SGR parameters that select `colour` as the foreground or background.
+    static func sgr(_ colour: RGB, colours: CoverColours, background: Bool) -> String {
+        switch colours {
+        case .direct:
+            return "\(background ? 48 : 38);2;\(colour.red);\(colour.green);\(colour.blue)"
+        case .palette256:
+            return "\(background ? 48 : 38);5;\(colour.xterm256Index)"
         case .sixteen:
-            {
-                let n = number(for: rgb)
-                return "\((background ? 40 : 30) + n % 8 + (n >= 8 ? 60 : 0))"
-            }()
+            let index = colour.ansi16Index
+            let base = index < 8 ? (background ? 40 : 30) : (background ? 100 : 90)
+            return String(base + index % 8)
         }
     }
 }
 
-extension CoverArt {
-    /// The cover as text for a terminal: each row its cells with ANSI colours (SGR), the
-    /// colours reset at the end of each line. `crates cover` prints this.
-    public func ansiText(colours: CoverColours) -> String {
-        var out = ""
-        for row in rows {
-            var last: Cell?
-            for cell in row {
-                if last?.foreground != cell.foreground || last?.background != cell.background {
-                    out += "\u{1B}[\(colours.sgr(cell.foreground, background: false));\(colours.sgr(cell.background, background: true))m"
-                }
-                out.append(cell.symbol)
-                last = cell
-            }
-            out += "\u{1B}[0m\n"
+extension CoverArt.RGB {
+    /// The six levels of each channel in xterm's 6 × 6 × 6 colour cube (colours 16–231).
+    static let cubeLevels = [0, 95, 135, 175, 215, 255]
+
+    /// xterm's 16 standard colours, as its default palette has them.
+    static let standardColours: [CoverArt.RGB] = [
+        (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229),
+        (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255),
+        (255, 255, 255),
+    ].map { CoverArt.RGB(red: $0.0, green: $0.1, blue: $0.2) }
+
+    /// The nearest of xterm's colours 16–255 (the cube and the 24 greys), which every
+    /// 256-colour terminal has as xterm does; 0–15 are left out, the theme's own.
+    public var xterm256Index: Int {
+        func level(_ value: UInt8) -> Int {
+            let value = Int(value)
+            return value < 48 ? 0 : value < 115 ? 1 : (value - 35) / 40
         }
-        return out
+        let (r, g, b) = (level(red), level(green), level(blue))
+        let cube = CoverArt.RGB(
+            red: UInt8(Self.cubeLevels[r]), green: UInt8(Self.cubeLevels[g]), blue: UInt8(Self.cubeLevels[b]))
+        let average = (Int(red) + Int(green) + Int(blue)) / 3
+        let greyStep = min(23, max(0, (average - 3) / 10))
+        let greyValue = UInt8(8 + 10 * greyStep)
+        let grey = CoverArt.RGB(red: greyValue, green: greyValue, blue: greyValue)
+        return distance(to: grey) < distance(to: cube) ? 232 + greyStep : 16 + 36 * r + 6 * g + b
+    }
+
+    /// The nearest of the 16 standard colours (0–7 normal, 8–15 bright).
+    public var ansi16Index: Int {
+        var best = 0
+        for (index, colour) in Self.standardColours.enumerated() where distance(to: colour) < distance(to: Self.standardColours[best]) {
+            best = index
+        }
+        return best
+    }
+
+    /// Squared distance in RGB: enough to choose the nearest of a palette.
+    func distance(to other: CoverArt.RGB) -> Int {
+        let r = Int(red) - Int(other.red)
+        let g = Int(green) - Int(other.green)
+        let b = Int(blue) - Int(other.blue)
+        return r * r + g * g + b * b
     }
 }

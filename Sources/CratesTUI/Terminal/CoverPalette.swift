@@ -46,6 +46,10 @@ struct CoverPalette {
 
     /// The terminal's colour nearest to `rgb`.
     static func colour(_ rgb: CoverArt.RGB, _ colours: CoverColours) -> Int32 {
-        Int32(colours.number(for: rgb))
+        switch colours {
+        case .direct: Int32(rgb.red) << 16 | Int32(rgb.green) << 8 | Int32(rgb.blue)
+        case .palette256: Int32(rgb.xterm256Index)
+        case .sixteen: Int32(rgb.ansi16Index)
+        }
     }
 }
