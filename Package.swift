@@ -66,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "crates",
             dependencies: [
-                "CratesCore", "CratesStore", "CratesNet", "CratesTUI", "CratesApp",
+                "CratesCore", "CratesStore", "CratesNet", "CratesTUI", "CratesApp", "CratesCovers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),

@@ -26,5 +26,11 @@ static inline int crates_key_resize(void) { return KEY_RESIZE; }
 static inline int crates_err(void) { return ERR; }
 static inline int crates_ok(void) { return OK; }
 static inline int crates_key_code_yes(void) { return KEY_CODE_YES; }
+// Covers: colours and colour pairs beyond COLOR_PAIR's 8 bits (ncurses 6.1's extended pairs,
+// passed through the `opts` pointer), and the terminfo's direct-colour flag.
+static inline int crates_colors(void) { return COLORS; }
+static inline int crates_color_pairs(void) { return COLOR_PAIRS; }
+static inline int crates_has_direct_colour(void) { return tigetflag("RGB") > 0; }
+static inline int crates_wattr_set_pair(WINDOW *w, attr_t attrs, int pair) { return wattr_set(w, attrs, 0, &pair); }
 
 #endif

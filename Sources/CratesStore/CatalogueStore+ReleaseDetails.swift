@@ -32,6 +32,11 @@ extension CatalogueStore: ReleaseDetailsQueue {
         }
     }
 
+    /// The release as stored (its JSON too), or nil when the collection has none of that id.
+    public func storedRelease(_ id: Int) async throws(StoreError) -> Release? {
+        try await read { db in try StoredValues.fetchRelease(db, id: id) }
+    }
+
     /// How many releases of the collection wait for their full details.
     public func releasesWithoutDetails() async throws(StoreError) -> Int {
         try await read { db in

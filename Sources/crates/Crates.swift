@@ -29,7 +29,7 @@ struct Crates: ParsableCommand {
             LookupCommand.self, ImportCommand.self, BackupCommand.self, ScandCommand.self, ScanCommand.self,
             SearchCommand.self, EditCommand.self, RefreshCommand.self,
             LocationCommand.self, MoveCommand.self, LabelsCommand.self, SyncCommand.self, CatalogueCommand.self,
-            ConfigCommand.self,
+            ConfigCommand.self, CoverCommand.self,
         ],
     )
 
@@ -99,6 +99,9 @@ struct Crates: ParsableCommand {
     @Flag(help: "Do not connect to the camera daemon (`crates scand`).")
     var noScanner = false
 
+    @Flag(help: "Do not show covers (C shows them; config.json's `covers` false hides them for good).")
+    var noCovers = false
+
     func validate() throws {
         try ScanSocketOption.check(scannerSocket, flag: "--scanner")
         if noScanner, scannerSocket != nil {
@@ -121,7 +124,7 @@ struct Crates: ParsableCommand {
         let warnings = ConfigurationFile.startupWarnings(ConfigurationFile.current())
         if let signal = CollectionUI.run(
             store: store, discogs: discogs, lookups: !lookup.noLookup, scanner: scanner, catalogue: catalogue,
-            warnings: warnings)
+            covers: !noCovers, warnings: warnings)
         {
             // As a shell reports a process killed by a signal.
             throw ExitCode(128 + signal)

@@ -238,6 +238,22 @@ public final class DiscogsTestServer: Sendable {
         try await control("marketplace", [("value", String(decoding: value, as: UTF8.self))])
     }
 
+    /// What covers.py counted: every image request, and each image's path.
+    public struct CoverCounts: Decodable, Hashable, Sendable {
+        public var requests: Int
+        public var paths: [String: Int]
+    }
+
+    public func coverCounts() async throws -> CoverCounts {
+        try JSONDecoder().decode(CoverCounts.self, from: try await control("covers"))
+    }
+
+    /// The image a release's addresses serve: "jpeg" or "png" (64×64, the left half red, the
+    /// right half blue), "404", "corrupt" (a JPEG's header and no image), "webp".
+    public func setCover(release: Int, _ kind: String) async throws {
+        try await control("covers/set", [("release", String(release)), ("kind", kind)])
+    }
+
     /// GET /_control/NAME?QUERY through a transport of its own, apart from the one under test.
     @discardableResult
     private func control(_ name: String, _ query: [(name: String, value: String)] = []) async throws -> Data {

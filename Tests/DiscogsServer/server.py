@@ -26,12 +26,14 @@ host, 127.0.0.2, as a captive portal answers), slow, 404, 401, 429, 429-retry1 (
 connection closed without an answer, as a timeout or a reset ends a request); and reset,
 stall, hold (lookups.py).
 The User Collection endpoints and their controls (/_control/collection/…): see collection.py.
+Cover images (/images/…), image addresses in signed answers only, and /_control/covers: see covers.py.
 Generated releases for any GTIN, a seeded fault mix, holds (/_control/hold, /_control/release)
 and the in-flight counters: see lookups.py.
 """
 import argparse
 import base64
 import collection   # the User Collection endpoints (collection.py, next to this file)
+import covers       # cover images, and image addresses only in signed answers (covers.py)
 import gzip
 import hashlib
 import hmac
@@ -123,6 +125,7 @@ class State:
                       "bad_signatures": 0, "first_request_at": None, "last_request_at": None}
         lookups.reset(self)
         marketplace.reset(self)
+        covers.reset(self)
 
     def read(self, rel):
         with open(os.path.join(self.args.fixtures, rel), encoding="utf-8") as f:
@@ -178,6 +181,8 @@ class Handler(BaseHTTPRequestHandler):
     # --- responses -------------------------------------------------------------------
     def send(self, status, body, ctype="application/json", headers=None):
         data = body.encode("utf-8") if isinstance(body, str) else body
+        if status == 200 and (ctype or "").startswith("application/json") and not self.path.startswith("/_control/"):
+            data = covers.rewrite(self, data)
         if getattr(self, "truncate_body", False) and status == 200:
             self.truncate_body = False   # the fault mix's "truncated": the real answer, cut short
             data = data[:max(1, len(data) // 2)]
@@ -214,12 +219,17 @@ class Handler(BaseHTTPRequestHandler):
     def handle_request(self, method):
         st = self.server.state
         self.oauth = None   # one handler serves every request of a kept-alive connection
+        self.who = None
         self.truncate_body = False
         length = int(self.headers.get("Content-Length", "0") or 0)
         raw_body = self.rfile.read(length) if length else b""
         split = urllib.parse.urlsplit(self.path)
         path = split.path
         query = dict(parse_form(split.query))
+        if path.startswith("/images/"):
+            return covers.serve(self, path)
+        if path.startswith("/_control/covers"):
+            return covers.control(self, path, query)
         if path.startswith("/_control/collection/"):
             return collection.control(self, path, query, raw_body)
         if path.startswith("/_control/"):
@@ -249,6 +259,7 @@ class Handler(BaseHTTPRequestHandler):
         if self.headers.get("Content-Type", "").startswith("application/x-www-form-urlencoded"):
             body_pairs = parse_form(raw_body.decode("utf-8", "replace"))
         who, problem = self.authenticate(method, body_pairs)
+        self.who = who
         limit = st.args.limit if who else max(1, st.args.limit * 25 // 60)
         allowed, used, remaining, retry = st.admit(limit)
         rl = {"x-discogs-ratelimit": str(limit), "x-discogs-ratelimit-used": str(used),

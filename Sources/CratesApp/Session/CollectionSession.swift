@@ -68,16 +68,25 @@ public final class CollectionSession: Sendable {
     let catalogue: (any ReleaseCatalogue)?
     /// Where signing in finds the credentials file, the application's key and Discogs.
     let environment: [String: String]
+    /// Covers for the details view and the picker; nil when they are off.
+    private let covers: CoverDesk?
 
+    /// `covers`: where covers come from (nil: covers are off), drawn by `renderer`.
     public init(
         store: CatalogueStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?,
         catalogue: (any ReleaseCatalogue)? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
+        covers: CoverLibrary? = nil, renderer: (any CoverRendering)? = nil,
         post: @escaping @Sendable (SessionEvent) -> Void
     ) {
         self.store = store
         self.environment = environment
         self.post = post
         self.catalogue = catalogue
+        if let covers, let renderer {
+            self.covers = CoverDesk(library: covers, renderer: renderer, post: post)
+        } else {
+            self.covers = nil
+        }
         state = Mutex(State(access: discogs, finder: ReleaseFinder(access: discogs, catalogue: catalogue)))
         self.lookups = lookups
         self.scanner = scanner
@@ -153,6 +162,7 @@ public final class CollectionSession: Sendable {
         observation?.cancel()
         follower?.stop()
         for task in tasks { task.cancel() }
+        await covers?.stop()
         // The requests already queued still run (a scan just before quitting is added); what
         // they would start now is not started.
         requestSink.finish()
@@ -278,6 +288,12 @@ public final class CollectionSession: Sendable {
                 post(.syncConflicts(try await store.syncConflicts()))
             case .settleConflicts(let recordIDs, let side):
                 startSettling(recordIDs, toward: side)
+            case .cover(let request):
+                if let covers {
+                    covers.ask(request)
+                } else {
+                    post(.cover(request, .placeholder("covers are off")))
+                }
             case .search(let query, let recordID):
                 // Waits for Discogs: off the serial line, as an add by release.
                 spawn { await self.search(query, for: recordID) }

@@ -51,4 +51,6 @@ public enum SessionEvent: Sendable {
     case signIn(SignInEvent)
     /// The copies in conflict with the Discogs collection (`SessionRequest.loadSyncConflicts`).
     case syncConflicts([SyncCopyConflict])
+    /// The answer to `SessionRequest.cover`: the cells, or a placeholder and why.
+    case cover(CoverRequest, CoverState)
 }

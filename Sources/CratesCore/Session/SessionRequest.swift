@@ -70,6 +70,9 @@ public enum SessionRequest: Equatable, Sendable {
     /// Settles the conflicts of these copies toward one side: crates' values sent to
     /// Discogs, or Discogs' taken into crates; answered with the conflicts left.
     case settleConflicts(recordIDs: [Int64], toward: SyncPreference)
+    /// A cover drawn as cells (`SessionEvent.cover`): from the cache on disk, else fetched
+    /// from Discogs at background priority. The latest asked goes first.
+    case cover(CoverRequest)
 }
 
 /// What a person has allowed for one add, after being asked.

@@ -5,7 +5,7 @@ extension AppState {
     /// for so that the screen's rows are there.
     public mutating func handle(_ event: AppEvent) -> [AppCommand] {
         let commands = handleEvent(event)
-        return commands + storeRequests()
+        return commands + storeRequests() + coverRequests()
     }
 
     mutating func handleEvent(_ event: AppEvent) -> [AppCommand] {
@@ -33,6 +33,9 @@ extension AppState {
             questions.append(question)
         case .details(let details):
             if case .details(var state) = mode, state.recordID == details.record.id {
+                if let shown = state.details, shown.release?.id != details.release?.id {
+                    forgetCovers(of: details.record.id)  // matched (or matched again): its cover is another
+                }
                 state.details = details
                 mode = .details(state)
             } else if case .picker(var picker) = mode, picker.recordID == details.record.id, picker.search == nil {
@@ -97,6 +100,8 @@ extension AppState {
             return applySignIn(event)
         case .genres(let names):
             applyGenres(names)
+        case .cover(let request, let cover):
+            applyCover(request, cover)
         }
         return []
     }
@@ -288,6 +293,7 @@ extension AppState {
         case .conflicts:
             return openConflicts()
         case .keepCrates, .takeDiscogs, .keepCratesForAll, .takeDiscogsForAll: break  // the conflicts view's
+        case .covers: toggleCovers()
         case .quit: return quit()
         case .redraw: return [.redraw]
         }
@@ -346,6 +352,7 @@ extension AppState {
             return []
         case .conflicts:
             return openConflicts()
+        case .covers: toggleCovers()
         default: break
         }
         mode = .details(state)

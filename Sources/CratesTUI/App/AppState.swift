@@ -142,6 +142,13 @@ public struct AppState: Sendable {
     public internal(set) var width: Int
     public internal(set) var height: Int
     public internal(set) var hasQuit = false
+    /// Covers in the details view (`I` shows and hides them; `--no-covers` and the
+    /// configuration's `covers` start with them hidden).
+    public internal(set) var coversOn = false
+    /// The colours the terminal shows covers in; nil: none, so no covers.
+    public internal(set) var coverColours: CoverColours?
+    /// The covers asked of the session, and what came, by request (its size included).
+    var covers: [CoverRequest: CoverState] = [:]
 
     public struct ConfirmDelete: Equatable, Sendable {
         public var ids: [Int64]
@@ -176,10 +183,12 @@ public struct AppState: Sendable {
     /// (wedge scanners: 5–30 ms a key; people: 80 ms and more).
     static let wedgeKeyInterval = 0.05
 
-    public init(width: Int, height: Int, order: ListOrder = .default) {
+    public init(width: Int, height: Int, order: ListOrder = .default, covers: Bool = false, coverColours: CoverColours? = nil) {
         self.width = width
         self.height = height
         self.order = order
+        coversOn = covers
+        self.coverColours = coverColours
     }
 
     /// Rows available to the list (one title line above, the status line and the message's

@@ -19,6 +19,8 @@ public enum Action: String, Sendable, CaseIterable {
     /// The copies in conflict with the Discogs collection; in that view, keep crates'
     /// values or take Discogs', for one copy or for every one.
     case conflicts, keepCrates, takeDiscogs, keepCratesForAll, takeDiscogsForAll
+    /// Shows or hides the covers in the details view.
+    case covers
 }
 
 /// Where a binding applies.
@@ -102,6 +104,7 @@ public enum KeyMap {
         KeyBinding(keys: [.character("M")], action: .mediaGrade, help: "media condition (a picker of Discogs' grades)", contexts: [.details]),
         KeyBinding(keys: [.character("V")], action: .sleeveGrade, help: "sleeve condition (a picker of Discogs' grades)", contexts: [.details]),
         KeyBinding(keys: [.character("*")], action: .rate, help: "rating, 0 to 5 stars (a picker)", contexts: [.details]),
+        KeyBinding(keys: [.character("I")], action: .covers, help: "covers: show or hide them (--no-covers, config covers)", contexts: [.list, .details]),
         KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.list, .details, .needs]),
         KeyBinding(keys: [.function(1)], action: .help, help: "this help", contexts: [.picker]),
         KeyBinding(keys: [.escape, .left, .character("h")], action: .back, help: "back; clear the filter, the bar, then the place", contexts: [.list, .details, .help]),

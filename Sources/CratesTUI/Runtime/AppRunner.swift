@@ -16,13 +16,14 @@ public final class AppRunner {
     /// - Parameters:
     ///   - perform: runs a command on the workers; must return at once.
     ///   - order: the list's order to start with (the one remembered).
+    ///   - covers: whether the details view shows covers (`I` toggles them).
     public init(
-        inbox: Inbox, order: ListOrder = .default, perform: @escaping Perform
+        inbox: Inbox, order: ListOrder = .default, covers: Bool = false, perform: @escaping Perform
     ) {
         self.inbox = inbox
         self.perform = perform
         terminal = CursesTerminal()
-        state = AppState(width: 80, height: 24, order: order)
+        state = AppState(width: 80, height: 24, order: order, covers: covers)
     }
 
     /// Runs until the user quits or a terminating signal arrives; the terminal is restored on
@@ -32,6 +33,7 @@ public final class AppRunner {
         SignalPipe.install()
         terminal.start()
         defer { terminal.stop() }
+        state.coverColours = terminal.coverColours
         dispatch(state.handle(.resize(width: terminal.width, height: terminal.height)))
         var dirty = true
         while !state.hasQuit {

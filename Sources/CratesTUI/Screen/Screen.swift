@@ -10,6 +10,8 @@ public struct Screen: Equatable, Sendable {
         public var character: Character
         public var style: Style
         public var continuation: Bool
+        /// A cover's cell: its own colours (nil: the style's).
+        public var tint: CoverTint? = nil
 
         public static let blank = Cell(character: " ", style: .normal, continuation: false)
     }
@@ -46,6 +48,12 @@ public struct Screen: Equatable, Sendable {
 
     public subscript(row: Int, column: Int) -> Cell {
         cells[row * width + column]
+    }
+
+    /// Sets one cell (a cover's, a single-width symbol); nothing outside the frame.
+    mutating func set(_ cell: Cell, row: Int, column: Int) {
+        guard row >= 0, row < height, column >= 0, column < width else { return }
+        cells[row * width + column] = cell
     }
 
     /// Writes `text` at (row, column), cut at `limit` columns (default: the edge), sanitised of

@@ -12,8 +12,15 @@ public final class CursesTerminal {
     /// The frame last drawn; `draw` repaints only the rows that changed (curses then sends
     /// only the changed cells), so scrolling never flickers.
     private var previous: Screen?
+    /// Covers' colour pairs (none without colours).
+    private var coverPalette = CoverPalette(colours: nil)
+    /// The covers' pairs were made again during this frame: the next one repaints everything.
+    private var pairsRemade = false
 
     public init() {}
+
+    /// How many colours covers may use here; nil when the terminal shows none (or NO_COLOR).
+    public var coverColours: CoverColours? { coverPalette.colours }
 
     /// Enters full-screen mode. Safe to call once; `stop()` undoes it.
     public func start() {
@@ -35,6 +42,7 @@ public final class CursesTerminal {
         } else {
             colours = false
         }
+        coverPalette = CoverPalette(colours: CoverPalette.detect(hasColours: colours))
         started = true
         refreshSize()
     }
@@ -117,7 +125,8 @@ public final class CursesTerminal {
         if let link = screen.hyperlink, previous?.hyperlink != link {
             emitHyperlink(link)
         }
-        previous = screen
+        previous = pairsRemade ? nil : screen
+        pairsRemade = false
     }
 
     private func rowsEqual(_ a: Screen, _ b: Screen, _ row: Int) -> Bool {
@@ -130,9 +139,10 @@ public final class CursesTerminal {
         var col = 0
         while col < screen.width {
             let style = screen[row, col].style
+            let tint = screen[row, col].tint
             var run: [wchar_t] = []
             let start = col
-            while col < screen.width, screen[row, col].style == style {
+            while col < screen.width, screen[row, col].style == style, screen[row, col].tint == tint {
                 let cell = screen[row, col]
                 if !cell.continuation {
                     for scalar in cell.character.unicodeScalars { run.append(wchar_t(bitPattern: scalar.value)) }
@@ -140,8 +150,15 @@ public final class CursesTerminal {
                 col += 1
             }
             run.append(0)
-            let attributes = Palette.attributes(for: style, colours: colours)
-            wattrset(window, Int32(bitPattern: attributes))
+            if let tint {
+                var exhausted = false
+                let pair = coverPalette.pair(for: tint, exhausted: &exhausted) ?? 0
+                if exhausted { pairsRemade = true }  // cells drawn with the old pairs: all again
+                _ = crates_wattr_set_pair(window, crates_a_normal(), pair)
+            } else {
+                let attributes = Palette.attributes(for: style, colours: colours)
+                wattrset(window, Int32(bitPattern: attributes))
+            }
             // The last cell of the last row would scroll the screen if written with addwstr:
             // ncurses handles it for the window's bottom-right corner, but only via insch, so
             // skip that one cell rather than risk a scroll.

@@ -2,8 +2,14 @@ import CratesCore
 
 extension AppState {
     func renderDetails(_ state: DetailsState, into screen: inout Screen) {
+        // The cover beside the text (or above it), drawn as soon as it comes: the details
+        // never wait for it.
+        let box = detailsCoverBox
+        if let box { renderCover(detailsCover(state, box), in: box, into: &screen) }
+        let right = box.map { $0.beside ? $0.column - 1 : width } ?? width
+        let top = box.map { $0.beside ? 1 : $0.row + $0.rows + 1 } ?? 1
         guard let details = state.details else {
-            screen.put("Loading…", row: 2, column: 2, style: .dim)
+            screen.put("Loading…", row: top + 1, column: 2, style: .dim, limit: right - 2)
             return
         }
         let labelWidth = 12
@@ -11,23 +17,23 @@ extension AppState {
         // title or note is read whole; the Discogs address stays one line (it is a link).
         var lines: [(line: RecordDetails.Line, text: String, first: Bool)] = []
         for line in details.lines {
-            let column = line.label.isEmpty && !line.indented ? 1 : min(width - 1, labelWidth + 2)
-            let parts = line.label == "Discogs" ? [line.value] : TerminalText.wrapped(line.value, to: max(1, width - column - 1))
+            let column = line.label.isEmpty && !line.indented ? 1 : min(right - 1, labelWidth + 2)
+            let parts = line.label == "Discogs" ? [line.value] : TerminalText.wrapped(line.value, to: max(1, right - column - 1))
             for (index, part) in parts.enumerated() { lines.append((line, part, index == 0)) }
         }
-        let visible = listHeight
+        let visible = max(1, listHeight - (top - 1))
         let scroll = max(0, min(state.scroll, lines.count - visible))
         for (offset, shown) in lines.dropFirst(scroll).prefix(visible).enumerated() {
-            let row = 1 + offset
+            let row = top + offset
             let line = shown.line
             if line.label.isEmpty && !line.indented {
-                screen.put(shown.text, row: row, column: 1, style: line.style)
+                screen.put(shown.text, row: row, column: 1, style: line.style, limit: right - 1)
             } else {
                 if shown.first { screen.put(line.label, row: row, column: 1, style: .dim, limit: labelWidth) }
-                let column = min(width - 1, labelWidth + 2)
-                screen.put(shown.text, row: row, column: column, style: line.style)
-                if shown.first, line.label == "Discogs", let url = details.release?.url, width > column {
-                    screen.hyperlink = Screen.Hyperlink(url: url, row: row, column: column, text: TerminalText.truncated(url, to: width - column))
+                let column = min(right - 1, labelWidth + 2)
+                screen.put(shown.text, row: row, column: column, style: line.style, limit: right - column)
+                if shown.first, line.label == "Discogs", let url = details.release?.url, right > column {
+                    screen.hyperlink = Screen.Hyperlink(url: url, row: row, column: column, text: TerminalText.truncated(url, to: right - column))
                 }
             }
         }

@@ -11,7 +11,7 @@ enum CollectionUI {
     /// Runs until the user quits; returns the signal that ended it, if one did.
     static func run(
         store: CatalogueStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?,
-        catalogue: (any ReleaseCatalogue)? = nil, warnings: [String] = []
+        catalogue: (any ReleaseCatalogue)? = nil, covers: Bool = true, warnings: [String] = []
     ) -> Int32? {
         let inbox = Inbox()
         let configuration = try? ConfigurationFile()
@@ -20,12 +20,17 @@ enum CollectionUI {
             let more = warnings.count > 1 ? " (and \(warnings.count - 1) more: see `crates config`)" : ""
             inbox.post(.session(.message(warning + more, isError: true)))
         }
+        // Covers come from the cache on disk, else Discogs; shown unless `--no-covers` or
+        // the configuration's `covers` says no (`C` shows them all the same).
+        let library = CoverCache.configured(limitBytes: preferences.coverCacheBytes).map {
+            CoverLibrary(cache: $0, budget: CoverBudget(cache: $0), store: store, access: discogs)
+        }
         let session = CollectionSession(
             store: store, discogs: discogs, lookups: lookups, scanner: scanner, catalogue: catalogue,
-            post: { inbox.post(.session($0)) })
+            covers: library, renderer: CoverRenderers.terminal, post: { inbox.post(.session($0)) })
         session.start()
         let runner = AppRunner(
-            inbox: inbox, order: preferences.sort,
+            inbox: inbox, order: preferences.sort, covers: covers && preferences.covers,
             perform: { command in
                 switch command {
                 case .session(let request): session.perform(request)

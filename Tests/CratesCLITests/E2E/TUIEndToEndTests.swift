@@ -19,6 +19,7 @@ struct TUIEndToEndTests {
                 "XDG_DATA_HOME": directory.appendingPathComponent("data").path,
                 "XDG_RUNTIME_DIR": directory.path,
                 "XDG_STATE_HOME": directory.appendingPathComponent("state").path,
+                "XDG_CACHE_HOME": directory.appendingPathComponent("cache").path,
                 "CRATES_DISCOGS_API": "http://127.0.0.1:9",
             ]
         }
