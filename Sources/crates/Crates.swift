@@ -99,7 +99,7 @@ struct Crates: ParsableCommand {
     @Flag(help: "Do not connect to the camera daemon (`crates scand`).")
     var noScanner = false
 
-    @Flag(help: "Do not show covers (C shows them; config.json's `covers` false hides them for good).")
+    @Flag(help: "Do not show covers (I shows them; config.json's `covers` false hides them for good).")
     var noCovers = false
 
     func validate() throws {

@@ -61,7 +61,7 @@ extension AppState {
             return
         }
         coversOn.toggle()
-        say(coversOn ? "Covers shown (C hides them)" : "Covers hidden (C shows them)")
+        say(coversOn ? "Covers shown (I hides them)" : "Covers hidden (I shows them)")
     }
 
     /// The details' record's cover as it stands, for the box it goes in.

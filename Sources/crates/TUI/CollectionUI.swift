@@ -21,7 +21,7 @@ enum CollectionUI {
             inbox.post(.session(.message(warning + more, isError: true)))
         }
         // Covers come from the cache on disk, else Discogs; shown unless `--no-covers` or
-        // the configuration's `covers` says no (`C` shows them all the same).
+        // the configuration's `covers` says no (`I` shows them all the same).
         let library = CoverCache.configured(limitBytes: preferences.coverCacheBytes).map {
             CoverLibrary(cache: $0, budget: CoverBudget(cache: $0), store: store, access: discogs)
         }
