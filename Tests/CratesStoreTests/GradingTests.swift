@@ -53,7 +53,10 @@ struct GradingTests {
         #expect(try await store.copies(of: [.release(7)]) == [.release(7): 1])
         #expect(details.record.grading == CopyGrading(media: .mint, rating: Rating(clamping: 3)))
         #expect(details.record.note == "from Discogs")
-        #expect(details.discogs == DiscogsCopyLink(instanceID: key.instanceID, releaseID: 7, folderID: 1))
+        // The link carries what Discogs holds, to show beside the copy's own values.
+        #expect(details.discogs == DiscogsCopyLink(
+            instanceID: key.instanceID, releaseID: 7, folderID: 1,
+            discogsValues: SyncedValues(rating: Rating(clamping: 3), media: .mint, notes: "from Discogs")))
         #expect(details.discogsCopies == 1)
         #expect(try await store.sections().first?.name == "Rock")
         // The release already stored in full is never replaced by basic_information.

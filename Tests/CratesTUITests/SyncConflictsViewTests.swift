@@ -77,8 +77,8 @@ struct SyncConflictsViewTests {
             discogsValues: SyncedValues(rating: Rating(clamping: 2), media: .veryGoodPlus), conflicts: [.rating])
         var h = GradingAndSyncTests.inDetails(GradingAndSyncTests.details(grading: graded, link: link))
         let text = h.lines.joined(separator: "\n")
-        #expect(text.contains("Rating       ★★★★☆ (*)\n              Discogs: ★★ (yours ★★★★) · a conflict: C chooses"), "\(text)")
-        #expect(text.contains("Media        Near Mint (NM or M-) (M)\n              Discogs: Very Good Plus (VG+) (yours Near Mint (NM or M-)) · the\n              next sync (S) sends yours"), "\(text)")
+        #expect(text.contains("Rating       ★★★★☆  · * to change\n              Discogs: ★★ (yours ★★★★) · a conflict: C chooses"), "\(text)")
+        #expect(text.contains("Media        Near Mint (NM or M-)  · M to change\n              Discogs: Very Good Plus (VG+) (yours Near Mint (NM or M-)) · the\n              next sync (S) sends yours"), "\(text)")
         #expect(h.type("C") == [.session(.loadSyncConflicts)])
     }
 
