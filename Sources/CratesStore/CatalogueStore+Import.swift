@@ -215,25 +215,13 @@ extension CatalogueStore {
 
     /// Writes one batch. Another import's batch (or any program's transaction) may hold the
     /// lock longer than one busy timeout on a slow machine: a batch waits several, saying so
-    /// once, rather than failing an import that would go through. A batch refused was
-    /// rolled back, so it is simply written again (its copies counted anew).
+    /// once, rather than failing an import that would go through.
     private func writeBatch(
-        waitingForLock: (@Sendable () -> Void)?, shouldContinue: @Sendable () -> Bool,
+        waitingForLock: (@Sendable () -> Void)?, shouldContinue: @escaping @Sendable () -> Bool,
         _ body: @escaping @Sendable (Database) throws -> ImportedBatch
     ) async throws(StoreError) -> ImportedBatch {
-        var attempts = 1
-        while true {
-            do {
-                return try await write(body)
-            } catch .locked where attempts < Self.importLockAttempts && shouldContinue() {
-                if attempts == 1 { waitingForLock?() }
-                attempts += 1
-            } catch .locked {
-                throw .locked(seconds: busyTimeout * Double(attempts))
-            } catch {
-                throw error
-            }
-        }
+        let patience = LockPatience.command(waiting: waitingForLock)
+        return try await write(patience: patience, shouldContinue: shouldContinue, body)
     }
 
     /// What one batch wrote: the new records' ids, the lines already present, the rows
@@ -242,7 +230,7 @@ extension CatalogueStore {
 
     /// How many busy timeouts one batch waits for another program's lock before the import
     /// fails (10 s each by default: a minute).
-    public static let importLockAttempts = 6
+    public static let importLockAttempts = LockPatience.commandAttempts
 
     /// One batch of `importEntries(_:copies:)`, inside its write transaction. Barcodes go in
     /// one statement; described rows (few, each searched later at a request a second or

@@ -23,6 +23,8 @@ public final class CatalogueStore: Sendable {
     public let busyTimeout: TimeInterval
     /// Whether the store was opened read-only (`init(readingAt:)`): every write fails.
     public let isReadOnly: Bool
+    /// How many busy timeouts a write waits for another process's lock.
+    public let patience: LockPatience
     let writer: any DatabaseWriter
 
     /// Opens (creating if needed) the crates database at `path`, migrating it to this
@@ -34,7 +36,8 @@ public final class CatalogueStore: Sendable {
     /// written by a newer crates (`StoreError.newerVersion`), and a file (or a -wal, -shm or
     /// -journal beside it) this user should not trust with the collection
     /// (`.unsafeFile`: see `checkFiles`). The directory is created with mode 0700 when
-    /// missing. `busyTimeout`: how long to wait for another process's lock.
+    /// missing. `busyTimeout`: how long to wait for another process's lock; `patience`: how
+    /// many of those a write waits, and whom to tell that it waits.
     ///
     /// The path is remembered for `checkpointWrittenCollections`, which the command line
     /// runs as the process ends.
@@ -44,7 +47,8 @@ public final class CatalogueStore: Sendable {
     /// over every record: a minute or so a million records), with the number
     /// of records, so that the caller can say why it waits.
     public init(
-        path: String, busyTimeout: TimeInterval = defaultBusyTimeout, upgrading: ((_ records: Int) -> Void)? = nil
+        path: String, busyTimeout: TimeInterval = defaultBusyTimeout, patience: LockPatience = .oneTimeout,
+        upgrading: ((_ records: Int) -> Void)? = nil
     ) throws(StoreError) {
         try StoreLocation.prepareDirectory(for: path)
         // One process at a time checks, creates and migrates the file (`OpeningLock`).
@@ -65,6 +69,7 @@ public final class CatalogueStore: Sendable {
         self.writer = pool
         self.busyTimeout = busyTimeout
         self.isReadOnly = false
+        self.patience = patience
         Self.rememberWritten(path, busyTimeout: busyTimeout)
     }
 
@@ -73,6 +78,7 @@ public final class CatalogueStore: Sendable {
         self.writer = writer
         self.busyTimeout = busyTimeout
         self.isReadOnly = readOnly
+        self.patience = .oneTimeout
     }
 
     /// A fresh, empty store in memory (for tests of the layers above).
@@ -104,12 +110,30 @@ public final class CatalogueStore: Sendable {
 
     // MARK: Access
 
-    /// Runs `updates` in one IMMEDIATE write transaction on the single writer.
-    func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
-        do {
-            return try await writer.write(updates)
-        } catch {
-            throw StoreError.wrap(error, busyTimeout: busyTimeout)
+    /// Runs `updates` in one IMMEDIATE write transaction on the single writer, waiting for
+    /// another process's lock as long as `patience` (the store's unless given) allows.
+    ///
+    /// A transaction refused for the lock was refused at its BEGIN (IMMEDIATE takes the
+    /// write lock first; in WAL mode the commit needs no other), so `updates` ran not at all
+    /// or was rolled back whole: running it again writes it once.
+    func write<T: Sendable>(
+        patience: LockPatience? = nil, shouldContinue: @Sendable () -> Bool = { true },
+        _ updates: @escaping @Sendable (Database) throws -> T
+    ) async throws(StoreError) -> T {
+        let patience = patience ?? self.patience
+        var attempts = 1
+        while true {
+            do {
+                return try await writer.write(updates)
+            } catch {
+                let wrapped = StoreError.wrap(error, busyTimeout: busyTimeout)
+                guard case .locked = wrapped else { throw wrapped }
+                guard attempts < patience.attempts, shouldContinue() else {
+                    throw .locked(seconds: busyTimeout * Double(attempts))
+                }
+                if attempts == 1 { patience.waiting?() }
+                attempts += 1
+            }
         }
     }
 

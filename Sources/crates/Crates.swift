@@ -112,7 +112,7 @@ struct Crates: ParsableCommand {
     /// The collection UI. Runs on the main thread, synchronously: under an async command it
     /// would run on a worker thread and miss SIGWINCH until the next key.
     mutating func run() throws {
-        let store = try self.store.open()
+        let store = try self.store.open(patient: false)
         let scanner = noScanner
             ? nil : ScanSocketPath.resolve(option: scannerSocket, environment: ProcessInfo.processInfo.environment)
         // Credentials that cannot be read show as "not signed in" on the status line; `A`

@@ -52,18 +52,23 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the store, or exits with the store's message (never a stack trace).
     ///
+    /// A command's writes wait a minute for another program's lock (`LockPatience.command`),
+    /// saying so once on stderr; the collection UI (`patient: false`) waits one busy timeout
+    /// and says why in its status line.
+    ///
     /// However the command then ends (done, an error, exit(3), Ctrl-C, SIGTERM or SIGHUP), it
     /// leaves the collection file complete on its own, with nothing of it only in the -wal
     /// file: a collector may copy the file alone. A command that stops cleanly on a signal
     /// (`StopRequest.install`) installs its request before opening.
-    func open() throws -> CatalogueStore {
+    func open(patient: Bool = true) throws -> CatalogueStore {
         CatalogueStore.checkpointWrittenCollectionsAtExit()
         StopRequest.quitOnSignals()
         do {
             let file = try path()
             // An upgrade that builds an index over a large collection takes a while: say why
             // the command waits, before it does.
-            return try CatalogueStore(path: file) { records in
+            let patience: LockPatience = patient ? .command { StandardStreams.errLine(Self.waitingForLock) } : .oneTimeout
+            return try CatalogueStore(path: file, patience: patience) { records in
                 StandardStreams.errLine(
                     "\(file): upgrading the collection (\(records.formatted()) records) for this version of crates: "
                         + "a minute or so a million records…")
@@ -73,6 +78,13 @@ struct StoreOptions: ParsableArguments {
         } catch {
             throw CLIError("\(error)")
         }
+    }
+}
+
+extension StoreOptions {
+    /// Said once when a command's write has waited one busy timeout for another program.
+    static var waitingForLock: String {
+        "\(Crates._errorPrefix)waiting for the collection: another program holds it locked (a minute at most)"
     }
 }
 
