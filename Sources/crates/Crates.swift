@@ -40,11 +40,15 @@ struct Crates: ParsableCommand {
         StandardStreams.prepare()
         // What is wrong with config.json is said every time crates starts, before anything
         // else: the defaults stand in meanwhile, and a person may not run `crates config`.
-        for warning in ConfigurationFile.startupWarnings(ConfigurationFile.current()) {
+        for warning in ConfigurationFile.startupWarnings(startPreferences) {
             StandardStreams.errLine(warning)
         }
         main(emptyValuesSpelledOut(Array(CommandLine.arguments.dropFirst())))
     }
+
+    /// config.json as crates read it at start (once: the warnings above, and the collection
+    /// UI's preferences, come from the same reading).
+    static let startPreferences = ConfigurationFile.current()
 
     /// One prefix for every error, whoever raises it: "crates add: …", as the commands' own
     /// messages and Unix tools begin, not ArgumentParser's "Error: …" for the errors it prints
@@ -119,12 +123,11 @@ struct Crates: ParsableCommand {
         // (or `crates auth`) says why.
         let discogs = try? DiscogsAccess.make()
         let catalogue = lookup.catalogue.open("crates")
-        // Said on standard error as crates started, and again on the status line, which the
-        // UI's screen does not hide.
-        let warnings = ConfigurationFile.startupWarnings(ConfigurationFile.current())
+        // The preferences read at start: said on standard error then, and again on the status
+        // line, which the UI's screen does not hide.
         if let signal = CollectionUI.run(
             store: store, discogs: discogs, lookups: !lookup.noLookup, scanner: scanner, catalogue: catalogue,
-            covers: !noCovers, warnings: warnings)
+            covers: !noCovers, preferences: Self.startPreferences)
         {
             // As a shell reports a process killed by a signal.
             throw ExitCode(128 + signal)

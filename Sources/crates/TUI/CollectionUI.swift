@@ -8,14 +8,17 @@ import Foundation
 /// The collection UI's wiring: the UI loop (CratesTUI) on this, the main thread, and the
 /// session (CratesApp) behind it, talking through the inbox.
 enum CollectionUI {
-    /// Runs until the user quits; returns the signal that ended it, if one did.
+    /// Runs until the user quits; returns the signal that ended it, if one did. `preferences`:
+    /// config.json as crates read it at start (not read again here); what is wrong with it is
+    /// said again on the status line.
     static func run(
         store: CatalogueStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?,
-        catalogue: (any ReleaseCatalogue)? = nil, covers: Bool = true, warnings: [String] = []
+        catalogue: (any ReleaseCatalogue)? = nil, covers: Bool = true, preferences: Preferences
     ) -> Int32? {
         let inbox = Inbox()
+        // Only to write the order chosen back (`rememberOrder`).
         let configuration = try? ConfigurationFile()
-        let preferences = configuration?.load() ?? Preferences()
+        let warnings = ConfigurationFile.startupWarnings(preferences)
         if let warning = warnings.first {
             let more = warnings.count > 1 ? " (and \(warnings.count - 1) more: see `crates config`)" : ""
             inbox.post(.session(.message(warning + more, isError: true)))
