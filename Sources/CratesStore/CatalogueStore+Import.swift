@@ -233,8 +233,8 @@ extension CatalogueStore {
     public static let importLockAttempts = LockPatience.commandAttempts
 
     /// One batch of `importEntries(_:copies:)`, inside its write transaction. Barcodes go in
-    /// one statement; described rows (few, each searched later at a request a second or
-    /// more) one by one; the ids come back in file order.
+    /// one statement; described rows with the row triggers lifted (`insertDescribed`); the
+    /// ids come back in file order.
     private static func importBatch(
         _ db: Database, _ entries: ImportEntries, _ range: Range<Int>, occurrences: [UInt32], copies: Bool,
         keepingValues: Bool, now: Date
@@ -258,16 +258,7 @@ extension CatalogueStore {
         }
         let barcodes = try insertImported(db, rows.filter { $0.gtin != nil }, now: now)
         guard barcodes.count < rows.count else { return (barcodes, present, releaseRows) }
-        // The rows described by their values, all in one insert.
-        let described = try insert(db, rows.filter { $0.gtin == nil }.map { describedRecord($0, now: now) }, now: now)
-        // What their values are for: finding the release (Discogs' stand once found), or the
-        // collector's own (`--keep-values`).
-        for chunk in stride(from: 0, to: described.count, by: keysPerStatement) {
-            let ids = described[chunk..<min(chunk + keysPerStatement, described.count)]
-            try db.execute(
-                sql: "UPDATE record SET entryValues = ? WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ", ")))",
-                arguments: StatementArguments([keepingValues ? "keep" : "find"] + ids.map { $0 as any DatabaseValueConvertible }))
-        }
+        let described = try insertDescribed(db, rows.filter { $0.gtin == nil }, keepingValues: keepingValues, now: now)
         var ids: [Int64] = []
         ids.reserveCapacity(rows.count)
         var next = (barcodes: barcodes.makeIterator(), described: described.makeIterator())
@@ -300,16 +291,6 @@ extension CatalogueStore {
             }
             return found
         }
-    }
-
-    /// A row described by its values: a pending record without a barcode, searched by its
-    /// values (kept in the collector's columns until its release is found, and shown as
-    /// they are when none is), keyed on them for the duplicate rule.
-    private static func describedRecord(_ entry: ImportEntry, now: Date) -> NewRecord {
-        NewRecord(
-            gtin: nil, addedAt: entry.addedAt ?? now, addMethod: .import, note: entry.note, location: entry.location,
-            collector: (entry.collector ?? .none).over(entry.described ?? .none), handEntered: entry.handEntered,
-            grading: entry.grading)
     }
 
     /// What the records of an import need now: those waiting for a person, and how many

@@ -68,16 +68,23 @@ extension Schema {
     /// row is written (v10, v14): what `withoutRowIndexTriggers` lifts during a restore.
     static let rowIndexTriggers = ["record_filter_added", "record_filter_indexed", "record_sort_added"]
 
-    /// The triggers of `rowIndexTriggers` dropped for `body`, then made again as they were
+    /// The triggers of `rowIndexTriggers` that run on an insert: what a bulk insert that
+    /// writes each record's text itself and sorts the batch (`CatalogueStore.insertDescribed`)
+    /// lifts. `record_filter_indexed` stays, so a change of a text in the batch is indexed.
+    static let rowInsertTriggers = ["record_filter_added", "record_sort_added"]
+
+    /// The triggers named (by default `rowIndexTriggers`) dropped for `body`, then made again as they were
     /// (their stored SQL), all inside the caller's transaction: a failure in between rolls
     /// the drop back with the rest. For a bulk write of records that `indexRecords(_:)`
     /// indexes afterwards: run per row, the triggers recompile into every insert statement
     /// and update each row twice more (a million restored records took over 20 minutes).
-    static func withoutRowIndexTriggers<T>(_ db: Database, _ body: () throws -> T) throws -> T {
-        let placeholders = rowIndexTriggers.map { _ in "?" }.joined(separator: ", ")
+    static func withoutRowIndexTriggers<T>(
+        _ db: Database, _ triggers: [String] = rowIndexTriggers, _ body: () throws -> T
+    ) throws -> T {
+        let placeholders = triggers.map { _ in "?" }.joined(separator: ", ")
         let saved = try Row.fetchAll(
             db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN (\(placeholders)) ORDER BY name",
-            arguments: StatementArguments(rowIndexTriggers)
+            arguments: StatementArguments(triggers)
         ).map { row -> (name: String, sql: String) in (row[0], row[1]) }
         for trigger in saved { try db.execute(sql: "DROP TRIGGER \(trigger.name)") }
         let result = try body()

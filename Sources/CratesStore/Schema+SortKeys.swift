@@ -59,7 +59,7 @@ extension Schema {
     /// used). `sortKeyAssignments` repeats them: the per-row triggers run on every insert,
     /// where that cost 125 µs a record (12.5 s of CPU at 100,000 records); this costs a
     /// fraction of it.
-    static func sortKeyUpdate(ofNew r: String) -> String {
+    static func sortKeyUpdate(ofNew r: String, where condition: String? = nil) -> String {
         let filed = "CASE " + ListOrder.articles.map { article in
             "WHEN substr(artist, 1, \(article.count + 1)) = '\(article) ' AND length(artist) > \(article.count + 1) "
                 + "THEN substr(artist, \(article.count + 2)) "
@@ -87,8 +87,18 @@ extension Schema {
         return """
             UPDATE record SET (artistKey, yearKey, labelKey, placeKey) = (
                 SELECT a, y || char(1) || a, l || char(1) || a, p || char(1) || a FROM (\(keyed) LIMIT 1 OFFSET 0))
-            WHERE id = \(r).id
+            WHERE \(condition ?? "id = \(r).id")
             """
+    }
+
+    /// Computes the sort keys of the records above `id` with `record_sort_added`'s own
+    /// statement (`sortKeyUpdate`, its row the record updated), in one statement: for records
+    /// a bulk insert of this transaction wrote with that trigger lifted
+    /// (`withoutRowIndexTriggers`; ids only grow, and no other connection writes during the
+    /// transaction). Not `sortKeyAssignments`, whose repeated subqueries cost several times
+    /// as much a row.
+    static func sortRecords(_ db: Database, above id: Int64) throws {
+        try db.execute(sql: sortKeyUpdate(ofNew: "record", where: "id > ?"), arguments: [id])
     }
 
     static func addSortKeys(_ db: Database) throws {
