@@ -25,7 +25,10 @@ import GRDB
 /// `filterText` is NULL only between a record's insert and its trigger's update, and a
 /// record with a NULL text is not in the index. One exception, for speed: a bulk insert (an
 /// add of many records, an import) writes each record's text itself, which the triggers then
-/// find right and leave, and indexes the batch in one statement (`indexFilterTexts`).
+/// find right and leave, and indexes the batch in one statement (`indexFilterTexts`). A
+/// restore, and an import's rows described by their values, go further: the triggers that
+/// index an inserted row are lifted for the write and made again before it commits, and the
+/// batch is indexed and sorted in a few statements (`withoutRowIndexTriggers`).
 extension Schema {
     /// `filterText` for the record row `row` ("NEW", or "record" in an UPDATE of it), with
     /// its release's text `release`: the three parts separated by a space, which no filter
