@@ -113,6 +113,14 @@ extension AppState {
 
     // MARK: Keys
 
+    /// One key, to the first of these that takes it, in this order: a text field open (the
+    /// code being typed, the filter, a form, the sign-in form: every key is text there, so
+    /// nothing above a field may claim it); Ctrl-C and Ctrl-Z; the picker's narrowing and the
+    /// rating's digits; a digit anywhere else, which starts a barcode (a wedge scanner's keys
+    /// must never be taken as commands); then a question on screen (a delete's or the sync's,
+    /// which any other key answers no; an add's, which takes y, n, Enter, Esc and c); then
+    /// the mode's own keys. Each step is one
+    /// `if`, read top to bottom, because the order is the rule.
     mutating func handleKey(_ key: Key, at time: Double) -> [AppCommand] {
         if prompt != nil { return promptKey(key, at: time) }
         if filterEditing { return filterKey(key) }
