@@ -41,6 +41,13 @@ extension CatalogueStore: CatalogueLookupQueue {
         }
     }
 
+    /// Records a lookup worker would claim now (`DueLookups`, the rule of `claimNext`). An
+    /// import drains the queue until this is zero.
+    public func dueLookups(now: Date = Date()) async throws(StoreError) -> Int {
+        let (sql, arguments) = DueLookups.count(now: StoredValues.seconds(now))
+        return try await read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
+    }
+
     /// What a job reads of its record, for `job(_:from:now:)`.
     private static let jobColumns = "id, gtin, lookupAttempts, pinnedReleaseID, \(StoredValues.ownColumns.joined(separator: ", "))"
 
