@@ -150,15 +150,6 @@ extension CatalogueStore {
         }
     }
 
-    /// How many copies of the Discogs release `id` the collection holds (matched to it, or
-    /// imported with it): the duplicate rule for a release that lists no barcode.
-    public func copies(ofRelease id: Int) async throws(StoreError) -> Int {
-        try await read { db in
-            try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM record WHERE releaseID = ? OR pinnedReleaseID = ?", arguments: [id, id]) ?? 0
-        }
-    }
-
     /// How many copies described like `fields` (`RecordFields.entryKey`) the collection
     /// holds without a barcode: the duplicate rule for a record entered by hand.
     public func copies(described fields: RecordFields) async throws(StoreError) -> Int {
