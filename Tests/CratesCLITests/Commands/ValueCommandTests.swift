@@ -10,12 +10,13 @@ import Testing
 @Suite("crates value (process)", .serialized, .processTimeLimit)
 struct ValueCommandTests {
     /// Three copies of the fixtures' releases (or of `releases`): the first graded VG+, the
-    /// second Mint, the third not graded.
+    /// second Mint, the third not graded; the loopback server started with `serverArguments`.
     static func signedIn(
-        releases: [(Int, String)] = [(1, "Stockholm"), (5_134_861, "Glory To The Brave"), (10_507_194, "Likemind 05")]
+        releases: [(Int, String)] = [(1, "Stockholm"), (5_134_861, "Glory To The Brave"), (10_507_194, "Likemind 05")],
+        serverArguments: [String] = []
     ) async throws -> (CommandSandbox, DiscogsTestServer, [Int64]) {
         var sandbox = try CommandSandbox()
-        let server = try await DiscogsTestServer.start(token: "value-token")
+        let server = try await DiscogsTestServer.start(serverArguments, token: "value-token")
         sandbox.api = server.base
         try await sandbox.signIn(token: "value-token")
         let store = try sandbox.openStore()
@@ -121,28 +122,13 @@ struct ValueCommandTests {
 
     @Test("--refresh in a terminal at a full window: 'value: asking Discogs [##--] n/7 · rate limit: resuming in N s · … left', N counting down")
     func barAndCountdown() async throws {
-        var sandbox = try CommandSandbox()
         // 4 requests a minute: background work's share is 3, so the refresh's 7 requests (the
         // profile, 3 releases, 2 graded, the collection) wait for the window part-way.
-        let server = try await DiscogsTestServer.start(["--limit", "4"], token: "value-token")
-        sandbox.api = server.base
-        try await sandbox.signIn(token: "value-token")
-        let store = try sandbox.openStore()
-        for (n, release) in [1, 5_134_861, 10_507_194].enumerated() {
-            _ = try await store.add(NewRecord(
-                gtin: Seed.gtin(n), addMethod: .typed, release: Seed.release(release, artist: "Artist", title: "Title", genre: "Rock"),
-                grading: CopyGrading(media: n < 2 ? .veryGoodPlus : nil)))
-        }
+        let (sandbox, server, _) = try await Self.signedIn(serverArguments: ["--limit", "4"])
         let binary = try ProcessRunner.cratesBinary().path
         let tmux = try await TmuxSession(
             command: "\(TmuxSession.quote(binary)) value --refresh", environment: sandbox.environment, width: 160, height: 30)
-        func resumingIn(_ screen: [String]) -> Int? {
-            for line in screen where line.hasPrefix("value: ") {
-                guard let range = line.range(of: #"rate limit: resuming in \d+ s"#, options: .regularExpression) else { continue }
-                return Int(line[range].split(separator: " ")[4])
-            }
-            return nil
-        }
+        func resumingIn(_ screen: [String]) -> Int? { SyncProgressTests.resumingIn(screen, prefix: "value: ") }
         let first = try await tmux.waitFor("the rate wait on the refresh's bar", deadline: .seconds(120)) { resumingIn($0) != nil }
         let line = try #require(first.first { $0.hasPrefix("value: ") })
         #expect(line.range(of: #"^value: asking Discogs \[[#-]{16}\] \d+/7 · rate limit: resuming in \d+ s · \d+ (s|min) left"#, options: .regularExpression) != nil, "\(line)")
