@@ -253,9 +253,12 @@ final class FilterSnapshots: Sendable {
     init() {}
 
     /// The snapshot for `db` in `order`: the one held when nothing has changed since it was
-    /// read on this connection, else one read now (and held). Nil for a collection over
-    /// `recordLimit` records, or one the snapshot cannot hold (`FilterSnapshot.load`).
-    func snapshot(_ db: Database, order: ListOrder, records: Int) throws -> FilterSnapshot? {
+    /// read on this connection, else, when `read` says so, one read now (and held). Nil for a
+    /// collection over `recordLimit` records, or one the snapshot cannot hold
+    /// (`FilterSnapshot.load`).
+    func snapshot(
+        _ db: Database, order: ListOrder, records: Int, read: () throws -> Bool = { true }
+    ) throws -> FilterSnapshot? {
         guard records <= Self.recordLimit, let connection = db.sqliteConnection else { return nil }
         // In the query's transaction (the caller has read already): the state it reads.
         let version = try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
@@ -266,6 +269,7 @@ final class FilterSnapshots: Sendable {
             return held.snapshot
         }
         if let kept, kept.order == order { return kept }
+        guard try read() else { return nil }
         guard let snapshot = try FilterSnapshot.load(db, order: order, records: records, texts: kept?.texts) else { return nil }
         let fresh = Held(connection: db, version: version, changes: changes, snapshot: snapshot)
         held.withLock { $0 = fresh }

@@ -307,6 +307,21 @@ import Testing
         #expect(try await Self.answerAndScan(memory, "quix").answer.outline.rowCount == 1)
     }
 
+    @Test("a word the index finds in few records is answered by the index while no snapshot is held")
+    func fewRecordsNeedNoSnapshot() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try CatalogueStore(path: directory.file("crates.sqlite"))
+        try await Self.changedCollection(store)
+        // No snapshot read for it; one read for a word most records hold, then kept for it.
+        for (filter, holding) in [("remastered", false), ("b", true), ("remastered", true)] {
+            let (answer, scan) = try await Self.answerAndScan(store, filter, focus: 7)
+            #expect(answer.rows.map(\.recordID) == scan.rows.map(\.recordID), "filter \(filter)")
+            #expect(answer.outline == scan.outline, "filter \(filter)")
+            #expect(!scan.rows.isEmpty, "filter \(filter)")
+            #expect(store.filterSnapshots.isHolding == holding, "filter \(filter)")
+        }
+    }
+
     @Test("an observed filter follows another connection's change with its snapshot")
     func observedSnapshotFollowsChanges() async throws {
         let directory = try TemporaryDirectory()
