@@ -227,4 +227,9 @@ extension CatalogueStore {
     static func placeholders(_ count: Int) -> String {
         Array(repeating: "?", count: count).joined(separator: ", ")
     }
+
+    /// A JSON array of numbers, for `json_each` (one bound value however many ids).
+    static func jsonArray<T: BinaryInteger>(_ values: [T]) -> String {
+        "[" + values.map { String($0) }.joined(separator: ",") + "]"
+    }
 }

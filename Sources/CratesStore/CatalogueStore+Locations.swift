@@ -177,8 +177,7 @@ extension CatalogueStore {
     }
 
     /// The latest copies of the Discogs release `id` (matched to it, or pinned to it), newest
-    /// first, with their places: for a release that lists no barcode, as `copies(ofRelease:)`
-    /// counts them.
+    /// first, with their places: the duplicate rule for a release that lists no barcode.
     public func copiesWithLocations(ofRelease id: Int, limit: Int = 50) async throws(StoreError) -> [CatalogueRecord] {
         try await latestCopies(where: "releaseID = ? OR pinnedReleaseID = ?", [id, id], limit: limit)
     }

@@ -4,6 +4,10 @@ import GRDB
 
 /// The durable lookup queue is the `record` table: a record's `lookupState` says where it
 /// stands, so a crash or a kill -9 loses nothing (the next start resumes the queue).
+///
+/// Its writes wait one busy timeout for another program's lock, whatever the store's
+/// patience: the lookup worker retries a refused write itself and says meanwhile that a
+/// result waits to be written, which a minute's silent wait would hide.
 extension CatalogueStore: CatalogueLookupQueue {
     /// Claims the next record due (`DueLookups`: pending, then failed and due again, then
     /// lapsed claims), in one IMMEDIATE write transaction, so two processes can never claim
@@ -21,7 +25,7 @@ extension CatalogueStore: CatalogueLookupQueue {
     }
 
     private func claimNext(now: Date, lease: TimeInterval, edition: CatalogueEdition?) async throws(StoreError) -> LookupJob? {
-        try await write { db in
+        try await write(patience: .oneTimeout) { db in
             let nowSeconds = StoredValues.seconds(now)
             let checked = edition == nil ? "" : " AND catalogueEdition = ?"
             let asked: StatementArguments = edition.map { [$0.dumpDate] } ?? []
@@ -39,6 +43,13 @@ extension CatalogueStore: CatalogueLookupQueue {
             }
             return nil
         }
+    }
+
+    /// Records a lookup worker would claim now (`DueLookups`, the rule of `claimNext`). An
+    /// import drains the queue until this is zero.
+    public func dueLookups(now: Date = Date()) async throws(StoreError) -> Int {
+        let (sql, arguments) = DueLookups.count(now: StoredValues.seconds(now))
+        return try await read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
     }
 
     /// What a job reads of its record, for `job(_:from:now:)`.
@@ -76,7 +87,7 @@ extension CatalogueStore: CatalogueLookupQueue {
     /// (a matched release is still kept in the release table, as a cache).
     public func complete(_ job: LookupJob, with outcome: LookupOutcome) async throws(StoreError) {
         let now = Date()
-        try await write { db in
+        try await write(patience: .oneTimeout) { db in
             var stored: Release?
             if case let .matched(release) = outcome { stored = try StoredValues.upsertRelease(db, release, now: now) }
             let state = try LookupState.fetchOne(db, sql: "SELECT lookupState FROM record WHERE id = ?", arguments: [job.recordID])
@@ -180,7 +191,7 @@ extension CatalogueStore: CatalogueLookupQueue {
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 \(due))", arguments: dueArguments) ?? false
         }
         guard any else { return CatalogueBatch() }
-        return try await write { db in
+        return try await write(patience: .oneTimeout) { db in
             let rows = try Row.fetchAll(
                 db, sql: "SELECT \(Self.jobColumns) \(due) ORDER BY id LIMIT ?", arguments: dueArguments + [max(1, limit)])
             var batch = CatalogueBatch()
@@ -218,7 +229,7 @@ extension CatalogueStore: CatalogueLookupQueue {
     /// had failed before (its error and attempts kept), `pending` otherwise.
     public func release(_ job: LookupJob) async throws(StoreError) {
         let now = StoredValues.seconds(Date())
-        try await write { db in
+        try await write(patience: .oneTimeout) { db in
             try db.execute(
                 sql: """
                     UPDATE record SET

@@ -35,8 +35,11 @@ extension CatalogueStore {
         onChange: @escaping @Sendable (CollectionWindow) -> Void
     ) throws(StoreError) -> WindowObservation {
         let current = LockedBox(query)
+        // The observation's connection is its own: so is the filter's snapshot.
+        let snapshots = FilterSnapshots()
         let observer = try makeObserver(
-            fetch: { db in try Self.fetchWindow(db, current.withLock { $0 }) }, onError: onError, onChange: onChange)
+            fetch: { db in try Self.fetchWindow(db, current.withLock { $0 }, snapshots: snapshots) }, onError: onError,
+            onChange: onChange)
         return WindowObservation(query: current, observer: observer)
     }
 

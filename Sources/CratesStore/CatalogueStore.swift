@@ -26,6 +26,8 @@ public final class CatalogueStore: Sendable {
     /// How many busy timeouts a write waits for another process's lock.
     public let patience: LockPatience
     let writer: any DatabaseWriter
+    /// The filter's records held in memory between the keystrokes of `window(_:)`.
+    let filterSnapshots = FilterSnapshots()
 
     /// Opens (creating if needed) the crates database at `path`, migrating it to this
     /// build's schema.

@@ -1,6 +1,6 @@
 import CratesApp
 import CratesCore
-import CratesStore
+@_spi(Benchmark) import CratesStore
 import Foundation
 import Testing
 

@@ -72,4 +72,34 @@ struct RateWaitCountdownTests {
         try await waitUntil("the wait gone from the sync's line") { line.rateWaitShown == nil }
         await line.finish()
     }
+
+    @Test("`crates value --refresh`'s line, at background priority: its rate waits counted down, the time left at background's share of the window and falling with the wait; a sync's line shows none of it")
+    func backgroundLineFollowsItsWaits() async throws {
+        let clock = TestClock()
+        // 4 requests a minute, background work 3 of them (its share, 0.75): 3 sent fill it.
+        let limiter = RateLimiter(configuration: .init(limit: 4), clock: clock)
+        for _ in 0..<3 {
+            let ticket = try await limiter.acquire(priority: .background)
+            await limiter.complete(ticket, status: 200, headers: nil)
+        }
+        let line = SyncProgressLine(terminal: false, limiter: limiter, priority: .background)
+        let sync = SyncProgressLine(terminal: false, limiter: limiter)
+        line.show(.pricing(done: 3, total: 10))
+        // 7 left, 3 a window (60 s and its margin): 3 at 60.01 s, 3 at 120.02 s, the last at
+        // 180.03 s. (At a lookup's 4 a window, it would be 120.02 s.)
+        func left(_ seconds: Double) -> Bool { line.secondsLeftShown.map { abs($0 - seconds) < 0.001 } == true }
+        try await waitUntil("the time left at background's share", lastSeen: { "\(line.secondsLeftShown as Any)" }) { left(180.03) }
+        let request = Task { try await limiter.acquire(priority: .background) }
+        try await waitUntil("the wait on the line", lastSeen: { "\(line.rateWaitShown as Any)" }) { line.rateWaitShown == 61 }
+        clock.advance(by: .seconds(30))
+        try await waitUntil("the wait and the time left fall together", lastSeen: { "\(line.rateWaitShown as Any) \(line.secondsLeftShown as Any)" }) {
+            line.rateWaitShown == 31 && left(150.03)
+        }
+        #expect(sync.rateWaitShown == nil, "a sync's line (a lookup's priority) never shows background work's waits")
+        clock.advance(by: .seconds(31))
+        _ = try await request.value
+        try await waitUntil("the wait gone from the line") { line.rateWaitShown == nil }
+        await line.finish()
+        await sync.finish()
+    }
 }

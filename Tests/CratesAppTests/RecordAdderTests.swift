@@ -1,6 +1,6 @@
 import CratesApp
 import CratesCore
-import CratesStore
+@_spi(Benchmark) import CratesStore
 import Testing
 
 /// The rules for adding one copy, against a real store file.

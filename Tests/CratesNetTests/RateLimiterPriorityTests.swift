@@ -116,6 +116,38 @@ import Testing
         try await background.value
         #expect(seen.all == [30, 0])
     }
+
+    @Test("a follower from background priority hears background work's waits too; one from a lookup's never does")
+    func backgroundWorkHearsItsOwnWaits() async throws {
+        let clock = TestClock()
+        let limiter = RateLimiter(configuration: .init(limit: 1, window: 30, margin: 0, backgroundShare: 1), clock: clock)
+        let first = try await limiter.acquire()
+        await limiter.complete(first, status: 200, headers: nil)
+        let (lookups, background) = (LockBox<[Duration?]>(), LockBox<[Duration?]>())
+        let fromLookups = await limiter.waits()
+        let fromBackground = await limiter.waits(from: .background)
+        let followers = [
+            Task { for await wait in fromLookups { lookups.append(wait) } },
+            Task { for await wait in fromBackground { background.append(wait) } },
+        ]
+        let order = Order()
+        let backgroundWork = await line(limiter, .background, order: order)
+        try await waitUntil("background work's wait heard", lastSeen: { "\(background.all)" }) { background.all == [.seconds(30)] }
+        clock.advance(by: .seconds(30))
+        try await backgroundWork.value
+        try await waitUntil("its end heard", lastSeen: { "\(background.all)" }) { background.all == [.seconds(30), nil] }
+        let lookup = await line(limiter, .lookup, order: order)
+        try await waitUntil("a lookup's wait heard by both", lastSeen: { "\(lookups.all) \(background.all)" }) {
+            lookups.all == [.seconds(60)] && background.all == [.seconds(30), nil, .seconds(60)]
+        }
+        clock.advance(by: .seconds(30))
+        try await lookup.value
+        // In order: had the lookups' follower heard background work's wait, it would come first.
+        try await waitUntil("the lookup's end heard by both", lastSeen: { "\(lookups.all) \(background.all)" }) {
+            lookups.all == [.seconds(60), nil] && background.all == [.seconds(30), nil, .seconds(60), nil]
+        }
+        for follower in followers { follower.cancel() }
+    }
 }
 
 /// Priorities in the order they were granted.

@@ -169,12 +169,14 @@ import Testing
     /// out or deleted).
     static func expectSameAsScan(_ store: CatalogueStore, filters: [String]) async throws {
         let deletedID: Int64 = 1_000_000
+        // One held snapshot for every filter: read once, then reused, as between keystrokes.
+        let snapshots = FilterSnapshots()
         try await store.read { db in
             // A year or format word is a condition of its own (`ListFilterTerms`), not text.
             for filter in filters where ListFilterTerms(filter).years == nil && ListFilterTerms(filter).formats.isEmpty {
                 let expected = try scanned(db, filter)
                 let words = CatalogueStore.filterWords(filter)
-                var plans: [CatalogueStore.FilterPlan?] = [nil, .scan]
+                var plans: [CatalogueStore.FilterPlan?] = [nil, .scan, .memory]
                 if let expression = CatalogueStore.indexExpression(words) { plans.append(.index(expression)) }
                 let someID = try Int64.fetchOne(db, sql: "SELECT id FROM record ORDER BY id LIMIT 1 OFFSET 123") ?? 1
                 let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record")
@@ -183,7 +185,7 @@ import Testing
                     for focus in focuses {
                         let all = try CatalogueStore.fetchWindow(
                             db, CollectionQuery(filter: filter, window: RowWindow(offset: 0, limit: 10_000), focus: focus, order: .title),
-                            plan: plan)
+                            plan: plan, snapshots: plan == .memory ? snapshots : nil)
                         let context = "filter \(filter.debugDescription), plan \(plan.map { "\($0)" } ?? "chosen")"
                         #expect(all.rows.map(\.recordID) == expected.ids, "\(context)")
                         #expect(all.outline.sections == expected.sections, "\(context)")
@@ -193,13 +195,14 @@ import Testing
                         // scan's first walk may hold every match, or stop before the focus.
                         let top = try CatalogueStore.fetchWindow(
                             db, CollectionQuery(filter: filter, window: RowWindow(offset: 0, limit: 60), focus: focus, order: .title),
-                            plan: plan)
+                            plan: plan, snapshots: plan == .memory ? snapshots : nil)
                         #expect(top.rows.map(\.recordID) == Array(expected.ids.prefix(60)), "\(context), top")
                         #expect(top.outline.sections == expected.sections, "\(context), top")
                         #expect(top.focusRow == focus.flatMap { expected.ids.firstIndex(of: $0) }, "\(context), top, focus \(focus ?? 0)")
                     }
                     let part = try CatalogueStore.fetchWindow(
-                        db, CollectionQuery(filter: filter, window: RowWindow(offset: 3, limit: 5), order: .title), plan: plan)
+                        db, CollectionQuery(filter: filter, window: RowWindow(offset: 3, limit: 5), order: .title), plan: plan,
+                        snapshots: plan == .memory ? snapshots : nil)
                     #expect(part.rows.map(\.recordID) == Array(expected.ids.dropFirst(3).prefix(5)), "filter \(filter.debugDescription)")
                 }
             }
@@ -236,6 +239,112 @@ import Testing
         let filters = Self.filters(&random)
         try await Self.expectIndexInStep(store, filters: filters)
         try await Self.expectSameAsScan(store, filters: filters)
+    }
+
+    // MARK: The snapshot held between keystrokes
+
+    /// What `store` answers for `filter` in `order`, and what the scan of the database
+    /// answers in the same transaction.
+    static func answerAndScan(
+        _ store: CatalogueStore, _ filter: String, order: ListOrder = .title, focus: Int64? = nil
+    ) async throws -> (answer: CollectionWindow, scan: CollectionWindow) {
+        let query = CollectionQuery(filter: filter, window: RowWindow(offset: 0, limit: 10_000), focus: focus, order: order)
+        return try await store.read { [filterSnapshots = store.filterSnapshots] db in
+            (try CatalogueStore.fetchWindow(db, query, snapshots: filterSnapshots), try CatalogueStore.fetchWindow(db, query, plan: .scan))
+        }
+    }
+
+    /// Each filter of a typed text, keystroke by keystroke, answered from the held snapshot as
+    /// the scan answers it; the snapshot held afterwards.
+    static func expectTypedAsScan(
+        _ store: CatalogueStore, _ typed: String, order: ListOrder = .title, _ context: String
+    ) async throws {
+        for length in 1...typed.count {
+            let filter = String(typed.prefix(length))
+            let (answer, scan) = try await answerAndScan(store, filter, order: order, focus: 7)
+            #expect(answer.rows.map(\.recordID) == scan.rows.map(\.recordID), "\(context): filter \(filter.debugDescription)")
+            #expect(answer.outline == scan.outline, "\(context): filter \(filter.debugDescription)")
+            #expect(answer.focusRow == scan.focusRow, "\(context): filter \(filter.debugDescription)")
+        }
+        #expect(store.filterSnapshots.isHolding, "\(context)")
+    }
+
+    @Test("the filter's snapshot is read again after any change: by another connection, by the store, on one connection")
+    func snapshotFollowsChanges() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("crates.sqlite")
+        let store = try CatalogueStore(path: path)
+        try await Self.changedCollection(store)
+        try await Self.expectTypedAsScan(store, "bjork tplp", "before any change")
+        let ids = try await store.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM record ORDER BY id") }
+
+        // Another connection (another store on the file, as another process would be):
+        // a record's text changed, one added, one deleted, between two keystrokes.
+        let other = try CatalogueStore(path: path)
+        try await other.edit(ids[3], RecordEdit(values: RecordFields(artist: "Zebulon Björkman")))
+        _ = try await other.add(NewRecord(gtin: nil, addMethod: .manual, collector: RecordFields(artist: "Zebedee"), handEntered: true))
+        _ = try await other.delete([ids[5]])
+        try await Self.expectTypedAsScan(store, "zeb", "after another connection's changes")
+        let zeb = try await Self.answerAndScan(store, "zeb").answer
+        #expect(zeb.outline.rowCount == 2, "both changes seen: \(zeb.rows.map(\.artist))")
+
+        // The store's own writer (not the connection that reads).
+        try await store.edit(ids[4], RecordEdit(values: RecordFields(title: "Zebra Crossing")))
+        try await Self.expectTypedAsScan(store, "zebra", "after the store's own change")
+        #expect(try await Self.answerAndScan(store, "zebra").answer.outline.rowCount == 1)
+
+        // Another order: the snapshot of that order, not the title's.
+        try await Self.expectTypedAsScan(store, "bjork", order: .artist, "in the artists' order")
+        try await Self.expectTypedAsScan(store, "bjork", order: .title, "back in the titles' order")
+
+        // One connection that writes and reads (an in-memory store): its own writes.
+        let memory = try CatalogueStore.inMemory()
+        try await Self.changedCollection(memory)
+        try await Self.expectTypedAsScan(memory, "bjork", "in memory")
+        let first = try await memory.read { db in try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM record") ?? 0 }
+        try await memory.edit(first, RecordEdit(values: RecordFields(label: "Quixotic Records")))
+        try await Self.expectTypedAsScan(memory, "quix", "in memory, after its own change")
+        #expect(try await Self.answerAndScan(memory, "quix").answer.outline.rowCount == 1)
+    }
+
+    @Test("a word the index finds in few records is answered by the index while no snapshot is held")
+    func fewRecordsNeedNoSnapshot() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try CatalogueStore(path: directory.file("crates.sqlite"))
+        try await Self.changedCollection(store)
+        // No snapshot read for it; one read for a word most records hold, then kept for it.
+        for (filter, holding) in [("remastered", false), ("b", true), ("remastered", true)] {
+            let (answer, scan) = try await Self.answerAndScan(store, filter, focus: 7)
+            #expect(answer.rows.map(\.recordID) == scan.rows.map(\.recordID), "filter \(filter)")
+            #expect(answer.outline == scan.outline, "filter \(filter)")
+            #expect(!scan.rows.isEmpty, "filter \(filter)")
+            #expect(store.filterSnapshots.isHolding == holding, "filter \(filter)")
+        }
+    }
+
+    @Test("an observed filter follows another connection's change with its snapshot")
+    func observedSnapshotFollowsChanges() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("crates.sqlite")
+        let store = try CatalogueStore(path: path)
+        try await Self.changedCollection(store)
+        let seen = LockBox<[CollectionWindow]>()
+        let observation = try store.observeWindow(
+            CollectionQuery(filter: "zeb", window: RowWindow(offset: 0, limit: 50)), onError: { _ in }) { seen.append($0) }
+        defer { observation.cancel() }
+        try await waitUntil("the first answer") { seen.last != nil }
+        #expect(seen.last?.outline.rowCount == 0)
+        // Keystrokes: the snapshot is read, then held.
+        observation.update(CollectionQuery(filter: "bj", window: RowWindow(offset: 0, limit: 50)))
+        try await waitUntil("the answer to bj") { seen.last?.filter == "bj" }
+        observation.update(CollectionQuery(filter: "zeb", window: RowWindow(offset: 0, limit: 50)))
+        try await waitUntil("the answer to zeb") { seen.last?.filter == "zeb" }
+        #expect(seen.last?.outline.rowCount == 0)
+        let other = try CatalogueStore(path: path)
+        _ = try await other.add(NewRecord(gtin: nil, addMethod: .manual, collector: RecordFields(artist: "Zebedee"), handEntered: true))
+        try await waitUntil("the observer sees the other connection's record", lastSeen: { "\(seen.last?.outline.rowCount ?? -1)" }) {
+            seen.last?.outline.rowCount == 1
+        }
     }
 
     @Test("the upgrade of a large collection is announced before it starts, once, with the number of records")

@@ -8,10 +8,7 @@ import Testing
 /// given by hand).
 @Suite struct CoverStateTests {
     private func harness(width: Int = 80, height: Int = 24, covers: Bool = true) -> Harness {
-        var h = Harness(width: width, height: height)
-        h.state = AppState(width: width, height: height, covers: covers, coverColours: .palette256)
-        h.send(.resize(width: width, height: height))
-        return h
+        Harness.withCovers(width: width, height: height, covers: covers)
     }
 
     private static let red = CoverArt.RGB(red: 255, green: 0, blue: 0)
@@ -100,4 +97,14 @@ import Testing
 
 extension Screen {
     var cellsHaveTint: Bool { cells.contains { $0.tint != nil } }
+}
+
+extension Harness {
+    /// A UI core whose terminal shows covers in 256 colours, covers on (or off: `covers`).
+    static func withCovers(width: Int, height: Int, covers: Bool) -> Harness {
+        var h = Harness(width: width, height: height)
+        h.state = AppState(width: width, height: height, covers: covers, coverColours: .palette256)
+        h.send(.resize(width: width, height: height))
+        return h
+    }
 }

@@ -216,6 +216,8 @@ public final class DiscogsTestServer: Sendable {
 
     /// The requests the marketplace endpoints answered (marketplace.py).
     public struct MarketplaceCounts: Decodable, Hashable, Sendable {
+        /// The user's profile (`GET /users/{u}`), which carries the account's currency.
+        public var profile: Int
         public var value: Int
         public var stats: Int
         public var suggestions: Int
@@ -230,6 +232,12 @@ public final class DiscogsTestServer: Sendable {
     /// "forbidden" (403).
     public func sellerSettings(_ answer: String) async throws {
         try await control("marketplace", [("seller", answer)])
+    }
+
+    /// The account's currency (`curr_abbr`, "USD" until set): its profile says it, and the
+    /// marketplace answers in it when asked in none.
+    public func accountCurrency(_ code: String) async throws {
+        try await control("marketplace", [("currency", code)])
     }
 
     /// The collection's value the server answers from now on, as Discogs writes it.

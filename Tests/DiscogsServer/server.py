@@ -22,7 +22,7 @@ Control endpoints (never rate-limited, never counted):
                                           admitted them (lookups.py)
   GET /_control/release[?match=TEXT]      lets the held requests for TEXT (all: no match) go on
 Fault kinds: html500, json500, wrongtype, truncated, redirect, portal (a redirect to another
-host, 127.0.0.2, as a captive portal answers), slow, 404, 401, 429, 429-retry1 (with "Retry-After: 1"), drop (the
+host, 127.0.0.2, as a captive portal answers), slow, 404, 401, 429, 429-retryN (with "Retry-After: N", e.g. 429-retry1), drop (the
 connection closed without an answer, as a timeout or a reset ends a request); and reset,
 stall, hold (lookups.py).
 The User Collection endpoints and their controls (/_control/collection/…): see collection.py.
@@ -475,8 +475,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.fixture("errors/401-invalid-token.json", 401, rl)
         if kind == "429":
             return self.fixture("errors/429.json", 429, rl)
-        if kind == "429-retry1":   # Discogs' 429 with "Retry-After: 1": a client waits a second, not a window
-            return self.fixture("errors/429.json", 429, dict(rl, **{"Retry-After": "1"}))
+        if kind.startswith("429-retry") and kind[len("429-retry"):].isdigit():
+            # Discogs' 429 with "Retry-After: N" (429-retry1: 1): a client waits N seconds, not a window
+            return self.fixture("errors/429.json", 429, dict(rl, **{"Retry-After": kind[len("429-retry"):]}))
         if kind == "drop":
             self.close_connection = True
             return None

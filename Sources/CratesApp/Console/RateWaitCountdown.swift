@@ -9,10 +9,14 @@ import Foundation
 public final class RateWaitCountdown: Sendable {
     private let task: Task<Void, Never>
 
-    public init(limiter: RateLimiter, show: @escaping @Sendable (_ secondsLeft: Int?) -> Void) {
+    /// `priority`: the requests whose waits are shown, those of that priority and above
+    /// (`RateLimiter.waits(from:)`): a lookup's by default; background work shows its own.
+    public init(
+        limiter: RateLimiter, priority: RateLimiter.Priority = .lookup, show: @escaping @Sendable (_ secondsLeft: Int?) -> Void
+    ) {
         let timeline = limiter.timeline
         task = Task {
-            let waits = await limiter.waits()
+            let waits = await limiter.waits(from: priority)
             // One ticker at a time, for the wait the limiter reported last; each is over
             // before anything else is shown, so the numbers never come out of order.
             var ticker: Task<Void, Never>?

@@ -12,6 +12,8 @@ public final class SyncProgressLine: Sendable {
     struct State {
         var status = SyncStatus.idle
         var secondsLeft: Double?
+        /// The requests the status has left, which the time left is worked out from.
+        var requestsLeft: Int?
         var rateWait: Int?
         var shown = false
         var waitingSaid = false
@@ -62,8 +64,12 @@ public final class SyncProgressLine: Sendable {
     private let countdown: RateWaitCountdown?
 
     /// `limiter`: the client's, whose window tells the time left and whose waits are counted
-    /// down; without one, only the counts.
-    public init(terminal: Bool = StandardStreams.errorIsTerminal, limiter: RateLimiter? = nil) {
+    /// down; without one, only the counts. `priority`: the requests' (a sync's are a
+    /// lookup's; `crates value --refresh` asks at background priority, which has only its
+    /// share of the window and whose waits the limiter tells only to who follows them).
+    public init(
+        terminal: Bool = StandardStreams.errorIsTerminal, limiter: RateLimiter? = nil, priority: RateLimiter.Priority = .lookup
+    ) {
         let shared = Shared(terminal: terminal)
         self.shared = shared
         guard let limiter else {
@@ -74,23 +80,30 @@ public final class SyncProgressLine: Sendable {
         estimates = continuation
         estimator = Task {
             for await requests in stream {
-                let seconds = requests > 0 ? await limiter.secondsUntilSent(requests) : nil
+                let seconds = requests > 0 ? await limiter.secondsUntilSent(requests, priority: priority) : nil
                 shared.update { $0.secondsLeft = seconds }
             }
         }
-        countdown = RateWaitCountdown(limiter: limiter) { shared.rateWait($0) }
+        countdown = RateWaitCountdown(limiter: limiter, priority: priority) { secondsLeft in
+            shared.rateWait(secondsLeft)
+            // Nothing is sent while the wait lasts, so the time left falls with it: worked
+            // out again at each second counted down, not left as it was when it began.
+            if let requests = shared.state.withLock({ $0.requestsLeft }) { continuation.yield(requests) }
+        }
     }
 
     public func show(_ status: SyncStatus) {
         var sayWaiting = false
+        let requests = Self.requestsLeft(status)
         shared.update { state in
             state.status = status
+            state.requestsLeft = requests
             if case .waiting = status, !state.waitingSaid {
                 state.waitingSaid = true
                 sayWaiting = true
             }
         }
-        if let requests = Self.requestsLeft(status) { estimates?.yield(requests) }
+        if let requests { estimates?.yield(requests) }
         // A script's log still learns why the sync has not begun.
         if !terminal, sayWaiting, let text = status.text { StandardStreams.errLine("crates \(text)") }
     }
@@ -103,6 +116,9 @@ public final class SyncProgressLine: Sendable {
 
     /// The rate wait the line shows now, in seconds (nil: none).
     var rateWaitShown: Int? { shared.state.withLock { $0.rateWait } }
+
+    /// The time left the line shows now, in seconds (nil: none).
+    var secondsLeftShown: Double? { shared.state.withLock { $0.secondsLeft } }
 
     /// Stops following the limiter and clears the line, so what follows starts on a fresh
     /// one.

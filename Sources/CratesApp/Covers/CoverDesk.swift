@@ -6,13 +6,25 @@ import Synchronization
 /// The collection UI's covers: each asked for is answered from the cache on disk at once
 /// (drawn off the UI thread), and those to fetch wait in line for Discogs, one at a time,
 /// the latest asked first (the one the person is looking at now), never all at once.
+///
+/// "Latest" is the order of `ask` calls, fixed when asked (the cache is read on a task, and
+/// tasks may reach the line in any order), so a screen that asks for the covers it shows
+/// and then for the one looked at gets that one first. The line keeps the `lineLimit` latest;
+/// an older one falls out and is answered `.loading`: not fetched, ask again when shown again
+/// (a person paging through 200 pressings costs the covers they stop at, not 200).
 final class CoverDesk: Sendable {
     private let library: CoverLibrary
     private let renderer: any CoverRendering
     private let post: @Sendable (SessionEvent) -> Void
 
+    /// Fetches waiting at most: far more than a screen shows (a picker page of thumbnails is
+    /// a dozen), so only covers no longer on the screen fall out.
+    static let lineLimit = 48
+
     private struct Fetch: Sendable {
         var request: CoverRequest
+        /// When it was asked: the line is kept in this order.
+        var asked: Int
         var release: Int
         var url: String?
     }
@@ -24,6 +36,7 @@ final class CoverDesk: Sendable {
         var worker: Task<Void, Never>?
         var tasks: [Int: Task<Void, Never>] = [:]
         var nextTask = 0
+        var nextAsk = 0
         var stopped = false
     }
 
@@ -37,7 +50,11 @@ final class CoverDesk: Sendable {
 
     /// Answers `request`: from the cache at once, else once fetched.
     func ask(_ request: CoverRequest) {
-        run { await self.answer(request) }
+        let asked = state.withLock { state in
+            state.nextAsk += 1
+            return state.nextAsk
+        }
+        run { await self.answer(request, asked: asked) }
     }
 
     /// Cancels the fetch under way and forgets the line; returns once every task has ended.
@@ -63,7 +80,7 @@ final class CoverDesk: Sendable {
         }
     }
 
-    private func answer(_ request: CoverRequest) async {
+    private func answer(_ request: CoverRequest, asked: Int) async {
         let release: Int
         var url: String?
         switch request.subject {
@@ -84,7 +101,7 @@ final class CoverDesk: Sendable {
         case .noCover:
             post(.cover(request, .placeholder(CoverProblem.noCover.description)))
         case nil:
-            queue(Fetch(request: request, release: release, url: url))
+            queue(Fetch(request: request, asked: asked, release: release, url: url))
         }
     }
 
@@ -96,16 +113,22 @@ final class CoverDesk: Sendable {
         }
     }
 
-    /// Puts a fetch in line (again at its end, when it waited already), and starts the worker
-    /// when none runs.
+    /// Puts a fetch in line by when it was asked (asked again, it moves up), lets the oldest
+    /// fall out past `lineLimit`, and starts the worker when none runs.
     private func queue(_ fetch: Fetch) {
-        state.withLock { state in
-            guard !state.stopped else { return }
+        let dropped: [Fetch] = state.withLock { state in
+            guard !state.stopped else { return [] }
+            if let waiting = state.line.first(where: { $0.request == fetch.request }), waiting.asked > fetch.asked { return [] }
             state.line.removeAll { $0.request == fetch.request }
-            state.line.append(fetch)
-            guard state.worker == nil else { return }
-            state.worker = Task { await self.work() }
+            let place = state.line.firstIndex { $0.asked > fetch.asked } ?? state.line.endIndex
+            state.line.insert(fetch, at: place)
+            let excess = max(0, state.line.count - Self.lineLimit)
+            let dropped = Array(state.line.prefix(excess))
+            state.line.removeFirst(excess)
+            if state.worker == nil { state.worker = Task { await self.work() } }
+            return dropped
         }
+        for fetch in dropped { post(.cover(fetch.request, .loading)) }
     }
 
     private func work() async {

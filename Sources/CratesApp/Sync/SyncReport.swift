@@ -58,7 +58,7 @@ public enum SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
             case _ where error.isTransient: .unreachable(error.description)
             default: .other(error.description)
             }
-        default: .other("\(error)")
+        default: .other(SystemError.describe(error))
         }
     }
 }

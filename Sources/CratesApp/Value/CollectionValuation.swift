@@ -7,23 +7,29 @@ import Foundation
 /// stored (with their date), and asked again with `refresh`.
 ///
 /// A refresh asks, at background priority and the rate Discogs allows (the client's one
-/// `RateLimiter`; a 429 is waited out and sent again): the marketplace stats of each release
-/// in the collection, the price suggestions of each release a copy with a media grade is of
-/// (once: an account without seller settings gets none, for any release), then the
-/// collection's own value. Each answer is stored as it comes, so a refresh stopped (Ctrl-C)
-/// keeps what it was told.
+/// `RateLimiter`; a 429 is waited out and sent again): the account's currency from its
+/// profile when crates names none, the marketplace stats of each release in the collection,
+/// the price suggestions of each release a copy with a media grade is of (once: an account
+/// without seller settings gets none, for any release), then the collection's own value.
+/// Each answer is stored as it comes, so a refresh stopped (Ctrl-C) keeps what it was told.
 public struct CollectionValuation: Sendable {
     /// What a refresh came to.
     public struct Outcome: Sendable {
         /// For standard error: what Discogs would not tell (each said once).
         public var messages: [String] = []
         public var requests = 0
-        /// 0: every figure asked; 3: not signed in, or refused; 4: Discogs could not be
-        /// reached, or failed past its retries; 128+n: stopped by signal n.
+        /// 0: every figure asked; 1: the collection could not be read or written; 3: not
+        /// signed in, or refused; 4: Discogs could not be reached, or failed past its
+        /// retries; 128+n: stopped by signal n.
         public var exitStatus: Int32 = 0
-        /// The currency Discogs' answers were in, when crates did not name one.
+        /// The account's currency (its profile's, else the one Discogs' answers were in),
+        /// when crates did not name one.
         public var accountCurrency: String?
     }
+
+    /// The rate limiter's priority of a refresh's requests: never ahead of a lookup or a
+    /// person, and within background work's share of the window.
+    public static let priority = RateLimiter.Priority.background
 
     public let store: CatalogueStore
     public let access: DiscogsAccess
@@ -36,8 +42,9 @@ public struct CollectionValuation: Sendable {
     }
 
     /// The currency to show: `asked` (`--currency`), else config.json's, else the one the
-    /// figures stored last were in; `accountCurrency` when it is not named by the person
-    /// (then figures of a release fetch, in the account's currency, count too).
+    /// figures stored last were in (a refresh stores them in the account's); `accountCurrency`
+    /// when it is not named by the person (then figures of a release fetch, in the account's
+    /// currency, count too).
     public static func currency(
         asked: String?, configured: String?, store: CatalogueStore
     ) async throws -> (code: String?, accountCurrency: Bool) {
@@ -46,7 +53,8 @@ public struct CollectionValuation: Sendable {
         return (try await store.storedValueCurrency(), true)
     }
 
-    /// Asks Discogs again for every figure; `currency` nil asks in the account's.
+    /// Asks Discogs again for every figure; `currency` nil asks in the account's, read from
+    /// its profile (one request a refresh).
     public func refresh(
         currency: String?, stop: StopRequest? = nil, progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) async -> Outcome {
@@ -60,7 +68,7 @@ public struct CollectionValuation: Sendable {
         do {
             copies = try await store.valuedCopies()
         } catch {
-            outcome.messages.append("\(error)")
+            outcome.messages.append(error.description)
             outcome.exitStatus = 1
             return outcome
         }
@@ -71,116 +79,136 @@ public struct CollectionValuation: Sendable {
             if copy.grade != nil { graded[copy.releaseID, default: []].append(copy) }
         }
         let gradedReleases = releases.filter { graded[$0] != nil }
-        var total = releases.count + gradedReleases.count + 1
+        var total = (currency == nil ? 1 : 0) + releases.count + gradedReleases.count + 1
         var done = 0
         progress(done, total)
-        var learned: String?
         let client = access.client
 
-        /// The failure that ends the refresh, or nil to go on.
-        func stopOn(_ error: DiscogsError) -> Bool {
-            switch error {
-            case .unauthorized:
-                outcome.messages.append("\(error)")
-                outcome.exitStatus = 3
-            default:
-                outcome.messages.append("\(error); the figures asked so far are kept (run it again to go on)")
-                outcome.exitStatus = 4
-            }
-            return true
-        }
         func stopped() -> Bool {
             guard let stop, stop.isRequested else { return false }
             outcome.messages.append("Stopped: the figures asked so far are kept.")
             outcome.exitStatus = stop.exitStatus
             return true
         }
-
-        for releaseID in releases {
-            if stopped() { return outcome }
+        /// One request at the refresh's priority, counted whether Discogs answered or not.
+        func ask<T>(_ request: () async throws(DiscogsError) -> T) async throws(DiscogsError) -> T {
+            defer { outcome.requests += 1 }
+            return try await RequestPriority.at(Self.priority, request)
+        }
+        /// One step of the refresh: its request (`ask`) and the storing of the answer. A
+        /// Discogs error goes on or stops the refresh as `expected` says (by default it stops
+        /// it: 3 refused, else 4); a failure to store ends it with 1. Each is said in crates'
+        /// words, never a system error's raw text. False when the refresh ends; the step
+        /// counts as done otherwise.
+        func step(expected: (DiscogsError) -> Course = { _ in .stop }, _ body: () async throws -> Void) async -> Bool {
+            if stopped() { return false }
             do {
-                let stats = try await RequestPriority.at(.background) { () async throws(DiscogsError) in
-                    try await client.marketplaceStats(releaseID: releaseID, currency: currency)
-                }
-                outcome.requests += 1
-                if let code = stats.lowestPrice?.currency { learned = learned ?? code }
-                try await store.storeReleasePrice(
-                    releaseID: releaseID, currency: stats.lowestPrice?.currency ?? currency ?? learned ?? "",
-                    lowestPrice: stats.lowestPrice?.value, forSale: stats.numForSale, at: now())
+                try await body()
             } catch let error as DiscogsError {
-                outcome.requests += 1
-                if case .notFound = error {
-                    outcome.messages.append("release \(releaseID): Discogs has no marketplace figures for it")
-                } else if stopOn(error) {
-                    return outcome
+                switch expected(error) {
+                case .goOn(let message):
+                    if let message { outcome.messages.append(message) }
+                case .stop:
+                    if case .unauthorized = error {
+                        outcome.messages.append(error.description)
+                        outcome.exitStatus = 3
+                    } else {
+                        outcome.messages.append("\(error.description); the figures asked so far are kept (run it again to go on)")
+                        outcome.exitStatus = 4
+                    }
+                    return false
                 }
             } catch {
-                outcome.messages.append("\(error)")
+                outcome.messages.append(SystemError.describe(error))
                 outcome.exitStatus = 1
-                return outcome
+                return false
             }
             done += 1
             progress(done, total)
+            return true
         }
 
-        var accountCurrency = currency == nil ? learned : nil
-        for releaseID in gradedReleases {
-            if stopped() { return outcome }
-            do {
-                let answer = try await RequestPriority.at(.background) { () async throws(DiscogsError) in
-                    try await client.priceSuggestions(releaseID: releaseID)
+        // The account's currency, in which Discogs writes the collection's value and its
+        // price suggestions; without it (a profile that does not say), the one its answers
+        // come in.
+        var accountCurrency: String?
+        if currency == nil {
+            let read = await step(expected: { error in Self.profileUnavailable(error) ? .goOn(saying: nil) : .stop }) {
+                let profile = try await ask { () async throws(DiscogsError) in try await client.profile(username: username) }
+                accountCurrency = profile.currency.map { $0.uppercased() }.flatMap { PreferenceKey.currencies.contains($0) ? $0 : nil }
+            }
+            guard read else { return outcome }
+        }
+        let asked = currency ?? accountCurrency
+
+        var learned: String?
+        for releaseID in releases {
+            let next = await step(expected: { error in
+                if case .notFound = error { .goOn(saying: "release \(releaseID): Discogs has no marketplace figures for it") } else { .stop }
+            }) {
+                let stats = try await ask { () async throws(DiscogsError) in
+                    try await client.marketplaceStats(releaseID: releaseID, currency: asked)
                 }
-                outcome.requests += 1
+                if let code = stats.lowestPrice?.currency { learned = learned ?? code }
+                try await store.storeReleasePrice(
+                    releaseID: releaseID, currency: stats.lowestPrice?.currency ?? asked ?? learned ?? "",
+                    lowestPrice: stats.lowestPrice?.value, forSale: stats.numForSale, at: now())
+            }
+            guard next else { return outcome }
+        }
+
+        if currency == nil, accountCurrency == nil { accountCurrency = learned }
+        for (index, releaseID) in gradedReleases.enumerated() {
+            var noSellerSettings = false
+            let next = await step(expected: { error in if case .notFound = error { .goOn(saying: nil) } else { .stop } }) {
+                let answer = try await ask { () async throws(DiscogsError) in try await client.priceSuggestions(releaseID: releaseID) }
                 guard case .suggestions(let suggestions) = answer else {
-                    // Said once: without seller settings no release has a suggestion.
-                    outcome.messages.append(
-                        "Discogs suggests no prices for this account (it has no seller settings): "
-                            + "set them on Discogs to see a suggested price for each copy's grade")
-                    total -= gradedReleases.count - (done - releases.count) - 1
-                    done += 1
-                    progress(done, total)
-                    break
+                    noSellerSettings = true
+                    return
                 }
                 for copy in graded[releaseID] ?? [] {
                     guard let grade = copy.grade, let price = suggestions.byGrade[grade] else { continue }
                     accountCurrency = price.currency
                     try await store.storeCopyPrice(recordID: copy.recordID, grade: grade, price: price, at: now())
                 }
-            } catch let error as DiscogsError {
-                outcome.requests += 1
-                if case .notFound = error {} else if stopOn(error) { return outcome }
-            } catch {
-                outcome.messages.append("\(error)")
-                outcome.exitStatus = 1
-                return outcome
             }
-            done += 1
-            progress(done, total)
+            guard next else { return outcome }
+            if noSellerSettings {
+                // Said once: without seller settings no release has a suggestion.
+                outcome.messages.append(
+                    "Discogs suggests no prices for this account (it has no seller settings): "
+                        + "set them on Discogs to see a suggested price for each copy's grade")
+                total -= gradedReleases.count - index - 1
+                progress(done, total)
+                break
+            }
         }
 
-        if stopped() { return outcome }
-        do {
-            let value = try await RequestPriority.at(.background) { () async throws(DiscogsError) in
-                try await client.collectionValue(username: username)
-            }
-            outcome.requests += 1
+        let valued = await step(expected: { error in
+            if case .forbidden = error { .goOn(saying: "Discogs tells the collection's value only to its owner: \(error.description)") } else { .stop }
+        }) {
+            let value = try await ask { () async throws(DiscogsError) in try await client.collectionValue(username: username) }
             // Discogs writes the collection's value in the account's currency.
             try await store.storeCollectionValue(value, currency: accountCurrency ?? "", at: now())
-        } catch let error as DiscogsError {
-            outcome.requests += 1
-            if case .forbidden = error {
-                outcome.messages.append("Discogs tells the collection's value only to its owner: \(error)")
-            } else if stopOn(error) {
-                return outcome
-            }
-        } catch {
-            outcome.messages.append("\(error)")
-            outcome.exitStatus = 1
-            return outcome
         }
-        done += 1
-        progress(done, total)
+        guard valued else { return outcome }
         outcome.accountCurrency = accountCurrency
         return outcome
+    }
+
+    /// What a Discogs error does to a step of a refresh.
+    enum Course {
+        /// The refresh goes on, saying so to the person when there are words.
+        case goOn(saying: String?)
+        case stop
+    }
+
+    /// A profile Discogs does not show (gone, or not this account's): the currency is then
+    /// the one the answers come in, as without the profile.
+    static func profileUnavailable(_ error: DiscogsError) -> Bool {
+        switch error {
+        case .notFound, .forbidden: true
+        default: false
+        }
     }
 }

@@ -94,10 +94,15 @@ public struct ReleaseCandidate: Hashable, Sendable, Codable {
     public var label: String?
     public var catno: String?
     public var thumbURL: String?
+    /// The cover's full-size address (a search result's `cover_image`): the picker fetches
+    /// this one rather than the thumbnail, because the cover cache keeps one image a release
+    /// for every use (the details, `crates cover -o`). Nil in candidates stored before it was kept.
+    public var coverURL: String?
 
     public init(
         releaseID: Int, artist: String, title: String, country: String? = nil, year: Int? = nil,
-        formats: [String] = [], label: String? = nil, catno: String? = nil, thumbURL: String? = nil
+        formats: [String] = [], label: String? = nil, catno: String? = nil, thumbURL: String? = nil,
+        coverURL: String? = nil
     ) {
         self.releaseID = releaseID
         self.artist = artist
@@ -108,6 +113,7 @@ public struct ReleaseCandidate: Hashable, Sendable, Codable {
         self.label = label
         self.catno = catno
         self.thumbURL = thumbURL
+        self.coverURL = coverURL
     }
 }
 

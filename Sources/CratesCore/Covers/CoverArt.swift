@@ -40,7 +40,9 @@ public struct CoverArt: Hashable, Sendable {
 
 /// What the details view shows where the cover goes.
 public enum CoverState: Hashable, Sendable {
-    /// Asked for, not here yet: the details are shown at once, the cover when it comes.
+    /// Asked for, not here yet: the details are shown at once, the cover when it comes. As
+    /// the session's answer: not fetched after all (it waited too long in line behind covers
+    /// asked since), so the UI asks again if it shows that cover again.
     case loading
     case art(CoverArt)
     /// No cover to draw, and why, in a few words ("no cover on Discogs", "not an image crates

@@ -24,6 +24,24 @@ public struct DiscogsIdentity: Decodable, Hashable, Sendable {
     }
 }
 
+/// `GET /users/{username}`: the user's profile, of which crates reads only the currency the
+/// account chose for the marketplace (`curr_abbr`, one of Discogs' codes: "USD", "EUR"), in
+/// which Discogs writes its prices for them. Absent from an answer that does not show it.
+public struct DiscogsProfile: Decodable, Hashable, Sendable {
+    public var username: String
+    public var currency: String?
+
+    enum CodingKeys: String, CodingKey {
+        case username
+        case currency = "curr_abbr"
+    }
+
+    public init(username: String, currency: String? = nil) {
+        self.username = username
+        self.currency = currency
+    }
+}
+
 /// One entry of a release's `formats`: `{"name": "CD", "qty": "1", "descriptions": ["Album"]}`.
 public struct DiscogsFormat: Decodable, Hashable, Sendable {
     public var name: String

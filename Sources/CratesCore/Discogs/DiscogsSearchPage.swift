@@ -44,6 +44,8 @@ public struct DiscogsSearchPage: Decodable, Hashable, Sendable {
         /// the EAN.
         public var barcode: [String]
         public var thumb: String?
+        /// The primary image at full size (signed answers only).
+        public var coverImage: String?
         public var masterID: Int?
         public var uri: String?
         public var genre: [String]
@@ -56,13 +58,14 @@ public struct DiscogsSearchPage: Decodable, Hashable, Sendable {
         enum CodingKeys: String, CodingKey {
             case id, type, title, country, year, format, formats, label, catno, barcode, thumb, uri, genre, style
             case masterID = "master_id"
+            case coverImage = "cover_image"
         }
 
         public init(
             id: Int, type: String? = "release", title: String, country: String? = nil, year: Int? = nil,
             format: [String] = [], formats: [DiscogsFormat] = [], label: [String] = [], catno: String? = nil,
             barcode: [String] = [], thumb: String? = nil, masterID: Int? = nil, uri: String? = nil,
-            genre: [String] = [], style: [String] = [], rawJSON: String? = nil
+            genre: [String] = [], style: [String] = [], rawJSON: String? = nil, coverImage: String? = nil
         ) {
             self.id = id
             self.type = type
@@ -80,6 +83,7 @@ public struct DiscogsSearchPage: Decodable, Hashable, Sendable {
             self.genre = genre
             self.style = style
             self.rawJSON = rawJSON
+            self.coverImage = coverImage
         }
 
         public init(from decoder: any Decoder) throws {
@@ -100,6 +104,7 @@ public struct DiscogsSearchPage: Decodable, Hashable, Sendable {
             catno = try? c.decodeIfPresent(String.self, forKey: .catno)
             barcode = (try? c.decodeIfPresent([String].self, forKey: .barcode)) ?? []
             thumb = try? c.decodeIfPresent(String.self, forKey: .thumb)
+            coverImage = try? c.decodeIfPresent(String.self, forKey: .coverImage)
             masterID = (try? c.decodeIfPresent(Int.self, forKey: .masterID)) ?? nil
             uri = try? c.decodeIfPresent(String.self, forKey: .uri)
             genre = (try? c.decodeIfPresent([String].self, forKey: .genre)) ?? []
@@ -125,7 +130,7 @@ public struct DiscogsSearchPage: Decodable, Hashable, Sendable {
                 formats: formatSummaries,
                 label: label.first.flatMap(DiscogsText.nonEmpty).map(DiscogsName.display),
                 catno: catalogueNumber,
-                thumbURL: DiscogsText.nonEmpty(thumb))
+                thumbURL: DiscogsText.nonEmpty(thumb), coverURL: DiscogsText.nonEmpty(coverImage))
         }
 
         /// One text per format ("Vinyl, LP, Album"), from the structured formats when

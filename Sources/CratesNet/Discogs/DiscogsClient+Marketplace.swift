@@ -20,6 +20,13 @@ extension DiscogsClient {
         return try decode(DiscogsCollectionValue.self, from: response.body)
     }
 
+    /// `GET /users/{username}`: the user's profile, with the account's currency (`curr_abbr`)
+    /// when the credentials are the user's.
+    public func profile(username: String) async throws(DiscogsError) -> DiscogsProfile {
+        let response = try await send(method: "GET", path: "/users/" + OAuthPercentEncoding.encode(username), accept: .json)
+        return try decode(DiscogsProfile.self, from: response.body)
+    }
+
     /// `GET /marketplace/stats/{release_id}[?curr_abbr=…]`: the lowest price listed and how
     /// many are for sale; `currency` one of Discogs' `curr_abbr` (nil: the account's).
     public func marketplaceStats(releaseID: Int, currency: String? = nil) async throws(DiscogsError) -> DiscogsMarketplaceStats {

@@ -100,11 +100,14 @@ public actor RateLimiter {
     private var waiters: [Waiter] = []
     private var timer: Task<Void, Never>?
     private var timerDeadline = Double.infinity
-    private var reportedWait = false
+    /// The lowest priorities followed (`waits(from:)`) for which a wait of 2 s or more is
+    /// under way: a request of that priority or above is held back.
+    private var waitsUnderWay: Set<Priority> = []
     private var observer: (@Sendable (Double) -> Void)?
-    /// The end of the wait last reported to `waits()`'s followers (on `timeline`), if any.
-    private var reportedDeadline: Duration?
-    private var followers: [Int: AsyncStream<Duration?>.Continuation] = [:]
+    /// The end of the wait last reported to the followers from each priority (on
+    /// `timeline`), while one is under way.
+    private var reportedDeadlines: [Priority: Duration] = [:]
+    private var followers: [Int: (from: Priority, continuation: AsyncStream<Duration?>.Continuation)] = [:]
 
     /// `clock`: the system's by default; a test's, for virtual time.
     public init(configuration: Configuration, clock: any Clock<Duration> = ContinuousClock()) {
@@ -115,16 +118,17 @@ public actor RateLimiter {
     /// Seconds on the limiter's clock since it was made.
     private func clockSeconds() -> Double { timeline.now.inSeconds }
 
-    /// How long from now until `requests` more requests (at a lookup's priority) will all
-    /// have been sent, if nothing else is sent meanwhile: the requests in the window now
-    /// leave it a window after they were answered (an unanswered one as if answered now),
-    /// and each new one takes a place until it leaves in turn. A full window makes even one
-    /// request wait most of a minute; a fresh one sends `limit` at once.
-    public func secondsUntilSent(_ requests: Int) -> Double {
+    /// How long from now until `requests` more requests of `priority` will all have been
+    /// sent, if nothing else is sent meanwhile: the requests in the window now leave it a
+    /// window after they were answered (an unanswered one as if answered now), and each new
+    /// one takes a place until it leaves in turn. A full window makes even one request wait
+    /// most of a minute; a fresh one sends `limit` at once (background work: its share of
+    /// the window, `Configuration.backgroundShare`).
+    public func secondsUntilSent(_ requests: Int, priority: Priority = .lookup) -> Double {
         guard requests > 0 else { return 0 }
         let now = clockSeconds()
         prune(now: now)
-        let limit = max(1, configuration.limit)
+        let limit = room(for: priority)
         // Times at which each request in the window was (or will be) answered, oldest first.
         var times = stamps.map { $0.open ? now : $0.time }.sorted()
         let window = configuration.window + configuration.margin
@@ -171,23 +175,26 @@ public actor RateLimiter {
 
     /// Called with the seconds about to be waited when a wait of 2 s or more starts for a
     /// lookup or a person (not for background work), and with 0 when it ends: the status
-    /// line's "rate limit: resuming in 8 s".
+    /// line's "rate limit: resuming in 8 s". The waits `waits(from: .lookup)` hears.
     public func setObserver(_ observer: (@Sendable (Double) -> Void)?) {
         self.observer = observer
     }
 
-    /// The waits of 2 s or more that hold a lookup or a person back (not background work),
-    /// as they start, move and end: when the wait ends, on `timeline`, or nil once requests
-    /// go again. A follower first hears the wait under way, if any. The same moments as
-    /// `setObserver`'s, for any number of followers: a progress line counts the seconds down
-    /// from them ("rate limit: resuming in 36 s") instead of going quiet.
-    public func waits() -> AsyncStream<Duration?> {
+    /// The waits of 2 s or more that hold back a request of `priority` or above, as they
+    /// start, move and end: when the wait ends, on `timeline`, or nil once such requests go
+    /// again. A follower first hears the wait under way, if any. From `.lookup` (the
+    /// default): the waits of a lookup or a person, the same moments as `setObserver`'s,
+    /// never background work's, which a status line would show as if the queue were held
+    /// back. From `.background`: every wait, for the progress of background work itself
+    /// (`crates value --refresh`). A progress line counts the seconds down from them ("rate
+    /// limit: resuming in 36 s") instead of going quiet.
+    public func waits(from priority: Priority = .lookup) -> AsyncStream<Duration?> {
         let (stream, continuation) = AsyncStream<Duration?>.makeStream(bufferingPolicy: .bufferingNewest(8))
         nextID += 1
         let id = nextID
-        followers[id] = continuation
+        followers[id] = (priority, continuation)
         continuation.onTermination = { _ in Task { await self.unfollow(id) } }
-        if let reportedDeadline { continuation.yield(reportedDeadline) }
+        if let deadline = reportedDeadlines[priority] { continuation.yield(deadline) }
         return stream
     }
 
@@ -195,11 +202,33 @@ public actor RateLimiter {
         followers[id] = nil
     }
 
-    /// Tells the followers of `waits()` that the wait ends at `deadline` (nil: it ended).
-    private func reportWait(_ deadline: Duration?) {
-        guard deadline != reportedDeadline else { return }
-        reportedDeadline = deadline
-        for follower in followers.values { follower.yield(deadline) }
+    /// A waiter of `priority` may not go before `until`: a wait for the followers from that
+    /// priority and below, once it lasts 2 s or more (then a later end moves it).
+    private func waitHolds(_ priority: Priority, until: Double, now: Double) {
+        for floor in Priority.allCases where floor <= priority {
+            if !waitsUnderWay.contains(floor) {
+                guard until - now >= 2 else { continue }
+                waitsUnderWay.insert(floor)
+                if floor == .lookup { observer?(until - now) }
+            }
+            reportWait(.seconds(until), from: floor)
+        }
+    }
+
+    /// The waits of the followers from each priority in `floors` are over.
+    private func waitsEnd(_ floors: [Priority]) {
+        for floor in floors where waitsUnderWay.contains(floor) {
+            waitsUnderWay.remove(floor)
+            if floor == .lookup { observer?(0) }
+            reportWait(nil, from: floor)
+        }
+    }
+
+    /// Tells the followers from `floor` that the wait ends at `deadline` (nil: it ended).
+    private func reportWait(_ deadline: Duration?, from floor: Priority) {
+        guard deadline != reportedDeadlines[floor] else { return }
+        reportedDeadlines[floor] = deadline
+        for follower in followers.values where follower.from == floor { follower.continuation.yield(deadline) }
     }
 
     /// Waits until a request may be sent, and reserves its place in the window. Waiters go
@@ -274,12 +303,8 @@ public actor RateLimiter {
                 return
             }
             if until > now {
-                if waiter.priority > .background, until - now >= 2, !reportedWait {
-                    reportedWait = true
-                    observer?(until - now)
-                }
                 // A later end (a 429's pause) moves the countdown; the observer heard the start.
-                if reportedWait, waiter.priority > .background { reportWait(.seconds(until)) }
+                waitHolds(waiter.priority, until: until, now: now)
                 arm(until)
                 return
             }
@@ -290,11 +315,7 @@ public actor RateLimiter {
             statistics.waited += max(0, now - waiter.since)
             statistics.maxInWindow = max(statistics.maxInWindow, stamps.count)
             statistics.maxOpen = max(statistics.maxOpen, stamps.count { $0.open })
-            if reportedWait, waiter.priority > .background {
-                reportedWait = false
-                observer?(0)
-                reportWait(nil)
-            }
+            waitsEnd(Priority.allCases.filter { $0 <= waiter.priority })
             waiter.continuation.resume(returning: Ticket(id: nextID))
         }
     }
@@ -311,9 +332,7 @@ public actor RateLimiter {
     /// When a request of `priority` may go; nil when the window is full up to a request
     /// still unanswered (whose answer decides).
     private func earliestStart(for priority: Priority, now: Double) -> Double? {
-        let room = priority == .background
-            ? max(1, Int((Double(configuration.limit) * configuration.backgroundShare).rounded(.down)))
-            : configuration.limit
+        let room = room(for: priority)
         var until = pausedUntil
         if stamps.count >= room {
             // A slot frees when enough answered requests have left the window, oldest first;
@@ -325,6 +344,13 @@ public actor RateLimiter {
             until = max(until, freeing.time + configuration.window + configuration.margin)
         }
         return until
+    }
+
+    /// The requests of `priority` the window may hold: all of it, or background work's share.
+    private func room(for priority: Priority) -> Int {
+        priority == .background
+            ? max(1, Int((Double(configuration.limit) * configuration.backgroundShare).rounded(.down)))
+            : max(1, configuration.limit)
     }
 
     /// One timer at a time, for the earliest moment a waiter may go.
@@ -349,11 +375,8 @@ public actor RateLimiter {
     private func cancel(_ id: Int) {
         guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
         waiters.remove(at: index).continuation.resume(throwing: CancellationError())
-        if waiters.allSatisfy({ $0.priority == .background }), reportedWait {
-            reportedWait = false
-            observer?(0)
-            reportWait(nil)
-        }
+        // No request left that a wait held back: over for those who follow it.
+        waitsEnd(Priority.allCases.filter { floor in !waiters.contains { $0.priority >= floor } })
         pump()
     }
 

@@ -72,16 +72,8 @@ extension AppState {
             let id = conflicts[state.selected].recordID
             mode = .details(DetailsState(recordID: id, details: nil, scroll: 0))
             return [.session(.loadDetails(id))]
-        case .back, .quit:
-            mode = .list
-            return drainQueuedScans()
-        case .help:
-            mode = .help(scroll: 0)
-            return []
-        case .redraw:
-            return [.redraw]
         default:
-            break
+            if let commands = viewCommonKey(action) { return commands }
         }
         mode = .conflicts(state)
         keepConflictVisible()

@@ -28,18 +28,27 @@ extension AppState {
         return CoverBox(row: 1, column: 1, columns: 2 * rows, rows: rows, beside: false)
     }
 
-    /// The cover requests the screen needs and has not asked for: the details' record's.
+    /// The cover requests the screen needs and has not asked for: the details' record's, or
+    /// the thumbnails of the picker's page. The one the person looks at is asked last (the
+    /// session fetches the latest asked first), and asked again when the person moves to it
+    /// while it still waits in line, so that it goes first.
     mutating func coverRequests() -> [AppCommand] {
         guard let colours = coverColours, coversOn else { return [] }
         var wanted: [CoverRequest] = []
         if case .details(let state) = mode, let box = detailsCoverBox {
             wanted.append(CoverRequest(subject: .record(state.recordID), columns: box.columns, rows: box.rows, colours: colours))
         }
+        wanted += pickerCoversWanted(colours)
         var commands: [AppCommand] = []
         for request in wanted where covers[request] == nil {
             covers[request] = .loading
             commands.append(.session(.cover(request)))
         }
+        let focus = wanted.last
+        if let focus, focus != coverFocus, covers[focus] == .loading, commands.last != .session(.cover(focus)) {
+            commands.append(.session(.cover(focus)))
+        }
+        coverFocus = focus
         // Only the covers of the screen now are kept (each is drawn again quickly from the
         // cache on disk when needed again).
         if covers.count > 16 { covers = covers.filter { wanted.contains($0.key) } }
@@ -48,7 +57,8 @@ extension AppState {
 
     mutating func applyCover(_ request: CoverRequest, _ cover: CoverState) {
         guard covers[request] != nil else { return }  // no longer on the screen
-        covers[request] = cover
+        // Not fetched (it fell out of the session's line): asked again when shown again.
+        covers[request] = cover == .loading ? nil : cover
     }
 
     mutating func forgetCovers(of recordID: Int64) {

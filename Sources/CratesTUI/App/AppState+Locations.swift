@@ -85,16 +85,8 @@ extension AppState {
             mode = .list
             if place != location { enterLocation(place) }
             return [.session(.setLocation(place.id))] + drainQueuedScans()
-        case .back, .quit:
-            mode = .list
-            return drainQueuedScans()
-        case .help:
-            mode = .help(scroll: 0)
-            return []
-        case .redraw:
-            return [.redraw]
         default:
-            break
+            if let commands = viewCommonKey(action) { return commands }
         }
         mode = .locations(state)
         keepTreeSelectionVisible()

@@ -23,7 +23,7 @@ extension AppState {
         guard let action = KeyMap.action(for: key, in: .picker) else { return [] }
         let shown = state.shown
         let last = max(0, shown.count - 1)
-        let page = max(1, (listHeight - 4) / 2)
+        let page = max(1, pickerLayout.perPage - 1)
         switch action {
         case .moveDown: state.selected = min(last, state.selected + 1)
         case .moveUp: state.selected = max(0, state.selected - 1)

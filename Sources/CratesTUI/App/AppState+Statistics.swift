@@ -82,16 +82,8 @@ extension AppState {
             mode = .list
             showFacet(facet)
             return drainQueuedScans()
-        case .back, .quit:
-            mode = .list
-            return drainQueuedScans()
-        case .help:
-            mode = .help(scroll: 0)
-            return []
-        case .redraw:
-            return [.redraw]
         default:
-            break
+            if let commands = viewCommonKey(action) { return commands }
         }
         mode = .statistics(state)
         keepStatisticsSelectionVisible()

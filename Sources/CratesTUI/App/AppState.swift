@@ -149,6 +149,8 @@ public struct AppState: Sendable {
     public internal(set) var coverColours: CoverColours?
     /// The covers asked of the session, and what came, by request (its size included).
     var covers: [CoverRequest: CoverState] = [:]
+    /// The cover the person looked at when covers were last asked for (see `coverRequests`).
+    var coverFocus: CoverRequest?
 
     public struct ConfirmDelete: Equatable, Sendable {
         public var ids: [Int64]

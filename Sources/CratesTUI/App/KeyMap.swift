@@ -19,7 +19,7 @@ public enum Action: String, Sendable, CaseIterable {
     /// The copies in conflict with the Discogs collection; in that view, keep crates'
     /// values or take Discogs', for one copy or for every one.
     case conflicts, keepCrates, takeDiscogs, keepCratesForAll, takeDiscogsForAll
-    /// Shows or hides the covers in the details view.
+    /// Shows or hides the covers (the details view's, the picker's).
     case covers
 }
 

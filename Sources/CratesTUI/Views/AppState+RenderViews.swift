@@ -66,22 +66,30 @@ extension AppState {
             screen.put("No pressing matches \"\(state.filter)\": Backspace to widen, Esc to clear", row: 3, column: 2, style: .dim)
             return
         }
-        // Two rows a candidate: "Artist — Title", then country · year · format · label · catno.
-        let perPage = max(1, (listHeight - 2) / 2)
-        let first = max(0, min(state.selected - perPage + 1, shown.count - perPage)) > 0
-            ? max(0, state.selected - perPage + 1) : 0
-        for (offset, candidate) in shown.dropFirst(first).prefix(perPage).enumerated() {
-            let index = first + offset
-            let row = 3 + offset * 2
+        // "Artist — Title", then country · year · format · label · catno; with thumbnails,
+        // beside each pressing's cover (`pickerLayout`).
+        let layout = pickerLayout
+        let colours = coverColours
+        let left = layout.thumbnails ? Self.pickerTextLeft : 1
+        let page = pickerPage(state, layout)
+        for index in page {
+            let candidate = shown[index]
+            let row = 3 + (index - page.lowerBound) * layout.block
             let selected = index == state.selected
+            let textRows = layout.thumbnails ? Self.pickerThumbRows : 2
             if selected {
-                screen.fill(row: row, style: .selected)
-                screen.fill(row: row + 1, style: .selected)
+                for offset in 0..<textRows { screen.fill(row: row + offset, style: .selected) }
             }
-            screen.put("\(index + 1). \(candidate.displayTitle)", row: row, column: 1, style: selected ? .selected : .normal)
+            screen.put("\(index + 1). \(candidate.displayTitle)", row: row, column: left, style: selected ? .selected : .normal)
             let facts = [candidate.country, candidate.year.map(String.init), candidate.formats.joined(separator: ", "), candidate.label, candidate.catno]
                 .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
-            screen.put("   " + facts, row: row + 1, column: 1, style: selected ? .selected : .dim)
+            screen.put("   " + facts, row: row + 1, column: left, style: selected ? .selected : .dim)
+            guard layout.thumbnails, let colours else { continue }
+            let cover = covers[pickerCoverRequest(candidate, colours)] ?? .loading
+            renderPickerThumbnail(cover, row: row, column: 1, into: &screen)
+            if selected, case .placeholder(let reason) = cover, !reason.isEmpty {
+                screen.put("   cover: " + reason, row: row + 2, column: left, style: .selected)
+            }
         }
     }
 

@@ -20,13 +20,16 @@ struct ValueCommand: ParsableCommand {
             release's lowest price and number for sale too.
 
             --refresh asks Discogs again, at background priority and the rate Discogs allows, \
-            with a progress bar and the time left on a terminal: one request per release, one \
-            per release with a graded copy, and one for the collection. Each answer is stored \
-            as it comes (one figure per day per release, copy and collection; the days before \
-            are kept), so Ctrl-C keeps what was asked.
+            with a progress bar, the time left and the seconds of any wait for Discogs' rate \
+            limit on a terminal (each wait on a line of its own otherwise): one request for the \
+            account's currency when none is named, one per release, one per release with a \
+            graded copy, and one for the collection. Each answer is stored as it comes (one \
+            figure per day per release, copy and collection; the days before are kept), so \
+            Ctrl-C keeps what was asked.
 
-            Currency: --currency, else `currency` in config.json, else the account's (as \
-            Discogs' answers give it). Discogs' currencies: \(PreferenceKey.currencies.joined(separator: " ")).
+            Currency: --currency, else `currency` in config.json, else the account's (its \
+            Discogs profile's, read at each --refresh; shown without --refresh as the last \
+            refresh stored it). Discogs' currencies: \(PreferenceKey.currencies.joined(separator: " ")).
 
             --json prints one object: "currency"; "collection" with "minimum", "median", \
             "maximum" as numbers, "text" (Discogs' strings as given) and "at"; "records", one \
@@ -87,7 +90,7 @@ struct ValueCommand: ParsableCommand {
                 StandardStreams.errLine("crates value: \(error)")
                 throw ExitCode(3)
             }
-            let progress = SyncProgressLine(limiter: access.client.rateLimiter)
+            let progress = SyncProgressLine(limiter: access.client.rateLimiter, priority: CollectionValuation.priority)
             let valuation = CollectionValuation(store: store, access: access)
             let outcome = try blocking {
                 let outcome = await valuation.refresh(currency: asked ?? configured, stop: stop) { done, total in

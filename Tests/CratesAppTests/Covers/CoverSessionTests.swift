@@ -91,6 +91,65 @@ struct CoverSessionTests {
         }
     }
 
+    /// A pressing in the picker: its cover's address came with the search, so one image
+    /// request; without one, the release's signed fetch first (two requests).
+    @Test("a pressing's cover: by the search's address one request; without one, the release fetched first")
+    func pressingsCovers() async throws {
+        let server = try await DiscogsTestServer.start()
+        let temporary = try TemporaryStore()
+        let log = EventLog()
+        let session = try session(server, temporary, log)
+        let known = CoverRequest(subject: .release(2_000, url: server.base + "/images/R-2000-0.jpg"), columns: 8, rows: 4, colours: .palette256)
+        let unknown = CoverRequest(subject: .release(10_507_194, url: nil), columns: 8, rows: 4, colours: .palette256)
+        try await running(session) {
+            session.perform(.cover(known))
+            guard case .art = try await answer(log, known) else { Issue.record("no art"); return }
+            #expect(try await server.coverCounts().requests == 1)
+            #expect(try await server.stats().releases.isEmpty, "no release fetched for an address the search gave")
+            session.perform(.cover(unknown))
+            guard case .art = try await answer(log, unknown) else { Issue.record("no art"); return }
+        }
+        #expect(try await server.coverCounts().requests == 2)
+        #expect(try await server.stats().releases.count == 1)
+    }
+
+    /// Paging through a long picker asks for many covers; those no longer looked at must not
+    /// all be fetched. The line keeps the latest `lineLimit`: the oldest falls out, answered
+    /// `.loading` (the UI asks again if it shows it again), and the latest asked goes first.
+    @Test("the line: the latest asked first; past its limit the oldest falls out, answered .loading")
+    func theLineIsBounded() async throws {
+        let server = try await DiscogsTestServer.start()
+        let temporary = try TemporaryStore()
+        let log = EventLog()
+        let session = try session(server, temporary, log)
+        func request(_ n: Int) -> CoverRequest {
+            CoverRequest(subject: .release(3_000 + 2 * n, url: server.base + "/images/R-\(3_000 + 2 * n)-0.jpg"), columns: 4, rows: 2, colours: .sixteen)
+        }
+        let asked = CoverDesk.lineLimit + 2
+        try await server.hold(match: "/images/")
+        try await running(session) {
+            // The first is taken at once and held at the server; the rest wait in line.
+            session.perform(.cover(request(0)))
+            try await server.waitUntilHeld(1)
+            for n in 1..<asked { session.perform(.cover(request(n))) }
+            let dropped = try await log.first("a cover fallen out of line") { event -> CoverRequest? in
+                if case .cover(let request, .loading) = event { return request }
+                return nil
+            }
+            #expect(dropped == request(1), "the oldest waiting")
+            try await server.release()
+            for n in [0, asked - 1, asked - 2] {
+                guard case .art = try await answer(log, request(n)) else { Issue.record("no art for \(n)"); return }
+            }
+            let order = log.all.compactMap { event -> CoverRequest? in
+                if case .cover(let request, .art) = event { return request }
+                return nil
+            }
+            #expect(Array(order.prefix(3)) == [request(0), request(asked - 1), request(asked - 2)], "the latest asked first")
+            #expect(log.count { if case .cover(_, .loading) = $0 { return true } else { return false } } == 1)
+        }
+    }
+
     @Test("covers off: a placeholder, nothing fetched")
     func off() async throws {
         let server = try await DiscogsTestServer.start()

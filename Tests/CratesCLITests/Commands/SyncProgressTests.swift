@@ -7,9 +7,10 @@ import Testing
 /// of 6 requests a minute, so that the sync waits for it part-way.
 @Suite("crates sync: a bar with the time left and the rate wait counted down (tmux)", .serialized, .processTimeLimit)
 struct SyncProgressTests {
-    /// The N of "rate limit: resuming in N s" on the sync's line.
-    static func resumingIn(_ screen: [String]) -> Int? {
-        for line in screen where line.hasPrefix("sync: ") {
+    /// The N of "rate limit: resuming in N s" on the sync's line (or on the line that
+    /// starts with `prefix`: `crates value --refresh`'s "value: ").
+    static func resumingIn(_ screen: [String], prefix: String = "sync: ") -> Int? {
+        for line in screen where line.hasPrefix(prefix) {
             guard let range = line.range(of: #"rate limit: resuming in \d+ s"#, options: .regularExpression) else { continue }
             return Int(line[range].split(separator: " ")[4])
         }

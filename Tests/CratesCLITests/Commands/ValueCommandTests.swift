@@ -9,17 +9,20 @@ import Testing
 /// the collection's value, stored with their date and shown again without a request.
 @Suite("crates value (process)", .serialized, .processTimeLimit)
 struct ValueCommandTests {
-    /// Three copies of the fixtures' releases: the first graded VG+, the second Mint, the
-    /// third not graded.
-    static func signedIn() async throws -> (CommandSandbox, DiscogsTestServer, [Int64]) {
+    /// Three copies of the fixtures' releases (or of `releases`): the first graded VG+, the
+    /// second Mint, the third not graded; the loopback server started with `serverArguments`.
+    static func signedIn(
+        releases: [(Int, String)] = [(1, "Stockholm"), (5_134_861, "Glory To The Brave"), (10_507_194, "Likemind 05")],
+        serverArguments: [String] = []
+    ) async throws -> (CommandSandbox, DiscogsTestServer, [Int64]) {
         var sandbox = try CommandSandbox()
-        let server = try await DiscogsTestServer.start(token: "value-token")
+        let server = try await DiscogsTestServer.start(serverArguments, token: "value-token")
         sandbox.api = server.base
         try await sandbox.signIn(token: "value-token")
         let store = try sandbox.openStore()
         var ids: [Int64] = []
         let grades: [MediaCondition?] = [.veryGoodPlus, .mint, nil]
-        for (n, release) in [(1, "Stockholm"), (5_134_861, "Glory To The Brave"), (10_507_194, "Likemind 05")].enumerated() {
+        for (n, release) in releases.enumerated() {
             let record = try await store.add(NewRecord(
                 gtin: Seed.gtin(n), addedAt: Seed.addedAt.addingTimeInterval(Double(n) * 60), addMethod: .typed,
                 release: Seed.release(release.0, artist: "Artist", title: release.1, genre: "Rock"),
@@ -43,8 +46,8 @@ struct ValueCommandTests {
         #expect(refreshed.status == 0, "\(refreshed)")
         #expect(refreshed.stderrLines.isEmpty, "\(refreshed)")
         let counts = try await server.marketplaceCounts()
-        #expect(counts.stats == 3 && counts.suggestions == 2 && counts.value == 1,
-                "one stats request per release, one suggestions request per release with a graded copy, one for the collection: \(counts)")
+        #expect(counts.profile == 1 && counts.stats == 3 && counts.suggestions == 2 && counts.value == 1,
+                "the account's currency once, one stats request per release, one suggestions request per release with a graded copy, one for the collection: \(counts)")
         let object = try Self.object(refreshed)
         #expect(Set(object.keys) == ["currency", "collection", "records"])
         #expect(object["currency"] as? String == "USD")
@@ -101,15 +104,76 @@ struct ValueCommandTests {
         #expect(records.map { $0["lowestPrice"] as? Double } == [1.49, 69.49, 57.49])
     }
 
-    @Test("a 429 in the middle: waited out and asked again; every figure there")
+    @Test("a 429 in the middle: waited out, the wait said, and asked again; every figure there")
     func throttledInTheMiddle() async throws {
         let (sandbox, server, _) = try await Self.signedIn()
-        try await server.inject("429-retry1", count: 1, match: "/marketplace/stats/5134861")
+        // Retry-After: 4: a wait of 2 s or more is said (the refresh's requests are background
+        // work, whose waits a lookup's progress never shows), even on a slow machine.
+        try await server.inject("429-retry4", count: 1, match: "/marketplace/stats/5134861")
         let result = try await sandbox.crates(["value", "--refresh", "--json"])
         #expect(result.status == 0, "\(result)")
+        // To a pipe, the wait as it starts, on a line (a terminal's bar counts it down).
+        #expect(result.stderrLines.count == 1, "\(result)")
+        #expect(result.stderrLines.first?.hasPrefix("crates value: asking Discogs 2/7: rate limit: resuming in ") == true, "\(result)")
         let records = try #require(try Self.object(result)["records"] as? [[String: Any]])
         #expect(records.map { $0["lowestPrice"] as? Double } == [1.49, 69.49, 57.49])
         #expect(try await server.marketplaceCounts().stats == 3, "the 429 is answered before the endpoint counts")
+    }
+
+    @Test("--refresh in a terminal at a full window: 'value: asking Discogs [##--] n/7 · rate limit: resuming in N s · … left', N counting down")
+    func barAndCountdown() async throws {
+        // 4 requests a minute: background work's share is 3, so the refresh's 7 requests (the
+        // profile, 3 releases, 2 graded, the collection) wait for the window part-way.
+        let (sandbox, server, _) = try await Self.signedIn(serverArguments: ["--limit", "4"])
+        let binary = try ProcessRunner.cratesBinary().path
+        let tmux = try await TmuxSession(
+            command: "\(TmuxSession.quote(binary)) value --refresh", environment: sandbox.environment, width: 160, height: 30)
+        func resumingIn(_ screen: [String]) -> Int? { SyncProgressTests.resumingIn(screen, prefix: "value: ") }
+        let first = try await tmux.waitFor("the rate wait on the refresh's bar", deadline: .seconds(120)) { resumingIn($0) != nil }
+        let line = try #require(first.first { $0.hasPrefix("value: ") })
+        #expect(line.range(of: #"^value: asking Discogs \[[#-]{16}\] \d+/7 · rate limit: resuming in \d+ s · \d+ (s|min) left"#, options: .regularExpression) != nil, "\(line)")
+        let seconds = try #require(resumingIn(first))
+        let later = try await tmux.waitFor("the countdown to move", deadline: .seconds(60)) { screen in
+            resumingIn(screen).map { $0 < seconds } ?? false
+        }
+        #expect(later.contains { $0.hasPrefix("value: ") }, "\(later.joined(separator: "\n"))")
+        // The first Ctrl-C stops after the request in hand, which waits for the window; the
+        // second quits at once.
+        try await tmux.press("C-c")
+        try await tmux.waitFor(text: "Ctrl-C again to quit at once")
+        try await tmux.press("C-c")
+        try await tmux.waitFor(text: TmuxSession.exitMarker)
+        _ = server
+    }
+
+    @Test("the account's currency from its Discogs profile, asked once a refresh when none is named: every figure in it, even with nothing for sale and no seller settings; not asked with --currency or config.json's")
+    func accountCurrency() async throws {
+        // Releases whose ids end in 0: the loopback server lists nothing for sale.
+        let (sandbox, server, ids) = try await Self.signedIn(releases: [(10, "Ten"), (20, "Twenty")])
+        try await server.accountCurrency("GBP")
+        try await server.sellerSettings("no")
+        let refreshed = try await sandbox.crates(["value", "--refresh", "--json"])
+        #expect(refreshed.status == 0, "\(refreshed)")
+        #expect(try await server.marketplaceCounts().profile == 1, "one profile request a refresh")
+        let object = try Self.object(refreshed)
+        #expect(object["currency"] as? String == "GBP", "\(refreshed)")
+        let collection = try #require(object["collection"] as? [String: Any], "\(refreshed)")
+        #expect((collection["text"] as? [String: String])?["median"] == "£3,506.77")
+        let shown = try await sandbox.crates(["value"])
+        #expect(shown.status == 0, "\(shown)")
+        let day = Self.today
+        #expect(shown.stdoutLines == [
+            "Currency: GBP (the account's)",
+            "Collection: minimum £1,597.46, median £3,506.77, maximum £7,505.54 (Discogs' collection value, \(day), today)",
+            "\(ids[0])\tr10\tnone listed, \(day) (today)",
+            "\(ids[1])\tr20\tnone listed, \(day) (today)",
+        ], "\(shown)")
+
+        // A currency named: no profile request.
+        #expect(try await sandbox.crates(["value", "--refresh", "--currency", "EUR"]).status == 0)
+        #expect(try await sandbox.crates(["config", "currency", "USD"]).status == 0)
+        #expect(try await sandbox.crates(["value", "--refresh"]).status == 0)
+        #expect(try await server.marketplaceCounts().profile == 1, "named by --currency or config.json: not asked")
     }
 
     @Test("Ctrl-C in the middle keeps the figures asked so far; exit 130")

@@ -1,5 +1,5 @@
 import CratesCore
-import CratesStore
+@_spi(Benchmark) import CratesStore
 import CratesTestSupport
 import Foundation
 import Testing

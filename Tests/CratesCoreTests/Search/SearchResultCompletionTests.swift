@@ -41,6 +41,22 @@ import Testing
         #expect(!release.rawJSON.contains("\n"))
     }
 
+    /// The picker fetches a pressing's full-size cover (`cover_image`), not its thumbnail: the
+    /// cover cache keeps one image a release for the details and `crates cover -o` too.
+    @Test func aCandidateKeepsItsCoversAddress() throws {
+        let candidate = try result(Self.arthus).candidate
+        #expect(candidate.coverURL == "https://img.discogs.com/i6oP/R-13565620.jpeg")
+        #expect(candidate.thumbURL == "https://img.discogs.com/jDjQ/R-13565620.jpeg")
+        // An anonymous answer's empty address is none.
+        let anonymous = Self.arthus.replacingOccurrences(of: "https://img.discogs.com/i6oP/R-13565620.jpeg", with: "")
+        #expect(try result(anonymous).candidate.coverURL == nil)
+        // Kept with the record's candidates (and read from those stored before it was kept).
+        let stored = try JSONDecoder().decode(ReleaseCandidate.self, from: JSONEncoder().encode(candidate))
+        #expect(stored.coverURL == candidate.coverURL)
+        let old = try JSONDecoder().decode(ReleaseCandidate.self, from: Data(#"{"releaseID": 1, "artist": "A", "title": "T", "formats": []}"#.utf8))
+        #expect(old.coverURL == nil)
+    }
+
     @Test func nameVariationsAndDisambiguationsAreStripped() throws {
         let cases: [(String, String)] = [
             ("Prodigy* - Prodigy", "Prodigy"),

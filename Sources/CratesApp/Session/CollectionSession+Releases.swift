@@ -1,0 +1,67 @@
+import CratesCore
+import CratesNet
+import CratesStore
+import Foundation
+import Synchronization
+
+/// Pressings and their details: the person's choice, a details fetch ahead of the queue,
+/// and the searches without a barcode (the catalogue as they type, Discogs on Enter).
+extension CollectionSession {
+    /// The person chose a pressing: as a search found it, else as the catalogue has it,
+    /// else fetched in full; then the record is matched to it (its own values kept).
+    func choose(_ releaseID: Int, for recordID: Int64) async {
+        guard discogs != nil || catalogue != nil else {
+            post(.message(DiscogsAccessProblem.notSignedIn.description, isError: true))
+            return
+        }
+        do {
+            let (release, edition) = try await finder.sourcedRelease(releaseID)
+            try await store.choose(release, for: recordID, from: edition)
+        } catch {
+            post(.message("\(error)", isError: true))
+        }
+    }
+
+    /// The person opened the details of a record whose release was completed from a search
+    /// result: its full details (tracklist, credits, identifiers, notes) are fetched at
+    /// once, ahead of the lookup queue, kept, and the details shown again. Quietly nothing
+    /// when not signed in or when Discogs cannot give them now (the background fetches will).
+    func fetchDetails(_ releaseID: Int, for recordID: Int64) async {
+        guard let client = discogs?.client, startFetching(releaseID) else { return }
+        defer { state.withLock { _ = $0.fetchingDetails.remove(releaseID) } }
+        do {
+            let release = try await client.release(id: releaseID, priority: .interactive)
+            try await store.storeDetails(release)
+            if let details = try await store.details(recordID) { post(.details(details)) }
+        } catch {
+            SessionLog.warning("details of release \(releaseID): \(error)")
+        }
+    }
+
+    /// False when the release's details are being fetched already.
+    func startFetching(_ releaseID: Int) -> Bool {
+        state.withLock { $0.fetchingDetails.insert(releaseID).inserted }
+    }
+
+    /// The search as typed so far, in the catalogue alone: what it has goes back to the UI
+    /// at once (an empty answer too: the form says Enter asks Discogs).
+    func searchCatalogue(_ query: ReleaseSearchQuery, for recordID: Int64?) {
+        guard let catalogue else { return }
+        let found = finder.searchCatalogue(query)
+        post(.found(ReleaseSearchAnswer(
+            recordID: recordID, query: query, candidates: found?.hits.map(\.candidate) ?? [], requests: 0,
+            isComplete: found?.isComplete ?? true, catalogue: catalogue.edition, preview: true)))
+    }
+
+    /// A search without a barcode: its candidates, or why there are none, go back to the UI.
+    func search(_ query: ReleaseSearchQuery, for recordID: Int64?) async {
+        do {
+            let found = try await finder.search(query)
+            post(.found(ReleaseSearchAnswer(
+                recordID: recordID, query: query, candidates: found.hits.map(\.candidate), requests: found.requests,
+                isComplete: found.isComplete, catalogue: found.edition)))
+        } catch {
+            post(.found(ReleaseSearchAnswer(recordID: recordID, query: query, candidates: [], requests: 0, failure: error.description)))
+        }
+    }
+}
