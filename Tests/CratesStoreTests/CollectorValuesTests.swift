@@ -136,6 +136,21 @@ struct CollectorValuesTests {
         #expect(try await store.record(ids[0])?.lookupState == .handEntered)
     }
 
+    /// A row of crates' export without a barcode carries its described columns and the
+    /// collector's own values: the copy is stored under the key of the values it keeps, and
+    /// the import counts by that key, so the same file imported again adds nothing.
+    @Test("a described row that also names the collector's values, imported twice: one copy")
+    func describedRowWithCollectorValuesImportedTwice() async throws {
+        let store = try CatalogueStore.inMemory()
+        let entry = try #require(ImportEntry(
+            line: 2, gtin: nil, described: RecordFields(artist: "Cat Stevens", title: "Tea For The Tillerman", catno: "ILPS 9135"),
+            collector: RecordFields(title: "Tea For The Tillerman (UK)")))
+        let first = try await store.importEntries(ImportEntries([entry]), copies: false)
+        let again = try await store.importEntries(ImportEntries([entry]), copies: false)
+        #expect(first.added == 1 && again.added == 0 && again.present == 1)
+        #expect(try await store.outline().rowCount == 1)
+    }
+
     @Test("delete and undo bring the collector's values back; the export reads them")
     func undoAndExport() async throws {
         let store = try CatalogueStore.inMemory()

@@ -86,11 +86,13 @@ public struct ImportEntry: Hashable, Sendable {
     }
 
     /// The release id when there is one (it names the pressing), else the barcode, else the
-    /// description's key.
+    /// key of the values the record keeps (`ownValues`): the key its copy is stored under,
+    /// so that the same file imported again finds it. (The row's described values alone
+    /// differ from it when the row also names the collector's own.)
     public var key: ImportKey {
         if let releaseID { return .release(releaseID) }
         if let gtin { return .gtin(gtin) }
-        return .described(described?.entryKey ?? "")
+        return .described(ownValues.entryKey ?? described?.entryKey ?? "")
     }
 
     /// What the entry is, for a person: the canonical barcode, else "release 123", else
