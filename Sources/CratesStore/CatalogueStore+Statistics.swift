@@ -48,9 +48,23 @@ extension CatalogueStore {
                 handEntered: try value(4), withoutBarcode: try value(5), inPlaces: try value(6), graded: try value(7))
         }
         var result: [(dimension: StatisticsDimension, counts: [CollectionStatistics.Count])] = []
+        // The decades are the years' counts summed: one scan serves both.
+        var years: [CollectionStatistics.Count]?
+        func yearCounts() throws -> [CollectionStatistics.Count] {
+            if let years { return years }
+            let counts = try fetchCounts(db, sql: countQuery(.year, from: from), arguments: arguments, uses: 1)
+            years = counts
+            return counts
+        }
         for dimension in dimensions {
-            var counts = try fetchCounts(
-                db, sql: countQuery(dimension, from: from), arguments: arguments, uses: dimension == .label ? 2 : 1)
+            var counts: [CollectionStatistics.Count]
+            switch dimension {
+            case .year: counts = try yearCounts()
+            case .decade: counts = decades(try yearCounts())
+            default:
+                counts = try fetchCounts(
+                    db, sql: countQuery(dimension, from: from), arguments: arguments, uses: dimension == .label ? 2 : 1)
+            }
             switch dimension {
             case .genre:
                 counts = counts.map { .init(key: SortKey.sectionName(fromKey: $0.key), count: $0.count) }
@@ -82,11 +96,7 @@ extension CatalogueStore {
                     \(from(", json_each(rel.stylesJSON) s"))
                 ) GROUP BY style
                 """
-        case .decade:
-            return """
-                SELECT (\(year) / 10 * 10) || 's', COUNT(*) \(joined) AND \(year) > 0 GROUP BY \(year) / 10
-                """
-        case .year:
+        case .year, .decade:
             return "SELECT CAST(\(year) AS TEXT), COUNT(*) \(joined) AND \(year) > 0 GROUP BY \(year)"
         case .format:
             let format = "coalesce(r.ownFormat, rel.formatSummary)"
@@ -111,6 +121,16 @@ extension CatalogueStore {
         case .grade:
             return "SELECT r.mediaCondition, COUNT(*) \(filtered) AND r.mediaCondition IS NOT NULL GROUP BY r.mediaCondition"
         }
+    }
+
+    /// The decades ("1970s") of the years' counts ("1974"), each the sum of its years.
+    private static func decades(_ years: [CollectionStatistics.Count]) -> [CollectionStatistics.Count] {
+        var sums: [Int: Int] = [:]
+        for year in years {
+            guard let value = Int(year.key) else { continue }
+            sums[value / 10 * 10, default: 0] += year.count
+        }
+        return sums.map { .init(key: "\($0.key)s", count: $0.value) }
     }
 
     /// Rows of (key, count); `uses` is how many times the query holds the filter.
