@@ -18,12 +18,17 @@ public final class SQLiteLock: Sendable {
 
     /// Starts `sqlite3`, has it take the lock, and returns once it says it holds it. Only
     /// the first call does anything. It gives the lock up by itself after `deadline`.
+    ///
+    /// sqlite3's own busy timeout is 0: a `BEGIN EXCLUSIVE` that meets a crates write in
+    /// progress (a claim, a lease renewed) would fail at once, and the `SELECT` after it
+    /// would still say "locked" with no lock held. So it waits for the lock (`.timeout`),
+    /// and stops at an error (`.bail`), which the wait then shows instead of passing.
     public func acquire(deadline: Duration = .seconds(300)) async throws {
         guard let shell = Self.shell else { throw ProcessRunnerError.binaryNotFound(name: "sqlite3", searched: []) }
         let started: ChildProcess? = try child.withLock { child in
             guard child == nil else { return nil }
             let process = try ChildProcess.start(
-                URL(fileURLWithPath: shell), arguments: [path], stdin: Data("BEGIN EXCLUSIVE;\nSELECT 'locked';\n".utf8),
+                URL(fileURLWithPath: shell), arguments: [path], stdin: Data(".timeout 60000\n.bail on\nBEGIN EXCLUSIVE;\nSELECT 'locked';\n".utf8),
                 keepStdinOpen: true, deadline: deadline)
             child = process
             return process
