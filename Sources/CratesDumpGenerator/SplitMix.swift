@@ -1,8 +1,9 @@
-/// A seeded generator: the same seed gives the same dump on every machine.
-struct SplitMix {
+/// A seeded generator (SplitMix64): the same seed gives the same dump, or the same
+/// benchmark collection, on every machine.
+public struct SplitMix: Sendable {
     private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -10,5 +11,5 @@ struct SplitMix {
         return z ^ (z >> 31)
     }
 
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    public mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

@@ -1,4 +1,5 @@
 import CratesCore
+import CratesDumpGenerator
 import Foundation
 
 /// A reproducible collection: genres as Discogs names them (commas and ampersands
@@ -20,22 +21,16 @@ struct SyntheticCollection {
     ]
     static let formats = ["CD, Album", "Vinyl, LP, Album", "2×Vinyl, LP", "Cassette", "CD, Single", "Vinyl, 7\", 45 RPM"]
 
-    private var state: UInt64
+    private var random: SplitMix
     private var nextGTIN: UInt64 = 0
     private var nextReleaseID = 1
     /// Roughly what Discogs sends for a release (a few kilobytes).
     private let rawPadding = String(repeating: "{\"name\": \"track\", \"duration\": \"4:01\"}, ", count: 70)
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SplitMix(seed: seed) }
 
-    /// SplitMix64: a small, fast, seedable generator, so runs are comparable.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    /// Seeded, so that runs are comparable.
+    mutating func next() -> UInt64 { random.next() }
 
     mutating func pick<T>(_ items: [T]) -> T { items[Int(next() % UInt64(items.count))] }
 
