@@ -150,15 +150,6 @@ extension CatalogueStore {
         }
     }
 
-    /// How many copies described like `fields` (`RecordFields.entryKey`) the collection
-    /// holds without a barcode: the duplicate rule for a record entered by hand.
-    public func copies(described fields: RecordFields) async throws(StoreError) -> Int {
-        guard let key = fields.entryKey else { return 0 }
-        return try await read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record WHERE entryKey = ?", arguments: [key]) ?? 0
-        }
-    }
-
     /// The record with this id, nil when there is none.
     public func record(_ id: Int64) async throws(StoreError) -> CatalogueRecord? {
         try await read { db in try StoredValues.fetchRecord(db, id: id) }

@@ -89,14 +89,14 @@ public struct AddCodes: Sendable {
                 switch question.kind {
                 case .anotherCopy(let copies):
                     skipped = true
-                    say("\(shown): \(Self.skipped(question.subject, copies: copies))")
+                    say("\(shown): \(Self.skipped(question.title ?? question.subject, copies: copies))")
                 case .notARecord(let code):
                     refused = true
                     say("\(shown): \(code.refusal())")
                 case .moveHere(let move):
                     // Not asked here (no place is current): as any copy already there.
                     skipped = true
-                    say("\(shown): \(Self.skipped(question.subject, copies: move.copies))")
+                    say("\(shown): \(Self.skipped(move.title, copies: move.copies))")
                 }
             case .refused(let reason):
                 refused = true
@@ -149,7 +149,9 @@ public struct AddCodes: Sendable {
         }
     }
 
-    /// Why a copy was not added: "… is already in the collection (1 copy): skipped; …".
+    /// Why a copy was not added: "… is already in the collection (1 copy): skipped; …",
+    /// naming the record the collection has ("Artist — Title"; its barcode before its
+    /// lookup), so that a person sees which record the scan was.
     static func skipped(_ subject: String, copies: Int) -> String {
         "\(subject) is already in the collection (\(counted(copies, "copy", plural: "copies"))): skipped; add another copy with --copy"
     }

@@ -86,6 +86,26 @@ struct AddCommandTests {
         #expect(try await store.copies(of: gtin) == 3)
     }
 
+    @Test("a duplicate names the record the collection has, once it is looked up; its barcode before")
+    func duplicateNamesTheRecord() async throws {
+        var sandbox = try CommandSandbox()
+        let server = try await DiscogsTestServer.start(token: "dup-token")
+        sandbox.api = server.base
+        try await sandbox.signIn(token: "dup-token")
+        #expect(try await sandbox.crates(["add", "--wait", "074643260619"]).status == 0)
+        let again = try await sandbox.crates(["add", "074643260619"])
+        #expect(again.status == 2, "\(again)")
+        #expect(again.stderrLines == [
+            "crates add: 074643260619: Persuader, The — Stockholm is already in the collection (1 copy): skipped; add another copy with --copy"
+        ], "\(again)")
+        // Not looked up yet: nothing to name it by but its barcode.
+        #expect(try await sandbox.crates(["add", "5099750442227"]).status == 0)
+        let pending = try await sandbox.crates(["add", "5099750442227"])
+        #expect(pending.stderrLines == [
+            "crates add: 5099750442227: 5099750442227 is already in the collection (1 copy): skipped; add another copy with --copy"
+        ], "\(pending)")
+    }
+
     @Test("a refusal outranks a duplicate in the exit status")
     func exitPrecedence() async throws {
         let sandbox = try CommandSandbox()
@@ -135,7 +155,7 @@ struct AddCommandTests {
         // A release without a barcode: its copies are counted by release.
         let again = try await sandbox.crates(["add", "r1"])
         #expect(again.status == 2, "\(again)")
-        #expect(again.stderr.contains("release 1 is already in the collection (1 copy)"), "\(again)")
+        #expect(again.stderr.contains("r1: Persuader, The — Stockholm is already in the collection (1 copy)"), "\(again)")
         #expect(try await sandbox.openStore().record(1)?.addMethod == .releaseID)
         // Its barcode is now in the collection: scanning it again is a duplicate.
         #expect(try await sandbox.crates(["add", "727361626525"]).status == 2)
