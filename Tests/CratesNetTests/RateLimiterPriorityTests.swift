@@ -97,6 +97,29 @@ import Testing
         #expect(order.all == [.lookup])
     }
 
+    @Test("a RateWaitStop ends its task's wait for the window, not a ticket already given; a wait after it ends at once")
+    func aStoppedWaitLeavesTheLine() async throws {
+        let clock = TestClock()
+        let limiter = RateLimiter(configuration: .init(limit: 1, window: 10, margin: 0), clock: clock)
+        let waitStop = RateWaitStop()
+        // Given at once: the stop does not take it back.
+        let first = try await RateWaitStop.$current.withValue(waitStop) { try await limiter.acquire() }
+        let waiting = Task { try await RateWaitStop.$current.withValue(waitStop) { try await limiter.acquire() } }
+        try await waitUntil("await limiter.waiting(.lookup) == 1") { await limiter.waiting(.lookup) == 1 }
+        waitStop.stop()
+        await #expect(throws: CancellationError.self) { _ = try await waiting.value }
+        #expect(await limiter.waiting(.lookup) == 0)
+        await #expect(throws: CancellationError.self) {
+            _ = try await RateWaitStop.$current.withValue(waitStop) { try await limiter.acquire() }
+        }
+        // Another task's wait goes on, and gets its turn when the window has room.
+        await limiter.complete(first, status: 200, headers: nil)
+        let other = Task { try await limiter.acquire() }
+        try await waitUntil("await limiter.waiting(.lookup) == 1") { await limiter.waiting(.lookup) == 1 }
+        clock.advance(by: .seconds(11))
+        _ = try await other.value
+    }
+
     @Test func onlyALookupOrAPersonWaitingIsReported() async throws {
         let clock = TestClock()
         let limiter = RateLimiter(configuration: .init(limit: 1, window: 30, margin: 0, backgroundShare: 1), clock: clock)

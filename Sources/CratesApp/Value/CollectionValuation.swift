@@ -84,6 +84,10 @@ public struct CollectionValuation: Sendable {
         progress(done, total)
         let client = access.client
 
+        // A stop ends a request's wait for the rate window at once (up to a minute at a
+        // full window), but not a request already sent: its answer is stored.
+        let waitStop = RateWaitStop()
+        stop?.onRequest { waitStop.stop() }
         func stopped() -> Bool {
             guard let stop, stop.isRequested else { return false }
             outcome.messages.append("Stopped: the figures asked so far are kept.")
@@ -93,7 +97,7 @@ public struct CollectionValuation: Sendable {
         /// One request at the refresh's priority, counted whether Discogs answered or not.
         func ask<T>(_ request: () async throws(DiscogsError) -> T) async throws(DiscogsError) -> T {
             defer { outcome.requests += 1 }
-            return try await RequestPriority.at(Self.priority, request)
+            return try await RequestPriority.at(Self.priority, waitsEndedBy: waitStop, request)
         }
         /// One step of the refresh: its request (`ask`) and the storing of the answer. A
         /// Discogs error goes on or stops the refresh as `expected` says (by default it stops
@@ -105,6 +109,8 @@ public struct CollectionValuation: Sendable {
             do {
                 try await body()
             } catch let error as DiscogsError {
+                // A wait the stop ended: said as a stop, not as Discogs' failure.
+                if stopped() { return false }
                 switch expected(error) {
                 case .goOn(let message):
                     if let message { outcome.messages.append(message) }

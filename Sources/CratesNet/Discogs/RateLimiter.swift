@@ -233,11 +233,15 @@ public actor RateLimiter {
 
     /// Waits until a request may be sent, and reserves its place in the window. Waiters go
     /// in order of priority, then of arrival. Throws `CancellationError` when the task is
-    /// cancelled while it waits.
+    /// cancelled while it waits, or when the task's `RateWaitStop` stops.
     public func acquire(priority: Priority = RequestPriority.current) async throws -> Ticket {
         try Task.checkCancellation()
         nextID += 1
         let id = nextID
+        let waitStop = RateWaitStop.current
+        let watch = waitStop?.onStop { Task { await self.cancel(id) } }
+        if waitStop != nil, watch == nil { throw CancellationError() }
+        defer { if let watch { waitStop?.remove(watch) } }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 waiters.append(Waiter(id: id, priority: priority, since: clockSeconds(), continuation: continuation))
@@ -392,13 +396,16 @@ public actor RateLimiter {
 public enum RequestPriority {
     @TaskLocal public static var current: RateLimiter.Priority = .lookup
 
-    /// Runs `body` with its requests at `priority`, keeping its typed error (`withValue`
+    /// Runs `body` with its requests at `priority`, their waits for the window ended by
+    /// `waitStop` when given (see `RateWaitStop`), keeping its typed error (`withValue`
     /// rethrows untyped; only a `DiscogsError` can come through it).
     public static func at<T>(
-        _ priority: RateLimiter.Priority, _ body: () async throws(DiscogsError) -> T
+        _ priority: RateLimiter.Priority, waitsEndedBy waitStop: RateWaitStop? = nil, _ body: () async throws(DiscogsError) -> T
     ) async throws(DiscogsError) -> T {
         do {
-            return try await $current.withValue(priority) { try await body() }
+            return try await $current.withValue(priority) {
+                try await RateWaitStop.$current.withValue(waitStop ?? RateWaitStop.current) { try await body() }
+            }
         } catch let error as DiscogsError {
             throw error
         } catch {

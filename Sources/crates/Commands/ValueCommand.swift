@@ -25,7 +25,8 @@ struct ValueCommand: ParsableCommand {
             account's currency when none is named, one per release, one per release with a \
             graded copy, and one for the collection. Each answer is stored as it comes (one \
             figure per day per release, copy and collection; the days before are kept), so \
-            Ctrl-C keeps what was asked.
+            Ctrl-C keeps what was asked: it ends a wait for the rate limit at once, and an \
+            answer already on its way is stored.
 
             Currency: --currency, else `currency` in config.json, else the account's (its \
             Discogs profile's, read at each --refresh; shown without --refresh as the last \

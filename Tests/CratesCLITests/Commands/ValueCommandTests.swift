@@ -137,13 +137,34 @@ struct ValueCommandTests {
             resumingIn(screen).map { $0 < seconds } ?? false
         }
         #expect(later.contains { $0.hasPrefix("value: ") }, "\(later.joined(separator: "\n"))")
-        // The first Ctrl-C stops after the request in hand, which waits for the window; the
-        // second quits at once.
+        // The request in hand waits for the window: the first Ctrl-C ends that wait, and the
+        // refresh, at once; nothing more is asked.
+        let asked = try await server.marketplaceCounts().stats
         try await tmux.press("C-c")
-        try await tmux.waitFor(text: "Ctrl-C again to quit at once")
-        try await tmux.press("C-c")
-        try await tmux.waitFor(text: TmuxSession.exitMarker)
-        _ = server
+        let end = try await tmux.waitFor(text: TmuxSession.exitMarker)
+        #expect(end.contains { $0.contains("Stopped: the figures asked so far are kept.") }, "\(end.joined(separator: "\n"))")
+        #expect(try await server.marketplaceCounts().stats == asked, "the request waiting for the window was not sent")
+    }
+
+    @Test("Ctrl-C while a request waits for the rate window: the wait ends at once, that request is not sent; exit 130")
+    func interruptedWhileWaiting() async throws {
+        // 4 requests a minute (the sign-in used one), 3 for background work: the refresh
+        // waits for the window before its last release.
+        let (sandbox, server, ids) = try await Self.signedIn(serverArguments: ["--limit", "4"])
+        let child = try ProcessRunner.startCrates(["value", "--refresh"], environment: sandbox.environment)
+        try await waitUntil("the refresh to wait for the rate window", lastSeen: { child.stderrSoFar }) {
+            child.stderrSoFar.contains("rate limit: resuming in")
+        }
+        let asked = try await server.marketplaceCounts().stats
+        #expect(asked < 3, "a release is still to ask")
+        #expect(child.signal(SIGINT))
+        let result = await child.result()
+        #expect(result.status == 130, "\(result)")
+        #expect(result.stderr.contains("crates value: Stopped: the figures asked so far are kept."), "\(result)")
+        #expect(try await server.marketplaceCounts().stats == asked, "the request waiting for the window was not sent")
+        let shown = try await sandbox.crates(["value"])
+        #expect(shown.stdoutLines.contains("\(ids[2])\tr10507194\tnot asked yet"), "\(shown)")
+        #expect(shown.stdoutLines.contains("Collection: not asked yet"), "\(shown)")
     }
 
     @Test("the account's currency from its Discogs profile, asked once a refresh when none is named: every figure in it, even with nothing for sale and no seller settings; not asked with --currency or config.json's")
