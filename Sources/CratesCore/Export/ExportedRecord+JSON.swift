@@ -10,7 +10,7 @@ extension ExportedRecord {
     /// 13 digits), `lookupAttempts`, `lookupError`,
     /// `retryAt`, `skipReason`, `updatedAt`, `candidates` (the pressings to choose from when
     /// ambiguous: `id`, `artist`, `title`, `label`, `catno`, `formats`, `year`, `country`,
-    /// `thumbURL`), `release` (null, or `id`, `artist`, `title`, `genres`, `styles`, `formats`,
+    /// `thumbURL`, `coverURL`), `release` (null, or `id`, `artist`, `title`, `genres`, `styles`, `formats`,
     /// `year`, `country`, `labels` [{`name`, `catno`}], `url`, `thumbURL`, and with
     /// `includeDiscogs` `discogs`: the release as Discogs sent it), `collector` (the
     /// collector's own values, which win over the release's: `artist`, `title`, `genre`,
@@ -215,7 +215,7 @@ private struct CandidateJSON: Encodable {
 
     init(_ candidate: ReleaseCandidate) { self.candidate = candidate }
 
-    enum Key: String, CodingKey { case id, artist, title, label, catno, formats, year, country, thumbURL }
+    enum Key: String, CodingKey { case id, artist, title, label, catno, formats, year, country, thumbURL, coverURL }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
@@ -228,6 +228,7 @@ private struct CandidateJSON: Encodable {
         try c.encode(candidate.year, forKey: .year)
         try c.encode(candidate.country, forKey: .country)
         try c.encode(candidate.thumbURL, forKey: .thumbURL)
+        try c.encode(candidate.coverURL, forKey: .coverURL)
     }
 }
 

@@ -31,6 +31,7 @@ extension ExportedRecord {
                 out.member("artist") { $0.string(candidate.artist) }
                 out.member("catno") { $0.string(candidate.catno) }
                 out.member("country") { $0.string(candidate.country) }
+                out.member("coverURL") { $0.string(candidate.coverURL) }
                 out.member("formats") { out in out.array(candidate.formats) { $0.string($1) } }
                 out.member("id") { $0.raw(String(candidate.releaseID)) }
                 out.member("label") { $0.string(candidate.label) }

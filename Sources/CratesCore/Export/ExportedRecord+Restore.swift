@@ -69,7 +69,7 @@ extension ExportedRecord {
                 title: try text(candidate["title"], "title") ?? "", country: try text(candidate["country"], "country"),
                 year: try number(candidate["year"], "year"), formats: try texts(candidate["formats"], "formats"),
                 label: try text(candidate["label"], "label"), catno: try text(candidate["catno"], "catno"),
-                thumbURL: try text(candidate["thumbURL"], "thumbURL")))
+                thumbURL: try text(candidate["thumbURL"], "thumbURL"), coverURL: try text(candidate["coverURL"], "coverURL")))
         }
         var collector = RecordFields()
         if let own = node["collector"] {

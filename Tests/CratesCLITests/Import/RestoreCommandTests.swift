@@ -33,7 +33,7 @@ struct RestoreCommandTests {
                 release: Seed.release(release.0, artist: "Artist \(n)", title: release.1, genre: "Rock")))
         }
         let outcomes: [LookupOutcome] = [
-            .ambiguous([ReleaseCandidate(releaseID: 2, artist: "A", title: "T", year: 1990, formats: ["CD"]),
+            .ambiguous([ReleaseCandidate(releaseID: 2, artist: "A", title: "T", year: 1990, formats: ["CD"], coverURL: "https://i.discogs.com/c/R-2.jpeg"),
                         ReleaseCandidate(releaseID: 3, artist: "A", title: "T", label: "L", catno: "C 1")]),
             .notFound, .notFound, .failed(message: "HTTP 500", retryAt: Seed.addedAt.addingTimeInterval(86_400)),
         ]
@@ -81,6 +81,8 @@ struct RestoreCommandTests {
         let text = try Self.read(first)
         #expect(text.contains(#""discogsCopy":["#) && text.contains(#""instanceID":"#), "the sync's links are exported")
         #expect(text.contains(#"{"code":"2900000000063","createdAt":"#), "the empty place Attic (id 6) is exported")
+        // A pressing's cover address, which the picker fetches its thumbnail from.
+        #expect(text.contains(#""country":null,"coverURL":"https://i.discogs.com/c/R-2.jpeg","formats":["CD"]"#), "a candidate's cover address is exported")
 
         let restored = sandbox.directory.appendingPathComponent("restored.sqlite").path
         let restore = try await sandbox.crates(["import", "--db", restored, first])

@@ -33,7 +33,9 @@ enum ExportSample {
                 id: 8, gtin: gtin("5012345678900"), addedAt: addedAt, addMethod: .typed, lookupState: .ambiguous,
                 lookupAttempts: 1,
                 candidates: [
-                    ReleaseCandidate(releaseID: 11_849_140, artist: "DJ Healer", title: "Nothing 2 Loose", year: 2018, formats: ["Vinyl, 12\""]),
+                    ReleaseCandidate(
+                        releaseID: 11_849_140, artist: "DJ Healer", title: "Nothing 2 Loose", year: 2018, formats: ["Vinyl, 12\""],
+                        thumbURL: "https://i.discogs.com/t/R-11849140.jpeg", coverURL: "https://i.discogs.com/c/R-11849140.jpeg"),
                     ReleaseCandidate(releaseID: 13_416_116, artist: "DJ Healer", title: "Nothing 2 Loose"),
                 ],
                 updatedAt: addedAt),
