@@ -217,6 +217,25 @@ extension CatalogueStore {
         }
     }
 
+    /// The person chose the release `releaseID` for the record, which could not be fetched
+    /// now: the choice is kept as the record's pinned release and the record queued
+    /// (`pending`), so that its lookup fetches that release, and no other, when Discogs
+    /// answers. Throws `recordNotFound` when the record is gone.
+    public func queueChoice(_ releaseID: Int, for recordID: Int64, now: Date = Date()) async throws(StoreError) {
+        try await write { db in
+            try db.execute(
+                sql: """
+                    UPDATE record SET lookupState = ?, pinnedReleaseID = ?, lookupError = NULL, lookupAttempts = 0,
+                        retryAt = NULL, skipReason = NULL, claimedUntil = NULL, claimOwner = NULL, updatedAt = ?
+                    WHERE id = ?
+                    """,
+                arguments: [LookupState.pending, releaseID, StoredValues.seconds(now), recordID])
+            guard db.changesCount > 0 else { throw StoreError.recordNotFound(recordID) }
+            try StoredValues.addEvent(
+                db, recordID: recordID, at: now, kind: .chosen, message: "chose release \(releaseID): fetched when Discogs answers")
+        }
+    }
+
     /// Puts these records back in the queue (`pending`, attempts counted from zero): what
     /// they resolved to stays shown until the new lookup ends. A matched record is looked up
     /// by its release (fetched again: Discogs' values refreshed, the collector's kept), not

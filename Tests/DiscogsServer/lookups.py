@@ -7,7 +7,8 @@ benchmark (scripts/bench-lookup.sh) and the lookup worker's tests need.
   with an "Artist - Title" that splits cleanly; GET /releases/{id} answers it in full. So
   any list of GTINs, one nobody here wrote, is found at its first form.
 - Index entries {"corpus": ID}: the search answers that corpus release's result (e.g. one
-  whose title has several " - ").
+  whose title has several " - "); {"corpus": [ID, ID…]}: several pressings share the
+  barcode, each served in full by GET /releases/{id}.
 - A fault mix (--fault-mix html500=0.2,truncated=0.1,stall=0.05 --seed N --stall 20): each
   search or release request, once counted in the rate-limit window, draws its fate: an HTML 500, its real
   answer cut short (a body that does not parse), or its real answer after --stall seconds.
@@ -245,8 +246,9 @@ def search_page(state, barcode, entry):
     corpus release, or (with --generate) a GTIN not in the index."""
     if entry and "corpus" in entry:
         import search_index
-        release = search_index.corpus(state).by_id.get(int(entry["corpus"]))
-        results = [release.result()] if release else []
+        ids = entry["corpus"] if isinstance(entry["corpus"], list) else [entry["corpus"]]
+        releases = [search_index.corpus(state).by_id.get(int(rid)) for rid in ids]
+        results = [release.result() for release in releases if release]
         return json.dumps({"pagination": {"per_page": 100, "items": len(results), "page": 1, "urls": {}, "pages": 1},
                            "results": results}, ensure_ascii=False)
     if entry or not state.args.generate or not _valid_gtin(barcode):

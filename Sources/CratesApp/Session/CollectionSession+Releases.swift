@@ -9,6 +9,10 @@ import Synchronization
 extension CollectionSession {
     /// The person chose a pressing: as a search found it, else as the catalogue has it,
     /// else fetched in full; then the record is matched to it (its own values kept).
+    ///
+    /// A choice is the person's word, kept even when the release cannot be fetched now
+    /// (Discogs unreachable, or the UI quit before the answer came): the record is queued
+    /// with the release pinned, and its lookup fetches that release when Discogs answers.
     func choose(_ releaseID: Int, for recordID: Int64) async {
         guard discogs != nil || catalogue != nil else {
             post(.message(DiscogsAccessProblem.notSignedIn.description, isError: true))
@@ -17,6 +21,18 @@ extension CollectionSession {
         do {
             let (release, edition) = try await finder.sourcedRelease(releaseID)
             try await store.choose(release, for: recordID, from: edition)
+        } catch ReleaseFinderFailure.discogs(let error) where error.isTransient || error.isCancellation {
+            // A task of its own: this one may be cancelled (quitting), and the write must go.
+            let store = self.store
+            let queued = await Task { try await store.queueChoice(releaseID, for: recordID) }.result
+            guard !error.isCancellation else { return }
+            switch queued {
+            case .success:
+                post(.message("\(error.description): the choice is kept, and release \(releaseID) is fetched when Discogs answers", isError: true))
+                nudgeWorker()
+            case .failure(let failure):
+                post(.message("\(failure)", isError: true))
+            }
         } catch {
             post(.message("\(error)", isError: true))
         }

@@ -1,0 +1,38 @@
+import CratesApp
+import CratesCore
+import CratesNet
+import CratesStore
+import CratesTestSupport
+import Foundation
+import Testing
+
+/// A pressing chosen in the UI when its release cannot be fetched: the choice is the
+/// person's, kept whatever the network does (the quit before the answer is
+/// `TUIPressingChoiceEndToEndTests`).
+@Suite("A pressing chosen while Discogs fails", .serialized)
+struct PressingChoiceTests {
+    @Test("Discogs failing past its retries: the choice is said to be kept, the record queued with that release, which a lookup then fetches")
+    func keptWhenDiscogsFails() async throws {
+        let (server, temporary, log, session) = try await NoBarcodeTests.session()
+        let gtin = try #require(GTIN(canonical: "5012345678900"))
+        let record = try await temporary.store.add(NewRecord(gtin: gtin, addMethod: .typed))
+        try await server.inject("html500", count: 100, match: "/releases/20000005")
+        try await running(session) {
+            session.perform(.choose(recordID: record.id, releaseID: 20_000_005))
+            let said = try await log.first("the choice kept") { event -> String? in
+                if case .message(let text, _) = event, text.contains("the choice is kept") { text } else { nil }
+            }
+            #expect(said == "Discogs had a problem (HTTP 500): the choice is kept, and release 20000005 is fetched when Discogs answers")
+        }
+        let queued = try #require(try await temporary.store.details(record.id))
+        #expect(queued.record.lookupState == .pending)
+        #expect(queued.history.last?.message == "chose release 20000005: fetched when Discogs answers")
+        // Discogs answers again: the lookup fetches the release chosen, not the barcode's search.
+        try await server.reset()
+        let outcome = try await Refresh.run([record.id], store: temporary.store, access: try NoBarcodeTests.access(server), timeout: 30)
+        #expect(outcome.exitStatus == 0, "\(outcome.messages)")
+        #expect(try await temporary.store.details(record.id)?.release?.id == 20_000_005)
+        let stats = try await server.stats()
+        #expect(stats.releases == ["20000005"] && stats.searches.isEmpty, "\(stats)")
+    }
+}
