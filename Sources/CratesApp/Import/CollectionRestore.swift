@@ -28,7 +28,6 @@ public enum CollectionRestore {
 
     /// Why nothing was restored.
     public enum Failure: Error, CustomStringConvertible {
-        case cannotOpen(path: String, reason: String)
         case readFailed(name: String, reason: String)
         case line(name: String, line: Int, reason: String)
         case filtered(name: String)
@@ -38,7 +37,6 @@ public enum CollectionRestore {
 
         public var description: String {
             switch self {
-            case .cannotOpen(let path, let reason): "\(path): \(reason)"
             case .readFailed(let name, let reason): "cannot read \(name): \(reason); nothing was restored"
             case .line(let name, let line, let reason): "\(name):\(line): \(reason); nothing was restored"
             case .filtered(let name):
@@ -55,41 +53,34 @@ public enum CollectionRestore {
     /// hundred kilobytes.
     public static let maximumLineLength = 16 << 20
 
-    /// Whether the file at `path` starts as crates' JSON export does (`{"crates":`, after
-    /// any byte order mark or whitespace). A file that cannot be read is not one (the import
-    /// then says why it cannot be read).
-    public static func isExport(path: String) -> Bool {
-        guard path != "-" else { return false }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return false }
-        var bytes = buffer[0..<count]
+    /// Bytes of an input's start that `isExport` needs (`ImportInput.peek`).
+    public static let signatureLength = 256
+
+    /// Whether an input whose first bytes are `start` is crates' JSON export (`{"crates":`,
+    /// after any byte order mark or whitespace).
+    public static func isExport(start: [UInt8]) -> Bool {
+        var bytes = start[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         let text = bytes.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         return text.starts(with: Array("{\"crates\":".utf8))
     }
 
-    /// Restores the export at `path` into `store` (which must be empty).
+    /// Restores the export `source` holds into `store` (which must be empty): `prefix` (the
+    /// bytes `ImportInput.peek` took from it), then the rest.
     public static func run(
-        path: String, store: CatalogueStore, shouldContinue: @escaping @Sendable () -> Bool
+        source: ImportInput.Source, prefix: [UInt8], store: CatalogueStore, shouldContinue: @escaping @Sendable () -> Bool
     ) async throws(Failure) -> Outcome {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            throw .cannotOpen(path: path, reason: code == ENOENT ? "no such file" : String(cString: strerror(code)))
-        }
-        defer { close(fd) }
+        let (fd, name) = (source.descriptor, source.name)
         do {
-            return try await store.restore { writer in try read(fd: fd, name: path, into: writer, shouldContinue: shouldContinue) }
+            return try await store.restore { writer in
+                try read(fd: fd, name: name, prefix: prefix, into: writer, shouldContinue: shouldContinue)
+            }
         } catch let failure as Failure {
             throw failure
         } catch let refusal as CatalogueStore.RestoreRefusal {
             throw .notEmpty(refusal)
         } catch {
-            throw .store(name: path, "\(error)")
+            throw .store(name: name, "\(error)")
         }
     }
 
@@ -102,7 +93,7 @@ public enum CollectionRestore {
     }
 
     private static func read(
-        fd: Int32, name: String, into writer: CatalogueStore.RestoreWriter, shouldContinue: () -> Bool
+        fd: Int32, name: String, prefix: [UInt8], into writer: CatalogueStore.RestoreWriter, shouldContinue: () -> Bool
     ) throws -> Outcome {
         var outcome = Outcome()
         var position = Position.header
@@ -187,6 +178,7 @@ public enum CollectionRestore {
             }
         }
 
+        try splitter.feed(prefix, take)
         while true {
             guard shouldContinue() else { throw Failure.interrupted }
             let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }

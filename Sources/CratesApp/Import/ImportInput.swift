@@ -45,49 +45,92 @@ public enum ImportInput {
         case stopped(bytesRead: Int)
     }
 
-    /// Reads the file at `path` ("-": standard input). `name` is how messages call it.
-    /// With `force`, barcodes that are not a record's are taken (`ImportParser`).
-    public static func read(
-        path: String, strict: Bool = false, force: Bool = false, limits: ImportParser.Limits = ImportParser.Limits(),
-        shouldContinue: () -> Bool = { true }
-    ) throws(Failure) -> Result {
-        if path == "-" {
-            return try read(
-                descriptor: 0, name: "stdin", strict: strict, force: force, limits: limits, shouldContinue: shouldContinue)
+    /// An import's input, opened once: a pipe or a FIFO (`crates import <(grep … list)`)
+    /// cannot be opened again without losing what the first reader took, so whatever looks
+    /// at its first bytes (`peek`) hands them on to the reader (`prefix`). Its opener
+    /// closes it (`close()`; standard input stays open).
+    public struct Source: Sendable {
+        public let descriptor: Int32
+        /// How messages call it: the path, or "stdin".
+        public let name: String
+        private let owned: Bool
+
+        init(descriptor: Int32, name: String, owned: Bool) {
+            self.descriptor = descriptor
+            self.name = name
+            self.owned = owned
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+
+        public func close() {
+            if owned { _ = Glibc.close(descriptor) }
+        }
+    }
+
+    /// Opens the file at `path` ("-": standard input), once.
+    public static func open(path: String) throws(Failure) -> Source {
+        if path == "-" { return Source(descriptor: 0, name: "stdin", owned: false) }
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
             let reason = code == ENOENT ? "no such file" : code == EACCES ? "cannot be read (permission denied)" : Self.text(code)
             throw .cannotOpen(path: path, reason: reason)
         }
-        defer { close(fd) }
         var info = stat()
         if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            _ = Glibc.close(fd)
             throw .cannotOpen(path: path, reason: "it is a directory: name a file of barcodes")
         }
-        return try read(descriptor: fd, name: path, strict: strict, force: force, limits: limits, shouldContinue: shouldContinue)
+        return Source(descriptor: fd, name: path, owned: true)
     }
 
-    /// Reads `descriptor` to its end (it is not closed).
+    /// The first `count` bytes of `source` (fewer when it ends first), read as the reading
+    /// itself reads: waiting at most `pollInterval` at a time, so that a signal stops a pipe
+    /// that sends nothing. Nil when `shouldContinue` said stop. The reader is then given
+    /// them as its `prefix`.
+    public static func peek(_ source: Source, count: Int, shouldContinue: () -> Bool = { true }) throws(Failure) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: count)
+        while bytes.count < count {
+            guard shouldContinue() else { return nil }
+            guard let read = try readSome(source.descriptor, into: &buffer, upTo: count - bytes.count, name: source.name) else { continue }
+            if read == 0 { break }
+            bytes += buffer[0..<read]
+        }
+        return bytes
+    }
+
+    /// Reads the file at `path` ("-": standard input). With `force`, barcodes that are not a
+    /// record's are taken (`ImportParser`).
     public static func read(
-        descriptor fd: Int32, name: String, strict: Bool = false, force: Bool = false,
+        path: String, strict: Bool = false, force: Bool = false, limits: ImportParser.Limits = ImportParser.Limits(),
+        shouldContinue: () -> Bool = { true }
+    ) throws(Failure) -> Result {
+        let source = try open(path: path)
+        defer { source.close() }
+        return try read(
+            descriptor: source.descriptor, name: source.name, strict: strict, force: force, limits: limits,
+            shouldContinue: shouldContinue)
+    }
+
+    /// Reads `descriptor` to its end (it is not closed), `prefix` first: the bytes `peek`
+    /// took from it. `name` is how messages call it.
+    public static func read(
+        descriptor fd: Int32, name: String, prefix: [UInt8] = [], strict: Bool = false, force: Bool = false,
         limits: ImportParser.Limits = ImportParser.Limits(), shouldContinue: () -> Bool = { true }
     ) throws(Failure) -> Result {
         // The rows' notes, places and values wait on disk, not in memory (`FileSpill`).
         var parser = ImportParser(limits: limits, strict: strict, force: force, spill: FileSpill())
+        if !prefix.isEmpty {
+            do {
+                try parser.consume(prefix)
+            } catch {
+                throw .content(name: name, error)
+            }
+        }
         var buffer = [UInt8](repeating: 0, count: chunkSize)
         while true {
             guard shouldContinue() else { return .stopped(bytesRead: parser.bytesConsumed) }
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, pollInterval)
-            if ready < 0, errno != EINTR { throw .readFailed(name: name, reason: text(errno)) }
-            if ready <= 0 { continue }  // nothing yet, or a signal: ask again
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                throw .readFailed(name: name, reason: text(errno))
-            }
+            guard let count = try readSome(fd, into: &buffer, upTo: buffer.count, name: name) else { continue }
             if count == 0 { break }
             do {
                 try parser.consume(count == buffer.count ? buffer : Array(buffer[0..<count]))
@@ -100,6 +143,22 @@ public enum ImportInput {
         } catch {
             throw .content(name: name, error)
         }
+    }
+
+    /// One wait of at most `pollInterval` for input, then one read of up to `limit` bytes
+    /// into `buffer`: the count (0 at the end), or nil when nothing came yet (or a signal
+    /// interrupted), for the caller to ask `shouldContinue` again.
+    private static func readSome(_ fd: Int32, into buffer: inout [UInt8], upTo limit: Int, name: String) throws(Failure) -> Int? {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&poller, 1, pollInterval)
+        if ready < 0, errno != EINTR { throw .readFailed(name: name, reason: text(errno)) }
+        if ready <= 0 { return nil }  // nothing yet, or a signal: ask again
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, min(limit, $0.count)) }
+        if count < 0 {
+            if errno == EINTR || errno == EAGAIN { return nil }
+            throw .readFailed(name: name, reason: text(errno))
+        }
+        return count
     }
 
     private static func text(_ code: Int32) -> String {

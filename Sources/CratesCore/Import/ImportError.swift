@@ -53,8 +53,8 @@ public enum ImportError: Error, Hashable, Sendable, CustomStringConvertible, Loc
                 + "crates would have to guess which to read: keep one \(kind) column (rename or remove the others)"
         case .json(let line, let cratesExport):
             return cratesExport
-                ? "this is crates' JSON export: name the file (crates import FILE) to restore it into an empty collection; "
-                    + "it cannot be restored from standard input"
+                ? "line \(line) starts crates' JSON export, which is restored only whole, from its first line "
+                    + "(crates import FILE, into an empty collection); nothing was imported"
                 : "line \(line) starts JSON: crates import reads barcodes (one a line), CSV files, and crates' own "
                     + "`export --json` file; nothing was imported"
         }

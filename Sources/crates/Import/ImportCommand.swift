@@ -155,7 +155,7 @@ struct ImportCommand: ParsableCommand {
     @OptionGroup var diagnostics: VerboseOption
 
     /// crates' own `export --json` file: the collection restored exactly, into an empty one.
-    private func restore(stop: StopRequest) throws {
+    private func restore(_ source: ImportInput.Source, prefix: [UInt8], stop: StopRequest) throws {
         let unused = [(dryRun, "--dry-run"), (copies, "--copies"), (manualMissing, "--manual-missing"), (keepValues, "--keep-values"),
             (report != nil, "--report"),
         ]
@@ -169,7 +169,7 @@ struct ImportCommand: ParsableCommand {
         let outcome: CollectionRestore.Outcome
         do {
             outcome = try blocking {
-                try await CollectionRestore.run(path: file, store: store, shouldContinue: { !stop.isRequested })
+                try await CollectionRestore.run(source: source, prefix: prefix, store: store, shouldContinue: { !stop.isRequested })
             }
         } catch let failure as CollectionRestore.Failure {
             if case .interrupted = failure {
@@ -195,10 +195,19 @@ struct ImportCommand: ParsableCommand {
         let databasePath = try store.path()
         // Every output path is checked before anything is read or added (issue 12).
         if let report { try store.checkOutput(report) }
-        if CollectionRestore.isExport(path: file) { return try restore(stop: stop) }
+        // The input is opened once and its start read once, to tell crates' JSON export from
+        // a list: a pipe or a FIFO read twice would lose what the first reading took.
         let parsed: ImportFile
         do {
-            switch try ImportInput.read(path: file, strict: strict, force: force, shouldContinue: { !stop.isRequested }) {
+            let source = try ImportInput.open(path: file)
+            defer { source.close() }
+            guard let start = try ImportInput.peek(source, count: CollectionRestore.signatureLength, shouldContinue: { !stop.isRequested })
+            else { throw ExitCode(stop.exitStatus) }
+            if CollectionRestore.isExport(start: start) { return try restore(source, prefix: start, stop: stop) }
+            let read = try ImportInput.read(
+                descriptor: source.descriptor, name: source.name, prefix: start, strict: strict, force: force,
+                shouldContinue: { !stop.isRequested })
+            switch read {
             case .complete(let read): parsed = read
             case .stopped: throw ExitCode(stop.exitStatus)
             }

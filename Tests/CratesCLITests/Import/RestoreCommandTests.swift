@@ -147,6 +147,23 @@ struct RestoreCommandTests {
         #expect(olderList.stdoutLines.count == 2 && olderList.stdoutLines.allSatisfy { $0.contains(#""catalogueEdition":null"#) }, "\(olderList)")
     }
 
+    @Test("an export through a pipe (/dev/stdin, -) restores as the file does")
+    func restoreThroughAPipe() async throws {
+        let sandbox = try CommandSandbox()
+        try await Self.seedEverything(sandbox)
+        let first = sandbox.directory.appendingPathComponent("first.json").path
+        #expect(try await sandbox.crates(["export", "--json", first]).status == 0)
+        let text = try Self.read(first)
+        for (n, path) in ["/dev/stdin", "-"].enumerated() {
+            let restored = sandbox.directory.appendingPathComponent("piped-\(n).sqlite").path
+            let restore = try await sandbox.crates(["import", "--db", restored, path], stdin: Data(text.utf8))
+            #expect(restore.status == 0 && restore.stdoutLines.first?.hasPrefix("\(path): restored 9 records") == true, "\(path): \(restore)")
+            let again = sandbox.directory.appendingPathComponent("again-\(n).json").path
+            #expect(try await sandbox.crates(["export", "--db", restored, "--json", again]).status == 0)
+            #expect(try Self.read(again) == text, "\(path)")
+        }
+    }
+
     @Test("restoring into a collection that holds anything is refused, and changes nothing")
     func restoreNeedsAnEmptyCollection() async throws {
         let sandbox = try CommandSandbox()

@@ -67,6 +67,34 @@ struct ImportInputCommandTests {
         #expect(!FileManager.default.fileExists(atPath: sandbox.database))
     }
 
+    /// A list through a pipe (`crates import <(grep … list)`, `/dev/stdin`, `-`): read once,
+    /// whole. The input's start, read to tell crates' JSON export from a list, used to be read
+    /// by an open of its own: from a pipe that took the first 256 bytes, the first 18
+    /// barcodes of this list and a piece of the 19th.
+    @Test("a list through a pipe is read whole, its first lines too: /dev/stdin, a FIFO, -")
+    func aPipeIsReadWhole() async throws {
+        let codes = (0..<40).map { Seed.gtin($0).canonical }
+        let list = Data((codes.joined(separator: "\n") + "\n").utf8)
+        for path in ["/dev/stdin", "-"] {
+            let sandbox = try CommandSandbox()
+            let result = try await sandbox.crates(["import", "--no-lookup", path], stdin: list)
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(path): \(result)")
+            let listed = try await sandbox.crates(["list"])
+            #expect(Set(listed.stdoutLines.compactMap { $0.split(separator: "\t").dropFirst().first.map(String.init) }) == Set(codes), "\(path)")
+        }
+        // A FIFO whose writer writes the list and closes.
+        let sandbox = try CommandSandbox()
+        let fifo = sandbox.directory.appendingPathComponent("list").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let file = try Reliability.write(codes.joined(separator: "\n") + "\n", "codes.txt", in: sandbox)
+        let feeder = try ChildProcess.start(
+            URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "exec cat \"$1\" > \"$0\"", fifo, file], deadline: .seconds(120))
+        defer { feeder.terminate() }
+        let result = try await sandbox.crates(["import", "--no-lookup", fifo])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        #expect(try await sandbox.crates(["list"]).stdoutLines.count == codes.count)
+    }
+
     /// Valid lines without end (`yes` into a FIFO): the reading stops at the signal, at once,
     /// with the shell's status for it; nothing is added.
     @Test("endless valid input stops at the first SIGINT, SIGTERM or SIGHUP", arguments: [SIGINT, SIGTERM, SIGHUP])
