@@ -24,6 +24,8 @@ struct PressingChoiceTests {
             }
             #expect(said == "Discogs had a problem (HTTP 500): the choice is kept, and release 20000005 is fetched when Discogs answers")
         }
+        // A person watches: two retries (3 s), not a one-shot command's four (15 s).
+        #expect(try await server.lookupStats().count("/releases/20000005") == 1 + RequestRetry.choicePauses.count)
         let queued = try #require(try await temporary.store.details(record.id))
         #expect(queued.record.lookupState == .pending)
         #expect(queued.history.last?.message == "chose release 20000005: fetched when Discogs answers")

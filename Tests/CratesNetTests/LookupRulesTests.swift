@@ -12,6 +12,7 @@ import Testing
         #expect(pauses.delays(7) == [1, 2, 4, 8, 8, 8, 8].map { Duration.seconds($0) })
         #expect(LookupWorker.Policy().retryPauses == pauses.delays(7))
         #expect(RequestRetry.shortPauses == [1, 2, 4, 8])
+        #expect(RequestRetry.choicePauses == [1, 2])
         let later = LookupWorker.Policy().retryLater
         #expect(later.delay(0) == .seconds(30) && later.delay(3) == .seconds(240))
         #expect(later.delay(40) == .seconds(6 * 3600) && later.delay(Int.max) == .seconds(6 * 3600))

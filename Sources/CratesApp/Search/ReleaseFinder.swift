@@ -108,8 +108,11 @@ public final class ReleaseFinder: Sendable {
     }
 
     /// `release(_:)`, with the catalogue it came from (nil: from Discogs): a pressing chosen
-    /// among the catalogue's candidates says it was matched from that catalogue.
-    public func sourcedRelease(_ id: Int) async throws(ReleaseFinderFailure) -> (release: Release, edition: CatalogueEdition?) {
+    /// among the catalogue's candidates says it was matched from that catalogue. `pauses`:
+    /// those of the fetch's retries.
+    public func sourcedRelease(
+        _ id: Int, pauses: [Double] = RequestRetry.shortPauses
+    ) async throws(ReleaseFinderFailure) -> (release: Release, edition: CatalogueEdition?) {
         if let release = catalogued.withLock({ $0[id] }) { return (release, catalogue?.edition) }
         if let known = knownRelease(id) { return (known, nil) }
         if let catalogue, let release = try? catalogue.release(id: id) {
@@ -119,7 +122,7 @@ public final class ReleaseFinder: Sendable {
         }
         guard let client = access?.client else { throw .access(.notSignedIn) }
         do {
-            return (try await client.release(id: id, priority: .interactive), nil)
+            return (try await client.release(id: id, priority: .interactive, retry: RequestRetry(pauses: pauses)), nil)
         } catch {
             throw .discogs(error)
         }

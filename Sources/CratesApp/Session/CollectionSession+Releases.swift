@@ -19,7 +19,7 @@ extension CollectionSession {
             return
         }
         do {
-            let (release, edition) = try await finder.sourcedRelease(releaseID)
+            let (release, edition) = try await finder.sourcedRelease(releaseID, pauses: RequestRetry.choicePauses)
             try await store.choose(release, for: recordID, from: edition)
         } catch ReleaseFinderFailure.discogs(let error) where error.isTransient || error.isCancellation {
             // A task of its own: this one may be cancelled (quitting), and the write must go.

@@ -18,8 +18,12 @@ public struct RequestRetry: Sendable {
         case stop
     }
 
-    /// The pauses of a one-shot command (`crates lookup`, a release chosen in the UI).
+    /// The pauses of a one-shot command (`crates lookup`, `crates search`).
     public static let shortPauses: [Double] = Backoff(first: .seconds(1), maximum: .seconds(8)).delays(4).map(\.inSeconds)
+
+    /// The pauses of a release chosen in the UI: a person watches, and the choice is kept
+    /// (queued, fetched when Discogs answers) when these run out, so 3 s rather than 15.
+    public static let choicePauses: [Double] = Backoff(first: .seconds(1), maximum: .seconds(2)).delays(2).map(\.inSeconds)
 
     /// The pause before each new attempt, in seconds: after the n-th failure in a row,
     /// `pauses[n - 1]`; one failure more than there are pauses gives up.
