@@ -25,6 +25,7 @@ packages=(
   socat                 # socket tests
   python3               # the loopback Discogs test server
   sqlite3               # the sqlite3 shell: list/export benchmark baseline, lock-holding tests
+  unzip                 # import tests: the command suggested for a zipped CSV
   util-linux            # setpriv: the decoder's death signal, privilege-dropping tests
   time                  # /usr/bin/time -v: peak memory in scripts/bench-sync.sh
   ca-certificates       # HTTPS certificate verification

@@ -32,7 +32,8 @@ public enum ImportInput {
             switch self {
             case .cannotOpen(let path, let reason): "\(path): \(reason)"
             case .readFailed(let name, let reason): "cannot read \(name): \(reason)"
-            case .content(let name, let error): "\(name): \(error)"
+            case .content(let name, let error):
+                "\(name): \(error.description(file: name == "stdin" ? "FILE" : BinaryFormat.shellWord(name)))"
             }
         }
     }

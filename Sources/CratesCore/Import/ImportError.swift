@@ -10,14 +10,17 @@ public enum ImportError: Error, Hashable, Sendable, CustomStringConvertible, Loc
     /// have, at this byte offset (an image, an archive, /dev/zero or /dev/urandom). Refused as
     /// soon as it is seen, before the rest is read.
     case binary(offset: Int)
+    /// The input is a kind of file collectors give by mistake (an archive, a compressed
+    /// list, a spreadsheet, a database, a picture), told by its first bytes.
+    case format(BinaryFormat)
     /// The first line looks like a CSV header, but names no column crates can key a record on.
     case noKeyColumn(line: Int, columns: [String])
     /// The header names a key column (`kind`: "barcode" or "release_id") more than once
     /// (`barcode,barcode`, `barcode,EAN`): which one to read would be a guess. `columns` are
     /// 1-based positions with their names.
     case repeatedKeyColumn(line: Int, kind: String, columns: [RepeatedColumn])
-    /// The file is JSON (its first line starts with `{` or `[`): not barcodes or CSV. crates'
-    /// own `export --json` file (`cratesExport`) is restored from a file, not standard input.
+    /// The file is JSON (its first line starts with `{` or `[`): not barcodes or CSV, or
+    /// (`cratesExport`) crates' own `export --json` file starting past its first line.
     case json(line: Int, cratesExport: Bool)
 
     /// A column of a header, for `repeatedKeyColumn`.
@@ -36,13 +39,19 @@ public enum ImportError: Error, Hashable, Sendable, CustomStringConvertible, Loc
         .repeatedKeyColumn(line: line, kind: kind, columns: columns.map { RepeatedColumn($0.0, $0.1) })
     }
 
-    public var description: String {
+    public var description: String { description(file: "FILE") }
+
+    /// The description, its advice naming the input as `file` (a shell word: see
+    /// `BinaryFormat.shellWord`).
+    public func description(file: String) -> String {
         switch self {
         case .utf16:
             return "the file is UTF-16 text: save it as UTF-8 (or plain ASCII) and import it again"
         case .binary(let offset):
             return "this is not a text file (binary data at byte \(offset)): name a file of barcodes, "
                 + "one per line, or a CSV file"
+        case .format(let format):
+            return format.advice(file: file)
         case .noKeyColumn(let line, let columns):
             let shown = columns.prefix(8).map { "\"\(GTIN.displayForm(of: $0, limit: 24))\"" }.joined(separator: ", ")
             return "line \(line) looks like a CSV header (\(shown)\(columns.count > 8 ? ", …" : "")) but has no "

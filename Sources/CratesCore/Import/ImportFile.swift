@@ -173,12 +173,15 @@ public struct ImportParser: Sendable {
             warnings: collector.warnings, lineCount: splitter.lineCount)
     }
 
-    /// The first bytes: a UTF-8 byte order mark is dropped; UTF-16 is refused.
+    /// The first bytes: a file of a kind given by mistake (an archive, a database…) is
+    /// refused saying what it is; a UTF-8 byte order mark is dropped; UTF-16 is refused.
     private mutating func begin() throws(ImportError) {
         var bytes = head
         head = []
         state = .undecided
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+        if let format = BinaryFormat(signature: bytes) {
+            throw .format(format)
+        } else if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             bytes.removeFirst(3)
             bytesRead += 3
         } else if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) || Self.looksLikeUTF16(bytes) {

@@ -80,7 +80,10 @@ struct ImportCommand: ParsableCommand {
             The file is read as it arrives, within bounds: a line longer than 4 KB (64 KB \
             for a CSV row) is refused and skipped unread, binary input (/dev/zero, \
             /dev/urandom) is refused at once, and Ctrl-C, SIGTERM or SIGHUP stops the \
-            reading at once.
+            reading at once. A compressed list (gzip, xz, bzip2, zstd), a ZIP archive or \
+            spreadsheet, an Excel workbook, a SQLite database (a `crates backup` copy), a \
+            PDF or a picture is refused saying what it is and which command imports what it \
+            holds (gunzip -c FILE | crates import -).
 
             Exit status:
               0    every line is in the collection (added now or before)

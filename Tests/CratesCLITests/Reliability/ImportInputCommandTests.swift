@@ -63,7 +63,9 @@ struct ImportInputCommandTests {
         let sandbox = try CommandSandbox()
         let result = try await sandbox.crates(["import", "--no-lookup", device], deadline: .seconds(120))
         #expect(result.status == 1 && !result.timedOut, "\(result)")
-        #expect(result.stderr.contains("\(device): this is not a text file"), "\(result)")
+        // Random bytes start like a gzip file once in 65,536 runs: then it is named as one.
+        #expect(result.stderr.contains("\(device): this is not a text file")
+            || (device == "/dev/urandom" && result.stderr.contains("\(device): this is a")), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.database))
     }
 
