@@ -103,13 +103,20 @@ public struct ConfigurationFile: Sendable {
         throw .unknownKey(name)
     }
 
-    /// Sets `key` to the value `text` names; returns the value as stored.
-    @discardableResult
-    public func set(_ key: PreferenceKey, to text: String) throws(ConfigurationError) -> PreferenceValue {
+    /// The value `text` names for `key`, or why `key` cannot be set to it on a command line
+    /// (a value of the wrong kind, a secret).
+    public static func value(_ key: PreferenceKey, typed text: String, path: String) throws(ConfigurationError) -> PreferenceValue {
         guard !key.isSecret else { throw .secretOnCommandLine(key, path: path) }
         guard let value = key.value(typed: text, layoutProblem: Self.layoutProblem) else {
             throw .refused(key, text, allowed: key.allowed(layouts: Self.layouts))
         }
+        return value
+    }
+
+    /// Sets `key` to the value `text` names; returns the value as stored.
+    @discardableResult
+    public func set(_ key: PreferenceKey, to text: String) throws(ConfigurationError) -> PreferenceValue {
+        let value = try Self.value(key, typed: text, path: path)
         try rewrite { $0?.setting(key.rawValue, to: value.literal) ?? JSONOutline.document([(key.rawValue, value.literal)]) }
         return value
     }

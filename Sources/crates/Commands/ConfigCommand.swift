@@ -55,7 +55,13 @@ struct ConfigCommand: ParsableCommand {
     func validate() throws {
         if reset, key == nil { throw ValidationError("--reset needs the KEY to give its default back to") }
         if reset, value != nil { throw ValidationError("--reset and a VALUE contradict each other: give one") }
-        if let key { _ = try Self.usage { () throws(ConfigurationError) in try ConfigurationFile.key(named: key) } }
+        // Here, not in run(): a usage error thrown from run() is shown with the root's usage.
+        guard let name = key else { return }
+        let key = try Self.usage { () throws(ConfigurationError) in try ConfigurationFile.key(named: name) }
+        if let value {
+            let path = try Self.usage { () throws(ConfigurationError) in try ConfigurationFile().path }
+            _ = try Self.usage { () throws(ConfigurationError) in try ConfigurationFile.value(key, typed: value, path: path) }
+        }
     }
 
     func run() throws {

@@ -96,6 +96,8 @@ struct ConfigCommandTests {
         let result = try await sandbox.crates(arguments)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains(message), "\(result)")
+        // With config's usage, not the root command's.
+        #expect(result.stderr.contains("Usage: crates config"), "\(result)")
         #expect(Self.contents(sandbox) == "{\"covers\": true}\n")
     }
 
