@@ -4,17 +4,26 @@ import CratesCore
 extension AppState {
     mutating func helpKey(_ key: Key, _ scroll: Int) -> [AppCommand] {
         guard let action = KeyMap.action(for: key, in: .help) else { return [] }
+        // Kept within the text: past its end, k would first have to walk back over nothing.
+        let last = helpLastScroll
+        let scrolled = { (to: Int) in Mode.help(scroll: min(last, max(0, to))) }
         switch action {
-        case .moveDown: mode = .help(scroll: scroll + 1)
-        case .moveUp: mode = .help(scroll: max(0, scroll - 1))
-        case .pageDown: mode = .help(scroll: scroll + listHeight - 1)
-        case .pageUp: mode = .help(scroll: max(0, scroll - (listHeight - 1)))
-        case .top: mode = .help(scroll: 0)
+        case .moveDown: mode = scrolled(scroll + 1)
+        case .moveUp: mode = scrolled(scroll - 1)
+        case .pageDown: mode = scrolled(scroll + listHeight - 1)
+        case .pageUp: mode = scrolled(scroll - (listHeight - 1))
+        case .top: mode = scrolled(0)
+        case .bottom: mode = scrolled(last)
         case .back, .quit: mode = walk != nil ? .needs : .list
         case .redraw: return [.redraw]
         default: break
         }
         return []
+    }
+
+    /// The help's first line when its end is at the screen's foot (0 when it all fits).
+    var helpLastScroll: Int {
+        max(0, HelpText.lines(width: width).count - listHeight)
     }
 
     /// The keys every view over the list shares (the places, the statistics, the sync's

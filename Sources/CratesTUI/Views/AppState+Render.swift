@@ -37,7 +37,12 @@ extension AppState {
             title = filter.isEmpty ? (DisplayWidth.of(sorted) + 30 <= width ? sorted : " crates" + placeTitle + facetTitle) : " crates\(placeTitle)\(facetTitle) · by \(order.rawValue) · filter \"\(filter)\": \(list.filter == filter ? "\(list.rowCount.grouped) found" : "searching…")"
         case .details: title = " crates · details"
         case .picker: title = " crates · choose a pressing"
-        case .help: title = " crates · keys"
+        case .help(let scroll):
+            // Which lines show, when they do not all fit: the keys of the later views (places,
+            // statistics) are below the first screen of a terminal of 24 lines.
+            let count = HelpText.lines(width: width).count
+            let first = min(scroll, helpLastScroll)
+            title = count <= listHeight ? " crates · keys" : " crates · keys \(first + 1)–\(min(count, first + listHeight)) of \(count)"
         case .form(let form):
             switch form.purpose {
             case .search: title = " crates · search Discogs"
@@ -58,6 +63,7 @@ extension AppState {
         case .form: hints = ["Tab:next field Enter:send Esc:cancel ", "Esc:cancel "]
         case .signIn: hints = ["Enter:check Esc:cancel ", "Esc:cancel "]
         case .picker: hints = ["Esc:back F1:help "]
+        case .help(let scroll) where scroll < helpLastScroll: hints = ["j Space:more Esc:back ", "Esc:back "]
         default: hints = ["Esc:back ?:help "]
         }
         if let hint = hints.first(where: { end + DisplayWidth.of($0) + 1 <= width }) {

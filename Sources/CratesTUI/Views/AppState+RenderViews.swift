@@ -110,16 +110,27 @@ enum HelpText {
         var isHeading: Bool
     }
 
+    /// The help in lines that fit `width` (drawn from column 1): a text too long for a line
+    /// goes on under itself, never cut, so that a narrow terminal shows every word.
     static func lines(width: Int) -> [Line] {
+        // Column 1 to the one before the last; never so narrow that a word a line is left.
+        let room = max(24, width - 2)
         var lines: [Line] = []
-        lines.append(Line(text: "Scanning: type or scan digits and Enter in the list; no key needed first.", isHeading: false))
+        func add(_ text: String, indent: Int, first: String? = nil) {
+            let wrapped = TerminalText.wrapped(text, to: room - indent)
+            for (index, piece) in wrapped.enumerated() {
+                let lead = index == 0 ? (first ?? String(repeating: " ", count: indent)) : String(repeating: " ", count: indent)
+                lines.append(Line(text: lead + piece, isHeading: false))
+            }
+        }
+        add("Scanning: type or scan digits and Enter in the list; no key needed first.", indent: 0)
         for context in KeyContext.allCases {
             lines.append(Line(text: "", isHeading: false))
             lines.append(Line(text: context.rawValue, isHeading: true))
-            if let note = context.note { lines.append(Line(text: "  " + note, isHeading: false)) }
+            if let note = context.note { add(note, indent: 2) }
             for binding in KeyMap.bindings where binding.contexts.contains(context) {
                 let keys = binding.keys.map(\.label).joined(separator: " ")
-                lines.append(Line(text: "  " + TerminalText.fitted(keys, to: 18) + " " + binding.help, isHeading: false))
+                add(binding.help, indent: 21, first: "  " + TerminalText.fitted(keys, to: 18) + " ")
             }
         }
         return lines
