@@ -113,7 +113,8 @@ import Testing
         h.send(.details(AppStateTests.details(id: 1, state: .matched, release: Self.release)))
         let screen = h.lines
         #expect(Array(screen[0...13]) == [
-            " crates · details                           Esc:back ?:help",
+            // 19 lines, 17 shown: the title says so.
+            " crates · details 1–17 of 19          j Space:more Esc:back",
             " Rick Astley — Never Gonna Give You Up",
             "",
             " Artist       Rick Astley",

@@ -6,13 +6,16 @@ extension AppState {
         if let picker = state.picker { return gradePickerKey(key, picker, state) }
         guard let action = KeyMap.action(for: key, in: .details) else { return [] }
         var state = state
+        // Kept within the lines: past their end, k would first have to walk back over nothing.
+        let last = state.details.map { detailsLayout($0).lastScroll } ?? 0
+        let scrolled = { (to: Int) in min(last, max(0, to)) }
         switch action {
-        case .moveDown: state.scroll += 1
-        case .moveUp: state.scroll = max(0, state.scroll - 1)
-        case .pageDown: state.scroll += listHeight - 1
-        case .pageUp: state.scroll = max(0, state.scroll - (listHeight - 1))
+        case .moveDown: state.scroll = scrolled(state.scroll + 1)
+        case .moveUp: state.scroll = scrolled(state.scroll - 1)
+        case .pageDown: state.scroll = scrolled(state.scroll + listHeight - 1)
+        case .pageUp: state.scroll = scrolled(state.scroll - (listHeight - 1))
         case .top: state.scroll = 0
-        case .bottom: state.scroll = Int.max / 2
+        case .bottom: state.scroll = last
         case .back, .quit:
             mode = .list
             return drainQueuedScans()

@@ -35,7 +35,14 @@ extension AppState {
             // The order's name, unless it would leave no room for the keys' hint.
             let sorted = " crates\(placeTitle)\(facetTitle) · by \(order.rawValue)"
             title = filter.isEmpty ? (DisplayWidth.of(sorted) + 30 <= width ? sorted : " crates" + placeTitle + facetTitle) : " crates\(placeTitle)\(facetTitle) · by \(order.rawValue) · filter \"\(filter)\": \(list.filter == filter ? "\(list.rowCount.grouped) found" : "searching…")"
-        case .details: title = " crates · details"
+        case .details(let state):
+            // Which lines show, when they do not all fit (a long tracklist, credits, notes).
+            if let details = state.details, case let layout = detailsLayout(details), layout.lastScroll > 0 {
+                let first = min(state.scroll, layout.lastScroll)
+                title = " crates · details \(first + 1)–\(first + layout.visible) of \(layout.lines.count)"
+            } else {
+                title = " crates · details"
+            }
         case .picker: title = " crates · choose a pressing"
         case .help(let scroll):
             // Which lines show, when they do not all fit: the keys of the later views (places,
@@ -64,6 +71,8 @@ extension AppState {
         case .signIn: hints = ["Enter:check Esc:cancel ", "Esc:cancel "]
         case .picker: hints = ["Esc:back F1:help "]
         case .help(let scroll) where scroll < helpLastScroll: hints = ["j Space:more Esc:back ", "Esc:back "]
+        case .details(let state) where state.picker == nil && state.scroll < (state.details.map { detailsLayout($0).lastScroll } ?? 0):
+            hints = ["j Space:more Esc:back ", "Esc:back "]
         default: hints = ["Esc:back ?:help "]
         }
         if let hint = hints.first(where: { end + DisplayWidth.of($0) + 1 <= width }) {

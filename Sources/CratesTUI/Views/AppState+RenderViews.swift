@@ -12,18 +12,11 @@ extension AppState {
             screen.put("Loading…", row: top + 1, column: 2, style: .dim, limit: right - 2)
             return
         }
-        let labelWidth = 12
-        // Long values wrap onto the lines below (under the value, not the label), so a long
-        // title or note is read whole; the Discogs address stays one line (it is a link).
-        var lines: [(line: RecordDetails.Line, text: String, first: Bool)] = []
-        for line in details.lines {
-            let column = line.label.isEmpty && !line.indented ? 1 : min(right - 1, labelWidth + 2)
-            let parts = line.label == "Discogs" ? [line.value] : TerminalText.wrapped(line.value, to: max(1, right - column - 1))
-            for (index, part) in parts.enumerated() { lines.append((line, part, index == 0)) }
-        }
-        let visible = max(1, listHeight - (top - 1))
-        let scroll = max(0, min(state.scroll, lines.count - visible))
-        for (offset, shown) in lines.dropFirst(scroll).prefix(visible).enumerated() {
+        let labelWidth = DetailsLayout.labelWidth
+        let layout = detailsLayout(details)
+        let lines = layout.lines
+        let scroll = max(0, min(state.scroll, layout.lastScroll))
+        for (offset, shown) in lines.dropFirst(scroll).prefix(layout.visible).enumerated() {
             let row = top + offset
             let line = shown.line
             if line.label.isEmpty && !line.indented {
@@ -38,6 +31,22 @@ extension AppState {
             }
         }
         if let picker = state.picker { renderGradePicker(picker, into: &screen) }
+    }
+
+    /// The details' lines as drawn beside (or under) the cover, and how many show at once.
+    func detailsLayout(_ details: RecordDetails) -> DetailsLayout {
+        let box = detailsCoverBox
+        let right = box.map { $0.beside ? $0.column - 1 : width } ?? width
+        let top = box.map { $0.beside ? 1 : $0.row + $0.rows + 1 } ?? 1
+        // Long values wrap onto the lines below (under the value, not the label), so a long
+        // title or note is read whole; the Discogs address stays one line (it is a link).
+        var lines: [DetailsLayout.Row] = []
+        for line in details.lines {
+            let column = line.label.isEmpty && !line.indented ? 1 : min(right - 1, DetailsLayout.labelWidth + 2)
+            let parts = line.label == "Discogs" ? [line.value] : TerminalText.wrapped(line.value, to: max(1, right - column - 1))
+            for (index, part) in parts.enumerated() { lines.append(.init(line: line, text: part, first: index == 0)) }
+        }
+        return DetailsLayout(lines: lines, visible: max(1, listHeight - (top - 1)))
     }
 
     func renderPicker(_ state: PickerState, into screen: inout Screen) {
@@ -101,6 +110,25 @@ extension AppState {
             screen.put(line.text, row: 1 + offset, column: 1, style: line.isHeading ? .header : .normal)
         }
     }
+}
+
+/// A record's details in screen lines: long values wrapped, and the window they scroll in.
+struct DetailsLayout {
+    struct Row {
+        var line: RecordDetails.Line
+        var text: String
+        /// The value's first line (its label is drawn beside it).
+        var first: Bool
+    }
+
+    static let labelWidth = 12
+
+    var lines: [Row]
+    /// Lines shown at once.
+    var visible: Int
+
+    /// The scroll that puts the last line at the foot (0 when all fit).
+    var lastScroll: Int { max(0, lines.count - visible) }
 }
 
 /// The help screen, generated from `KeyMap.bindings`.
