@@ -66,6 +66,26 @@ struct StatisticsStateTests {
         #expect(h.state.mode == .list)
     }
 
+    @Test("the second answer (the other charts) keeps the selection on its bar and the totals on screen")
+    func secondAnswerKeepsTheSelection() throws {
+        var h = Harness(width: 80, height: 24)
+        #expect(h.send(.key(.character("#"), at: 100)) == [.session(.loadStatistics)])
+        let totals = CollectionStatistics.Totals(records: 3, copies: 3, waiting: 3)
+        h.send(.statistics(CollectionStatistics(totals: totals, dimensions: [(.genre, [.init(key: "Unknown", count: 3)])])))
+        let rest = StatisticsDimension.allCases.filter { $0 != .genre }.map { dimension in
+            (dimension, dimension == .added ? [CollectionStatistics.Count(key: "2026-11", count: 3)] : [])
+        }
+        h.send(.statistics(CollectionStatistics(totals: totals, dimensions: rest)))
+        guard case .statistics(let state) = h.state.mode, let statistics = state.statistics else {
+            Issue.record("not the statistics: \(h.state.mode)")
+            return
+        }
+        let report = h.state.statisticsLines(statistics)
+        #expect(report[state.selected].kind == .bar && report[state.selected].text.hasPrefix("Unknown"), "\(report[state.selected])")
+        #expect(state.scroll == 0)
+        #expect(h.lines[1].hasPrefix(" records"), "\(h.lines)")
+    }
+
     @Test("Enter on a bar shows its copies in the list, said in the title; Esc shows every record again")
     func enterFilters() throws {
         var h = Harness(width: 80)

@@ -42,7 +42,8 @@ extension AppState {
             totals: statistics.totals,
             dimensions: StatisticsDimension.allCases.compactMap { dimension in charts[dimension].map { (dimension, $0) } },
             value: statistics.value ?? state.statistics?.value)
-        let lines = statisticsLines(statistics)
+        // The selection is a line of the whole report, not of this answer's part.
+        let lines = state.statistics.map(statisticsLines) ?? []
         if first || !lines.indices.contains(state.selected) || lines[state.selected].kind != .bar {
             state.selected = lines.firstIndex { $0.kind == .bar } ?? 0
         }
