@@ -123,6 +123,8 @@ struct SyncCommand: ParsableCommand {
         }
         var lines = report.lines
         if report.failure != nil { lines.removeLast() }
+        // Not signed in, the sync never began: a line of zeros would only hide the reason.
+        if case .notSignedIn = report.failure { lines = [] }
         try StandardStreams.out(lines: lines)
         if let failure = report.failure {
             StandardStreams.errLine("crates sync: \(failure)")

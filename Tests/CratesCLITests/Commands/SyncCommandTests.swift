@@ -175,6 +175,7 @@ struct SyncCommandTests {
         let unsigned = try CommandSandbox()
         let notSignedIn = try await unsigned.crates(["sync"])
         #expect(notSignedIn.status == 3 && notSignedIn.stderr.contains("not signed in to Discogs"), "\(notSignedIn)")
+        #expect(notSignedIn.stdout.isEmpty, "no summary of a sync that never began: \(notSignedIn)")
         let both = try await unsigned.crates(["sync", "--pull", "--push"])
         #expect(both.status == 64, "\(both)")
         let prefer = try await unsigned.crates(["sync", "--prefer", "mine"])
