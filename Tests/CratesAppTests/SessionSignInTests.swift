@@ -58,4 +58,28 @@ struct SessionSignInTests {
         }
         await server.stop()
     }
+
+    @Test("not signed in, the session's answers name the UI's way in (A), not a shell command")
+    func notSignedInSaysA() async throws {
+        let server = try await DiscogsTestServer.start()
+        let temporary = try TemporaryStore()
+        let config = try TemporaryDirectory(prefix: "crates-signin")
+        let log = EventLog()
+        let session = CollectionSession(
+            store: temporary.store, discogs: try access(server, token: nil), lookups: true, scanner: nil,
+            environment: Self.environment(server, config), post: log.post)
+        let expected = "not signed in to Discogs: A in the list signs in (a token, or OAuth)"
+        try await running(session) {
+            session.perform(.search(try ReleaseSearchQuery(artist: "Björk"), for: nil))
+            let answer = try await log.first("the search's answer") { if case .found(let a) = $0 { a } else { nil } }
+            #expect(answer.failure == expected)
+            session.perform(.sync)
+            let said = try await log.first("the sync's refusal") { event -> String? in
+                if case .message(let text, true) = event, text.hasPrefix("Sync") { text } else { nil }
+            }
+            #expect(said == "Sync needs Discogs: " + expected)
+        }
+        #expect(try await server.stats().requests == 0)
+        await server.stop()
+    }
 }

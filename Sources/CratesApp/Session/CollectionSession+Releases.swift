@@ -15,7 +15,7 @@ extension CollectionSession {
     /// with the release pinned, and its lookup fetches that release when Discogs answers.
     func choose(_ releaseID: Int, for recordID: Int64) async {
         guard discogs != nil || catalogue != nil else {
-            post(.message(DiscogsAccessProblem.notSignedIn.description, isError: true))
+            post(.message(DiscogsAccessProblem.notSignedIn.inTheUI, isError: true))
             return
         }
         do {
@@ -77,7 +77,8 @@ extension CollectionSession {
                 recordID: recordID, query: query, candidates: found.hits.map(\.candidate), requests: found.requests,
                 isComplete: found.isComplete, catalogue: found.edition)))
         } catch {
-            post(.found(ReleaseSearchAnswer(recordID: recordID, query: query, candidates: [], requests: 0, failure: error.description)))
+            let failure = if case .access(let problem) = error { problem.inTheUI } else { error.description }
+            post(.found(ReleaseSearchAnswer(recordID: recordID, query: query, candidates: [], requests: 0, failure: failure)))
         }
     }
 }
