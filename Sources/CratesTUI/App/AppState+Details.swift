@@ -34,7 +34,7 @@ extension AppState {
                 say("Entered by hand: never looked up (s searches Discogs to link it)")
                 return []
             }
-            say("Looking up again")
+            say(retrySaid(state.details?.record.subject ?? "the record"))
             return [.session(.retry(state.recordID)), .session(.loadDetails(state.recordID))]
         case .open:
             if let details = state.details, details.record.lookupState == .ambiguous {

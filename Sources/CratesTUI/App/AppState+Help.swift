@@ -21,6 +21,16 @@ extension AppState {
         return []
     }
 
+    /// What `r` says: that the record is looked up again, or, when nothing can look it up
+    /// in this run, that it waits in the queue and for what.
+    func retrySaid(_ subject: String) -> String {
+        switch discogs {
+        case .lookupsOff: "\(subject) is queued again: lookups are off in this run (--no-lookup)"
+        case .notSignedIn: "\(subject) is queued again: Discogs looks it up once you sign in (A)"
+        default: "Looking up \(subject) again"
+        }
+    }
+
     /// The help's first line when its end is at the screen's foot (0 when it all fits).
     var helpLastScroll: Int {
         max(0, HelpText.lines(width: width).count - listHeight)

@@ -50,7 +50,7 @@ extension AppState {
                 say("Entered by hand: never looked up (s searches Discogs to link it)")
                 return []
             }
-            say("Looking up \(item.gtin.isEmpty ? item.displayTitle : item.gtin) again")
+            say(retrySaid(item.gtin.isEmpty ? item.displayTitle : item.gtin))
             return [.session(.retry(item.recordID))]
         case .search: return openSearchFromList()
         case .enterByHand: return openForm(.handEntry(recordID: nil), back: .list)

@@ -67,7 +67,7 @@ extension AppState {
             return openForm(.edit(recordID: details.record.id), details: details, back: .needs)
         case .retry:
             guard let current = walk.current else { return [] }
-            say("Looking up \(details?.record.subject ?? "the record") again")
+            say(retrySaid(details?.record.subject ?? "the record"))
             walk.after = current
             walk.loading = true
             self.walk = walk
