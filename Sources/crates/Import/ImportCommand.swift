@@ -168,7 +168,7 @@ struct ImportCommand: ParsableCommand {
                 + "\(unused.count == 1 ? "does" : "do") not apply")
         }
         let store = try self.store.open()
-        let file = self.file
+        let file = source.name
         let outcome: CollectionRestore.Outcome
         do {
             outcome = try blocking {

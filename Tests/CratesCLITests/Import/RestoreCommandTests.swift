@@ -157,7 +157,9 @@ struct RestoreCommandTests {
         for (n, path) in ["/dev/stdin", "-"].enumerated() {
             let restored = sandbox.directory.appendingPathComponent("piped-\(n).sqlite").path
             let restore = try await sandbox.crates(["import", "--db", restored, path], stdin: Data(text.utf8))
-            #expect(restore.status == 0 && restore.stdoutLines.first?.hasPrefix("\(path): restored 9 records") == true, "\(path): \(restore)")
+            // Named as a list read from standard input is: "stdin".
+            let name = path == "-" ? "stdin" : path
+            #expect(restore.status == 0 && restore.stdoutLines.first?.hasPrefix("\(name): restored 9 records") == true, "\(path): \(restore)")
             let again = sandbox.directory.appendingPathComponent("again-\(n).json").path
             #expect(try await sandbox.crates(["export", "--db", restored, "--json", again]).status == 0)
             #expect(try Self.read(again) == text, "\(path)")
