@@ -6,10 +6,10 @@ import CratesTestSupport
 import Foundation
 import Testing
 
-/// A pressing chosen in the UI when its release cannot be fetched: the choice is the
-/// person's, kept whatever the network does (the quit before the answer is
-/// `TUIPressingChoiceEndToEndTests`).
-@Suite("A pressing chosen while Discogs fails", .serialized)
+/// A pressing chosen in the UI: its release fetched and the record matched to it; when the
+/// release cannot be fetched, the choice is the person's, kept whatever the network does
+/// (the quit before the answer is `TUIPressingChoiceEndToEndTests`).
+@Suite("A pressing chosen in the UI: fetched, or kept while Discogs fails", .serialized)
 struct PressingChoiceTests {
     @Test("Discogs failing past its retries: the choice is said to be kept, the record queued with that release, which a lookup then fetches")
     func keptWhenDiscogsFails() async throws {
@@ -36,5 +36,23 @@ struct PressingChoiceTests {
         #expect(try await temporary.store.details(record.id)?.release?.id == 20_000_005)
         let stats = try await server.stats()
         #expect(stats.releases == ["20000005"] && stats.searches.isEmpty, "\(stats)")
+    }
+
+    @Test("a pressing of the fixtures' shared barcode chosen: its release fetched, the record matched to it")
+    func chosenAndFetched() async throws {
+        let (server, temporary, _, session) = try await NoBarcodeTests.session()
+        let gtin = try #require(GTIN(canonical: "5012345678900"))
+        let record = try await temporary.store.add(NewRecord(gtin: gtin, addMethod: .typed))
+        try await running(session) {
+            session.perform(.choose(recordID: record.id, releaseID: 13_416_116))
+            try await waitUntil("matched to the pressing chosen") {
+                try await temporary.store.details(record.id)?.release?.id == 13_416_116
+            }
+        }
+        let details = try #require(try await temporary.store.details(record.id))
+        #expect(details.record.lookupState == .matched)
+        #expect(details.displayTitle == "DJ Healer — Nothing 2 Loose" && details.release?.year == 2019)
+        #expect(try await temporary.store.sections().map(\.name) == ["Electronic"])
+        #expect(try await server.stats().releases == ["13416116"])
     }
 }
