@@ -141,7 +141,8 @@ enum HelpText {
     /// The help in lines that fit `width` (drawn from column 1): a text too long for a line
     /// goes on under itself, never cut, so that a narrow terminal shows every word.
     static func lines(width: Int) -> [Line] {
-        // Column 1 to the one before the last; never so narrow that a word a line is left.
+        // Column 1 to the one before the last; at least 24 columns, below which a line would
+        // hold a word or two (a terminal that narrow cuts the lines instead).
         let room = max(24, width - 2)
         var lines: [Line] = []
         func add(_ text: String, indent: Int, first: String? = nil) {
