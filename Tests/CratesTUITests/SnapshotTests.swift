@@ -143,11 +143,11 @@ import Testing
             " 3 pressings share 5012345678900: type to narrow, Enter cho…",
             "",
             " 1. Portishead — Dummy",
-            "    UK · 1994 · CD, Album · Go! Beat · 828 522-2",
+            "    UK · 1994 · Go! Beat · 828 522-2 · CD, Album",
             " 2. Portishead — Dummy",
-            "    Europe · 1994 · CD · Go! Beat · 828 553-2",
+            "    Europe · 1994 · Go! Beat · 828 553-2 · CD",
             " 3. Portishead — Dummy",
-            "    US · 1995 · CD · London Records · 828 553-2",
+            "    US · 1995 · London Records · 828 553-2 · CD",
         ])
         let render = h.screen
         #expect(render[5, 1].style == .selected)

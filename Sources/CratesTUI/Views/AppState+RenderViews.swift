@@ -90,7 +90,10 @@ extension AppState {
                 for offset in 0..<textRows { screen.fill(row: row + offset, style: .selected) }
             }
             screen.put("\(index + 1). \(candidate.displayTitle)", row: row, column: left, style: selected ? .selected : .normal)
-            let facts = [candidate.country, candidate.year.map(String.init), candidate.formats.joined(separator: ", "), candidate.label, candidate.catno]
+            // What tells pressings apart first (what the narrowing reads: country, year, label,
+            // catalogue number); the formats, long and often the same for all, last, where an
+            // edge cuts them.
+            let facts = [candidate.country, candidate.year.map(String.init), candidate.label, candidate.catno, candidate.formats.joined(separator: ", ")]
                 .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
             screen.put("   " + facts, row: row + 1, column: left, style: selected ? .selected : .dim)
             guard layout.thumbnails, let colours else { continue }

@@ -65,8 +65,8 @@ struct TUISearchEndToEndTests {
         try await tmux.waitFor(text: "60 found for artist pink floyd")
         try await tmux.type("46001")
         let narrowed = try await tmux.waitFor(text: "Narrow: 46001  2 of 60")
-        #expect(narrowed.contains { $0.contains("Europe · 1984 · CD, Album · Harvest · CDP 7 46001 2") }, "\(narrowed)")
-        #expect(narrowed.contains { $0.contains("US · 1984 · CD, Album · Capitol Records · CDP 7 46001 2") }, "\(narrowed)")
+        #expect(narrowed.contains { $0.contains("Europe · 1984 · Harvest · CDP 7 46001 2 · CD, Album") }, "\(narrowed)")
+        #expect(narrowed.contains { $0.contains("US · 1984 · Capitol Records · CDP 7 46001 2 · CD, Album") }, "\(narrowed)")
         try await tmux.press("Down", "Enter")
         try await tmux.waitFor("the record in the list") { lines in
             lines.contains { $0.hasPrefix("  Pink Floyd — The Dark Side Of The Moon") }
