@@ -15,8 +15,10 @@ struct HelpStateTests {
         try #require(help.count > visible, "the help fits: nothing to scroll")
         #expect(h.lines[0].hasPrefix(" crates · keys 1–\(visible) of \(help.count)"), "\(h.lines[0])")
         #expect(h.lines[0].hasSuffix("j Space:more Esc:back"), "\(h.lines[0])")
-        // The places and statistics keys are past the first screen.
-        #expect(!h.lines.contains { $0.contains("places: the tree with counts") })
+        // The keys that open the other views are on the first screen.
+        for view in ["places: the tree with counts", "statistics: bar charts", "conflicts with Discogs"] {
+            #expect(h.lines.contains { $0.contains(view) }, "\(view): \(h.lines)")
+        }
 
         h.send(.key(.character("G"), at: 101))
         let last = help.count - visible

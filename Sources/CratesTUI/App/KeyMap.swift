@@ -8,7 +8,7 @@ public enum Action: String, Sendable, CaseIterable {
     case search, enterByHand, edit, needsPerson, leave
     /// In a form: the next or previous field, send it, empty the field.
     case nextField, previousField, submit, clearField
-    /// The places as a tree, with counts (issue 15).
+    /// The places as a tree, with counts.
     case locations
     /// Issue 16: sync with the Discogs collection; in the details view, grade and rate.
     case sync, mediaGrade, sleeveGrade, rate
@@ -85,6 +85,10 @@ public enum KeyMap {
         KeyBinding(keys: [.character("e")], action: .edit, help: "edit the fields and note (yours win over Discogs')", contexts: [.list, .details, .needs]),
         KeyBinding(keys: [.character("O")], action: .sortOrder, help: "sort: artist, title, year, added, label, place", contexts: [.list]),
         KeyBinding(keys: [.character("N")], action: .needsPerson, help: "walk the records that need a person", contexts: [.list]),
+        // The views over the collection, early in the help: its first screen shows them.
+        KeyBinding(keys: [.character("L")], action: .locations, help: "places: the tree with counts (Enter shows one)", contexts: [.list]),
+        KeyBinding(keys: [.character("#")], action: .statistics, help: "statistics: bar charts (Enter on a bar lists it)", contexts: [.list]),
+        KeyBinding(keys: [.character("C")], action: .conflicts, help: "conflicts with Discogs: choose crates' or Discogs' values", contexts: [.list, .details]),
         KeyBinding(keys: [.character("x"), .character("j"), .down], action: .leave, help: "leave it as it is: the next one", contexts: [.needs]),
         KeyBinding(keys: [.tab, .down], action: .nextField, help: "next field", contexts: [.form]),
         KeyBinding(keys: [.backTab, .up], action: .previousField, help: "previous field", contexts: [.form]),
@@ -99,7 +103,7 @@ public enum KeyMap {
         KeyBinding(keys: [.control("o")], action: .openInBrowser, help: "open the pressing's Discogs page", contexts: [.picker]),
         KeyBinding(keys: [.character("r")], action: .retry, help: "look the record up again", contexts: [.list, .details, .needs]),
         KeyBinding(keys: [.character("A")], action: .authenticate, help: "sign in to Discogs: a token, or OAuth; sign out", contexts: [.list]),
-        // Grading and the Discogs collection (issue 16).
+        // Grading and the Discogs collection.
         KeyBinding(keys: [.character("S")], action: .sync, help: "sync with your Discogs collection (pull and push)", contexts: [.list]),
         KeyBinding(keys: [.character("M")], action: .mediaGrade, help: "media condition (a picker of Discogs' grades)", contexts: [.details]),
         KeyBinding(keys: [.character("V")], action: .sleeveGrade, help: "sleeve condition (a picker of Discogs' grades)", contexts: [.details]),
@@ -113,8 +117,7 @@ public enum KeyMap {
         KeyBinding(keys: [.escape, .character("h")], action: .back, help: "back to the collection", contexts: [.needs]),
         KeyBinding(keys: [.character("q")], action: .quit, help: "quit (back, in a view)", contexts: [.list, .details, .needs, .help]),
         KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.list, .details, .picker, .needs, .help]),
-        // Places (issue 15): scanning a place's label makes it current; `L` shows them all.
-        KeyBinding(keys: [.character("L")], action: .locations, help: "places: the tree with counts (Enter shows one)", contexts: [.list]),
+        // Places: scanning a place's label makes it current; `L` shows them all.
         KeyBinding(keys: [.down, .character("j")], action: .moveDown, help: "next place", contexts: [.locations]),
         KeyBinding(keys: [.up, .character("k")], action: .moveUp, help: "previous place", contexts: [.locations]),
         KeyBinding(keys: [.pageDown, .control("f"), .character(" ")], action: .pageDown, help: "page down", contexts: [.locations]),
@@ -133,7 +136,6 @@ public enum KeyMap {
         KeyBinding(keys: [.escape, .left, .character("h"), .character("q")], action: .back, help: "leave it as it was", contexts: [.grades]),
         KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.grades]),
         // The statistics screen: the charts of `crates stats`, a bar at a time.
-        KeyBinding(keys: [.character("#")], action: .statistics, help: "statistics: bar charts (Enter on a bar lists it)", contexts: [.list]),
         KeyBinding(keys: [.down, .character("j")], action: .moveDown, help: "next bar", contexts: [.statistics]),
         KeyBinding(keys: [.up, .character("k")], action: .moveUp, help: "previous bar", contexts: [.statistics]),
         KeyBinding(keys: [.pageDown, .control("f"), .character(" ")], action: .pageDown, help: "page down", contexts: [.statistics]),
@@ -153,7 +155,6 @@ public enum KeyMap {
         KeyBinding(keys: [.control("x")], action: .delete, help: "sign out: forget the saved credentials", contexts: [.signIn]),
         KeyBinding(keys: [.escape, .control("c"), .control("g")], action: .back, help: "cancel", contexts: [.signIn]),
         // Conflicts with the Discogs collection, as the last sync found them.
-        KeyBinding(keys: [.character("C")], action: .conflicts, help: "conflicts with Discogs: choose crates' or Discogs' values", contexts: [.list, .details]),
         KeyBinding(keys: [.down, .character("j")], action: .moveDown, help: "next copy", contexts: [.conflicts]),
         KeyBinding(keys: [.up, .character("k")], action: .moveUp, help: "previous copy", contexts: [.conflicts]),
         KeyBinding(keys: [.pageDown, .control("f"), .character(" ")], action: .pageDown, help: "page down", contexts: [.conflicts]),
