@@ -4,7 +4,7 @@
 
 /// Keeps descriptors 0, 1 and 2 open: a process started with one of them closed
 /// (`crates scand 2>&-`) would otherwise hand that number to the next file it opens, and
-/// whatever is written to "standard error" would land in that file (issue 12: the daemon's
+/// whatever is written to "standard error" would land in that file (the daemon's
 /// log in its lock file).
 public enum StandardDescriptors {
     /// Opens /dev/null on each of descriptors 0–2 that is closed, lowest first (open(2) returns

@@ -2,7 +2,7 @@ import CratesCore
 import Foundation
 import GRDB
 
-/// The collector's own values (issue 14): kept in the record's `own…` columns, apart from
+/// The collector's own values: kept in the record's `own…` columns, apart from
 /// the release's, so that a lookup refreshes Discogs' values and the collector's still win.
 /// The record's sort keys follow the values shown, so an edited title or genre moves it.
 extension CatalogueStore {

@@ -68,7 +68,7 @@ extension CatalogueStore {
 
     /// An import that failed part-way: what it had committed before (kept: every batch is
     /// its own transaction) and why it stopped, said so that the user knows that re-running
-    /// the same import finishes the job (issue 12: "10,003 of 50,000 were added, then the disk
+    /// the same import finishes the job ("10,003 of 50,000 were added, then the disk
     /// was full" must not read "nothing could be imported").
     public struct ImportWriteError: Error, Hashable, Sendable, CustomStringConvertible {
         /// Why the batch in hand could not be written (nothing of it was).
@@ -104,7 +104,7 @@ extension CatalogueStore {
     /// (its occurrence in the file, `ImportEntries.occurrences()`, above the count). The
     /// check and the insert share SQLite's write lock, so two or three imports of the same
     /// list at once, or an import and a `crates add`, store each barcode the wanted number
-    /// of times (issue 12), and an import run again adds nothing twice.
+    /// of times, and an import run again adds nothing twice.
     ///
     /// Each entry becomes a `pending` record dated `addedAt` (else `now`) with its note, in
     /// the place its location names (found, or made: `LocationTree.placement(forImported:)`).
@@ -218,7 +218,7 @@ extension CatalogueStore {
 
     /// One batch in one statement: the rows go to SQLite as one JSON array that
     /// `json_each` unpacks in C, which takes half the time of binding 100,000 rows value by
-    /// value through GRDB (the 3 s budget of issue 6). Every imported record is pending, so
+    /// value through GRDB (the import benchmark's 3 s budget). Every imported record is pending, so
     /// it goes where `insert` puts an unmatched record (Unknown, `SortKey.unmatchedRow`),
     /// and the section is counted once for the batch as `StoredValues.count` requires. A
     /// pinned release already stored is then attached at once.

@@ -23,7 +23,7 @@ extension CatalogueStore {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
         if isDirectory.boolValue { throw .cannotOpen(path: path, reason: "it is a directory") }
         // read(2), not FileHandle: an I/O error is said as the C library says it, never as
-        // Foundation's "NSCocoaErrorDomain error 256" (issue 12).
+        // Foundation's "NSCocoaErrorDomain error 256".
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno

@@ -8,7 +8,7 @@ import Glibc
 
 /// Opening the collection for a command that only reads (`crates list`, `crates export`):
 /// nothing is written, nothing is created, so a collection the user may not write (file mode
-/// 0444, or a directory 0555, or a backup on read-only media) can still be read (issue 12).
+/// 0444, or a directory 0555, or a backup on read-only media) can still be read.
 extension CatalogueStore {
     /// Opens the crates database at `path` read-only: no migration, no new file, no change
     /// to the file's journal mode. Every write through this store fails.

@@ -30,8 +30,8 @@ extension CatalogueStore {
     /// default `copyKey(of:)`: its barcode, else its release, else what it describes; an
     /// import row known by its Discogs release passes `.release(id)`). "Is it there?" and
     /// the insert are one IMMEDIATE write transaction, so SQLite's write lock serialises
-    /// them across processes: four `crates add` of one barcode at once store one copy
-    /// (issue 12). Another copy on purpose (`--copy`, the TUI's "add another") is `add(_:)`;
+    /// them across processes: four `crates add` of one barcode at once store one copy.
+    /// Another copy on purpose (`--copy`, the TUI's "add another") is `add(_:)`;
     /// a record with no key at all is added.
     public func addIfAbsent(
         _ new: NewRecord, copiesWanted: Int = 1, countedBy key: ImportKey? = nil

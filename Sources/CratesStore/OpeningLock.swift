@@ -10,7 +10,7 @@ import Glibc
 /// Two commands started at once on a collection that does not exist yet (two `crates sync`,
 /// four `crates add`) otherwise both see an empty file and both migrate it: the loser fails
 /// half-way ("duplicate column name", or SQLITE_BUSY at once where a read transaction would
-/// have to become a write one), and its command fails (issue 12: several processes may share
+/// have to become a write one), and its command fails (several processes may share
 /// the collection, from its first moment). Once opened, SQLite's own locks and the busy
 /// timeout serialise the writes.
 ///

@@ -156,7 +156,7 @@ enum Schema {
 
     /// Whether a release's full details are in (`Release.hasFullDetails`): a release
     /// completed from a barcode search result holds what the list shows, and its tracklist,
-    /// credits, identifiers and notes come later (issue 13: one request per record). Every
+    /// credits, identifiers and notes come later (one request per record). Every
     /// release stored before this migration was fetched in full. The partial index lists
     /// the releases still to fetch, for the worker's background fetches.
     private static func addReleaseDetails(_ db: Database) throws {
@@ -187,7 +187,7 @@ enum Schema {
 
     /// Which process holds a `lookingUp` claim (see `ClaimOwner`), so that the next claimer
     /// can free at once a claim whose process is gone (a kill -9, a closed terminal) instead
-    /// of waiting out the 15-minute lease (issue 12). NULL when the record is not claimed, and
+    /// of waiting out the 15-minute lease. NULL when the record is not claimed, and
     /// for claims made before this migration (those wait for their lease, as before).
     private static func addClaimOwner(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE record ADD COLUMN claimOwner TEXT")
@@ -206,7 +206,7 @@ enum Schema {
         }
     }
 
-    /// Records without a barcode, and the collector's own values (issue 14).
+    /// Records without a barcode, and the collector's own values.
     ///
     /// 1. `record.gtin` becomes nullable: a record entered by hand, a release found by search
     ///    that lists no barcode, an import row described by its catalogue number. SQLite
@@ -321,7 +321,7 @@ enum Schema {
         }
     }
 
-    /// Grading per copy (issue 16) and what `crates sync` keeps of the user's Discogs
+    /// Grading per copy and what `crates sync` keeps of the user's Discogs
     /// collection: see `CatalogueStore+DiscogsSync.swift`.
     private static func addDiscogsSync(_ db: Database) throws {
         try db.execute(sql: """

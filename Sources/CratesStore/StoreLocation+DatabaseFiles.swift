@@ -6,7 +6,7 @@ import Glibc
 
 /// Telling whether an output path is the collection itself, so that `crates export --csv
 /// "$CRATES_DB"` or `--report "$CRATES_DB-wal"` is refused before it writes a byte, instead
-/// of replacing the collection with CSV text or leaving it malformed (issue 12).
+/// of replacing the collection with CSV text or leaving it malformed.
 extension StoreLocation {
     /// The files SQLite keeps for one database.
     public enum DatabaseFile: String, Hashable, Sendable, CustomStringConvertible {
@@ -54,7 +54,7 @@ extension StoreLocation {
     }
 
     /// Why an output path (`export` to a file, `import --report`) cannot be written, found
-    /// before anything is written or added (issue 12: `--report /nonexistent/r.tsv` added the
+    /// before anything is written or added (`--report /nonexistent/r.tsv` added the
     /// records, then failed).
     public enum OutputProblem: Error, Hashable, Sendable, CustomStringConvertible {
         /// Writing there would destroy the collection.

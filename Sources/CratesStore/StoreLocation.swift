@@ -67,7 +67,7 @@ public enum StoreLocation {
 
     /// `mkdir -p` with mkdir(2): each missing directory of `path` made with `mode`. Nil when
     /// they all exist now, else the C library's reason ("Not a directory"), never Foundation's
-    /// "NSCocoaErrorDomain error 512" (issue 12: `HOME=/etc/passwd`).
+    /// "NSCocoaErrorDomain error 512" (`HOME=/etc/passwd`).
     static func makeDirectories(_ path: String, mode: mode_t) -> String? {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {

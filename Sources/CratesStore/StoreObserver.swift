@@ -26,8 +26,8 @@ final class StoreObserver<Value: Sendable>: Sendable {
         var region: AnyDatabaseCancellable?
     }
 
-    /// How often another process's commits are looked for: well under the 100 ms the issue
-    /// allows from commit to observer, at the cost of one pragma per tick.
+    /// How often another process's commits are looked for: well under the 100 ms a change
+    /// may take from its commit to the screen, at the cost of one pragma per tick.
     static var pollInterval: TimeInterval { 0.05 }
 
     private let state = Mutex(State())

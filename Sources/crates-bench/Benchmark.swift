@@ -3,7 +3,7 @@ import CratesStore
 import Foundation
 import Glibc
 
-/// The figures issue 3 asks for, each a median over `runs`, printed next to its target.
+/// The store's figures, each a median over `runs`, printed next to its target.
 struct Benchmark {
     var runs: Int
     var records: Int

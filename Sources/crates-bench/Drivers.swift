@@ -8,8 +8,8 @@ import Synchronization
 import Glibc
 #endif
 
-/// Small processes the store's tests run against one database file, several at once (issue
-/// 12): each does one thing the commands will do through the store's API, and says so on
+/// Small processes the store's tests run against one database file, several at once:
+/// each does one thing the commands will do through the store's API, and says so on
 /// standard output, one line per fact.
 ///
 /// With `--wait 1` a driver opens the store (and reads its file), prints `ready`, and waits
@@ -18,7 +18,7 @@ import Glibc
 enum Drivers {
     /// `import --db PATH --file FILE [--copies 1] [--wait 1] [--racy 1]`: reads FILE as
     /// `crates import` does and adds what the collection lacks; prints `added N present M`.
-    /// `--racy 1` does it the way crates did before issue 12 (count the copies, then add the
+    /// `--racy 1` does it the way crates once did (count the copies, then add the
     /// new entries in separate transactions), to show the race the store's API closes.
     static func importFile(_ options: Options) async throws {
         let store = try CatalogueStore(path: try options.required("--db"))
@@ -80,7 +80,7 @@ enum Drivers {
     /// `import-memory --file FILE [--db PATH]`: what `crates import --no-lookup` will do with
     /// FILE through the library (stream it into the parser, then, with `--db`, add what the
     /// collection lacks, batch by batch), printing what it read and its peak memory; run under
-    /// `/usr/bin/time -v` and `prlimit --as` by scripts/bench-reliability.sh (issue 12, item 7).
+    /// `/usr/bin/time -v` and `prlimit --as` by scripts/bench-reliability.sh.
     static func importMemory(_ options: Options) async throws {
         let started = DispatchTime.now().uptimeNanoseconds
         let file: ImportFile

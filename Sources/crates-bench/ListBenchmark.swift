@@ -6,7 +6,7 @@ import Foundation
 import Glibc
 #endif
 
-/// `crates-bench list`: the reads of `crates list` and `crates export` (issue 12, item 8)
+/// `crates-bench list`: the reads of `crates list` and `crates export`
 /// over collections of several sizes, each timed against the sqlite3 command-line shell
 /// running the same query on the same file, so the figures say how far the store is from
 /// SQLite itself and whether the time grows linearly.

@@ -6,7 +6,7 @@ import Foundation
 import Glibc
 #endif
 
-/// Driver processes for the CratesNet tests of issue 12 (item 11): what only a process of its
+/// Driver processes for the CratesNet tests: what only a process of its
 /// own can show (descriptors it was started without, a daemon killed -9).
 enum NetDrivers {
     /// `descriptors --file PATH`: after `main` has filled descriptors 0–2 (as `crates scand`

@@ -7,7 +7,7 @@ import Foundation
     import Glibc
 #endif
 
-/// The UI figures of issue 5 over an existing collection (scripts/bench.sh builds one with
+/// The UI's figures over an existing collection (scripts/bench.sh builds one with
 /// crates-bench): start to first full screen, key handling plus repaint (p50/p99) for
 /// scrolling, paging, section jumps and filtering, the filter's store query alone, and peak
 /// memory. The UI core runs against a memory terminal (it renders into a `Screen`), so the

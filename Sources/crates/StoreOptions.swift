@@ -22,7 +22,7 @@ struct StoreOptions: ParsableArguments {
     /// Refuses an output file (`export --csv FILE`, `import --report FILE`, `labels -o
     /// FILE`) that is one of the collection's own files (the database, its -wal, -shm or
     /// -journal, by device and inode: a link to one is caught too), or cannot be written:
-    /// before anything is opened, read or added (issue 12). "-" is standard output.
+    /// before anything is opened, read or added. "-" is standard output.
     func checkOutput(_ output: String) throws {
         guard output != "-" else { return }
         do {
@@ -37,7 +37,7 @@ struct StoreOptions: ParsableArguments {
     /// Opens the collection read-only, for a command that only reads it (`list`, `export`,
     /// `location list`, `labels`):
     /// a missing file is not created (it reads as an empty collection), and a collection the
-    /// user may not write (mode 0444, a directory 0555) can be read (issue 12).
+    /// user may not write (mode 0444, a directory 0555) can be read.
     func openForReading() throws -> CatalogueStore {
         do {
             return try CatalogueStore(readingAt: try path())

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// `sqlite3 PATH` holding `BEGIN EXCLUSIVE` until released: another program keeping a
-/// collection locked (issue 12: a lookup's result must wait for it, not be lost).
+/// collection locked (a lookup's result must wait for it, not be lost).
 public final class SQLiteLock: Sendable {
     /// The sqlite3 shell, when installed (scripts/install-deps.sh installs it).
     public static let shell = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first {

@@ -110,7 +110,7 @@ public struct RecordAdder: Sendable {
     /// The duplicate rule (copies of the barcode, or of the release when it lists none;
     /// with a place: move the copy here?), then the insert: "is it there?" and the insert are
     /// one write transaction (`CatalogueStore.addIfAbsent`), so two processes adding one
-    /// barcode at once store one copy (issue 12), and the question comes from what the
+    /// barcode at once store one copy, and the question comes from what the
     /// collection held at that moment.
     private func add(
         _ new: NewRecord, entry: CodeEntry, allowing: AddAllowance, into location: Location?

@@ -7,7 +7,7 @@ import Synchronization
 /// terminal or a file).
 public enum StandardStreams {
     /// Why standard output could not be written: said as the C library says it ("No space
-    /// left on device"), never as Foundation's NSCocoaErrorDomain text (issue 12).
+    /// left on device"), never as Foundation's NSCocoaErrorDomain text.
     public struct OutputError: Error, CustomStringConvertible {
         public var reason: String
         public var description: String { "cannot write to standard output: \(reason)" }

@@ -21,7 +21,7 @@ public final class ExportFile: Sendable {
     /// The path as given, or "-".
     public let path: String
     private let finalPath: String?
-    /// The permissions of the file `path` names now, which the new file keeps (issue 12: an
+    /// The permissions of the file `path` names now, which the new file keeps (an
     /// export replacing a 0600 file must not leave it 0644); nil for a new file.
     private let replacedMode: mode_t?
     private let state: Mutex<State>

@@ -9,7 +9,7 @@ import Glibc
 /// An `ImportSpill` in a temporary file that no directory lists (made and unlinked at once,
 /// in `$TMPDIR` or `/tmp`; gone when the import ends, however it ends): the rows' notes,
 /// dates, places and values of a million-row CSV stay on disk, and the import's memory holds
-/// a few bytes a row (issue 23: a `barcode,note` CSV of 1,000,000 rows peaked at 686 MB).
+/// a few bytes a row (a `barcode,note` CSV of 1,000,000 rows peaked at 686 MB).
 ///
 /// Appends are gathered in a 1 MB buffer and written a buffer at a time. When the file
 /// cannot be made or written (a full `/tmp`), the bytes stay in memory instead: the import

@@ -12,7 +12,7 @@ import Glibc
 /// Never holds more than a chunk and a line (see `ImportParser`); stops at the first chunk
 /// that shows the input is binary; and between chunks asks `shouldContinue`, waiting for
 /// input at most `pollInterval` at a time, so that a SIGINT or SIGTERM stops the reading of
-/// a pipe that sends nothing, or of `/dev/zero`, at once (issue 12).
+/// a pipe that sends nothing, or of `/dev/zero`, at once.
 public enum ImportInput {
     /// Bytes read at a time.
     public static let chunkSize = 64 * 1024

@@ -113,7 +113,7 @@ public struct Importer: Sendable {
         let stopRequest = self.stopRequest
         let progress = self.progress
         // Each batch re-counts its keys' copies inside its own write transaction, so that
-        // imports (and adds) running at once never store a copy twice (issue 12); no plan of
+        // imports (and adds) running at once never store a copy twice; no plan of
         // the whole file is held (a million lines stay small).
         // Rows described by their values find their release only in the lookups: their ids are
         // kept, to take back a copy the collection had already (below); without lookups there
@@ -430,7 +430,7 @@ public struct Importer: Sendable {
 public enum ImportRunError: Error, CustomStringConvertible {
     case report(ExportError)
     /// The collection refused a batch (a full disk, a lock held too long): what the batches
-    /// before it added is kept, and the message says so (issue 12).
+    /// before it added is kept, and the message says so.
     case write(CatalogueStore.ImportWriteError, name: String)
 
     public var description: String {

@@ -106,7 +106,7 @@ public struct LabelPrinting: Sendable {
     public func write(_ request: Request, to path: String) async throws -> String {
         let (document, leftOut) = try await prepared(request)
         let bytes = try document.pdf()
-        // Never over the collection's own files (issue 12).
+        // Never over the collection's own files.
         try ExportFile.write(bytes: bytes, to: path, sparing: store.path)
         return Self.summary(document.plan, path: path) + Self.leftOutSentence(leftOut)
     }

@@ -3,7 +3,7 @@ import CratesNet
 import Foundation
 import Synchronization
 
-/// Searching Discogs without a barcode (issue 14), for `crates search` and the collection
+/// Searching Discogs without a barcode, for `crates search` and the collection
 /// UI's `s`: the query is checked before any request (`ReleaseSearchQuery`), then run by
 /// `DiscogsReleaseSearch` (a catalogue number costs 1 request as printed, 2 typed without its
 /// spaces, at most 3), ranked, and kept so that the release chosen is added or linked

@@ -8,7 +8,7 @@ public struct LookupCounts: Hashable, Sendable {
     /// Requests those lookups cost.
     public var requests = 0
     /// Times writing an outcome (or giving a job back) failed and was tried again: the store
-    /// was locked by another process for longer than its busy timeout (issue 12).
+    /// was locked by another process for longer than its busy timeout.
     public var writeRetries = 0
     /// Outcomes found (or jobs given back) but never written, because the worker was stopped
     /// while the store still refused them: not counted in `done`. Their records keep the

@@ -16,7 +16,7 @@ public struct RecordEdit: Hashable, Sendable {
     public var clear: Set<RecordField>
     /// The copy's note (Discogs' "Notes", which `crates sync` keeps in step).
     public var note: NoteChange?
-    /// The copy's media and sleeve conditions and rating to change (issue 16).
+    /// The copy's media and sleeve conditions and rating to change.
     public var grading: CopyGradingChange
 
     public init(

@@ -74,7 +74,7 @@ public struct DiscogsCollectionInstance: Decodable, Hashable, Sendable {
         var release = basicInformation.release(rawJSON: Self.text(of: basicInformationJSON), webBase: webBase)
         if release.url == nil { release.url = webBase + "/release/\(release.id)" }
         // Enough for the list; the tracklist, credits and notes come later, as for a record
-        // completed from a search result (issue 13: fetched when opened, or in the
+        // completed from a search result (fetched when opened, or in the
         // background).
         release.hasFullDetails = false
         return release

@@ -1,7 +1,7 @@
 /// The record's JSON line written by hand: byte for byte what `JSONObject` encodes with
 /// `makeJSONEncoder()` (keys sorted by their UTF-8 bytes, "/" not escaped, Foundation's
 /// string escapes), at a fraction of the cost: `export --json` of 1,000,000 records spent
-/// most of its time in JSONEncoder (issue 12, item 8). The members are written straight
+/// most of its time in JSONEncoder. The members are written straight
 /// into one string, in the order `.sortedKeys` gives them (fixed keys, so a fixed order);
 /// `JSONObject` stays the reference the tests hold this to, byte for byte.
 extension ExportedRecord {

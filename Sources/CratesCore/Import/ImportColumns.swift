@@ -17,7 +17,7 @@ public struct ImportColumns: Hashable, Sendable {
     public var date: Int?
     /// The index of the location column (`location`, or Discogs' `CollectionFolder`), if any.
     public var location: Int?
-    /// What describes a record without a barcode (issue 14): `artist`, `title`, `catno`
+    /// What describes a record without a barcode: `artist`, `title`, `catno`
     /// (also Discogs' `Catalog#`), `label`, `year` (also `Released`), `country`, `format`.
     /// Read only for rows with neither a barcode nor a release id.
     public var described: [RecordField: Int] = [:]

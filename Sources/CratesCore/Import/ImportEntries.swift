@@ -1,7 +1,7 @@
 import Foundation
 
 /// The valid lines of an import file, held compactly: a million barcode lines take 20 MB
-/// here, where a million `ImportEntry` values take about 90 MB (issue 12: an import's peak
+/// here, where a million `ImportEntry` values take about 90 MB (an import's peak
 /// memory under 100 MB for 1,000,000 lines, whatever the rows hold).
 ///
 /// Each entry is a line number (32 bits), a GTIN as its 14-digit number (`GTIN.gtin14Value`,
@@ -109,7 +109,7 @@ public struct ImportEntries: RandomAccessCollection, Hashable, Sendable {
     /// without making a `GTIN` (a million of them take time and memory).
     public func gtinValue(at position: Int) -> UInt64 { gtins[position] & Self.describedFlag == 0 ? gtins[position] : 0 }
 
-    /// The description of a row without a barcode or release id (issue 14), else nil.
+    /// The description of a row without a barcode or release id, else nil.
     public func described(at position: Int) -> RecordFields? {
         gtins[position] & Self.describedFlag == 0 ? nil : self[position].described
     }

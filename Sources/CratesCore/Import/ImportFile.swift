@@ -12,7 +12,7 @@
 ///   CollectionFolder,Date Added,…,Collection Notes`) and crates' own export (the same plus
 ///   `Barcode`). A row is keyed on its release id when it has one, else on its barcode; a
 ///   `note`/`notes` column (else `Collection Notes`) is kept as the note, and `Date Added` as
-///   the date the copy was added. A CSV without barcodes works too (issue 14): a row with
+///   the date the copy was added. A CSV without barcodes works too: a row with
 ///   neither a barcode nor a release id is described by its `artist`, `title`, `catno`
 ///   (`Catalog#`), `label`, `year` (`Released`), `country` and `format` columns, searched on
 ///   Discogs, and keyed on them for the duplicate rule. Other columns are ignored.

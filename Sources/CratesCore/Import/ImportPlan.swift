@@ -26,7 +26,7 @@ public struct ImportPlan: Sendable {
 
     /// The file's valid lines, in file order.
     public let entries: ImportEntries
-    /// One byte per valid line: `items` without the entries repeated (issue 12: a plan of a
+    /// One byte per valid line: `items` without the entries repeated (a plan of a
     /// million lines must stay small).
     private let verdicts: [Verdict]
     /// The refused lines, in file order (those the file kept, see `ImportFile.refusals`).

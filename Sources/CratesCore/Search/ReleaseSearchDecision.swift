@@ -1,5 +1,5 @@
 /// What a search without a barcode says about one record (an import row, an unmatched
-/// record searched again), by issue 14's rule: matched when exactly one candidate fits the
+/// record searched again), by this rule: matched when exactly one candidate fits the
 /// catalogue-number key, or, without a catalogue number, the artist and title given;
 /// otherwise ambiguous with the candidates, or not found.
 public enum ReleaseSearchDecision: Hashable, Sendable {

@@ -1,4 +1,4 @@
-/// Orders the releases a search found, best first (issue 14):
+/// Orders the releases a search found, best first:
 /// 1. an exact catalogue-number key;
 /// 2. then artist and title (exact words before all words asked, before neither);
 /// 3. then year, country and format as given (more of them first);

@@ -12,7 +12,7 @@ public enum LookupStatus: Sendable, Hashable, CustomStringConvertible {
     case rateLimited(seconds: Int)
     /// A lookup's outcome is found but the collection will not take it yet (another program
     /// keeps it locked, say `reason`): it is tried again until it is written, and counted
-    /// only then (issue 12).
+    /// only then.
     case waitingToWrite(reason: String)
     /// The credentials were refused: the worker has stopped.
     case unauthorized(message: String)

@@ -44,7 +44,7 @@ public struct CredentialStore: Sendable {
     /// The file is opened without following a symbolic link (O_NOFOLLOW) and changed only
     /// through the descriptor opened (fstat, fchmod), and only when it is a regular file of
     /// this user: a link at the credentials' place, which might point at any file of the
-    /// user's, is refused, never read nor chmod-ed (issue 12).
+    /// user's, is refused, never read nor chmod-ed.
     public func load() throws(CredentialStoreError) -> StoredCredentials? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else {

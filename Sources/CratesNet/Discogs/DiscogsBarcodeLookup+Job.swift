@@ -3,10 +3,10 @@ import CratesCore
 extension DiscogsBarcodeLookup {
     /// Looks one claimed record up, whatever it is known by: its pinned release (fetched
     /// again), else its barcode, else, for a record without a barcode, the search its own
-    /// values make (issue 14: at most three requests, `ReleaseSearchPlan`), decided as an
+    /// values make (at most three requests, `ReleaseSearchPlan`), decided as an
     /// import row is (`ReleaseSearchDecision`): one release that fits is matched (completed
     /// from the search result when it can be, with no further request), several are
-    /// ambiguous, none is not found. Every request goes through `retry` (issue 13: a
+    /// ambiguous, none is not found. Every request goes through `retry` (a
     /// transient failure costs a retry, not the record).
     public func lookUp(_ job: LookupJob, retry: inout RequestRetry) async throws(DiscogsError) -> Result {
         guard let releaseID = job.releaseID else { return try await lookUpUnpinned(job, retry: &retry) }

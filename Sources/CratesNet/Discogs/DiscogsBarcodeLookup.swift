@@ -3,7 +3,7 @@ import CratesCore
 /// Looks one GTIN up on Discogs: each barcode form until one has results. When they point
 /// clearly at one release, the record is completed from its search result, which carries
 /// everything the list shows: one request in all for a barcode found at its first form
-/// (issue 13: Discogs' 60 requests a minute are what limits cataloguing a shelf). The
+/// (Discogs' 60 requests a minute are what limits cataloguing a shelf). The
 /// release itself is fetched only when the result's "Artist - Title" does not split cleanly
 /// (see `DiscogsSearchPage.Result.completedRelease`); its full details otherwise come later
 /// (`Release.hasFullDetails`).

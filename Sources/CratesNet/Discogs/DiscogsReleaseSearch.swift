@@ -24,7 +24,7 @@ public struct DiscogsReleaseSearch: Sendable {
         /// False when some request matched more releases than its page held: the person
         /// should narrow the search (the best match may be on a later page).
         public var isComplete: Bool
-        /// What the hits say about one record (issue 14's rule for imports).
+        /// What the hits say about one record (the rule imports use: `ReleaseSearchDecision`).
         public var decision: ReleaseSearchDecision
     }
 

@@ -13,7 +13,7 @@ struct DecoderProcess {
 
     /// `setpriv` (util-linux), which sets PR_SET_PDEATHSIG and then runs the decoder: the
     /// decoder gets SIGKILL when the thread that started it dies, so a daemon killed -9 does
-    /// not leave it holding the camera (issue 12). posix_spawn cannot run prctl(2) in the
+    /// not leave it holding the camera. posix_spawn cannot run prctl(2) in the
     /// child; this exec wrapper does it without a C shim. Nil where it is missing: then only
     /// `DecoderRecord` ends a decoder left behind, when the next daemon starts.
     static let deathSignalWrapper: String? = ["/usr/bin/setpriv", "/bin/setpriv"].first { access($0, X_OK) == 0 }

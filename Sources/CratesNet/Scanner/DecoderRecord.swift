@@ -7,7 +7,7 @@ import Foundation
 
 /// The running decoder's process group, written beside the daemon's lock file
 /// (`scan.sock.decoder`: "PID START", the group leader's pid and start time), so that a
-/// daemon started after one that was killed -9 can end the decoder it left (issue 12). The
+/// daemon started after one that was killed -9 can end the decoder it left. The
 /// start time makes sure that a pid reused since by another program is never signalled.
 struct DecoderRecord {
     let path: String

@@ -144,8 +144,8 @@ extension CatalogueStore {
     /// running at once may have linked or pulled the same instances since. So each new link
     /// and each pull is checked again here, in the write transaction that SQLite's write lock
     /// serialises across processes: an instance already linked (or a copy already linked to
-    /// an instance) is left as the other sync wrote it, never pulled twice (issue 12's rule
-    /// for every add).
+    /// an instance) is left as the other sync wrote it, never pulled twice (the rule
+    /// of every add: no copy doubled by processes at once).
     @discardableResult
     public func applySyncPage(_ changes: SyncPageChanges, now: Date = Date()) async throws(StoreError) -> [Int64] {
         guard !changes.isEmpty else { return [] }

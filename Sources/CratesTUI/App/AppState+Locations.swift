@@ -1,6 +1,6 @@
 import CratesCore
 
-/// Places in the collection UI (issue 15): the current place (set by scanning a place's
+/// Places in the collection UI: the current place (set by scanning a place's
 /// label, or by choosing it in the tree), the tree view (`L`), and leaving the place (Esc
 /// in the list once the filter is clear).
 extension AppState {

@@ -79,8 +79,8 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        // The output is checked before the collection is opened: never one of its own files
-        // (issue 12); then the collection is opened read-only (never created, readable without
+        // The output is checked before the collection is opened: never one of its own files;
+        // then the collection is opened read-only (never created, readable without
         // write permission).
         let output = csv ?? json ?? "-"
         try self.store.checkOutput(output)

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// `crates edit`'s grading flags: a copy's media and sleeve conditions and rating (issue 16),
+/// `crates edit`'s grading flags: a copy's media and sleeve conditions and rating,
 /// beside the collector's values (`RecordFieldOptions`) and the note. Checked with the rest
 /// of the edit by `RecordEdit.checked`.
 struct GradeOptions: ParsableArguments {

@@ -100,7 +100,7 @@ struct ListCommand: ParsableCommand {
     ]
 
     func run() throws {
-        // Read-only: never creates the collection, reads one the user may not write (issue 12).
+        // Read-only: never creates the collection, reads one the user may not write.
         let store = try self.store.openForReading()
         let export = CollectionExport(store: store, filter: try records.filter(in: store, order: sort ?? ConfigurationFile.current().sort))
         let json = self.json

@@ -196,7 +196,7 @@ struct ImportCommand: ParsableCommand {
         let stop = StopRequest.install(announcement: "Stopping: the records added so far are kept (Ctrl-C again to quit at once)")
         let name = file == "-" ? "stdin" : file
         let databasePath = try store.path()
-        // Every output path is checked before anything is read or added (issue 12).
+        // Every output path is checked before anything is read or added.
         if let report { try store.checkOutput(report) }
         // The input is opened once and its start read once, to tell crates' JSON export from
         // a list: a pipe or a FIFO read twice would lose what the first reading took.
