@@ -82,4 +82,22 @@ struct SessionSignInTests {
         #expect(try await server.stats().requests == 0)
         await server.stop()
     }
+
+    @Test("no Discogs at all, a catalogue without the pressing chosen: the choice's refusal names A too")
+    func choiceWithoutDiscogsSaysA() async throws {
+        let temporary = try TemporaryStore()
+        let log = EventLog()
+        let session = CollectionSession(
+            store: temporary.store, discogs: nil, lookups: false, scanner: nil, catalogue: CatalogueUseTests.catalogue(),
+            post: log.post)
+        let gtin = try #require(GTIN(canonical: "5012345678900"))
+        let record = try await temporary.store.add(NewRecord(gtin: gtin, addMethod: .typed))
+        try await running(session) {
+            session.perform(.choose(recordID: record.id, releaseID: 99_999_999))
+            let said = try await log.first("the choice's refusal") { event -> String? in
+                if case .message(let text, true) = event { text } else { nil }
+            }
+            #expect(said == "not signed in to Discogs: A in the list signs in (a token, or OAuth)")
+        }
+    }
 }

@@ -48,7 +48,7 @@ struct HelpStateTests {
     }
 
     @Test("a line too long for the terminal goes on under itself, every word shown", arguments: [40, 80])
-    func wraps(_ width: Int) {
+    func wraps(_ width: Int) throws {
         let lines = HelpText.lines(width: width).map(\.text)
         #expect(lines.allSatisfy { DisplayWidth.of($0) <= width - 2 }, "\(lines.filter { DisplayWidth.of($0) > width - 2 })")
         let words = { (text: String) in text.split(separator: " ").map(String.init) }
@@ -56,9 +56,13 @@ struct HelpStateTests {
         let shown = Set(lines.flatMap(words))
         // A word longer than a line (the address, at 40 columns) is broken where the line ends.
         #expect(expected.filter { DisplayWidth.of($0) <= width - 24 && !shown.contains($0) }.isEmpty)
-        // A key's text goes on under the text, not under the keys.
+        // A note goes on under the note; a key's text under the text (column 21), not under the keys.
         let token = lines.firstIndex { $0.hasPrefix("  Paste a personal access token") }
         #expect(token.map { lines[$0 + 1].hasPrefix("  ") && !lines[$0 + 1].hasPrefix("   ") } == true, "\(lines)")
+        let long = try #require(KeyMap.bindings.first { DisplayWidth.of($0.help) > width - 2 - 21 }, "no key's text wraps at \(width)")
+        let first = try #require(lines.firstIndex { $0.count > 21 && long.help.hasPrefix(String($0.dropFirst(21))) }, "\(lines)")
+        #expect(lines[first + 1].hasPrefix(String(repeating: " ", count: 21)) && lines[first + 1].dropFirst(21).first != " ",
+                "\(lines[first]) / \(lines[first + 1])")
     }
 
     @Test("a help that fits says no line count and no more")

@@ -141,6 +141,11 @@ public enum ReleaseFinderFailure: Error, CustomStringConvertible {
         }
     }
 
+    /// The description as the collection UI says it (`DiscogsAccessProblem.inTheUI`).
+    public var inTheUI: String {
+        if case .access(let problem) = self { problem.inTheUI } else { description }
+    }
+
     /// 3: not signed in or refused; 4: unreachable, or Discogs answered with an error.
     public var exitStatus: Int32 {
         switch self {

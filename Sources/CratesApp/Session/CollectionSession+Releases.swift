@@ -33,6 +33,8 @@ extension CollectionSession {
             case .failure(let failure):
                 post(.message("\(failure)", isError: true))
             }
+        } catch let failure as ReleaseFinderFailure {
+            post(.message(failure.inTheUI, isError: true))
         } catch {
             post(.message("\(error)", isError: true))
         }
@@ -77,8 +79,7 @@ extension CollectionSession {
                 recordID: recordID, query: query, candidates: found.hits.map(\.candidate), requests: found.requests,
                 isComplete: found.isComplete, catalogue: found.edition)))
         } catch {
-            let failure = if case .access(let problem) = error { problem.inTheUI } else { error.description }
-            post(.found(ReleaseSearchAnswer(recordID: recordID, query: query, candidates: [], requests: 0, failure: failure)))
+            post(.found(ReleaseSearchAnswer(recordID: recordID, query: query, candidates: [], requests: 0, failure: error.inTheUI)))
         }
     }
 }
