@@ -32,9 +32,13 @@ public final class DumpReader: Sendable {
     /// be opened.
     public init(path: String) throws(DumpError) {
         self.path = path
-        fileSize = DumpInput.size(of: path)
+        fileSize = Self.fileSize(of: path)
         input = InputBox(try DumpInput(path: path))
     }
+
+    /// The size of the dump at `path` in bytes, without opening it; nil for standard input
+    /// or a pipe.
+    public static func fileSize(of path: String) -> Int64? { DumpInput.size(of: path) }
 
     /// Reads the whole dump, calling `body` on this thread with each batch of at most
     /// `batchSize` releases. Throws `DumpError` when the file is damaged or cut short, or what

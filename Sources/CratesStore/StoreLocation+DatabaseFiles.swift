@@ -59,6 +59,8 @@ extension StoreLocation {
     public enum OutputProblem: Error, Hashable, Sendable, CustomStringConvertible {
         /// Writing there would destroy the collection.
         case isTheDatabase(path: String, DatabaseFile)
+        /// Writing there would destroy the Discogs catalogue (or the build of one).
+        case isTheCatalogue(path: String)
         /// The path is a directory.
         case isADirectory(path: String)
         /// The directory that would hold it does not exist (or is not a directory).
@@ -72,6 +74,8 @@ extension StoreLocation {
             switch self {
             case let .isTheDatabase(path, file):
                 "\(path) is \(file): writing there would destroy the collection; choose another file"
+            case let .isTheCatalogue(path):
+                "\(path) is the Discogs catalogue (or one of its files): writing there would destroy it; choose another file"
             case let .isADirectory(path):
                 "cannot write \(path): it is a directory; name a file"
             case let .noDirectory(path, directory):
@@ -91,11 +95,16 @@ extension StoreLocation {
     }
 
     /// Checks, without writing anything, that `path` can be written as an output file and is
-    /// none of the files of the database at `database`. Call it for every output path before
-    /// the command does any work.
-    public static func checkOutput(_ path: String, database: String) throws(OutputProblem) {
+    /// none of the files of the database at `database`, nor of the Discogs catalogue at
+    /// `catalogue` (with its building file). Call it for every output path before the command
+    /// does any work.
+    public static func checkOutput(_ path: String, database: String, catalogue: String? = nil) throws(OutputProblem) {
         if path.isEmpty { throw .emptyPath }
         if let file = databaseFile(at: path, database: database) { throw .isTheDatabase(path: path, file) }
+        if let catalogue,
+           [catalogue, CatalogueLocation.buildingPath(for: catalogue)].contains(where: { databaseFile(at: path, database: $0) != nil }) {
+            throw .isTheCatalogue(path: path)
+        }
         var info = stat()
         if stat(path, &info) == 0 {
             if info.st_mode & S_IFMT == S_IFDIR { throw .isADirectory(path: path) }

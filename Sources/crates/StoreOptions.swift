@@ -20,13 +20,14 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Refuses an output file (`export --csv FILE`, `import --report FILE`, `labels -o
-    /// FILE`) that is one of the collection's own files (the database, its -wal, -shm or
-    /// -journal, by device and inode: a link to one is caught too), or cannot be written:
-    /// before anything is opened, read or added. "-" is standard output.
+    /// FILE`, `cover -o FILE`) that is one of the collection's own files (the database, its
+    /// -wal, -shm or -journal, by device and inode: a link to one is caught too) or the
+    /// Discogs catalogue's, or cannot be written: before anything is opened, read or added.
+    /// "-" is standard output.
     func checkOutput(_ output: String) throws {
         guard output != "-" else { return }
         do {
-            try StoreLocation.checkOutput(output, database: try path())
+            try StoreLocation.checkOutput(output, database: try path(), catalogue: try? CatalogueLocation.resolve(flag: nil))
         } catch let error as CLIError {
             throw error
         } catch {

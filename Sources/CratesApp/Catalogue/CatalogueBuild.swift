@@ -43,12 +43,19 @@ public struct CatalogueBuild: Sendable {
     public var dumpPath: String
     public var cataloguePath: String
     public var edition: CatalogueEdition
+    /// The collection's database: never replaced by a build, whatever `cataloguePath` says.
+    public var collectionPath: String?
+    /// Swaps the build in even when it kept no release, or fewer than half the releases of
+    /// the catalogue it replaces.
+    public var force: Bool
 
     /// A build of `dumpPath` into `cataloguePath`; the dump's date from `date` (YYYYMMDD), else
     /// from the file's name.
-    public init(dumpPath: String, cataloguePath: String, date: String?) throws(Failure) {
+    public init(dumpPath: String, cataloguePath: String, date: String?, sparing collectionPath: String?, force: Bool = false) throws(Failure) {
         self.dumpPath = dumpPath
         self.cataloguePath = cataloguePath
+        self.collectionPath = collectionPath
+        self.force = force
         if let date {
             guard Self.isDate(date) else { throw .badDate(date) }
             edition = CatalogueEdition(dumpDate: date)
@@ -85,20 +92,24 @@ public struct CatalogueBuild: Sendable {
     /// Runs the build; `progress` is called after each batch, `stop` (when given) stops it.
     public func run(stop: StopRequest?, progress: (Progress) -> Void) throws(Failure) -> CatalogueSummary {
         let start = ContinuousClock.now
-        let reader: DumpReader
-        do {
-            reader = try DumpReader(path: dumpPath)
-        } catch {
-            throw .dump(error)
-        }
         let compressed = !dumpPath.hasSuffix(".xml")
+        // The catalogue's place is checked (and the building file taken) before the dump is
+        // opened: a build refused touches nothing.
         let builder: DiscogsCatalogueBuilder
         do {
             builder = try DiscogsCatalogueBuilder(
                 path: cataloguePath, edition: edition,
-                neededBytes: Self.neededBytes(dumpSize: reader.fileSize, compressed: compressed))
+                neededBytes: Self.neededBytes(dumpSize: DumpReader.fileSize(of: dumpPath), compressed: compressed),
+                sparing: collectionPath)
         } catch {
             throw .file(error)
+        }
+        let reader: DumpReader
+        do {
+            reader = try DumpReader(path: dumpPath)
+        } catch {
+            builder.abandon()
+            throw .dump(error)
         }
         let stopped = StopFlag()
         stop?.onRequest {
@@ -126,7 +137,8 @@ public struct CatalogueBuild: Sendable {
                     seconds: seconds()))
             }
             if stopped.isSet { throw Failure.stopped }
-            return try builder.finish(seconds: seconds(), skipped: skipped, skippedCount: skippedCount, unlisted: unlisted)
+            return try builder.finish(
+                seconds: seconds(), skipped: skipped, skippedCount: skippedCount, unlisted: unlisted, force: force)
         } catch let error as Failure {
             builder.abandon()
             throw error

@@ -14,23 +14,32 @@ public enum ReleaseCatalogueAccess {
     }
 
     /// The catalogue a run uses, and a warning when one was named (`--catalogue`,
-    /// `$CRATES_CATALOGUE`) but cannot be opened: the run then asks Discogs, as without one.
-    /// The default place having none is the ordinary case, and says nothing.
+    /// `$CRATES_CATALOGUE`) but is not there, or when the file there cannot be used (not a
+    /// catalogue, not a regular file, writable by others): the run then asks Discogs, as
+    /// without one. The default place having none is the ordinary case, and says nothing.
     public static func open(
         flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> (catalogue: (any ReleaseCatalogue)?, warning: String?) {
         guard let path = path(flag: flag, environment: environment) else { return (nil, nil) }
-        if let catalogue = openReleaseCatalogue(path: path) { return (catalogue, nil) }
-        let named = !(flag ?? "").isEmpty || !(environment[CatalogueLocation.environmentVariable] ?? "").isEmpty
-        let warning = named ? "no Discogs catalogue can be read at \(path) (`crates catalogue build` makes one): asking Discogs" : nil
-        return (nil, warning)
+        switch openReleaseCatalogue(path: path) {
+        case .success(let catalogue): return (catalogue, nil)
+        case .failure(.none):
+            let named = !(flag ?? "").isEmpty || !(environment[CatalogueLocation.environmentVariable] ?? "").isEmpty
+            let warning = named ? "no Discogs catalogue can be read at \(path) (`crates catalogue build` makes one): asking Discogs" : nil
+            return (nil, warning)
+        case .failure(let error):
+            return (nil, "\(error) Asking Discogs instead.")
+        }
     }
 }
 
 /// The one place the product opens a catalogue file (`crates catalogue build` makes it):
-/// read-only, nil when there is none at `path` or it cannot be read (crates then asks
-/// Discogs, as without one).
-public func openReleaseCatalogue(path: String) -> (any ReleaseCatalogue)? {
-    guard FileManager.default.fileExists(atPath: path) else { return nil }
-    return try? DiscogsCatalogueFile(path: path)
+/// read-only; `.none` when there is none at `path`, else why it cannot be used (crates then
+/// asks Discogs, as without one).
+public func openReleaseCatalogue(path: String) -> Result<any ReleaseCatalogue, CatalogueFileError> {
+    do throws(CatalogueFileError) {
+        return .success(try DiscogsCatalogueFile(path: path))
+    } catch {
+        return .failure(error)
+    }
 }

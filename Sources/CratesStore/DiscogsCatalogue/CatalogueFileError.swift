@@ -10,6 +10,19 @@ public enum CatalogueFileError: Error, Hashable, Sendable, CustomStringConvertib
     case noSpace(directory: String, needed: Int64, available: Int64)
     /// Another build of the same catalogue is under way.
     case buildUnderWay(path: String)
+    /// The path is one of the collection's files: building or removing there would destroy it.
+    case isCollection(path: String, file: StoreLocation.DatabaseFile)
+    /// Something that is no catalogue is there, and a build would replace it (`verb`
+    /// "replace"), or `remove` remove it ("remove"), or the name is unusable ("use").
+    case notACatalogue(path: String, what: String, verb: String)
+    /// A catalogue another user could have written: not trusted with matching scans.
+    case untrusted(path: String, reason: String, advice: String)
+    /// The build kept no release, or far fewer than the catalogue it would replace: not
+    /// swapped in without `--force` (a dump of drafts, or the wrong file).
+    case keptTooFew(path: String, releases: Int, replacing: Int?)
+    /// The building file is a symbolic link, another user's, or not a plain file: crates
+    /// neither writes through it nor removes it.
+    case unsafeBuildingFile(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -24,6 +37,25 @@ public enum CatalogueFileError: Error, Hashable, Sendable, CustomStringConvertib
                 + "\(ByteCount.text(needed)), and \(ByteCount.text(available)) are free."
         case let .buildUnderWay(path):
             "Another build of the Discogs catalogue \(path) is under way; wait for it to end."
+        case let .isCollection(path, file):
+            "\(path) is \(file), not a Discogs catalogue: crates leaves it alone. "
+                + "Name the catalogue with --catalogue PATH or CRATES_CATALOGUE (the collection is --db or CRATES_DB)."
+        case let .notACatalogue(path, what, verb):
+            "Cannot \(verb) \(path): \(what). crates replaces or removes only a catalogue it built; "
+                + "name another file with --catalogue PATH or CRATES_CATALOGUE."
+        case let .untrusted(path, reason, advice):
+            "The Discogs catalogue \(path) is not used: \(reason). Either \(advice)."
+        case let .keptTooFew(path, releases, replacing):
+            if let replacing {
+                "The dump gave \(releases) release\(releases == 1 ? "" : "s"), against the \(replacing) of the catalogue \(path): "
+                    + "the catalogue was not replaced (the wrong file, or a dump cut short?). --force replaces it all the same."
+            } else {
+                "The dump gave no release to keep: nothing was built at \(path) (the wrong file, or a dump of drafts?). "
+                    + "--force builds it all the same."
+            }
+        case let .unsafeBuildingFile(path, reason):
+            "Cannot build the Discogs catalogue: \(path) \(reason), and crates neither writes through it nor removes it. "
+                + "Remove it if you did not make it, or name another catalogue with --catalogue."
         }
     }
 }

@@ -19,6 +19,12 @@ public final class DiscogsCatalogueBuilder {
     public let path: String
     public let edition: CatalogueEdition
     private let buildingPath: String
+    /// The collection's database, which a build never replaces.
+    private let collection: String?
+    /// The releases of the catalogue the build replaces; nil when there is none.
+    private let replacing: Int?
+    /// The building file, open and locked: set once it is this build's (a build refused
+    /// before then removes nothing).
     private var lockDescriptor: Int32 = -1
     private var db: OpaquePointer?
     /// The prepared statements, by `Statement.rawValue` (an array: one is looked up per row).
@@ -45,38 +51,76 @@ public final class DiscogsCatalogueBuilder {
         }
     }
 
-    /// Starts a build of the catalogue at `path`. Checks first that the directory has
-    /// `neededBytes` free (the building file, and SQLite's sorting space while the keys are
-    /// sorted), and that no other build of it is under way; a building file left by a build
-    /// that was killed is replaced.
-    public init(path: String, edition: CatalogueEdition, neededBytes: Int64) throws(CatalogueFileError) {
+    /// Starts a build of the catalogue at `path`. Checks first that what is there is a
+    /// catalogue or nothing (`CatalogueFileSafety`: never the collection at `collection`, nor
+    /// any other file), that the directory has `neededBytes` free (the building file, and
+    /// SQLite's sorting space while the keys are sorted), and that no other build of it is
+    /// under way; a building file left by a build that was killed is taken over.
+    public init(path: String, edition: CatalogueEdition, neededBytes: Int64, sparing collection: String? = nil) throws(CatalogueFileError) {
         self.path = path
         self.edition = edition
+        self.collection = collection
         buildingPath = CatalogueLocation.buildingPath(for: path)
         do {
             try StoreLocation.prepareDirectory(for: path)
         } catch {
             throw .cannotWrite(path: path, reason: "\(error)")
         }
+        replacing = try CatalogueFileSafety.checkReplaceable(path, sparing: collection)
         let directory = StoreLocation.directoryPart(of: path)
         let free = Self.freeBytes(in: directory.isEmpty ? "." : directory)
         if let free, free < neededBytes {
             throw .noSpace(directory: directory.isEmpty ? "." : directory, needed: neededBytes, available: free)
         }
-        lockDescriptor = open(buildingPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lockDescriptor >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
-        guard flock(lockDescriptor, LOCK_EX | LOCK_NB) == 0 else {
-            close(lockDescriptor)
-            lockDescriptor = -1
-            throw .buildUnderWay(path: path)
-        }
-        ftruncate(lockDescriptor, 0)
+        lockDescriptor = try Self.takeBuildingFile(buildingPath, for: path)
         do throws(CatalogueFileError) {
             try openDatabase()
         } catch {
             abandon()
             throw error
         }
+    }
+
+    /// Opens the building file and locks it, this build's alone from then on: made anew
+    /// (`O_EXCL`: never an existing file, nor through a link planted in its place), or, when
+    /// one is there, taken over only when it is this user's plain file and no build holds
+    /// its lock (a build that was killed). Anything else there (a symbolic link, another
+    /// user's file, a directory) is left as it is, and the build refused. Returns the
+    /// descriptor that holds the lock.
+    private static func takeBuildingFile(_ buildingPath: String, for path: String) throws(CatalogueFileError) -> Int32 {
+        let created = open(buildingPath, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if created >= 0 {
+            guard flock(created, LOCK_EX | LOCK_NB) == 0 else {
+                close(created)
+                throw .buildUnderWay(path: path)
+            }
+            return created
+        }
+        guard errno == EEXIST else { throw .cannotWrite(path: path, reason: "cannot create \(buildingPath): \(String(cString: strerror(errno)))") }
+        var info = stat()
+        guard lstat(buildingPath, &info) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        switch info.st_mode & S_IFMT {
+        case S_IFLNK: throw .unsafeBuildingFile(path: buildingPath, reason: "is a symbolic link")
+        case S_IFREG: break
+        default: throw .unsafeBuildingFile(path: buildingPath, reason: "is not a plain file")
+        }
+        guard info.st_uid == geteuid() else {
+            throw .unsafeBuildingFile(path: buildingPath, reason: "belongs to another user (uid \(info.st_uid))")
+        }
+        let existing = open(buildingPath, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
+        guard existing >= 0 else { throw .cannotWrite(path: path, reason: "cannot open \(buildingPath): \(String(cString: strerror(errno)))") }
+        // A build under way holds the lock: its file is left alone.
+        guard flock(existing, LOCK_EX | LOCK_NB) == 0 else {
+            close(existing)
+            throw .buildUnderWay(path: path)
+        }
+        var opened = stat()
+        guard fstat(existing, &opened) == 0, opened.st_dev == info.st_dev, opened.st_ino == info.st_ino else {
+            close(existing)
+            throw .buildUnderWay(path: path)
+        }
+        ftruncate(existing, 0)
+        return existing
     }
 
     deinit {
@@ -93,7 +137,9 @@ public final class DiscogsCatalogueBuilder {
     private func openDatabase() throws(CatalogueFileError) {
         // NOMUTEX: one thread drives a build, so the connection's mutex (taken by every
         // bind and step, millions of them) guards nothing.
-        guard sqlite3_open_v2(buildingPath, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
+                // NOFOLLOW: the file just locked is a plain file; a link put in its place since is
+        // refused rather than written through.
+        guard sqlite3_open_v2(buildingPath, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW, nil) == SQLITE_OK else {
             throw failure("cannot create \(buildingPath)")
         }
         // SQLite's temporary files (the keys before they are sorted, and the sort) go beside
@@ -200,7 +246,16 @@ public final class DiscogsCatalogueBuilder {
 
     /// Sorts the keys into their tables, writes what the build was, and swaps the file in
     /// place of the catalogue. `skipped` names the releases the dump could not give.
-    public func finish(seconds: Double, skipped: [String], skippedCount: Int, unlisted: Int) throws(CatalogueFileError) -> CatalogueSummary {
+    /// A build that kept no release, or fewer than half the releases of the catalogue it
+    /// replaces, is not swapped in unless `force`: a dump of drafts or the wrong file would
+    /// otherwise empty a good catalogue.
+    public func finish(
+        seconds: Double, skipped: [String], skippedCount: Int, unlisted: Int, force: Bool = false
+    ) throws(CatalogueFileError) -> CatalogueSummary {
+        if !force, releases == 0 || replacing.map({ releases < $0 / 2 }) == true {
+            abandon()
+            throw .keptTooFew(path: path, releases: releases, replacing: replacing)
+        }
         if inTransaction {
             try execute("COMMIT")
             inTransaction = false
@@ -224,6 +279,14 @@ public final class DiscogsCatalogueBuilder {
         try execute("COMMIT")
         sqlite3_close_v2(db)
         db = nil
+        // What is in the catalogue's place may have changed during the build: still a
+        // catalogue or nothing, or the build is not swapped in.
+        do throws(CatalogueFileError) {
+            _ = try CatalogueFileSafety.checkReplaceable(path, sparing: collection)
+        } catch {
+            abandon()
+            throw error
+        }
         // On disk before the rename, and the rename on disk before saying it is done.
         let file = open(buildingPath, O_RDONLY | O_CLOEXEC)
         if file >= 0 {
@@ -258,7 +321,8 @@ public final class DiscogsCatalogueBuilder {
         statements = []
         if let db { sqlite3_close_v2(db) }
         db = nil
-        if !finished { unlink(buildingPath) }
+        // Only a building file this build made or took over (it holds the lock) is removed.
+        if !finished, lockDescriptor >= 0 { unlink(buildingPath) }
         finished = true
         if lockDescriptor >= 0 {
             close(lockDescriptor)

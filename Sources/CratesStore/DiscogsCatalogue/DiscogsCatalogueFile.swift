@@ -13,10 +13,12 @@ public final class DiscogsCatalogueFile: ReleaseCatalogue {
     /// Term and label strings already read (they repeat across releases).
     private let names = Mutex<(terms: [Int: String], labels: [Int: String])>(([:], [:]))
 
-    /// Opens the catalogue at `path`; `.none` when there is none.
+    /// Opens the catalogue at `path`; `.none` when there is none, `.unreadable` when it is no
+    /// regular file (checked before opening: a FIFO would wait for ever), `.untrusted` when
+    /// another user could have written it (`CatalogueFileSafety.checkTrusted`).
     public init(path: String) throws(CatalogueFileError) {
         self.path = path
-        guard FileManager.default.fileExists(atPath: path) else { throw .none(path: path) }
+        try CatalogueFileSafety.checkTrusted(path)
         var configuration = Configuration()
         configuration.label = "crates.catalogue"
         configuration.readonly = true
@@ -49,9 +51,12 @@ public final class DiscogsCatalogueFile: ReleaseCatalogue {
         }
     }
 
-    /// Removes the catalogue at `path`; `.none` when there is none. A build under way is not
+    /// Removes the catalogue at `path`; `.none` when there is none, and nothing removed when
+    /// what is there is not a catalogue crates built (`CatalogueFileSafety.checkRemovable`:
+    /// the collection at `collection`, a note, a directory). A build under way is not
     /// disturbed (its file becomes the catalogue when it completes).
-    public static func remove(path: String) throws(CatalogueFileError) {
+    public static func remove(path: String, sparing collection: String?) throws(CatalogueFileError) {
+        try CatalogueFileSafety.checkRemovable(path, sparing: collection)
         guard unlink(path) == 0 else {
             if errno == ENOENT { throw .none(path: path) }
             throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))

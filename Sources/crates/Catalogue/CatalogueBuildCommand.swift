@@ -19,6 +19,11 @@ struct CatalogueBuildCommand: ParsableCommand {
             A release the dump holds that does not parse is skipped and named in the summary; \
             a damaged or truncated file stops the build.
 
+            The build replaces only a catalogue, or nothing: never the collection (--db, \
+            $CRATES_DB) nor any other file at the catalogue's path. A build that keeps no \
+            release, or fewer than half the releases of the catalogue it would replace, is not \
+            swapped in unless --force.
+
             Exit status: 0 when built; 1 when it could not be; 130 when stopped by Ctrl-C.
 
             Examples:
@@ -28,23 +33,30 @@ struct CatalogueBuildCommand: ParsableCommand {
 
     @OptionGroup var catalogue: CatalogueOption
 
+    @OptionGroup var store: StoreOptions
+
     @Option(name: .long, help: ArgumentHelp("The dump's date, when its name does not say it.", valueName: "YYYYMMDD"))
     var date: String?
+
+    @Flag(help: "Replace the catalogue even when the dump gives no release, or fewer than half of its releases.")
+    var force = false
 
     @Argument(help: ArgumentHelp("The releases dump (.xml.gz, .xml, or - for standard input).", valueName: "file"))
     var file: String
 
     func run() throws {
         let stop = StopRequest.install(announcement: "Stopping the build; the catalogue stays as it was.")
-        try Self.build(from: file, into: try catalogue.resolvedPath(), date: date, stop: stop)
+        try Self.build(from: file, into: try catalogue.resolvedPath(), sparing: try? store.path(), date: date, force: force, stop: stop)
     }
 
     /// Builds the catalogue at `cataloguePath` from the dump `file`, with the progress bar
     /// and the summary; shared with `crates catalogue fetch`, which builds what it fetched.
-    static func build(from file: String, into cataloguePath: String, date: String?, stop: StopRequest) throws {
+    static func build(
+        from file: String, into cataloguePath: String, sparing collection: String?, date: String?, force: Bool = false, stop: StopRequest
+    ) throws {
         let build: CatalogueBuild
         do throws(CatalogueBuild.Failure) {
-            build = try CatalogueBuild(dumpPath: file, cataloguePath: cataloguePath, date: date)
+            build = try CatalogueBuild(dumpPath: file, cataloguePath: cataloguePath, date: date, sparing: collection, force: force)
         } catch {
             throw CLIError(error.description)
         }

@@ -31,6 +31,8 @@ struct CatalogueFetchCommand: ParsableCommand {
 
     @OptionGroup var catalogue: CatalogueOption
 
+    @OptionGroup var store: StoreOptions
+
     @OptionGroup var diagnostics: VerboseOption
 
     func validate() throws {
@@ -71,7 +73,8 @@ struct CatalogueFetchCommand: ParsableCommand {
         case .success(let fetched):
             try StandardStreams.out("\(fetched.path): the releases dump of \(fetched.date), SHA-256 verified\n")
             if stop.isRequested { throw ExitCode(stop.exitStatus) }
-            try CatalogueBuildCommand.build(from: fetched.path, into: cataloguePath, date: fetched.date.digits, stop: stop)
+            try CatalogueBuildCommand.build(
+                from: fetched.path, into: cataloguePath, sparing: try? store.path(), date: fetched.date.digits, stop: stop)
             // Built: the older dumps in the cache are of no more use (10 GB each).
             for old in DumpCache.removeOlder(than: fetched.date, in: settings.cacheDirectory) {
                 try StandardStreams.out("Removed \(old.name) (\(DownloadProgress.bytes(old.bytes))), an older dump\n")

@@ -44,9 +44,11 @@ struct CatalogueRemoveCommand: ParsableCommand {
         commandName: "remove",
         abstract: "Remove the catalogue (the collection is not touched).",
         discussion: """
-            Lookups and searches go to Discogs again, as without a catalogue.
+            Lookups and searches go to Discogs again, as without a catalogue. Only a catalogue \
+            crates built is removed: the collection (--db, $CRATES_DB), a directory or any \
+            other file at that path is refused and left as it is.
 
-            Exit status: 0 when removed; 1 when there was none.
+            Exit status: 0 when removed; 1 when there was none, or what is there is no catalogue.
 
             Examples:
               crates catalogue remove
@@ -55,10 +57,12 @@ struct CatalogueRemoveCommand: ParsableCommand {
 
     @OptionGroup var catalogue: CatalogueOption
 
+    @OptionGroup var store: StoreOptions
+
     func run() throws {
         let path = try catalogue.resolvedPath()
         do {
-            try DiscogsCatalogueFile.remove(path: path)
+            try DiscogsCatalogueFile.remove(path: path, sparing: try? store.path())
         } catch {
             throw CLIError(error.description)
         }
