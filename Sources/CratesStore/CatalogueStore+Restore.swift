@@ -63,9 +63,16 @@ extension CatalogueStore {
             }
             tables.append((table, rows))
         }
+        // A whole export says what each section holds, so that a restore can tell a cut file.
+        var counts: [String: Int]?
+        if complete {
+            var all = ["places": places.count, "records": try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record") ?? 0]
+            for (name, rows) in tables { all[name] = rows.count }
+            counts = all
+        }
         return BackupSnapshot(
             header: CollectionBackup.Header(
-                complete: complete, recordSequence: try sequence("record"), locationSequence: try sequence("location")),
+                complete: complete, recordSequence: try sequence("record"), locationSequence: try sequence("location"), counts: counts),
             places: places, tables: tables)
     }
 
@@ -207,6 +214,33 @@ extension CatalogueStore {
             for event in entry.history ?? [] {
                 try StoredValues.addEvent(db, recordID: entry.record.id, at: event.at, kind: event.kind, message: event.message)
             }
+        }
+
+        /// Checks what the rows written name: a record in a place the file did not hold is
+        /// refused, and so is a Discogs link to a record it did not hold, unless the link
+        /// says the copy was deleted in crates (`discogsCopy.deletedAt`). Version 2 files
+        /// (`strictLinks` false) had no such mark: their links without a record are kept as
+        /// faults (a sync reports them and never removes them on Discogs), and counted.
+        /// Returns how many links lack their record.
+        public func checkReferences(strictLinks: Bool) throws -> Int {
+            if let row = try Row.fetchOne(db, sql: """
+                SELECT id, locationID FROM record WHERE locationID IS NOT NULL
+                    AND NOT EXISTS (SELECT 1 FROM location l WHERE l.id = record.locationID) LIMIT 1
+                """)
+            {
+                let (record, place): (Int64, Int64) = (row[0], row[1])
+                throw CollectionBackup.ReadError("record \(record) is in place \(place), which the export does not hold")
+            }
+            let missing = try Int64.fetchAll(db, sql: """
+                SELECT c.recordID FROM discogsCopy c WHERE c.deletedAt IS NULL
+                    AND NOT EXISTS (SELECT 1 FROM record r WHERE r.id = c.recordID) ORDER BY c.recordID
+                """)
+            if strictLinks, let first = missing.first {
+                throw CollectionBackup.ReadError(
+                    "\(missing.count == 1 ? "a Discogs link names record" : "\(missing.count) Discogs links name records, the first") \(first), "
+                        + "which the export does not hold (it lost records)")
+            }
+            return missing.count
         }
 
         /// The ids handed out: never fewer than the file's, so that no id is given again.

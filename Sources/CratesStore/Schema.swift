@@ -44,6 +44,7 @@ enum Schema {
             ("v14 sort keys", addSortKeys),
             ("v15 price observations", addPriceObservations),
             ("v16 discogs conflicts", addSyncConflicts),
+            ("v17 deleted copies", addDeletedCopies),
         ]
     }
 

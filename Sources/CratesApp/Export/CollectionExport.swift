@@ -1,6 +1,8 @@
 import CratesCore
+import CratesNet
 import CratesStore
 import Foundation
+import Synchronization
 
 /// `crates list` and `crates export`: the collection, a page at a time from one snapshot, in
 /// the order the collection UI shows it.
@@ -41,13 +43,19 @@ public struct CollectionExport: Sendable {
 
     /// The whole collection as one JSON object that is also easy to read a line at a time
     /// (`CollectionBackup`): a header, the places, the sync's tables, then the records, one
-    /// object per line with a comma after all but the last of each section. `crates import`
-    /// restores it exactly.
+    /// object per line with a comma after all but the last of each section, and the digest
+    /// of every line after the header. `crates import` restores it exactly.
     public func writeJSON(to file: ExportFile) async throws {
         let written = LockedBox(0)
+        let digest = Mutex(SHA256Digest())
+        /// Writes `bytes`, which come after the header: they count in the digest.
+        @Sendable func write(_ bytes: [UInt8]) throws {
+            digest.withLock { digest in bytes.withUnsafeBytes { digest.update($0) } }
+            try file.write(bytes: bytes)
+        }
         try await store.forEachBackupPage(filter, snapshot: { snapshot in
-            var text = CollectionBackup.headerLine(snapshot.header)
-            text += CollectionBackup.sectionOpening("places")
+            try file.write(CollectionBackup.headerLine(snapshot.header))
+            var text = CollectionBackup.sectionOpening("places")
             text += snapshot.places.map(CollectionBackup.placeLine).joined(separator: ",\n")
             text += snapshot.places.isEmpty ? "" : "\n"
             text += CollectionBackup.sectionClosing(last: false)
@@ -58,7 +66,7 @@ public struct CollectionExport: Sendable {
                 text += CollectionBackup.sectionClosing(last: false)
             }
             text += CollectionBackup.sectionOpening("records")
-            try file.write(text)
+            try write(Array(text.utf8))
         }) { page in
             // Each page as UTF-8 bytes, written once (`ExportedRecord.appendJSONLine`).
             var bytes: [UInt8] = []
@@ -71,9 +79,11 @@ public struct CollectionExport: Sendable {
                 if !first { bytes.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\n")]) }
                 entry.appendJSONLine(includeDiscogs: true, to: &bytes)
             }
-            try file.write(bytes: bytes)
+            try write(bytes)
         }
-        try file.write((written.withLock { $0 } == 0 ? "" : "\n") + CollectionBackup.sectionClosing(last: true))
+        try write(Array(((written.withLock { $0 } == 0 ? "" : "\n") + CollectionBackup.sectionClosing(last: false)).utf8))
+        let sha256 = digest.withLock { $0.finish() } ?? String(repeating: "0", count: 64)
+        try file.write(CollectionBackup.digestLine(sha256: sha256))
     }
 
     /// A genre no section has is most likely a typo: one warning each (the list is still

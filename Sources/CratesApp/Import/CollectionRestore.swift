@@ -1,4 +1,5 @@
 import CratesCore
+import CratesNet
 import CratesStore
 import Foundation
 
@@ -24,6 +25,10 @@ public enum CollectionRestore {
         public var discogsRows = 0
         /// Records whose lookup waits (pending, being looked up, failed).
         public var waiting = 0
+        /// Discogs links to records the file did not hold (a version 2 file, which cannot
+        /// tell a copy deleted in crates from one it lost): kept as faults, which a sync
+        /// reports and never removes on Discogs.
+        public var linksWithoutRecord = 0
     }
 
     /// Why nothing was restored.
@@ -89,6 +94,8 @@ public enum CollectionRestore {
         case header
         case between
         case section(String)
+        /// A version 3 file's records closed: its digest line comes next.
+        case digest
         case end
     }
 
@@ -99,6 +106,11 @@ public enum CollectionRestore {
         var position = Position.header
         var splitter = ImportLineSplitter(maximumLength: maximumLineLength)
         var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+        var header: CollectionBackup.Header?
+        /// What each section held, to compare with the header's counts.
+        var counted: [String: Int] = [:]
+        /// Every line after the header, as written (its text and a newline), up to the digest.
+        let digest = SHA256Digest()
 
         func take(_ piece: ImportLineSplitter.Piece) throws {
             guard case .line(let number, var bytes) = piece else {
@@ -121,39 +133,54 @@ public enum CollectionRestore {
                 }
             }
             switch position {
+            case .header, .digest, .end: break
+            case .between, .section:
+                // The digest is of the lines as the export wrote them, each with its newline.
+                bytes.withUnsafeBytes { digest.update($0) }
+                [UInt8(ascii: "\n")].withUnsafeBytes { digest.update($0) }
+            }
+            switch position {
             case .header:
                 let prefix = Array("{\"crates\":".utf8)
                 guard bytes.starts(with: prefix), bytes.last == UInt8(ascii: ",") else {
                     throw fail("not crates' JSON export (it starts with {\"crates\":)")
                 }
-                let header: CollectionBackup.Header
+                let read: CollectionBackup.Header
                 do {
-                    header = try CollectionBackup.header(try value(bytes.dropFirst(prefix.count).dropLast()))
+                    read = try CollectionBackup.header(try value(bytes.dropFirst(prefix.count).dropLast()))
                 } catch let error as CollectionBackup.ReadError {
                     throw fail(error.description)
                 }
-                guard header.complete else { throw Failure.filtered(name: name) }
-                writer.header(header)
+                guard read.complete else { throw Failure.filtered(name: name) }
+                writer.header(read)
+                header = read
                 position = .between
             case .between:
                 let line = text()
+                if line.hasPrefix("\"\(CollectionBackup.digestMember)\":") {
+                    throw fail("a digest line before the records")
+                }
                 guard line.hasPrefix("\""), line.hasSuffix("\":[") else {
                     throw fail("expected a section (\"places\":[ …), found \(EscapedText.displayForm(of: line, limit: 40))")
                 }
                 position = .section(String(line.dropFirst().dropLast(3)))
             case .section(let section):
                 if bytes.elementsEqual("],".utf8) {
-                    position = .between
+                    position = section == "records" && (header?.version ?? 0) >= 3 ? .digest : .between
                     return
                 }
                 if bytes.elementsEqual("]}".utf8) {
                     guard section == "records" else { throw fail("the export ends before its records") }
+                    guard (header?.version ?? 0) < 3 else {
+                        throw fail("the export ends without its digest line: it was cut short (and closed again)")
+                    }
                     position = .end
                     return
                 }
                 var element = bytes
                 if element.last == UInt8(ascii: ",") { element = element.dropLast() }
                 let node = try value(element)
+                counted[section, default: 0] += 1
                 do {
                     switch section {
                     case "places":
@@ -173,6 +200,14 @@ public enum CollectionRestore {
                 } catch let error as CollectionBackup.ReadError {
                     throw fail(error.description)
                 }
+            case .digest:
+                guard let expected = CollectionBackup.digest(inLine: text()) else {
+                    throw fail("expected the digest line after the records, found \(EscapedText.displayForm(of: text(), limit: 40))")
+                }
+                guard digest.finish() == expected else {
+                    throw fail("the export's lines are not the ones it was written with (its SHA-256 differs): it was changed or damaged")
+                }
+                position = .end
             case .end:
                 throw fail("text after the end of the export")
             }
@@ -192,6 +227,18 @@ public enum CollectionRestore {
         try splitter.finish(take)
         guard case .end = position else {
             throw Failure.line(name: name, line: splitter.lineCount, reason: "the export ends early (it was cut short)")
+        }
+        if let counts = header?.counts {
+            for (section, count) in counts.sorted(by: { $0.key < $1.key }) where counted[section, default: 0] != count {
+                throw Failure.line(
+                    name: name, line: splitter.lineCount,
+                    reason: "the export's header counts \(count) in \(section), and the file holds \(counted[section, default: 0]): lines are missing")
+            }
+        }
+        do {
+            outcome.linksWithoutRecord = try writer.checkReferences(strictLinks: (header?.version ?? 0) >= 3)
+        } catch let error as CollectionBackup.ReadError {
+            throw Failure.line(name: name, line: splitter.lineCount, reason: error.description)
         }
         return outcome
     }

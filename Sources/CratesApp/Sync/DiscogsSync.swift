@@ -281,6 +281,9 @@ struct SyncRun {
         }
         report.removedOnDiscogs = removed.map { SyncListedCopy(recordID: $0.recordID, instanceID: $0.instanceID, title: $0.title) }
 
+        report.missingHere = try await store.linksMissingTheirCopy().map {
+            SyncListedCopy(recordID: $0.recordID, instanceID: $0.instanceID, title: $0.title)
+        }
         let deleted = try await store.linksDeletedInCrates()
         if options.deleteOnDiscogs, options.push {
             if options.dryRun {

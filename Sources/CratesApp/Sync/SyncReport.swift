@@ -115,6 +115,9 @@ public struct SyncReport: Sendable {
     public var newlyRemoved = 0
     /// Copies deleted in crates whose instances are still on Discogs (without `--delete`).
     public var deletedHere: [SyncListedCopy] = []
+    /// Links to copies crates does not have, though it never deleted them (a restore from an
+    /// export that lost records): a fault, left alone on Discogs whatever the options.
+    public var missingHere: [SyncListedCopy] = []
     /// Instances removed from Discogs (`--delete`, or the collection UI's yes).
     public var removedThere = 0
     /// Instances on Discogs only, not pulled (`--push`).
@@ -176,6 +179,19 @@ public struct SyncReport: Sendable {
             lines.append(
                 "deleted in crates, still on Discogs: \(Self.clean(copy.title)) (instance \(copy.instanceID.map(String.init) ?? "?")): "
                     + "`crates sync --delete` removes it there")
+        }
+        if !missingHere.isEmpty {
+            lines.append(
+                "\(counted(missingHere.count, "Discogs copy", plural: "Discogs copies")) \(missingHere.count == 1 ? "is" : "are") linked to "
+                    + "\(missingHere.count == 1 ? "a record" : "records") crates does not have and never deleted (the collection was "
+                    + "restored from an incomplete export?): left as \(missingHere.count == 1 ? "it is" : "they are") on Discogs, even with --delete. "
+                    + "Restore a complete export into a new collection, or remove \(missingHere.count == 1 ? "it" : "them") on Discogs yourself.")
+            for copy in missingHere.prefix(20) {
+                lines.append(
+                    "missing here: record \(copy.recordID.map(String.init) ?? "?") \(Self.clean(copy.title)) "
+                        + "(instance \(copy.instanceID.map(String.init) ?? "?"))")
+            }
+            if missingHere.count > 20 { lines.append("missing here: … and \(missingHere.count - 20) more") }
         }
         if notPulled > 0 {
             lines.append("\(counted(notPulled, "copy", plural: "copies")) only on Discogs not pulled (--push): a sync without --push pulls them.")

@@ -11,7 +11,7 @@ import Foundation
 /// restored) a line at a time (`CollectionBackup.Layout`):
 ///
 /// ```
-/// {"crates":{"complete":true,"format":"crates collection","sequences":{"location":3,"record":12},"version":2},
+/// {"crates":{"complete":true,"counts":{"discogsAccount":0,…,"places":1,"records":12},"format":"crates collection","sequences":{"location":3,"record":12},"version":3},
 /// "places":[
 /// {"code":"2900000000017","createdAt":"…","id":1,"name":"Living Room","parent":null,"path":"Living Room"},
 /// ],
@@ -25,15 +25,26 @@ import Foundation
 /// ],
 /// "records":[
 /// {…one record, as `crates list --json` writes it, plus its release's Discogs JSON and its history…},
-/// ]}
+/// ],
+/// "digest":"sha256:…"}
 /// ```
+///
+/// The header counts what every section holds (a whole export's), and the last line is the
+/// SHA-256 of every line between the two (each line's text and its newline): a file cut
+/// short, even one closed again by hand (`]}` after the 100th record), or filtered, is told
+/// from a whole one before anything is restored. Version 2 files, written before the
+/// counts and the digest, are still restored; only their links are checked.
 ///
 /// The four `discogs…` sections hold those tables' rows as they are (every column, by name;
 /// real numbers written exactly), since they are crates' own bookkeeping rather than a
 /// collector's data.
 public enum CollectionBackup {
-    /// The version `crates export --json` writes; `crates import` restores this one.
-    public static let version = 2
+    /// The version `crates export --json` writes; `crates import` restores this one and the
+    /// one before (`readableVersions`).
+    public static let version = 3
+    public static let readableVersions = 2...3
+    /// The member of the last line: the SHA-256 of the lines between the header and it.
+    public static let digestMember = "digest"
     public static let format = "crates collection"
     /// The sections of rows stored as they are, in the order written.
     public static let tableSections = ["discogsAccount", "discogsFolder", "discogsCopy", "discogsOutbox"]
@@ -44,11 +55,18 @@ public enum CollectionBackup {
         public var complete: Bool
         public var recordSequence: Int64
         public var locationSequence: Int64
+        /// How many elements each section holds ("places", "records" and the table sections):
+        /// a whole export's; nil in a filtered one, and in version 2 files.
+        public var counts: [String: Int]?
+        /// The file's version (`version` for what this crates writes).
+        public var version: Int
 
-        public init(complete: Bool, recordSequence: Int64, locationSequence: Int64) {
+        public init(complete: Bool, recordSequence: Int64, locationSequence: Int64, counts: [String: Int]? = nil, version: Int = CollectionBackup.version) {
             self.complete = complete
             self.recordSequence = recordSequence
             self.locationSequence = locationSequence
+            self.counts = counts
+            self.version = version
         }
     }
 
@@ -88,6 +106,13 @@ public enum CollectionBackup {
         var out = JSONLineBuilder()
         out.open()
         out.member("complete") { $0.raw(header.complete ? "true" : "false") }
+        if let counts = header.counts {
+            out.member("counts") { out in
+                out.open()
+                for (name, count) in counts.sorted(by: { $0.key < $1.key }) { out.member(named: name) { $0.raw(String(count)) } }
+                out.close()
+            }
+        }
         out.member("format") { $0.string(format) }
         out.member("sequences") { out in
             out.open()
@@ -95,9 +120,25 @@ public enum CollectionBackup {
             out.member("record") { $0.raw(String(header.recordSequence)) }
             out.close()
         }
-        out.member("version") { $0.raw(String(version)) }
+        out.member("version") { $0.raw(String(header.version)) }
         out.close()
         return "{\"crates\":" + String(decoding: out.bytes, as: UTF8.self) + ",\n"
+    }
+
+    /// The last line: the SHA-256 (64 hex digits) of the lines after the header, and the
+    /// object's end.
+    public static func digestLine(sha256: String) -> String {
+        "\"\(digestMember)\":\"sha256:\(sha256)\"}\n"
+    }
+
+    /// The hex digits of a digest line's value (`"digest":"sha256:…"}`); nil when the line is
+    /// no digest line.
+    public static func digest(inLine line: String) -> String? {
+        let prefix = "\"\(digestMember)\":\"sha256:"
+        guard line.hasPrefix(prefix), line.hasSuffix("\"}") else { return nil }
+        let hex = line.dropFirst(prefix.count).dropLast(2)
+        guard hex.count == 64, hex.allSatisfy(\.isHexDigit) else { return nil }
+        return hex.lowercased()
     }
 
     /// `"name":[` on its own line.
@@ -154,7 +195,7 @@ public enum CollectionBackup {
     public static func header(_ node: JSONNode) throws(ReadError) -> Header {
         guard node["format"]?.string == format else { throw ReadError("not crates' export (no \"format\":\"\(format)\")") }
         guard let version = node["version"]?.int else { throw ReadError("the export has no version") }
-        guard version == Self.version else {
+        guard readableVersions.contains(version) else {
             throw ReadError(
                 version > Self.version
                     ? "written by a newer crates (export version \(version)): update crates to restore it"
@@ -163,7 +204,19 @@ public enum CollectionBackup {
         guard let complete = node["complete"]?.bool, let sequences = node["sequences"],
               let records = sequences["record"]?.int64, let locations = sequences["location"]?.int64
         else { throw ReadError("the export's header is incomplete") }
-        return Header(complete: complete, recordSequence: records, locationSequence: locations)
+        var counts: [String: Int]?
+        if let node = node["counts"] {
+            guard case .object(let members, _) = node else { throw ReadError("the export's counts are not an object") }
+            var read: [String: Int] = [:]
+            for (name, value) in members {
+                guard let count = value.int, count >= 0 else { throw ReadError("the export's count of \(name) is not a number") }
+                read[name] = count
+            }
+            counts = read
+        } else if version >= 3, complete {
+            throw ReadError("the export's header has no counts")
+        }
+        return Header(complete: complete, recordSequence: records, locationSequence: locations, counts: counts, version: version)
     }
 
     public static func place(_ node: JSONNode) throws(ReadError) -> Place {

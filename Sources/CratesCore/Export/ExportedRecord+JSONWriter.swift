@@ -169,6 +169,14 @@ struct JSONLineBuilder {
         value(&self)
     }
 
+    /// `"key":` for a key known only at run time (escaped as any string), and its value.
+    mutating func member(named key: String, _ value: (inout JSONLineBuilder) -> Void) {
+        separate()
+        string(key)
+        bytes.append(UInt8(ascii: ":"))
+        value(&self)
+    }
+
     mutating func array<Element>(_ elements: [Element], _ write: (inout JSONLineBuilder, Element) -> Void) {
         bytes.append(UInt8(ascii: "["))
         started.append(false)

@@ -25,8 +25,12 @@ extension CatalogueStore {
         /// What both sides held at the last sync.
         public var base: SyncedValues
         public var removed: Bool
-        /// The copy now; nil when it was deleted in crates.
+        /// The copy now; nil when it was deleted in crates, or is missing (`deletedInCrates`).
         public var copy: SyncCopy?
+        /// Whether crates recorded the copy's deletion (`Schema.addDeletedCopies`). A link
+        /// whose copy is gone without it (a restore from a damaged export) is a fault to
+        /// report, never a removal to propose.
+        public var deletedInCrates: Bool
         /// "Artist — Title" of the copy's release (or the instance's, once the copy is gone).
         public var title: String
 
@@ -90,12 +94,24 @@ extension CatalogueStore {
         return gone
     }
 
-    /// Links whose copy was deleted in crates and whose instance is still on Discogs (not
-    /// flagged removed), oldest link first.
+    /// Links whose copy was deleted in crates (the deletion recorded) and whose instance is
+    /// still on Discogs (not flagged removed), oldest link first.
     public func linksDeletedInCrates() async throws(StoreError) -> [SyncLink] {
         try await read { db in
-            try Row.fetchAll(db, sql: Self.linkSelect + " WHERE r.id IS NULL AND c.removedAt IS NULL ORDER BY c.instanceID")
-                .map(Self.syncLink(from:))
+            try Row.fetchAll(
+                db, sql: Self.linkSelect + " WHERE r.id IS NULL AND c.deletedAt IS NOT NULL AND c.removedAt IS NULL ORDER BY c.instanceID"
+            ).map(Self.syncLink(from:))
+        }
+    }
+
+    /// Links whose copy crates does not have, though no deletion of it was recorded (a
+    /// collection restored from an export that lost records): reported, never removed on
+    /// Discogs. Oldest link first.
+    public func linksMissingTheirCopy() async throws(StoreError) -> [SyncLink] {
+        try await read { db in
+            try Row.fetchAll(
+                db, sql: Self.linkSelect + " WHERE r.id IS NULL AND c.deletedAt IS NULL AND c.removedAt IS NULL ORDER BY c.instanceID"
+            ).map(Self.syncLink(from:))
         }
     }
 
@@ -173,7 +189,7 @@ extension CatalogueStore {
     static let linkSelect = """
         SELECT c.instanceID, c.recordID, c.releaseID, c.folderID, c.baseRating, c.baseMedia, c.baseSleeve, c.baseNotes,
                c.removedAt, r.id, r.addedAt, r.note, r.mediaCondition, r.sleeveCondition, r.rating, r.gtin,
-               COALESCE(r.ownArtist, rel.artist, crel.artist), COALESCE(r.ownTitle, rel.title, crel.title)
+               COALESCE(r.ownArtist, rel.artist, crel.artist), COALESCE(r.ownTitle, rel.title, crel.title), c.deletedAt
         FROM discogsCopy c LEFT JOIN record r ON r.id = c.recordID
         LEFT JOIN release rel ON rel.id = r.releaseID
         LEFT JOIN release crel ON crel.id = c.releaseID
@@ -192,7 +208,7 @@ extension CatalogueStore {
         let title = copy?.title ?? (row[17] as String?).map { DisplayTitle.of(artist: row[16] ?? "", title: $0) } ?? "release \(releaseID)"
         return SyncLink(
             instanceID: instanceID, recordID: recordID, releaseID: releaseID, folderID: row[3], base: base,
-            removed: (row[8] as Double?) != nil, copy: copy, title: title)
+            removed: (row[8] as Double?) != nil, copy: copy, deletedInCrates: (row[18] as Double?) != nil, title: title)
     }
 
     /// The base values from the columns baseRating, baseMedia, baseSleeve, baseNotes

@@ -96,12 +96,15 @@ extension CatalogueStore {
         guard !links.isEmpty else { return }
         try await write { db in
             for link in links {
+                // Only a link whose copy crates deleted, and still lacks: a copy missing for
+                // any other reason is never removed from the Discogs account.
                 try db.execute(
                     sql: """
                         INSERT INTO discogsOutbox (kind, recordID, releaseID, folderID, instanceID, createdAt)
-                        VALUES ('remove', ?, ?, ?, ?, ?)
+                        SELECT 'remove', c.recordID, c.releaseID, c.folderID, c.instanceID, ? FROM discogsCopy c
+                        WHERE c.instanceID = ? AND c.deletedAt IS NOT NULL AND NOT EXISTS (SELECT 1 FROM record r WHERE r.id = c.recordID)
                         """,
-                    arguments: [link.recordID, link.releaseID, link.folderID, link.instanceID, StoredValues.seconds(now)])
+                    arguments: [StoredValues.seconds(now), link.instanceID])
             }
         }
     }

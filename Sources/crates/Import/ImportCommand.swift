@@ -188,6 +188,13 @@ struct ImportCommand: ParsableCommand {
         if outcome.waiting > 0 {
             lines.append("\(counted(outcome.waiting, "lookup")) \(outcome.waiting == 1 ? "waits" : "wait") in the queue: `crates` looks them up.")
         }
+        if outcome.linksWithoutRecord > 0 {
+            StandardStreams.errLine(
+                "\(file): \(counted(outcome.linksWithoutRecord, "Discogs link")) \(outcome.linksWithoutRecord == 1 ? "names a record" : "name records") "
+                    + "this export does not hold (an export of an older crates cannot tell a copy deleted in crates from one the file "
+                    + "lost): kept as \(outcome.linksWithoutRecord == 1 ? "it is" : "they are"), and `crates sync` reports "
+                    + "\(outcome.linksWithoutRecord == 1 ? "it" : "them") but never removes \(outcome.linksWithoutRecord == 1 ? "its copy" : "their copies") from Discogs")
+        }
         try StandardStreams.out(lines: lines)
     }
 

@@ -238,6 +238,47 @@ struct DiscogsSyncTests {
         #expect(try await bench.sync().deletedHere.isEmpty)
     }
 
+    @Test("a link whose copy is gone without a recorded deletion is reported and never removed; an undone delete is no deletion")
+    func missingIsNoDeletion() async throws {
+        let bench = try await SyncBench.start()
+        let deletedID = try await bench.addCopy(R.likemind, at: R.day(1))
+        let missingID = try await bench.addCopy(R.hammerfall, at: R.day(2))
+        _ = try await bench.sync()
+        #expect(try await bench.instances().count == 2)
+        // Deleted, then undone: the copy is back and its link is no deletion.
+        let deleted = try await bench.store.delete([deletedID])
+        try await bench.store.restore(deleted)
+        #expect(try await bench.store.linksDeletedInCrates().isEmpty)
+        // A copy gone without a deletion crates made: the collection restored from an
+        // export of an older crates (version 2, no digest) that lost the HammerFall record.
+        let file = bench.temporary.directory.file("export.json")
+        let export = try ExportFile(path: file)
+        try await CollectionExport(store: bench.store, filter: ExportFilter()).writeJSON(to: export)
+        try export.commit()
+        let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init)
+        var older = lines.filter { !$0.contains("Glory To The Brave") || $0.hasPrefix("{\"crates\"") }
+        older[0] = older[0].replacingOccurrences(of: #""version":3"#, with: #""version":2"#)
+            .replacingOccurrences(of: #","counts":\{[^}]*\}"#, with: "", options: .regularExpression)
+        older.removeLast()
+        older[older.count - 1] = "]}"
+        if older[older.count - 2].hasSuffix(",") { older[older.count - 2].removeLast() }
+        try (older.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let restored = SyncBench(temporary: try TemporaryStore(), server: bench.server)
+        let source = try ImportInput.open(path: file)
+        let outcome = try await CollectionRestore.run(source: source, prefix: [], store: restored.store, shouldContinue: { true })
+        source.close()
+        #expect(outcome.records == 1 && outcome.linksWithoutRecord == 1)
+        #expect(try await restored.store.linksDeletedInCrates().isEmpty)
+
+        let report = try await restored.sync(.init(deleteOnDiscogs: true))
+        #expect(report.failure == nil)
+        #expect(report.removedThere == 0 && report.deletedHere.isEmpty)
+        #expect(report.missingHere.map(\.recordID) == [missingID])
+        #expect(report.lines.contains { $0.contains("linked to a record crates does not have and never deleted") })
+        #expect(try await bench.instances().count == 2)
+        #expect(try await bench.collection.stats().requests["delete"] == nil)
+    }
+
     @Test("--dry-run says what each side would get and writes nothing on either")
     func dryRun() async throws {
         let bench = try await SyncBench.start()

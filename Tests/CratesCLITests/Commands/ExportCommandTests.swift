@@ -25,9 +25,10 @@ struct ExportCommandTests {
         + "Collection Media Condition,Collection Sleeve Condition,Collection Notes,Barcode,Location,Collector Fields,"
         + "Genre,Country,Entered By Hand"
 
-    /// An empty collection's JSON export: the header and empty sections.
+    /// An empty collection's JSON export: the header (with what each section holds), empty
+    /// sections, and the SHA-256 of the lines between (`sha256sum` of them, by hand).
     static let emptyJSON = """
-        {"crates":{"complete":true,"format":"crates collection","sequences":{"location":0,"record":0},"version":2},
+        {"crates":{"complete":true,"counts":{"discogsAccount":0,"discogsCopy":0,"discogsFolder":0,"discogsOutbox":0,"places":0,"records":0},"format":"crates collection","sequences":{"location":0,"record":0},"version":3},
         "places":[
         ],
         "discogsAccount":[
@@ -39,7 +40,8 @@ struct ExportCommandTests {
         "discogsOutbox":[
         ],
         "records":[
-        ]}
+        ],
+        "digest":"sha256:7e199f48363d96724b269277755af5c0bf2ceba4ba3f80945ed9366705871138"}
 
         """
 
@@ -112,9 +114,10 @@ struct ExportCommandTests {
         let result = try await sandbox.crates(["export", "--json", file])
         #expect(result.status == 0, "\(result)")
         let text = try String(contentsOfFile: file, encoding: .utf8)
-        #expect(text.hasPrefix(#"{"crates":{"complete":true,"#) && text.hasSuffix("}\n]}\n"))
-        // The header, the places' two lines and Crate 3, four empty sections, records: its two lines and 3 records.
-        #expect(text.split(separator: "\n").count == 17)
+        #expect(text.hasPrefix(#"{"crates":{"complete":true,"#) && text.contains("}\n],\n\"digest\":\"sha256:") && text.hasSuffix("\"}\n"))
+        // The header, the places' two lines and Crate 3, four empty sections, records: its two
+        // lines and 3 records, and the digest.
+        #expect(text.split(separator: "\n").count == 18)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect((document["places"] as? [Any])?.count == 1, "Crate 3")
         let array = try #require(document["records"] as? [[String: Any]])
