@@ -72,7 +72,7 @@ extension Schema {
     static let rowIndexTriggers = ["record_filter_added", "record_filter_indexed", "record_sort_added"]
 
     /// The triggers of `rowIndexTriggers` that run on an insert: what a bulk insert that
-    /// writes each record's text itself and sorts the batch (`CatalogueStore.insertDescribed`)
+    /// writes each record's text itself and sorts the batch (`CollectionStore.insertDescribed`)
     /// lifts. `record_filter_indexed` stays, so a change of a text in the batch is indexed.
     static let rowInsertTriggers = ["record_filter_added", "record_sort_added"]
 

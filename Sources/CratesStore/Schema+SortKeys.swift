@@ -110,7 +110,7 @@ extension Schema {
             ALTER TABLE record ADD COLUMN placeKey TEXT NOT NULL DEFAULT '';
             ALTER TABLE location ADD COLUMN pathKey TEXT NOT NULL DEFAULT '';
             """)
-        try CatalogueStore.refreshPlaceKeys(db)
+        try CollectionStore.refreshPlaceKeys(db)
         try db.execute(sql: """
             UPDATE record SET \(assignments);
             CREATE INDEX record_by_artist ON record(sectionKey, artistKey);
@@ -140,7 +140,7 @@ extension Schema {
     }
 }
 
-extension CatalogueStore {
+extension CollectionStore {
     /// Sets each place's `pathKey` (see `SortKey.place`) from the tree as it is now; run
     /// after every change of places, in its transaction. A collection has tens or hundreds
     /// of places: reading them all costs less than finding those a change touched.

@@ -8,7 +8,7 @@ import GRDB
 /// `grdb_migrations`; a migration, once released, is never edited, only followed by a new
 /// one ("v2", …). A database whose applied identifiers include one this build does not know
 /// was migrated by a newer crates: it is refused before anything is written (see
-/// `CatalogueStore.inspect`). The identifiers say more than a `PRAGMA user_version` number
+/// `CollectionStore.inspect`). The identifiers say more than a `PRAGMA user_version` number
 /// would (which migration, not only how many) and need no second bookkeeping.
 ///
 /// `PRAGMA application_id` is stamped with "CRAT" so that a crates database can be told from
@@ -178,7 +178,7 @@ enum Schema {
     }
 
     /// The local Discogs catalogue that last answered for a record (its dump date,
-    /// `YYYYMMDD`; `CatalogueRecord.catalogueEdition`): the one it was matched from, or the
+    /// `YYYYMMDD`; `CollectionRecord.catalogueEdition`): the one it was matched from, or the
     /// one that does not know it while it waits for Discogs. The catalogue pass asks about
     /// the records due whose value is not the catalogue's own edition, so a newer dump asks
     /// again about what an older one lacked; Discogs is asked only about the others.
@@ -323,7 +323,7 @@ enum Schema {
     }
 
     /// Grading per copy and what `crates sync` keeps of the user's Discogs
-    /// collection: see `CatalogueStore+DiscogsSync.swift`.
+    /// collection: see `CollectionStore+DiscogsSync.swift`.
     private static func addDiscogsSync(_ db: Database) throws {
         try db.execute(sql: """
             -- Discogs' exact texts ("Very Good Plus (VG+)"); the rating 0 (not rated) to 5.
@@ -381,7 +381,7 @@ enum Schema {
             """)
     }
 
-    /// One writing sync at a time (`CatalogueStore+SyncLease`): the token of the sync that
+    /// One writing sync at a time (`CollectionStore+SyncLease`): the token of the sync that
     /// holds the lease, its process (`ClaimOwner`), and when it last renewed it.
     private static func addSyncLease(_ db: Database) throws {
         try db.execute(sql: """

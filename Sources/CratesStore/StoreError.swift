@@ -94,7 +94,7 @@ public enum StoreError: Error, Hashable, Sendable, LocalizedError, CustomStringC
 extension StoreError {
     /// Any error from below as a store error; `busyTimeout` is the connection's, for the
     /// message of a lock held too long.
-    static func wrap(_ error: any Error, busyTimeout: TimeInterval = CatalogueStore.defaultBusyTimeout) -> StoreError {
+    static func wrap(_ error: any Error, busyTimeout: TimeInterval = CollectionStore.defaultBusyTimeout) -> StoreError {
         switch error {
         case let error as StoreError:
             return error

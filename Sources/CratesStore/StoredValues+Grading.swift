@@ -2,7 +2,7 @@ import CratesCore
 import Foundation
 import GRDB
 
-// A person grades a copy through `CatalogueStore.edit` (a `RecordEdit`'s grading and note);
+// A person grades a copy through `CollectionStore.edit` (a `RecordEdit`'s grading and note);
 // this writes what a Discogs sync takes into a copy.
 extension StoredValues {
     /// Writes a copy's grading columns and note.

@@ -123,7 +123,7 @@ extension StoredValues {
             WHERE json_valid(?3) AND (json_type(?3, '$.lowest_price') IN ('integer', 'real')
                                       OR json_type(?3, '$.num_for_sale') = 'integer')
             """).execute(arguments: [
-                release.id, CatalogueStore.observationDay(now), release.rawJSON, seconds(now),
+                release.id, CollectionStore.observationDay(now), release.rawJSON, seconds(now),
             ])
     }
 }

@@ -50,7 +50,7 @@ enum StoredValues {
 
     /// The record in `row` (read with `recordColumns`); `location` gives the place of a
     /// location id (`fetchLocation`, or a `LocationTree` read once for many rows).
-    static func record(from row: Row, location: (Int64) throws -> Location?) throws -> CatalogueRecord {
+    static func record(from row: Row, location: (Int64) throws -> Location?) throws -> CollectionRecord {
         let id = try row.decode(Int64.self, atIndex: 0)
         var gtin: GTIN?
         if let gtinText = try row.decode(String?.self, atIndex: 1) {
@@ -67,7 +67,7 @@ enum StoredValues {
         let candidates = try row.decode(String?.self, atIndex: 13).map {
             try decodeJSON([ReleaseCandidate].self, $0, recordID: id, column: "candidatesJSON")
         } ?? []
-        return CatalogueRecord(
+        return CollectionRecord(
             id: id, gtin: gtin,
             addedAt: date(try row.decode(Double.self, atIndex: 2)),
             addMethod: method,
@@ -176,14 +176,14 @@ enum StoredValues {
         return state
     }
 
-    static func fetchRecord(_ db: Database, id: Int64) throws -> CatalogueRecord? {
+    static func fetchRecord(_ db: Database, id: Int64) throws -> CollectionRecord? {
         try Row.fetchOne(db, sql: "SELECT \(recordColumns) FROM record WHERE id = ?", arguments: [id])
             .map { row in try record(from: row) { try fetchLocation(db, id: $0) } }
     }
 
     /// Inserts `record` with its own id (an undo), its sort keys computed from the release
     /// already stored. Ignored when the id is present (the same undo applied twice).
-    static func insertExisting(_ db: Database, _ record: CatalogueRecord) throws {
+    static func insertExisting(_ db: Database, _ record: CollectionRecord) throws {
         let release = try record.releaseID.flatMap { try fetchRelease(db, id: $0) }
         let keys = RecordKeys(release: release, collector: record.collector, gtin: record.gtin?.canonical ?? "")
         let values: [(any DatabaseValueConvertible)?] = [

@@ -26,13 +26,13 @@ struct Benchmark {
             var insertTimes: [Double] = []
             for run in 0..<runs {
                 let path = "\(base)/insert-\(run).sqlite"
-                let store = try CatalogueStore(path: path)
+                let store = try CollectionStore(path: path)
                 let cpu = cpuSeconds()
                 insertTimes.append(try await time { _ = try await store.addAll(newRecords) })
                 if only == "insert" { print(String(format: "  run %d: %.2f s wall, %.2f s CPU", run, insertTimes.last ?? 0, cpuSeconds() - cpu)) }
                 try remove(path)
             }
-            report("insert \(records.formatted()) records (bulk, \(CatalogueStore.defaultBatchSize)/transaction)", insertTimes, target: 2.0)
+            report("insert \(records.formatted()) records (bulk, \(CollectionStore.defaultBatchSize)/transaction)", insertTimes, target: 2.0)
         }
         if only == "insert" { return }
 
@@ -49,7 +49,7 @@ struct Benchmark {
         var openTimes: [Double] = []
         for _ in 0..<runs {
             openTimes.append(try await time {
-                let store = try CatalogueStore(path: path)
+                let store = try CollectionStore(path: path)
                 let window = try await store.window(screenful)
                 precondition(window.rows.count == 60 && window.outline.rowCount >= records)
             })
@@ -61,7 +61,7 @@ struct Benchmark {
         var statsTimes: [Double] = []
         var statsCPU: [Double] = []
         for _ in 0..<runs {
-            let store = try CatalogueStore(path: path)
+            let store = try CollectionStore(path: path)
             let cpu = cpuSeconds()
             statsTimes.append(try await time {
                 let statistics = try await store.statistics()
@@ -74,7 +74,7 @@ struct Benchmark {
         report("   its CPU time", statsCPU, target: 1.0)
         if only == "stats" { return }
 
-        let store = try CatalogueStore(path: path)
+        let store = try CollectionStore(path: path)
         var windowTimes: [Double] = []
         var deepTimes: [Double] = []
         var fullTimes: [Double] = []
@@ -102,7 +102,7 @@ struct Benchmark {
 
     private func buildCollection(at path: String) async throws {
         try remove(path)
-        let store = try CatalogueStore(path: path)
+        let store = try CollectionStore(path: path)
         var generator = SyntheticCollection(seed: 2)
         var previous: Release?
         var index = 0
@@ -110,7 +110,7 @@ struct Benchmark {
             // Generated batch by batch: 70,000 releases with their raw JSON held at once
             // would dwarf what the store itself uses.
             var batch: [NewRecord] = []
-            for _ in 0..<min(CatalogueStore.defaultBatchSize, records - index) {
+            for _ in 0..<min(CollectionStore.defaultBatchSize, records - index) {
                 let new = generator.newRecord(matched: index % 10 < 7, reuse: previous)
                 previous = new.release ?? previous
                 batch.append(new)
@@ -138,8 +138,8 @@ struct Benchmark {
     }
 
     private func observationLatencies(path: String, samples: Int) async throws -> [Double] {
-        let observing = try CatalogueStore(path: path)
-        let writing = try CatalogueStore(path: path)
+        let observing = try CollectionStore(path: path)
+        let writing = try CollectionStore(path: path)
         let seen = Latest()
         let observation = try observing.observeWindow(
             RowWindow(offset: 0, limit: 60), onError: { print("observation error: \($0)") },

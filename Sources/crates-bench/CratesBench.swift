@@ -118,7 +118,7 @@ struct Writer {
     var batchSize: Int
 
     func run() async throws {
-        let store = try CatalogueStore(path: path)
+        let store = try CollectionStore(path: path)
         var synthetic = SyntheticCollection(seed: 7)
         var committed = 0
         while true {

@@ -21,7 +21,7 @@ enum Drivers {
     /// `--racy 1` does it the way crates once did (count the copies, then add the
     /// new entries in separate transactions), to show the race the store's API closes.
     static func importFile(_ options: Options) async throws {
-        let store = try CatalogueStore(path: try options.required("--db"))
+        let store = try CollectionStore(path: try options.required("--db"))
         let file: ImportFile
         switch try ImportInput.read(path: try options.required("--file")) {
         case .complete(let read): file = read
@@ -43,7 +43,7 @@ enum Drivers {
     /// `add --db PATH --gtin DIGITS [--wait 1] [--racy 1]`: `crates add` of one barcode;
     /// prints `added ID` or `present N`.
     static func add(_ options: Options) async throws {
-        let store = try CatalogueStore(path: try options.required("--db"))
+        let store = try CollectionStore(path: try options.required("--db"))
         guard let gtin = GTIN(canonical: try options.required("--gtin")) else { throw Usage("--gtin needs a canonical GTIN") }
         try waitIfAsked(options)
         let new = NewRecord(gtin: gtin, addMethod: .typed)
@@ -62,7 +62,7 @@ enum Drivers {
     /// `claim --db PATH`: claims the next lookup as a worker does, prints `claimed ID` (or
     /// `nothing`), then holds the claim until standard input closes or the process is killed.
     static func claim(_ options: Options) async throws {
-        let store = try CatalogueStore(path: try options.required("--db"))
+        let store = try CollectionStore(path: try options.required("--db"))
         guard let job = try await store.claimNext(now: Date(), lease: 900) else { return say("nothing") }
         say("claimed \(job.recordID)")
         while readLine() != nil {}
@@ -71,7 +71,7 @@ enum Drivers {
     /// `read --db PATH`: opens the collection read-only, as `crates list` will, and prints
     /// `records N`.
     static func read(_ options: Options) async throws {
-        let store = try CatalogueStore(readingAt: try options.required("--db"))
+        let store = try CollectionStore(readingAt: try options.required("--db"))
         let count = Count()
         try await store.forEachPage(detail: .listing) { page in count.add(page.count) }
         say("records \(count.value)")
@@ -90,7 +90,7 @@ enum Drivers {
         }
         var line = "lines \(file.lineCount) entries \(file.entries.count) refused \(file.refusalCount)"
         if let path = options.values["--db"] {
-            let store = try CatalogueStore(path: path)
+            let store = try CollectionStore(path: path)
             let outcome = try await store.importEntries(file.entries, copies: false)
             line += " added \(outcome.added) present \(outcome.present)"
         }

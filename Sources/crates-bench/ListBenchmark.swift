@@ -31,7 +31,7 @@ struct ListBenchmark {
             let path = "\(base)/list-\(size).sqlite"
             let built = try await Self.time { try await build(size, at: path) }
             print(String(format: "  (%@ records built in %.1f s)", size.formatted(), built))
-            let store = try CatalogueStore(path: path)
+            let store = try CollectionStore(path: path)
             let null = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/null"))
             defer { try? null.close() }
 
@@ -56,7 +56,7 @@ struct ListBenchmark {
     }
 
     /// As `crates list` does: one line per record, written a page at a time.
-    static func list(_ store: CatalogueStore, _ filter: ExportFilter, to file: FileHandle) async throws {
+    static func list(_ store: CollectionStore, _ filter: ExportFilter, to file: FileHandle) async throws {
         try await store.forEachPage(filter, detail: .listing) { page in
             var text = ""
             for entry in page { text += entry.listingLine + "\n" }
@@ -65,7 +65,7 @@ struct ListBenchmark {
     }
 
     /// As `crates export --json` does: every record with its release, Discogs' JSON and history.
-    static func exportJSON(_ store: CatalogueStore, to file: FileHandle) async throws {
+    static func exportJSON(_ store: CollectionStore, to file: FileHandle) async throws {
         try await store.forEachPage(ExportFilter(), detail: .full) { page in
             // As CollectionExport.writeJSON: each page as bytes.
             var bytes: [UInt8] = []
@@ -103,13 +103,13 @@ struct ListBenchmark {
     /// twenty matched (releases shared among copies, with a few kilobytes of JSON each).
     private func build(_ size: Int, at path: String) async throws {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        let store = try CatalogueStore(path: path)
+        let store = try CollectionStore(path: path)
         var generator = SyntheticCollection(seed: 11)
         var releases: [Release] = []
         var done = 0
         while done < size {
             var batch: [NewRecord] = []
-            for _ in 0..<min(CatalogueStore.defaultBatchSize, size - done) {
+            for _ in 0..<min(CollectionStore.defaultBatchSize, size - done) {
                 var new = generator.newRecord(matched: false)
                 if done % 20 == 0 {
                     if releases.count < 2_000 { releases.append(generator.release()) }

@@ -39,7 +39,7 @@ struct TUIBenchmark {
         var records = 0
         for _ in 0..<(filterOnly ? 1 : runs) {
             let started = now()
-            let store = try CatalogueStore(path: database)
+            let store = try CollectionStore(path: database)
             let first = try await FirstScreen.load(store, width: 120, height: 40)
             _ = first.state.render()
             startTimes.append(now() - started)
@@ -51,7 +51,7 @@ struct TUIBenchmark {
         // 2. Keys: each handled and the frame rendered, as the UI loop does per key. A key
         // that needs rows not held asks the store; that query runs off the UI thread in the
         // app, so it is timed apart, and its answer applied (and rendered) as the next event.
-        let store = try CatalogueStore(path: database)
+        let store = try CollectionStore(path: database)
         var state = AppState(width: 120, height: 40)
         var fetches: [Double] = []
         var pending = state.handle(.resize(width: 120, height: 40))
@@ -117,7 +117,7 @@ struct TUIBenchmark {
         // another process writes while a person types): the store cannot reuse what it read
         // for the keystrokes before, and reads the records again.
         var afterChange: (wall: [Double], cpu: [Double]) = ([], [])
-        let other = try CatalogueStore(path: database)
+        let other = try CollectionStore(path: database)
         let someRecord = try await store.window(CollectionQuery(window: RowWindow(offset: 0, limit: 1))).rows.first?.recordID
         for run in 0..<max(1, runs / 2) {
             for (n, text) in typed.enumerated() {
@@ -242,7 +242,7 @@ struct TUIBenchmark {
     }
 
     /// Answers the store queries among `commands` as the app's observation would.
-    static func answer(_ commands: inout [AppCommand], _ state: inout AppState, _ store: CatalogueStore, _ fetches: inout [Double]) async throws {
+    static func answer(_ commands: inout [AppCommand], _ state: inout AppState, _ store: CollectionStore, _ fetches: inout [Double]) async throws {
         while !commands.isEmpty {
             let command = commands.removeFirst()
             guard case .session(.query(let query)) = command else { continue }
@@ -257,7 +257,7 @@ struct TUIBenchmark {
 
 /// What `crates` does before its first frame: ask for the first window and lay it out.
 enum FirstScreen {
-    static func load(_ store: CatalogueStore, width: Int, height: Int) async throws -> (state: AppState, records: Int) {
+    static func load(_ store: CollectionStore, width: Int, height: Int) async throws -> (state: AppState, records: Int) {
         var state = AppState(width: width, height: height)
         var fetches: [Double] = []
         var commands = state.handle(.resize(width: width, height: height))

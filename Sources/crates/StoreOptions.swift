@@ -39,11 +39,11 @@ struct StoreOptions: ParsableArguments {
     /// `location list`, `labels`):
     /// a missing file is not created (it reads as an empty collection), and a collection the
     /// user may not write (mode 0444, a directory 0555) can be read.
-    func openForReading() throws -> CatalogueStore {
+    func openForReading() throws -> CollectionStore {
         do {
-            return try CatalogueStore(readingAt: try path())
+            return try CollectionStore(readingAt: try path())
         } catch StoreError.noDatabase {
-            return try CatalogueStore.inMemory()
+            return try CollectionStore.inMemory()
         } catch let error as CLIError {
             throw error
         } catch {
@@ -61,15 +61,15 @@ struct StoreOptions: ParsableArguments {
     /// leaves the collection file complete on its own, with nothing of it only in the -wal
     /// file: a collector may copy the file alone. A command that stops cleanly on a signal
     /// (`StopRequest.install`) installs its request before opening.
-    func open(patient: Bool = true) throws -> CatalogueStore {
-        CatalogueStore.checkpointWrittenCollectionsAtExit()
+    func open(patient: Bool = true) throws -> CollectionStore {
+        CollectionStore.checkpointWrittenCollectionsAtExit()
         StopRequest.quitOnSignals()
         do {
             let file = try path()
             // An upgrade that builds an index over a large collection takes a while: say why
             // the command waits, before it does.
             let patience: LockPatience = patient ? .command { StandardStreams.errLine(Self.waitingForLock) } : .oneTimeout
-            return try CatalogueStore(path: file, patience: patience) { records in
+            return try CollectionStore(path: file, patience: patience) { records in
                 StandardStreams.errLine(
                     "\(file): upgrading the collection (\(records.formatted()) records) for this version of crates: "
                         + "a minute or so a million records…")

@@ -8,11 +8,11 @@ import Foundation
 /// A store in a fresh temporary file, removed when the value goes.
 final class TemporaryStore: Sendable {
     let directory: TemporaryDirectory
-    let store: CatalogueStore
+    let store: CollectionStore
 
     init() throws {
         directory = try TemporaryDirectory(prefix: "crates-app")
-        store = try CatalogueStore(path: directory.file("crates.sqlite"))
+        store = try CollectionStore(path: directory.file("crates.sqlite"))
     }
 }
 
@@ -49,13 +49,13 @@ func access(_ server: DiscogsTestServer, token: String? = DiscogsTestServer.toke
 }
 
 /// A worker over `store` with that access's client.
-func worker(_ store: CatalogueStore, _ access: DiscogsAccess) -> LookupWorker {
+func worker(_ store: CollectionStore, _ access: DiscogsAccess) -> LookupWorker {
     LookupWorker(queue: store, lookup: DiscogsBarcodeLookup(client: access.client))
 }
 
 /// Adds a pending record of `digits`.
 @discardableResult
-func addPending(_ store: CatalogueStore, _ digits: String) async throws -> CatalogueRecord {
+func addPending(_ store: CollectionStore, _ digits: String) async throws -> CollectionRecord {
     try await store.add(NewRecord(gtin: try gtin(digits), addMethod: .typed))
 }
 

@@ -29,7 +29,7 @@ struct CatalogueUseTests {
     }
 
     /// The record of `gtin` among the first few (a test's collection is small).
-    static func record(_ store: CatalogueStore, _ gtin: GTIN) async throws -> CatalogueRecord? {
+    static func record(_ store: CollectionStore, _ gtin: GTIN) async throws -> CollectionRecord? {
         for id in Int64(1)...50 {
             if let record = try await store.record(id), record.gtin == gtin { return record }
         }

@@ -14,7 +14,7 @@ import Testing
 struct CollectionValuationTests {
     static func day(_ text: String) -> Date { ISO8601DateFormatter().date(from: text + "T12:00:00Z") ?? Date(timeIntervalSince1970: 0) }
 
-    static func seeded(_ store: CatalogueStore) async throws -> [Int64] {
+    static func seeded(_ store: CollectionStore) async throws -> [Int64] {
         var ids: [Int64] = []
         for (n, release) in [1, 5_134_861].enumerated() {
             let record = try await store.add(NewRecord(
@@ -29,7 +29,7 @@ struct CollectionValuationTests {
     @Test("--history after two refreshes on different months: one line per month, each month's figures; a second refresh the same day replaces it")
     func history() async throws {
         let server = try await DiscogsTestServer.start()
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         _ = try await Self.seeded(store)
         let clock = LockedBox(Self.day("2026-10-30"))
         let valuation = CollectionValuation(store: store, access: try access(server), now: { clock.withLock { $0 } })
@@ -70,7 +70,7 @@ struct CollectionValuationTests {
     @Test("a full release fetch stores its lowest price and number for sale, in the account's currency")
     func releaseFetch() async throws {
         let server = try await DiscogsTestServer.start()
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         let client = try access(server).client
         let release = try await client.release(id: 5_134_861)
         let record = try await store.add(NewRecord(gtin: sampleGTIN(1), addMethod: .typed, release: release))

@@ -130,7 +130,7 @@ struct LookupDriverTests {
         let temporary = try TemporaryStore()
         let store = temporary.store
         let held = try await addPending(store, "5099750442227")
-        var others: [CatalogueRecord] = []
+        var others: [CollectionRecord] = []
         for digits in ["727361626525", "5012345678900", "5012345678917"] { others.append(try await addPending(store, digits)) }
         try await server.hold(match: "barcode=5099750442227", count: 1)
         let transport = try CurlTransport(
@@ -160,7 +160,7 @@ struct LookupDriverTests {
     func unreachableFailsEveryRecordInHand() async throws {
         let temporary = try TemporaryStore()
         let store = temporary.store
-        var records: [CatalogueRecord] = []
+        var records: [CollectionRecord] = []
         for digits in ["5099750442227", "727361626525", "5012345678900", "5012345678917"] {
             records.append(try await addPending(store, digits))
         }

@@ -14,9 +14,9 @@ import Testing
 
     /// A collection of three records, its store kept open (its -wal file holds them): the
     /// bytes of the database and the -wal, to compare after.
-    static func collection(in directory: TemporaryDirectory) async throws -> (path: String, bytes: Data, store: CatalogueStore) {
+    static func collection(in directory: TemporaryDirectory) async throws -> (path: String, bytes: Data, store: CollectionStore) {
         let path = directory.file("crates.sqlite")
-        let store = try CatalogueStore(path: path)
+        let store = try CollectionStore(path: path)
         for n in 1...3 { _ = try await store.add(NewRecord(gtin: sampleGTIN(n), addMethod: .typed)) }
         return (path, try bytes(path), store)
     }

@@ -21,9 +21,9 @@ struct LookupWorkerCatalogueTests {
     }
 
     /// A collection in a temporary file with a pending record of each barcode, in order.
-    private func collection(_ gtins: [GTIN]) async throws -> (TemporaryDirectory, CatalogueStore, [Int64]) {
+    private func collection(_ gtins: [GTIN]) async throws -> (TemporaryDirectory, CollectionStore, [Int64]) {
         let directory = try TemporaryDirectory(prefix: "crates-catalogue-worker")
-        let store = try CatalogueStore(path: directory.file("crates.sqlite"))
+        let store = try CollectionStore(path: directory.file("crates.sqlite"))
         let ids = try await store.addAll(gtins.map { NewRecord(gtin: $0, addMethod: .import) })
         return (directory, store, ids)
     }
@@ -41,7 +41,7 @@ struct LookupWorkerCatalogueTests {
         await finish(worker, running)
     }
 
-    private func state(_ store: CatalogueStore, _ id: Int64) async throws -> LookupState? {
+    private func state(_ store: CollectionStore, _ id: Int64) async throws -> LookupState? {
         try await store.record(id)?.lookupState
     }
 
@@ -156,7 +156,7 @@ struct LookupWorkerCatalogueTests {
     func describedRecords() async throws {
         let server = try await DiscogsTestServer.start()
         let directory = try TemporaryDirectory(prefix: "crates-catalogue-worker")
-        let store = try CatalogueStore(path: directory.file("crates.sqlite"))
+        let store = try CollectionStore(path: directory.file("crates.sqlite"))
         var bowie = Self.release(7)
         bowie.artist = "David Bowie"
         bowie.title = "Low"

@@ -20,7 +20,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/crates.sqlite"
         // A short busy timeout, so that "longer than the busy timeout" takes a moment.
-        let store = try CatalogueStore(path: path, busyTimeout: 0.2)
+        let store = try CollectionStore(path: path, busyTimeout: 0.2)
         let record = try await store.add(NewRecord(gtin: try gtin("5099750442227"), addMethod: .typed))
 
         // The lock is taken once the worker has claimed the record: its lookup then runs,
@@ -60,10 +60,10 @@ import Testing
 /// The store's queue, which has `sqlite3` take the database's write lock right after the
 /// first claim, and keep it until `lock.release()`.
 final class LockAfterClaim: LookupQueue {
-    let store: CatalogueStore
+    let store: CollectionStore
     let lock: SQLiteLock
 
-    init(store: CatalogueStore, path: String) {
+    init(store: CollectionStore, path: String) {
         self.store = store
         lock = SQLiteLock(path: path)
     }

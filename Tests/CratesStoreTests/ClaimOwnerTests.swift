@@ -14,10 +14,10 @@ import Glibc
 @Suite struct ClaimOwnerTests {
     /// One pending record in a new database, and a claimer process holding it (`crates-bench
     /// claim`: claims as a worker does, and holds the claim until its standard input closes).
-    private func claimedByAnotherProcess() async throws -> (CatalogueStore, ChildProcess, Int64, TemporaryDirectory) {
+    private func claimedByAnotherProcess() async throws -> (CollectionStore, ChildProcess, Int64, TemporaryDirectory) {
         let directory = try TemporaryDirectory()
         let path = directory.file("crates.sqlite")
-        let store = try CatalogueStore(path: path)
+        let store = try CollectionStore(path: path)
         let record = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))
         let claimer = try ChildProcess.start(
             try ProcessRunner.builtProduct(named: "crates-bench"), arguments: ["claim", "--db", path], keepStdinOpen: true,

@@ -40,7 +40,7 @@ struct CollectorValuesTests {
             }
             try queue.close()
         }
-        let store = try CatalogueStore(path: path)
+        let store = try CollectionStore(path: path)
         #expect(try await store.integrityProblems().isEmpty)
         let details = try #require(try await store.details(1))
         #expect(details.record.gtin?.canonical == "5012345678900" && details.release?.id == 249_504)
@@ -69,7 +69,7 @@ struct CollectorValuesTests {
 
     @Test("the collector's values win over the release's, move the record, and survive a new version of the release")
     func valuesWinAndFollow() async throws {
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         let rock = release(1, artist: "Pink Floyd", title: "The Dark Side Of The Moon", genres: ["Rock"])
         let record = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed, release: rock))
         try await store.edit(record.id, try RecordEdit.checked(values: [.genre: "Jazz", .title: "Zebra", .year: "1974"]))
@@ -98,7 +98,7 @@ struct CollectorValuesTests {
 
     @Test("a record entered by hand: its genre's section, never queued, never claimed; found by the filter")
     func handEntered() async throws {
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         let fields = RecordFields(artist: "The Nice", title: "Ars Longa Vita Brevis", genre: "Rock", year: 1968, catno: "IMSP 020")
         let record = try await store.add(NewRecord(gtin: nil, addMethod: .manual, collector: fields, handEntered: true))
         #expect(record.lookupState == .handEntered)
@@ -122,7 +122,7 @@ struct CollectorValuesTests {
 
     @Test("a record without a barcode waiting for a lookup is claimed with the search its own values make")
     func describedRecordIsSearched() async throws {
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         let entry = try #require(ImportEntry(
             line: 2, gtin: nil, described: RecordFields(artist: "Cat Stevens", title: "Tea For The Tillerman", catno: "ILPS 9135")))
         let ids = try await store.importEntries([entry])
@@ -143,7 +143,7 @@ struct CollectorValuesTests {
     /// the import counts by that key, so the same file imported again adds nothing.
     @Test("a described row that also names the collector's values, imported twice: one copy")
     func describedRowWithCollectorValuesImportedTwice() async throws {
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         let entry = try #require(ImportEntry(
             line: 2, gtin: nil, described: RecordFields(artist: "Cat Stevens", title: "Tea For The Tillerman", catno: "ILPS 9135"),
             collector: RecordFields(title: "Tea For The Tillerman (UK)")))
@@ -155,7 +155,7 @@ struct CollectorValuesTests {
 
     @Test("delete and undo bring the collector's values back; the export reads them")
     func undoAndExport() async throws {
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         let record = try await store.add(NewRecord(gtin: makeGTIN(2), addMethod: .typed, release: release(3)))
         try await store.edit(record.id, try RecordEdit.checked(values: [.country: "UK"], note: "signed"))
         let deleted = try await store.delete([record.id])

@@ -14,7 +14,7 @@ import Glibc
     @Test func theDatabaseAndItsSideFilesByAnyName() async throws {
         let directory = try TemporaryDirectory()
         let database = directory.file("crates.sqlite")
-        let store = try CatalogueStore(path: database)
+        let store = try CollectionStore(path: database)
         _ = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))
         // While the store is open, the -wal and -shm files exist.
         #expect(FileManager.default.fileExists(atPath: database + "-wal"))
@@ -58,7 +58,7 @@ import Glibc
     @Test func aDatabaseNamedThroughALink() async throws {
         let directory = try TemporaryDirectory()
         let real = directory.file("real.sqlite")
-        let store = try CatalogueStore(path: real)
+        let store = try CollectionStore(path: real)
         _ = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))
         let named = directory.file("named.sqlite")
         #expect(symlink(real, named) == 0)
@@ -72,7 +72,7 @@ import Glibc
     @Test func outputPathsAreCheckedBeforeAnythingIsWritten() async throws {
         let directory = try TemporaryDirectory()
         let database = directory.file("crates.sqlite")
-        let store = try CatalogueStore(path: database)
+        let store = try CollectionStore(path: database)
         _ = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))
         #expect(throws: StoreLocation.OutputProblem.isTheDatabase(path: database + "-wal", .wal)) {
             try StoreLocation.checkOutput(database + "-wal", database: database)

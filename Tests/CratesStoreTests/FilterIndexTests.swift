@@ -17,7 +17,7 @@ import Testing
     /// search text or the collector's, by a scan of `record` joined with `release`. Kept here
     /// as it was, the reference the indexed query must agree with.
     static func scanned(_ db: Database, _ filter: String) throws -> (sections: [SectionSummary], ids: [Int64]) {
-        let words = CatalogueStore.filterWords(filter)
+        let words = CollectionStore.filterWords(filter)
         let condition = words.isEmpty ? "1" : words.map { _ in
             """
             (instr(coalesce(r.gtin, ''), ?) > 0 OR instr(coalesce(rel.searchText, ''), ?) > 0 \
@@ -82,7 +82,7 @@ import Testing
     /// releases refreshed with other titles and labels under records already indexed), a
     /// release chosen, edits of the collector's values (set and cleared), records entered by
     /// hand, deleted, and deleted then restored (undo).
-    static func changedCollection(_ store: CatalogueStore) async throws {
+    static func changedCollection(_ store: CollectionStore) async throws {
         var random = SeededGenerator(seed: 23)
         let releases = (1...60).map { makeRelease($0, &random) }
         var batch: [NewRecord] = []
@@ -167,7 +167,7 @@ import Testing
     /// Each filter's window, by each plan that applies, against the scan: sections, rows
     /// (all of them, and a window inside), and the focus's row (a record kept, one filtered
     /// out or deleted).
-    static func expectSameAsScan(_ store: CatalogueStore, filters: [String]) async throws {
+    static func expectSameAsScan(_ store: CollectionStore, filters: [String]) async throws {
         let deletedID: Int64 = 1_000_000
         // One held snapshot for every filter: read once, then reused, as between keystrokes.
         let snapshots = FilterSnapshots()
@@ -175,15 +175,15 @@ import Testing
             // A year or format word is a condition of its own (`ListFilterTerms`), not text.
             for filter in filters where ListFilterTerms(filter).years == nil && ListFilterTerms(filter).formats.isEmpty {
                 let expected = try scanned(db, filter)
-                let words = CatalogueStore.filterWords(filter)
-                var plans: [CatalogueStore.FilterPlan?] = [nil, .scan, .memory]
-                if let expression = CatalogueStore.indexExpression(words) { plans.append(.index(expression)) }
+                let words = CollectionStore.filterWords(filter)
+                var plans: [CollectionStore.FilterPlan?] = [nil, .scan, .memory]
+                if let expression = CollectionStore.indexExpression(words) { plans.append(.index(expression)) }
                 let someID = try Int64.fetchOne(db, sql: "SELECT id FROM record ORDER BY id LIMIT 1 OFFSET 123") ?? 1
                 let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record")
                 for plan in plans {
                     let focuses: [Int64?] = [expected.ids.dropFirst(expected.ids.count / 2).first, someID, deletedID]
                     for focus in focuses {
-                        let all = try CatalogueStore.fetchWindow(
+                        let all = try CollectionStore.fetchWindow(
                             db, CollectionQuery(filter: filter, window: RowWindow(offset: 0, limit: 10_000), focus: focus, order: .title),
                             plan: plan, snapshots: plan == .memory ? snapshots : nil)
                         let context = "filter \(filter.debugDescription), plan \(plan.map { "\($0)" } ?? "chosen")"
@@ -193,14 +193,14 @@ import Testing
                         #expect(all.totalRecords == total, "\(context)")
                         // A screenful from the top, as the UI asks while a person types: the
                         // scan's first walk may hold every match, or stop before the focus.
-                        let top = try CatalogueStore.fetchWindow(
+                        let top = try CollectionStore.fetchWindow(
                             db, CollectionQuery(filter: filter, window: RowWindow(offset: 0, limit: 60), focus: focus, order: .title),
                             plan: plan, snapshots: plan == .memory ? snapshots : nil)
                         #expect(top.rows.map(\.recordID) == Array(expected.ids.prefix(60)), "\(context), top")
                         #expect(top.outline.sections == expected.sections, "\(context), top")
                         #expect(top.focusRow == focus.flatMap { expected.ids.firstIndex(of: $0) }, "\(context), top, focus \(focus ?? 0)")
                     }
-                    let part = try CatalogueStore.fetchWindow(
+                    let part = try CollectionStore.fetchWindow(
                         db, CollectionQuery(filter: filter, window: RowWindow(offset: 3, limit: 5), order: .title), plan: plan,
                         snapshots: plan == .memory ? snapshots : nil)
                     #expect(part.rows.map(\.recordID) == Array(expected.ids.dropFirst(3).prefix(5)), "filter \(filter.debugDescription)")
@@ -212,7 +212,7 @@ import Testing
     /// The index itself (not only the filter, which `instr` decides) holds exactly each
     /// record's text: a word of 3 characters or more finds in it the records the scan finds,
     /// no record gone, changed away or missing; and `filterText` is what the joined tables say.
-    static func expectIndexInStep(_ store: CatalogueStore, filters: [String]) async throws {
+    static func expectIndexInStep(_ store: CollectionStore, filters: [String]) async throws {
         // FTS5's own check of its structure (a write: the command is an insert).
         try await store.write { db in try db.execute(sql: "INSERT INTO filterIndex (filterIndex) VALUES ('integrity-check')") }
         try await store.read { db in
@@ -222,8 +222,8 @@ import Testing
                 """)
             #expect(stale == 0)
             for filter in filters {
-                let words = CatalogueStore.filterWords(filter)
-                guard words.count == 1, let expression = CatalogueStore.indexExpression(words) else { continue }
+                let words = CollectionStore.filterWords(filter)
+                guard words.count == 1, let expression = CollectionStore.indexExpression(words) else { continue }
                 let found = try Int64.fetchSet(db, sql: "SELECT rowid FROM filterIndex WHERE filterIndex MATCH ?", arguments: [expression])
                 #expect(found == Set(try scanned(db, filter).ids), "filter \(filter.debugDescription)")
             }
@@ -233,7 +233,7 @@ import Testing
     @Test("the indexed filter gives the scan's sections, rows and focus, on a collection changed after the index was built")
     func sameResultsAsTheScan() async throws {
         let directory = try TemporaryDirectory()
-        let store = try CatalogueStore(path: directory.file("crates.sqlite"))
+        let store = try CollectionStore(path: directory.file("crates.sqlite"))
         try await Self.changedCollection(store)
         var random = SeededGenerator(seed: 10)
         let filters = Self.filters(&random)
@@ -246,18 +246,18 @@ import Testing
     /// What `store` answers for `filter` in `order`, and what the scan of the database
     /// answers in the same transaction.
     static func answerAndScan(
-        _ store: CatalogueStore, _ filter: String, order: ListOrder = .title, focus: Int64? = nil
+        _ store: CollectionStore, _ filter: String, order: ListOrder = .title, focus: Int64? = nil
     ) async throws -> (answer: CollectionWindow, scan: CollectionWindow) {
         let query = CollectionQuery(filter: filter, window: RowWindow(offset: 0, limit: 10_000), focus: focus, order: order)
         return try await store.read { [filterSnapshots = store.filterSnapshots] db in
-            (try CatalogueStore.fetchWindow(db, query, snapshots: filterSnapshots), try CatalogueStore.fetchWindow(db, query, plan: .scan))
+            (try CollectionStore.fetchWindow(db, query, snapshots: filterSnapshots), try CollectionStore.fetchWindow(db, query, plan: .scan))
         }
     }
 
     /// Each filter of a typed text, keystroke by keystroke, answered from the held snapshot as
     /// the scan answers it; the snapshot held afterwards.
     static func expectTypedAsScan(
-        _ store: CatalogueStore, _ typed: String, order: ListOrder = .title, _ context: String
+        _ store: CollectionStore, _ typed: String, order: ListOrder = .title, _ context: String
     ) async throws {
         for length in 1...typed.count {
             let filter = String(typed.prefix(length))
@@ -273,14 +273,14 @@ import Testing
     func snapshotFollowsChanges() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("crates.sqlite")
-        let store = try CatalogueStore(path: path)
+        let store = try CollectionStore(path: path)
         try await Self.changedCollection(store)
         try await Self.expectTypedAsScan(store, "bjork tplp", "before any change")
         let ids = try await store.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM record ORDER BY id") }
 
         // Another connection (another store on the file, as another process would be):
         // a record's text changed, one added, one deleted, between two keystrokes.
-        let other = try CatalogueStore(path: path)
+        let other = try CollectionStore(path: path)
         try await other.edit(ids[3], RecordEdit(values: RecordFields(artist: "Zebulon Björkman")))
         _ = try await other.add(NewRecord(gtin: nil, addMethod: .manual, collector: RecordFields(artist: "Zebedee"), handEntered: true))
         _ = try await other.delete([ids[5]])
@@ -298,7 +298,7 @@ import Testing
         try await Self.expectTypedAsScan(store, "bjork", order: .title, "back in the titles' order")
 
         // One connection that writes and reads (an in-memory store): its own writes.
-        let memory = try CatalogueStore.inMemory()
+        let memory = try CollectionStore.inMemory()
         try await Self.changedCollection(memory)
         try await Self.expectTypedAsScan(memory, "bjork", "in memory")
         let first = try await memory.read { db in try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM record") ?? 0 }
@@ -310,7 +310,7 @@ import Testing
     @Test("a word the index finds in few records is answered by the index while no snapshot is held")
     func fewRecordsNeedNoSnapshot() async throws {
         let directory = try TemporaryDirectory()
-        let store = try CatalogueStore(path: directory.file("crates.sqlite"))
+        let store = try CollectionStore(path: directory.file("crates.sqlite"))
         try await Self.changedCollection(store)
         // No snapshot read for it; one read for a word most records hold, then kept for it.
         for (filter, holding) in [("remastered", false), ("b", true), ("remastered", true)] {
@@ -326,7 +326,7 @@ import Testing
     func observedSnapshotFollowsChanges() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("crates.sqlite")
-        let store = try CatalogueStore(path: path)
+        let store = try CollectionStore(path: path)
         try await Self.changedCollection(store)
         let seen = LockBox<[CollectionWindow]>()
         let observation = try store.observeWindow(
@@ -340,7 +340,7 @@ import Testing
         observation.update(CollectionQuery(filter: "zeb", window: RowWindow(offset: 0, limit: 50)))
         try await waitUntil("the answer to zeb") { seen.last?.filter == "zeb" }
         #expect(seen.last?.outline.rowCount == 0)
-        let other = try CatalogueStore(path: path)
+        let other = try CollectionStore(path: path)
         _ = try await other.add(NewRecord(gtin: nil, addMethod: .manual, collector: RecordFields(artist: "Zebedee"), handEntered: true))
         try await waitUntil("the observer sees the other connection's record", lastSeen: { "\(seen.last?.outline.rowCount ?? -1)" }) {
             seen.last?.outline.rowCount == 1
@@ -367,16 +367,16 @@ import Testing
             try queue.close()
             return path
         }
-        let large = try await makeOld("large.sqlite", records: CatalogueStore.upgradeNoticeRecords)
-        let small = try await makeOld("small.sqlite", records: CatalogueStore.upgradeNoticeRecords - 1)
+        let large = try await makeOld("large.sqlite", records: CollectionStore.upgradeNoticeRecords)
+        let small = try await makeOld("small.sqlite", records: CollectionStore.upgradeNoticeRecords - 1)
         var announced: [Int] = []
-        _ = try CatalogueStore(path: large) { announced.append($0) }
-        #expect(announced == [CatalogueStore.upgradeNoticeRecords])
-        _ = try CatalogueStore(path: large) { announced.append($0) }
-        _ = try CatalogueStore(path: small) { announced.append($0) }
-        _ = try CatalogueStore(path: directory.file("new.sqlite")) { announced.append($0) }
-        #expect(announced == [CatalogueStore.upgradeNoticeRecords], "announced only for the large one, once")
-        let store = try CatalogueStore(path: large)
+        _ = try CollectionStore(path: large) { announced.append($0) }
+        #expect(announced == [CollectionStore.upgradeNoticeRecords])
+        _ = try CollectionStore(path: large) { announced.append($0) }
+        _ = try CollectionStore(path: small) { announced.append($0) }
+        _ = try CollectionStore(path: directory.file("new.sqlite")) { announced.append($0) }
+        #expect(announced == [CollectionStore.upgradeNoticeRecords], "announced only for the large one, once")
+        let store = try CollectionStore(path: large)
         #expect(try await store.window(CollectionQuery(filter: "19999", window: RowWindow(offset: 0, limit: 20))).rows.map(\.gtin) == ["5000000019999"])
     }
 
@@ -415,7 +415,7 @@ import Testing
             }
             try queue.close()
         }
-        let store = try CatalogueStore(path: path)
+        let store = try CollectionStore(path: path)
         let filters = Self.filters(&random)
         try await Self.expectIndexInStep(store, filters: filters)
         try await Self.expectSameAsScan(store, filters: filters)

@@ -17,7 +17,7 @@ import Testing
     func indexedWordDoesNotReadTheCollection() async throws {
         func steps(records: Int) async throws -> Int {
             let directory = try TemporaryDirectory()
-            let store = try CatalogueStore(path: directory.file("crates.sqlite"))
+            let store = try CollectionStore(path: directory.file("crates.sqlite"))
             var batch = (0..<records).map { n in
                 NewRecord(gtin: makeGTIN(n), addMethod: .import, release: release(1 + n % 50, artist: "Artist \(n % 50)"))
             }
@@ -31,7 +31,7 @@ import Testing
                         return 0
                     }, counter)
                     defer { sqlite3_progress_handler(db.sqliteConnection, 0, nil, nil) }
-                    return try CatalogueStore.fetchWindow(db, CollectionQuery(filter: "BYRJUN", window: RowWindow(offset: 0, limit: 60)))
+                    return try CollectionStore.fetchWindow(db, CollectionQuery(filter: "BYRJUN", window: RowWindow(offset: 0, limit: 60)))
                 }
                 #expect(window.rows.count == 5)
                 return steps

@@ -31,7 +31,7 @@ struct GradingTests {
 
     @Test("an imported Discogs export row keeps its grading")
     func importedGrading() async throws {
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         let entry = try #require(ImportEntry(
             line: 2, gtin: makeGTIN(3), grading: CopyGrading(media: .good, sleeve: .generic, rating: try Rating(2))))
         let ids = try await store.importEntries([entry])
@@ -40,8 +40,8 @@ struct GradingTests {
 
     @Test("a sync's page: a pulled copy is matched, without a barcode, a copy of its release; links and counts show in the details")
     func pulledCopy() async throws {
-        let store = try CatalogueStore.inMemory()
-        var changes = CatalogueStore.SyncPageChanges()
+        let store = try CollectionStore.inMemory()
+        var changes = CollectionStore.SyncPageChanges()
         let key = DiscogsInstanceKey(folderID: 1, releaseID: 7, instanceID: 5_000_000_123)
         changes.pulled.append(.init(
             key: key, release: release(7, artist: "Björk", title: "Homogenic"), addedAt: Date(timeIntervalSince1970: 1_600_000_000),
@@ -60,7 +60,7 @@ struct GradingTests {
         #expect(details.discogsCopies == 1)
         #expect(try await store.sections().first?.name == "Rock")
         // The release already stored in full is never replaced by basic_information.
-        var again = CatalogueStore.SyncPageChanges()
+        var again = CollectionStore.SyncPageChanges()
         again.pulled.append(.init(
             key: DiscogsInstanceKey(folderID: 1, releaseID: 7, instanceID: 5_000_000_124), release: release(7, title: "less"),
             addedAt: Date(), values: .empty))

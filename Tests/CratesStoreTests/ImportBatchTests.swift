@@ -40,7 +40,7 @@ import Glibc
     }
 
     @Test func stoppedBetweenBatches() async throws {
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         let asked = LockBox(0)
         let outcome = try await store.importEntries(
             entries((1...10).map { ($0, nil) }), copies: false, batchSize: 3,
@@ -49,7 +49,7 @@ import Glibc
     }
 
     @Test func addIfAbsentByBarcodeAndByRelease() async throws {
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         let new = NewRecord(gtin: makeGTIN(5), addMethod: .typed)
         guard case .added(let record) = try await store.addIfAbsent(new) else { throw Failure("not added") }
         #expect(record.gtin == makeGTIN(5))
@@ -68,7 +68,7 @@ import Glibc
     func aBatchWaitsForAnotherProgramsLock() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("crates.sqlite")
-        let store = try CatalogueStore(path: path, busyTimeout: 0.2)
+        let store = try CollectionStore(path: path, busyTimeout: 0.2)
         _ = try await store.add(NewRecord(gtin: makeGTIN(99), addMethod: .typed))  // the file exists, in WAL mode
         let lock = SQLiteLock(path: path)
         try await lock.acquire()
@@ -86,26 +86,26 @@ import Glibc
         let held = SQLiteLock(path: path)
         try await held.acquire()
         var refused: StoreError?
-        do throws(CatalogueStore.ImportWriteError) {
+        do throws(CollectionStore.ImportWriteError) {
             _ = try await store.importEntries(entries([(3, nil)]), copies: false)
         } catch {
             refused = error.error
         }
-        #expect(refused == .locked(seconds: 0.2 * Double(CatalogueStore.importLockAttempts)))
+        #expect(refused == .locked(seconds: 0.2 * Double(CollectionStore.importLockAttempts)))
         #expect(await held.release()?.status == 0)
         #expect(try await store.copies(of: makeGTIN(3)) == 0)
     }
 
     /// "the disk is full after 10,003 of 50,000": what was kept, and that re-running finishes.
     @Test func aFailedImportSaysWhatItKept() {
-        var outcome = CatalogueStore.ImportOutcome()
+        var outcome = CollectionStore.ImportOutcome()
         outcome.added = 10_000
         outcome.present = 3
         outcome.processed = 10_003
-        let full = CatalogueStore.ImportWriteError(error: .diskFull, outcome: outcome, total: 50_000)
+        let full = CollectionStore.ImportWriteError(error: .diskFull, outcome: outcome, total: 50_000)
         #expect(full.description == "the disk is full after 10003 of 50000 lines: 10000 records were added and kept; "
             + "free some space, then run the same import again to add the rest")
-        let locked = CatalogueStore.ImportWriteError(error: .locked(seconds: 10), outcome: CatalogueStore.ImportOutcome(), total: 5)
+        let locked = CollectionStore.ImportWriteError(error: .locked(seconds: 10), outcome: CollectionStore.ImportOutcome(), total: 5)
         #expect(locked.description == "another program holds the collection locked (crates waited up to 10 s); try again: nothing was imported")
     }
 }

@@ -8,7 +8,7 @@ import Testing
 
 /// An import writes the rows described by their values with the triggers that index each
 /// inserted row lifted, and sorts and indexes each batch itself
-/// (`CatalogueStore.insertDescribed`): the records must hold exactly what the triggers give
+/// (`CollectionStore.insertDescribed`): the records must hold exactly what the triggers give
 /// the same rows, the index must be in step, and the triggers must be back after each batch.
 @Suite struct ImportIndexingTests {
     /// Described rows of every kind (the collector's values over the description, a genre,
@@ -48,7 +48,7 @@ import Testing
 
     /// `store`'s records written again, row by row with the triggers in place, into a new
     /// collection (with the same places and releases): what the triggers make of them.
-    static func reindexedByTheTriggers(_ store: CatalogueStore, in directory: TemporaryDirectory) async throws -> CatalogueStore {
+    static func reindexedByTheTriggers(_ store: CollectionStore, in directory: TemporaryDirectory) async throws -> CollectionStore {
         // Each table's columns and rows: the places and releases whole, the records less
         // what the triggers compute.
         let tables = try await store.read { db in
@@ -58,12 +58,12 @@ import Testing
                 return (table, columns, rows.map { Array($0.databaseValues) })
             }
         }
-        let reference = try CatalogueStore(path: directory.file("reference.sqlite"))
+        let reference = try CollectionStore(path: directory.file("reference.sqlite"))
         try await reference.write { db in
             for (table, columns, rows) in tables {
                 for row in rows {
                     try db.execute(
-                        sql: "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(CatalogueStore.placeholders(columns.count)))",
+                        sql: "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(CollectionStore.placeholders(columns.count)))",
                         arguments: StatementArguments(row))
                 }
             }
@@ -74,7 +74,7 @@ import Testing
     @Test("described rows imported have the filter's text and index and the sort keys the triggers give them")
     func describedRowsAsTheTriggersIndexThem() async throws {
         let directory = try TemporaryDirectory()
-        let store = try CatalogueStore(path: directory.file("crates.sqlite"))
+        let store = try CollectionStore(path: directory.file("crates.sqlite"))
         var random = SeededGenerator(seed: 43)
         let releases = (1...6).map { FilterIndexTests.makeRelease($0, &random) }
         try await store.write { db in

@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func aPinnedReleaseAlreadyStoredMatchesAtOnce() async throws {
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         let known = release(500, artist: "Known", title: "Cached", genres: ["Jazz"])
         _ = try await store.add(NewRecord(gtin: makeGTIN(9), addMethod: .typed, release: known))
         let ids = try await store.importEntries([try #require(entry(1, 10, release: 500))])
@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func batchesCommitOneByOneAndStopWhenAsked() async throws {
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         let entries = try (0..<25).map { try #require(entry($0 + 1, $0)) }
         let asked = LockBox(0)
         let progress = LockBox<[Int]>()
@@ -84,28 +84,28 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.file("sub/crates.sqlite")
         let keys: Set<ImportKey> = [.gtin(makeGTIN(1)), .release(5)]
-        #expect(try CatalogueStore.copies(of: keys, inFileAt: path) == [:])
+        #expect(try CollectionStore.copies(of: keys, inFileAt: path) == [:])
         #expect(!FileManager.default.fileExists(atPath: directory.file("sub")))
 
         let filePath = directory.file("crates.sqlite")
         do {
-            let store = try CatalogueStore(path: filePath)
+            let store = try CollectionStore(path: filePath)
             _ = try await store.importEntries([try #require(entry(1, 1, release: 5))])
             _ = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))
         }
         // The writer is gone: its -wal and -shm went with it. Counting must not bring them back.
         let before = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        #expect(try CatalogueStore.copies(of: keys, inFileAt: filePath) == [.gtin(makeGTIN(1)): 2, .release(5): 1])
+        #expect(try CollectionStore.copies(of: keys, inFileAt: filePath) == [.gtin(makeGTIN(1)): 2, .release(5): 1])
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == before)
 
         let foreign = directory.file("notes.txt")
         try Data("not a database at all, just some text that is long enough to have a header".utf8).write(
             to: URL(fileURLWithPath: foreign))
-        #expect(throws: StoreError.self) { try CatalogueStore.copies(of: keys, inFileAt: foreign) }
+        #expect(throws: StoreError.self) { try CollectionStore.copies(of: keys, inFileAt: foreign) }
     }
 
     @Test func followUpListsWhatNeedsAPersonAndWhatWaits() async throws {
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         let ids = try await store.importEntries(try (1...5).map { try #require(entry($0, $0)) })
         #expect(try await store.dueLookups() == 5)
         let outcomes: [LookupOutcome] = [

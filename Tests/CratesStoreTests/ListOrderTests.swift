@@ -15,7 +15,7 @@ import Testing
 
     /// Queen 1975 EMI, The Beatles 1969 Apple, Motörhead 1980 Bronze, Die Ärzte 1998 Hot
     /// Action, La Roux 2009 Polydor; and a record not matched yet.
-    private func fill(_ store: CatalogueStore) async throws -> [String: Int64] {
+    private func fill(_ store: CollectionStore) async throws -> [String: Int64] {
         let entries: [(String, Release?)] = [
             ("queen", rockRelease(1, "Queen", "A Night At The Opera", year: 1975, label: "EMI", catno: "EMTC 103")),
             ("beatles", rockRelease(2, "The Beatles", "Abbey Road", year: 1969, label: "Apple Records", catno: "PCS 7088")),
@@ -31,7 +31,7 @@ import Testing
         return ids
     }
 
-    private func rock(_ store: CatalogueStore, _ order: ListOrder) async throws -> [Int64] {
+    private func rock(_ store: CollectionStore, _ order: ListOrder) async throws -> [Int64] {
         try await store.sections(order: order).first { $0.name == "Rock" }?.rows.map(\.recordID) ?? []
     }
 

@@ -11,7 +11,7 @@ import Testing
 @Suite("Locations in the store")
 struct LocationTests {
     /// Living Room › Shelf 2 › Crate A3, and Living Room › Shelf 1.
-    static func rooms(_ store: CatalogueStore) async throws -> (room: Location, shelf: Location, crate: Location, other: Location) {
+    static func rooms(_ store: CollectionStore) async throws -> (room: Location, shelf: Location, crate: Location, other: Location) {
         let room = try await store.addLocation(name: "Living Room", in: nil)
         let shelf = try await store.addLocation(name: "Shelf 2", in: room.id)
         let crate = try await store.addLocation(name: "Crate A3", in: shelf.id)
@@ -155,7 +155,7 @@ struct LocationTests {
                 try StoredValues.count(db, sectionKey: SortKey.unknownSection, by: 4)
             }
         }
-        let store = try CatalogueStore(path: path)
+        let store = try CollectionStore(path: path)
         let tree = try await store.locationTree()
         #expect(tree.nodes.compactMap { tree.location($0.id)?.pathText } == ["Crate 3", "Living Room", "Living Room › Shelf 2"])
         let records = try await store.sections().flatMap(\.rows)

@@ -7,7 +7,7 @@ import Testing
 @Suite struct LookupQueueTests {
     private let t0 = Date(timeIntervalSince1970: 1_750_000_000)
 
-    private func add(_ store: CatalogueStore, _ n: Int) async throws -> CatalogueRecord {
+    private func add(_ store: CollectionStore, _ n: Int) async throws -> CollectionRecord {
         try await store.add(NewRecord(gtin: makeGTIN(n), addedAt: t0, addMethod: .wedge))
     }
 
@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func choosingACandidateMatchesTheRecord() async throws {
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         let record = try await add(store, 1)
         let job = try #require(try await store.claimNext(now: t0, lease: 60))
         try await store.complete(job, with: .ambiguous([
@@ -122,7 +122,7 @@ import Testing
     }
 
     @Test func retryPutsAnyStateBackInTheQueue() async throws {
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         let skipped = try await add(store, 1)
         let job = try #require(try await store.claimNext(now: t0, lease: 60))
         try await store.complete(job, with: .skipped(reason: "an ISBN"))
@@ -143,7 +143,7 @@ import Testing
     }
 
     @Test func releasePutsAClaimBackAsItWas() async throws {
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         let a = try await add(store, 1)
         let job = try #require(try await store.claimNext(now: t0, lease: 60))
         try await store.release(job)
@@ -163,7 +163,7 @@ import Testing
     }
 
     @Test func anOutcomeForARecordNoLongerLookingUpIsDropped() async throws {
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         let a = try await add(store, 1)
         let b = try await add(store, 2)
         let jobA = try #require(try await store.claimNext(now: t0, lease: 60))
@@ -183,12 +183,12 @@ import Testing
     @Test func twoStoresClaimingAtOnceNeverGetTheSameRecord() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("crates.sqlite")
-        let first = try CatalogueStore(path: path)
-        let second = try CatalogueStore(path: path)
+        let first = try CollectionStore(path: path)
+        let second = try CollectionStore(path: path)
         let ids = try await first.addAll((0..<300).map { NewRecord(gtin: makeGTIN($0), addMethod: .import) }, batchSize: 100)
         let now = Date()
 
-        @Sendable func drain(_ store: CatalogueStore) async throws -> [Int64] {
+        @Sendable func drain(_ store: CollectionStore) async throws -> [Int64] {
             var claimed: [Int64] = []
             while let job = try await store.claimNext(now: now, lease: 600) { claimed.append(job.recordID) }
             return claimed

@@ -13,7 +13,7 @@ import Testing
 
     @Test("a state crates does not know is refused, on insert and on update")
     func unknownStateRefused() async throws {
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         let record = try await store.add(NewRecord(gtin: makeGTIN(1), addedAt: t0, addMethod: .wedge))
         await #expect(throws: StoreError.self) {
             try await store.write { db in
@@ -46,7 +46,7 @@ import Testing
 
     @Test("the due count is the number of records the claim hands out, at any time")
     func dueCountMatchesClaims() async throws {
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         for n in 1...4 { _ = try await store.add(NewRecord(gtin: makeGTIN(n), addedAt: t0, addMethod: .wedge)) }
         // One fails (due again at t0 + 100), one is claimed with a 30 s lease, two wait.
         let failing = try #require(try await store.claimNext(now: t0, lease: 30))

@@ -50,7 +50,7 @@ struct MigrationOrderTests {
         }
 
         // This build runs the ones missing: v4, v6 and v8, after v7.
-        let swapped = try CatalogueStore(path: swappedPath)
+        let swapped = try CollectionStore(path: swappedPath)
         #expect(try await swapped.integrityProblems().isEmpty)
         #expect(try await swapped.record(1)?.location?.pathText == "Living Room › Crate 3")
         #expect(try await swapped.record(2)?.location == nil)
@@ -73,7 +73,7 @@ struct MigrationOrderTests {
         #expect(try await swapped.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count } == 0)
 
         // The same schema as a database made in the usual order, but for column order.
-        let usual = try CatalogueStore(path: directory.file("v6-first.sqlite"))
+        let usual = try CollectionStore(path: directory.file("v6-first.sqlite"))
         #expect(try await Self.schema(swapped) == Self.schema(usual))
         #expect(try await Self.schema(usual).columns.contains("locationID NOT NULL=0"))
         #expect(try await Self.schema(usual).columns.contains("gtin NOT NULL=0"))
@@ -120,7 +120,7 @@ struct MigrationOrderTests {
         }
 
         // This build runs the ones missing, v6 among them, after v8.
-        let store = try CatalogueStore(path: path)
+        let store = try CollectionStore(path: path)
         #expect(try await store.integrityProblems().isEmpty)
         let graded = try #require(try await store.record(1))
         #expect(graded.grading == CopyGrading(media: .veryGoodPlus, sleeve: .generic, rating: try Rating(4)))
@@ -132,7 +132,7 @@ struct MigrationOrderTests {
         #expect(byHand.id == 3, "the id of the copy deleted before the migration is never reused")
         #expect(byHand.gtin == nil && byHand.grading.rating.value == 2)
 
-        let usual = try CatalogueStore(path: directory.file("usual.sqlite"))
+        let usual = try CollectionStore(path: directory.file("usual.sqlite"))
         #expect(try await Self.schema(store) == Self.schema(usual))
         #expect(try await Self.schema(usual).columns.isSuperset(of: ["mediaCondition NOT NULL=0", "rating NOT NULL=1", "gtin NOT NULL=0"]))
     }
@@ -151,9 +151,9 @@ struct MigrationOrderTests {
             #expect(try await queue.read { db in try db.columns(in: "record").contains { $0.name == "claimOwner" } } == false)
             try queue.close()
         }
-        let store = try CatalogueStore(path: path)
+        let store = try CollectionStore(path: path)
         #expect(try await store.integrityProblems().isEmpty)
-        let usual = try CatalogueStore(path: directory.file("usual.sqlite"))
+        let usual = try CollectionStore(path: directory.file("usual.sqlite"))
         #expect(try await Self.schema(store) == Self.schema(usual))
         #expect(try await Self.schema(store).columns.contains("claimOwner NOT NULL=0"))
         let record = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))
@@ -164,7 +164,7 @@ struct MigrationOrderTests {
     }
 
     /// The record table's columns (name, whether NOT NULL) and the indexes and triggers on it.
-    static func schema(_ store: CatalogueStore) async throws -> RecordSchema {
+    static func schema(_ store: CollectionStore) async throws -> RecordSchema {
         try await store.read { db in
             RecordSchema(
                 columns: Set(try Row.fetchAll(db, sql: "PRAGMA table_info(record)").map { row in

@@ -28,7 +28,7 @@ import Testing
     /// observer, still live, is the sentinel: once it has the new count, the pass has run
     /// its course, and the cancelled observer was not in it.
     @Test func aCancelledObserverHearsNothingMore() async throws {
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         let seen = LockBox<[Int]>()
         let observation = try store.observeWindow(RowWindow(offset: 0, limit: 10), onError: { _ in }) {
             seen.append($0.outline.rowCount)
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func aWindowObserverFollowsItsWindow() async throws {
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         _ = try await store.addAll((0..<50).map { NewRecord(gtin: makeGTIN($0), addMethod: .import) })
         let seen = LockBox<[CollectionWindow]>()
         let observation = try store.observeWindow(RowWindow(offset: 0, limit: 10), onError: { _ in }) { seen.append($0) }
@@ -68,8 +68,8 @@ import Testing
     @Test func aCommitByAnotherConnectionReachesTheObserver() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("crates.sqlite")
-        let observing = try CatalogueStore(path: path)
-        let writing = try CatalogueStore(path: path)
+        let observing = try CollectionStore(path: path)
+        let writing = try CollectionStore(path: path)
         let seen = LockBox<[CollectionWindow]>()
         let observation = try observing.observeWindow(RowWindow(offset: 0, limit: 60), onError: { _ in }) { seen.append($0) }
         defer { observation.cancel() }
@@ -84,8 +84,8 @@ import Testing
     @Test func twoConnectionsWritingAtOnceBothSucceed() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("crates.sqlite")
-        let first = try CatalogueStore(path: path)
-        let second = try CatalogueStore(path: path)
+        let first = try CollectionStore(path: path)
+        let second = try CollectionStore(path: path)
         // A bulk import in one, single scans in the other, interleaved.
         async let bulk = first.addAll((0..<3_000).map { NewRecord(gtin: makeGTIN($0), addMethod: .import) }, batchSize: 200)
         @Sendable func scan() async throws -> [Int64] {

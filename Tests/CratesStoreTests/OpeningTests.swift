@@ -14,12 +14,12 @@ import Testing
         let path = directory.file("data/crates/crates.sqlite")
         let id: Int64
         do {
-            let store = try CatalogueStore(path: path)
+            let store = try CollectionStore(path: path)
             id = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed)).id
         }
         let mode = try FileManager.default.attributesOfItem(atPath: directory.file("data/crates"))[.posixPermissions] as? Int
         #expect(mode == 0o700)
-        let reopened = try CatalogueStore(path: path)
+        let reopened = try CollectionStore(path: path)
         #expect(try await reopened.record(id)?.gtin == makeGTIN(1))
         #expect(try await reopened.integrityProblems().isEmpty)
         // WAL mode, so that readers and another process's writer get along.
@@ -31,7 +31,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.file("empty.sqlite")
         #expect(FileManager.default.createFile(atPath: path, contents: Data()))
-        let store = try CatalogueStore(path: path)
+        let store = try CollectionStore(path: path)
         #expect(try await store.outline().rowCount == 0)
     }
 
@@ -45,7 +45,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.file("crates.sqlite")
         try bytes.write(to: URL(fileURLWithPath: path))
-        let error = #expect(throws: StoreError.self) { try CatalogueStore(path: path) }
+        let error = #expect(throws: StoreError.self) { try CollectionStore(path: path) }
         guard case let .notACratesDatabase(errorPath, _) = error else {
             Issue.record("expected notACratesDatabase, got \(String(describing: error))")
             return
@@ -69,7 +69,7 @@ import Testing
         }
         #expect(!exists(path + "-wal"))
         let before = try contents(path)
-        let error = #expect(throws: StoreError.self) { try CatalogueStore(path: path) }
+        let error = #expect(throws: StoreError.self) { try CollectionStore(path: path) }
         #expect(error.map { "\($0)" }?.contains("\(path) is not a crates database") == true)
         #expect(try contents(path) == before)
         #expect(!exists(path + "-wal") && !exists(path + "-shm"))
@@ -79,7 +79,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.file("crates.sqlite")
         do {
-            let store = try CatalogueStore(path: path)
+            let store = try CollectionStore(path: path)
             _ = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))
         }
         // A newer crates applied a migration this build does not know.
@@ -92,7 +92,7 @@ import Testing
         }
         #expect(!exists(path + "-wal"))
         let before = try contents(path)
-        let error = #expect(throws: StoreError.self) { try CatalogueStore(path: path) }
+        let error = #expect(throws: StoreError.self) { try CollectionStore(path: path) }
         #expect(error == .newerVersion(path: path, unknownMigrations: ["v2"]))
         #expect(error.map { "\($0)" }?.contains("newer version of crates") == true)
         #expect(try contents(path) == before)
@@ -102,7 +102,7 @@ import Testing
     @Test func aDirectoryIsNotADatabase() throws {
         let directory = try TemporaryDirectory()
         #expect(throws: StoreError.cannotOpen(path: directory.path, reason: "it is a directory")) {
-            try CatalogueStore(path: directory.path)
+            try CollectionStore(path: directory.path)
         }
     }
 

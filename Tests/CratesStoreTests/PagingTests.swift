@@ -19,7 +19,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.file("crates.sqlite")
         do {
-            let store = try CatalogueStore(path: path)
+            let store = try CollectionStore(path: path)
             var batch = (0..<records).map { NewRecord(gtin: makeGTIN($0), addMethod: .import) }
             for index in stride(from: 0, to: batch.count, by: 10) { batch[index].release = release(1 + index % 7) }
             _ = try await store.addAll(batch)
@@ -34,7 +34,7 @@ import Testing
                     return 0
                 }, counter)
                 defer { sqlite3_progress_handler(db.sqliteConnection, 0, nil, nil) }
-                try CatalogueStore.walk(db, filter: filter, detail: .listing, pageSize: 100) { seen += $0.count }
+                try CollectionStore.walk(db, filter: filter, detail: .listing, pageSize: 100) { seen += $0.count }
             }
             #expect(seen == (filter.states.isEmpty ? records : records - records / 10))
             return steps

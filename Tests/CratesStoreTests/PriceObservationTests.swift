@@ -22,7 +22,7 @@ struct PriceObservationTests {
             #expect(try await queue.read { db in try db.tableExists("releasePrice") } == false)
             try queue.close()
         }
-        let store = try CatalogueStore(path: path)
+        let store = try CollectionStore(path: path)
         #expect(try await store.integrityProblems().isEmpty)
         let record = try await store.add(NewRecord(
             gtin: makeGTIN(1), addMethod: .typed, release: Release(id: 7, artist: "A", title: "T", genres: ["Rock"]),
@@ -46,8 +46,8 @@ struct PriceObservationTests {
         // A grade changed since: the suggestion, for the old grade, no longer stands.
         try await store.write { db in try db.execute(sql: "UPDATE record SET mediaCondition = ?", arguments: [MediaCondition.good.rawValue]) }
         #expect(try await store.valueReport(currency: "EUR", accountCurrency: false).records.first?.suggestedPrice == nil)
-        let usual = try CatalogueStore(path: directory.file("usual.sqlite"))
-        let tables = { (store: CatalogueStore) in
+        let usual = try CollectionStore(path: directory.file("usual.sqlite"))
+        let tables = { (store: CollectionStore) in
             try await store.read { db in
                 try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE tbl_name IN ('releasePrice', 'copyPrice', 'collectionValue') ORDER BY name")
             }

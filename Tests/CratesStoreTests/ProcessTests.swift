@@ -16,7 +16,7 @@ import Glibc
         let path = directory.file("crates.sqlite")
         let batch = 500
         // Created first, so the test's store and the writer share one initialised file.
-        let store = try CatalogueStore(path: path)
+        let store = try CollectionStore(path: path)
 
         // `crates-bench` sits next to the test bundle: the test target depends on it.
         let writer = try ChildProcess.start(
@@ -37,7 +37,7 @@ import Glibc
         let reported = committed()
 
         // Reopened as a new process would (the killed one held no lock that survives it).
-        let reopened = try CatalogueStore(path: path)
+        let reopened = try CollectionStore(path: path)
         let count = try await reopened.outline().rowCount
         #expect(count >= reported)
         // A batch is one transaction: all of it or none.

@@ -6,7 +6,7 @@ import Testing
 /// The list's queries: a filter over artist, title, label, catno and GTIN; a record located.
 @Suite struct QueryTests {
     /// Björk (Electronic), Portishead (Electronic), Nick Drake (Folk), and one unmatched.
-    static func collection(_ kind: StoreKind) async throws -> (CatalogueStore, TemporaryDirectory?, [Int64]) {
+    static func collection(_ kind: StoreKind) async throws -> (CollectionStore, TemporaryDirectory?, [Int64]) {
         let (store, directory) = try kind.make()
         let ids = try await store.addAll([
             NewRecord(gtin: makeGTIN(1), addMethod: .typed, release: release(1, artist: "Björk", title: "Homogenic", genres: ["Electronic"])),

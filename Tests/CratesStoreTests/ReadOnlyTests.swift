@@ -14,7 +14,7 @@ import Glibc
     /// A collection of three records, closed (so everything is in the main file).
     private func collection(in directory: String) async throws -> String {
         let path = directory + "/crates.sqlite"
-        let store = try CatalogueStore(path: path)
+        let store = try CollectionStore(path: path)
         for n in 1...3 { _ = try await store.add(NewRecord(gtin: makeGTIN(n), addMethod: .typed)) }
         return path
     }
@@ -22,7 +22,7 @@ import Glibc
     @Test func aMissingFileIsNotCreated() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("none.sqlite")
-        #expect(throws: StoreError.noDatabase(path: path)) { try CatalogueStore(readingAt: path) }
+        #expect(throws: StoreError.noDatabase(path: path)) { try CollectionStore(readingAt: path) }
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
@@ -36,7 +36,7 @@ import Glibc
         #expect(older.status == 0, "\(older)")
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(throws: StoreError.needsMigration(path: path, pendingMigrations: ["v7 locations"])) {
-            try CatalogueStore(readingAt: path)
+            try CollectionStore(readingAt: path)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
@@ -44,7 +44,7 @@ import Glibc
     @Test func writesThroughAReadOnlyStoreFail() async throws {
         let directory = try TemporaryDirectory()
         let path = try await collection(in: directory.path)
-        let store = try CatalogueStore(readingAt: path)
+        let store = try CollectionStore(readingAt: path)
         #expect(store.isReadOnly)
         #expect(try await store.outline().rowCount == 3)
         await #expect(throws: StoreError.self) { _ = try await store.add(NewRecord(gtin: makeGTIN(9), addMethod: .typed)) }

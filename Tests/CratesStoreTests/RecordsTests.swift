@@ -110,7 +110,7 @@ import Testing
     }
 
     @Test func detailsOfAMissingRecordIsNil() async throws {
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         #expect(try await store.details(1) == nil)
         #expect(try await store.delete([1]).isEmpty)
         await #expect(throws: StoreError.recordNotFound(1)) { try await store.choose(release(1), for: 1) }

@@ -16,7 +16,7 @@ import Testing
         return r
     }
 
-    private func match(_ store: CatalogueStore, _ n: Int, to release: Release) async throws -> Int64 {
+    private func match(_ store: CollectionStore, _ n: Int, to release: Release) async throws -> Int64 {
         let record = try await store.add(NewRecord(gtin: makeGTIN(n), addMethod: .wedge))
         let job = try #require(try await store.claimNext(now: Date(), lease: 60))
         #expect(job.recordID == record.id)
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func theNextReleaseToFetchIsOneARecordPointsAtNewestFirst() async throws {
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         _ = try await match(store, 1, to: summary(10))
         _ = try await match(store, 2, to: summary(11))
         // A release no record points at (the record was deleted) is not worth a request.
@@ -67,7 +67,7 @@ import Testing
         let path = directory.file("crates.sqlite")
         let id: Int64
         do {
-            let store = try CatalogueStore(path: path)
+            let store = try CollectionStore(path: path)
             id = try await match(store, 1, to: release(5, title: "Old"))
         }
         // Back to the schema of "v3 pinned release".
@@ -79,7 +79,7 @@ import Testing
                 try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v5 release details'")
             }
         }
-        let store = try CatalogueStore(path: path)
+        let store = try CollectionStore(path: path)
         #expect(try await store.details(id)?.release?.hasFullDetails == true)
         #expect(try await store.nextReleaseWithoutDetails(excluding: []) == nil)
     }

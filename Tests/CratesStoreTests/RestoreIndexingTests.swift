@@ -13,11 +13,11 @@ import Testing
 @Suite struct RestoreIndexingTests {
     /// What a backup holds, read from `store` as `crates export --json` reads it.
     struct Backup: Sendable {
-        var snapshot: CatalogueStore.BackupSnapshot?
+        var snapshot: CollectionStore.BackupSnapshot?
         var records: [ExportedRecord] = []
     }
 
-    static func backup(of store: CatalogueStore) async throws -> Backup {
+    static func backup(of store: CollectionStore) async throws -> Backup {
         let box = LockedBox(Backup())
         try await store.forEachBackupPage(ExportFilter(), pageSize: 37) { snapshot in
             box.withLock { $0.snapshot = snapshot }
@@ -28,7 +28,7 @@ import Testing
     }
 
     /// Hands `backup` to the writer, as `CollectionRestore` does a file.
-    static func write(_ backup: Backup, to writer: CatalogueStore.RestoreWriter) throws {
+    static func write(_ backup: Backup, to writer: CollectionStore.RestoreWriter) throws {
         guard let snapshot = backup.snapshot else { throw CollectionBackup.ReadError("no snapshot") }
         writer.header(snapshot.header)
         for place in snapshot.places { try writer.place(place) }
@@ -39,7 +39,7 @@ import Testing
     }
 
     /// Every record's indexed columns, and the triggers, as the database holds them.
-    static func indexed(_ store: CatalogueStore) async throws -> (rows: [[DatabaseValue]], triggers: [String: String]) {
+    static func indexed(_ store: CollectionStore) async throws -> (rows: [[DatabaseValue]], triggers: [String: String]) {
         try await store.read { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT id, sectionKey, rowKey, filterText, artistKey, yearKey, labelKey, placeKey FROM record ORDER BY id
@@ -53,7 +53,7 @@ import Testing
     @Test("a restored collection has the filter's text and index and the sort keys the triggers gave the original")
     func restoredAsIndexed() async throws {
         let directory = try TemporaryDirectory()
-        let original = try CatalogueStore(path: directory.file("original.sqlite"))
+        let original = try CollectionStore(path: directory.file("original.sqlite"))
         try await FilterIndexTests.changedCollection(original)
         // Sort keys from places, the collector's year, label and catalogue number.
         let shelf = try await original.addLocation(name: "Crate 9", in: nil)
@@ -66,7 +66,7 @@ import Testing
         let backup = try await Self.backup(of: original)
         #expect(backup.records.count > 400)
 
-        let restored = try CatalogueStore(path: directory.file("restored.sqlite"))
+        let restored = try CollectionStore(path: directory.file("restored.sqlite"))
         try await restored.restore { writer in try Self.write(backup, to: writer) }
         let (before, after) = (try await Self.indexed(original), try await Self.indexed(restored))
         #expect(after.rows == before.rows)
@@ -83,10 +83,10 @@ import Testing
     @Test("a restore that fails part-way leaves the collection empty, with every trigger, indexing as before")
     func failedRestoreLeavesTheTriggers() async throws {
         let directory = try TemporaryDirectory()
-        let original = try CatalogueStore(path: directory.file("original.sqlite"))
+        let original = try CollectionStore(path: directory.file("original.sqlite"))
         _ = try await original.addAll((0..<50).map { NewRecord(gtin: makeGTIN($0), addMethod: .typed) })
         let backup = try await Self.backup(of: original)
-        let store = try CatalogueStore(path: directory.file("restored.sqlite"))
+        let store = try CollectionStore(path: directory.file("restored.sqlite"))
         let before = try await Self.indexed(store)
         #expect(before.rows.isEmpty && !before.triggers.isEmpty)
         await #expect(throws: CollectionBackup.ReadError.self) {

@@ -8,7 +8,7 @@ import Testing
 @Suite struct SectionsTests {
     /// Matched records in several genres (Unicode, commas, case), unmatched ones, and a
     /// release without genre.
-    private func fill(_ store: CatalogueStore) async throws -> [String: Int64] {
+    private func fill(_ store: CollectionStore) async throws -> [String: Int64] {
         let entries: [(key: String, gtin: Int, release: Release?)] = [
             ("homogenic", 1, release(1, artist: "Björk", title: "Homogenic", genres: ["Electronic", "Pop"])),
             ("debut", 2, release(2, artist: "Björk", title: "Debut", genres: ["Electronic"])),
@@ -118,14 +118,14 @@ import Testing
     }
 
     @Test func emptyCollectionHasNoSections() async throws {
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         #expect(try await store.sections().isEmpty)
         #expect(try await store.outline().rowCount == 0)
         #expect(try await store.window(RowWindow(offset: 0, limit: 60)).rows.isEmpty)
     }
 
     @Test func aRecordMovesSectionWhenItsReleaseIsAttachedOrChanges() async throws {
-        let store = try CatalogueStore.inMemory()
+        let store = try CollectionStore.inMemory()
         let record = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .wedge))
         #expect(try await store.sections().map(\.name) == ["Unknown"])
 
@@ -146,7 +146,7 @@ import Testing
     @Test func listQueriesUseTheIndexWithoutSorting() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("crates.sqlite")
-        _ = try CatalogueStore(path: path)
+        _ = try CollectionStore(path: path)
         let queue = try DatabaseQueue(path: path)
         // Each order walks its own index (`ListOrder.keyColumn`).
         let indexes: [ListOrder: String] = [
@@ -157,7 +157,7 @@ import Testing
             let plans = try queue.read { db in
                 // The whole list, and a window's ids (the window's rows are then read by id).
                 try [
-                    CatalogueStore.rowQuery(order),
+                    CollectionStore.rowQuery(order),
                     "SELECT id FROM record ORDER BY \(order.orderTerms("")) LIMIT 60 OFFSET 100",
                 ].map { sql in
                     try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String? ?? "" }.joined(separator: "; ")

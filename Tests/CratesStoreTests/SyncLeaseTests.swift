@@ -11,18 +11,18 @@ import Testing
 /// or silent past the expiry, loses it at once.
 @Suite struct SyncLeaseTests {
     let directory: TemporaryDirectory
-    let store: CatalogueStore
+    let store: CollectionStore
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try CatalogueStore(path: directory.file("crates.sqlite"))
+        store = try CollectionStore(path: directory.file("crates.sqlite"))
     }
 
     @Test("taken by one token; another is told who holds it; free again once given back")
     func oneAtATime() async throws {
         #expect(try await store.takeSyncLease("a") == nil)
         #expect(try await store.takeSyncLease("a") == nil, "its holder takes it again")
-        #expect(try await store.takeSyncLease("b") == CatalogueStore.SyncLeaseHolder(pid: getpid()))
+        #expect(try await store.takeSyncLease("b") == CollectionStore.SyncLeaseHolder(pid: getpid()))
         try await store.releaseSyncLease("b")  // not its lease: nothing happens
         #expect(try await store.takeSyncLease("b") != nil)
         try await store.releaseSyncLease("a")
@@ -45,7 +45,7 @@ import Testing
         #expect(try await store.takeSyncLease("next", now: now) == nil, "a killed holder's lease is free at once")
 
         // A live holder (this process) renews: still held just inside the expiry after the renewal.
-        let expiry = CatalogueStore.syncLeaseExpiry
+        let expiry = CollectionStore.syncLeaseExpiry
         #expect(try await store.renewSyncLease("next", now: now.addingTimeInterval(expiry - 1)))
         #expect(try await store.takeSyncLease("other", now: now.addingTimeInterval(2 * expiry - 2)) != nil)
         // Silent past the expiry: free.

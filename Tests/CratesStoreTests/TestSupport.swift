@@ -19,20 +19,20 @@ enum StoreKind: String, CaseIterable, Sendable {
     case memory, file
 
     /// A new, empty store; `directory` keeps a file store's directory alive.
-    func make() throws -> (CatalogueStore, TemporaryDirectory?) {
+    func make() throws -> (CollectionStore, TemporaryDirectory?) {
         switch self {
         case .memory:
-            return (try CatalogueStore.inMemory(), nil)
+            return (try CollectionStore.inMemory(), nil)
         case .file:
             let directory = try TemporaryDirectory()
-            return (try CatalogueStore(path: directory.file("crates.sqlite")), directory)
+            return (try CollectionStore(path: directory.file("crates.sqlite")), directory)
         }
     }
 }
 
 
 /// The outline's counts (kept by triggers) must agree with the rows themselves.
-func expectOutlineMatchesSections(_ store: CatalogueStore, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+func expectOutlineMatchesSections(_ store: CollectionStore, sourceLocation: SourceLocation = #_sourceLocation) async throws {
     let sections = try await store.sections()
     let outline = try await store.outline()
     #expect(outline.sections.map(\.name) == sections.map(\.name), sourceLocation: sourceLocation)

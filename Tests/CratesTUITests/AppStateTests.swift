@@ -317,7 +317,7 @@ import Testing
 
     static func details(id: Int64, state: LookupState, candidates: [ReleaseCandidate] = [], release: Release? = nil) -> RecordDetails {
         let date = Date(timeIntervalSince1970: 1_700_000_000)
-        let record = CatalogueRecord(
+        let record = CollectionRecord(
             id: id, gtin: gtin("5012345678900"), addedAt: date, addMethod: .wedge,
             releaseID: release?.id, lookupState: state, candidates: candidates, updatedAt: date)
         return RecordDetails(record: record, release: release, history: [])

@@ -11,7 +11,7 @@ struct GradingAndSyncTests {
 
     static func details(grading: CopyGrading = .none, link: DiscogsCopyLink? = nil, copies: Int = 0) -> RecordDetails {
         let date = Date(timeIntervalSince1970: 1_700_000_000)
-        let record = CatalogueRecord(
+        let record = CollectionRecord(
             id: 1, gtin: AppStateTests.gtin("5099750442227"), addedAt: date, addMethod: .wedge, releaseID: 7, lookupState: .matched,
             updatedAt: date, grading: grading)
         return RecordDetails(record: record, release: homogenic, history: [], discogs: link, discogsCopies: copies)

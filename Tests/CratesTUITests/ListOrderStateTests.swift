@@ -70,7 +70,7 @@ import Testing
         #expect(h.lines[5] == "  0 74644 02251 3  waits for Discogs")
         h.type([.character("G"), .enter])
         let date = Date(timeIntervalSince1970: 1_700_000_000)
-        let record = CatalogueRecord(
+        let record = CollectionRecord(
             id: 3, gtin: AppStateTests.gtin("0074644022513"), addedAt: date, addMethod: .wedge, lookupState: .pending, updatedAt: date)
         h.send(.details(RecordDetails(record: record, release: nil, history: [])))
         #expect(h.lines[1] == " 0 74644 02251 3")

@@ -21,7 +21,7 @@ import Testing
 
     private static func details(_ candidates: [ReleaseCandidate]) -> RecordDetails {
         let date = Date(timeIntervalSince1970: 1_700_000_000)
-        let record = CatalogueRecord(
+        let record = CollectionRecord(
             id: 5, gtin: AppStateTests.gtin("5012345678900"), addedAt: date, addMethod: .wedge, lookupState: .ambiguous,
             candidates: candidates, updatedAt: date)
         return RecordDetails(record: record, release: nil, history: [])

@@ -44,7 +44,7 @@ struct RecordHintsStateTests {
     @Test("the details of a barcode Discogs does not know say s and m; m there enters that record by hand")
     func notFoundNextStep() {
         let date = Date(timeIntervalSince1970: 1_700_000_000)
-        let record = CatalogueRecord(
+        let record = CollectionRecord(
             id: 1, gtin: AppStateTests.gtin("5099750442227"), addedAt: date, addMethod: .wedge, lookupState: .notFound, updatedAt: date)
         var h = GradingAndSyncTests.inDetails(RecordDetails(record: record, release: nil, history: []))
         #expect(h.lines.contains { $0.contains("Next") && $0.contains("s: search Discogs") && $0.contains("m: enter it by hand") })

@@ -3,7 +3,7 @@ import CratesCore
 @testable import CratesTUI
 
 /// The store as the list sees it, in memory: answers `CollectionQuery`s from a fixed
-/// collection the way CatalogueStore does (sections of non-empty groups, a window of rows,
+/// collection the way CollectionStore does (sections of non-empty groups, a window of rows,
 /// the focus record located, every filter word found in the record's text: barcode, artist,
 /// title, labels and catalogue numbers, folded as the store folds them, `TextFolding`).
 struct MemoryCollection {

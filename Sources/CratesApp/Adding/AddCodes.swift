@@ -8,7 +8,7 @@ import Foundation
 /// lookups of the new records before the lines are printed. `crates add --manual`: one
 /// record entered by hand (`addByHand`).
 public struct AddCodes: Sendable {
-    public let store: CatalogueStore
+    public let store: CollectionStore
     public let access: DiscogsAccess?
     /// `--copy`, `--force` (`--manual` takes only `--copy`).
     public let allowing: AddAllowance
@@ -21,7 +21,7 @@ public struct AddCodes: Sendable {
     public let catalogue: (any ReleaseCatalogue)?
 
     public init(
-        store: CatalogueStore, access: DiscogsAccess?, allowing: AddAllowance, wait: Double?, stopRequest: StopRequest? = nil,
+        store: CollectionStore, access: DiscogsAccess?, allowing: AddAllowance, wait: Double?, stopRequest: StopRequest? = nil,
         catalogue: (any ReleaseCatalogue)? = nil
     ) {
         self.store = store
@@ -157,7 +157,7 @@ public struct AddCodes: Sendable {
     }
 
     /// `id  gtin  state  detail` for the record as stored now.
-    static func line(for id: Int64, store: CatalogueStore) async throws -> String {
+    static func line(for id: Int64, store: CollectionStore) async throws -> String {
         guard let details = try await store.details(id) else {
             return TabSeparatedText.line([String(id), "", "deleted", "deleted meanwhile"]) + "\n"
         }
@@ -187,7 +187,7 @@ public struct AddCodes: Sendable {
     /// until they are settled or `timeout` passes. Nil when every lookup finished well;
     /// otherwise why not (a failed lookup says nothing more: its line shows the error).
     static func waitForLookups(
-        _ ids: [Int64], store: CatalogueStore, access: DiscogsAccess?, timeout: Double, stopRequest: StopRequest? = nil,
+        _ ids: [Int64], store: CollectionStore, access: DiscogsAccess?, timeout: Double, stopRequest: StopRequest? = nil,
         catalogue: (any ReleaseCatalogue)? = nil
     ) async throws -> Unfinished? {
         // A record added by release is matched already: only those waiting for a lookup

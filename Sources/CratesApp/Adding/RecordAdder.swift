@@ -12,7 +12,7 @@ import Foundation
 ///    (the collection UI acts on them before they reach here: `ScanContext`).
 /// 2. A barcode the collection already has needs `allowing: .anotherCopy`. The check is made
 ///    against the store, not a list in memory, in the insert's own write transaction
-///    (`CatalogueStore.addIfAbsent`): another process may be adding it at the same moment. With a
+///    (`CollectionStore.addIfAbsent`): another process may be adding it at the same moment. With a
 ///    place to add into (the collection UI's current place), a copy that is elsewhere (or
 ///    in no place) is offered to be moved here instead (`AddQuestion.Kind.moveHere`: yes
 ///    moves it, "c" adds another copy here); when every copy is here already, the question
@@ -22,17 +22,17 @@ import Foundation
 ///    lists no barcode makes a record without one (its copies are counted by release).
 /// 4. A record entered by hand has no barcode; its values are the collector's.
 public struct RecordAdder: Sendable {
-    public let store: CatalogueStore
+    public let store: CollectionStore
     /// Nil when Discogs is not set up (then a release cannot be added).
     public let discogs: DiscogsAccess?
 
-    public init(store: CatalogueStore, discogs: DiscogsAccess?) {
+    public init(store: CollectionStore, discogs: DiscogsAccess?) {
         self.store = store
         self.discogs = discogs
     }
 
     public enum Outcome: Sendable {
-        case added(CatalogueRecord, release: Release?)
+        case added(CollectionRecord, release: Release?)
         /// Held back by a rule: the person is asked (TUI) or told the flag (command line).
         case held(AddQuestion)
         case refused(String)
@@ -71,7 +71,7 @@ public struct RecordAdder: Sendable {
 
     /// What adding a record by hand came to.
     public enum HandOutcome: Sendable {
-        case added(CatalogueRecord)
+        case added(CollectionRecord)
         /// The collection has this many copies described the same way (catalogue number,
         /// artist and title): not added without `anotherCopy`.
         case duplicate(copies: Int)
@@ -109,7 +109,7 @@ public struct RecordAdder: Sendable {
 
     /// The duplicate rule (copies of the barcode, or of the release when it lists none;
     /// with a place: move the copy here?), then the insert: "is it there?" and the insert are
-    /// one write transaction (`CatalogueStore.addIfAbsent`), so two processes adding one
+    /// one write transaction (`CollectionStore.addIfAbsent`), so two processes adding one
     /// barcode at once store one copy, and the question comes from what the
     /// collection held at that moment.
     private func add(
@@ -135,7 +135,7 @@ public struct RecordAdder: Sendable {
     /// `location` current would move: the latest added that is not in `location` already;
     /// nil when every copy is there.
     private func moveHere(_ new: NewRecord, copies: Int, to location: Location) async throws(StoreError) -> MoveHere? {
-        let latest: [CatalogueRecord]
+        let latest: [CollectionRecord]
         if let gtin = new.gtin {
             latest = try await store.copiesWithLocations(of: gtin)
         } else if let release = new.release {
@@ -155,7 +155,7 @@ public struct RecordAdder: Sendable {
     /// its release when it lists none), as shown (the collector's values over Discogs'); nil
     /// when that copy has no title yet (waiting for its lookup).
     private func copyTitle(_ new: NewRecord) async throws(StoreError) -> String? {
-        let latest: CatalogueRecord?
+        let latest: CollectionRecord?
         if let gtin = new.gtin {
             latest = try await store.copiesWithLocations(of: gtin, limit: 1).first
         } else if let release = new.release {

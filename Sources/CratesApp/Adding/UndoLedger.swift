@@ -10,7 +10,7 @@ import Synchronization
 public final class UndoLedger: Sendable {
     private enum Batch {
         case deleted([DeletedRecord])
-        case moved([CatalogueStore.MovedRecord])
+        case moved([CollectionStore.MovedRecord])
         case edited(recordID: Int64, inverse: RecordEdit)
     }
 
@@ -21,13 +21,13 @@ public final class UndoLedger: Sendable {
         /// Moved records back where they were.
         case movedBack(count: Int)
         /// An edit put back: the record as it is now.
-        case edited(CatalogueRecord)
+        case edited(CollectionRecord)
     }
 
     private let state = Mutex<(next: Int, batches: [Int: Batch])>((1, [:]))
-    private let store: CatalogueStore
+    private let store: CollectionStore
 
-    public init(store: CatalogueStore) {
+    public init(store: CollectionStore) {
         self.store = store
     }
 
@@ -45,7 +45,7 @@ public final class UndoLedger: Sendable {
 
     /// Applies `edit` to the record; returns the record as edited and the token (nil when the
     /// edit changes nothing, so there is nothing to undo).
-    public func edit(_ id: Int64, _ edit: RecordEdit) async throws(StoreError) -> (record: CatalogueRecord, token: Int?) {
+    public func edit(_ id: Int64, _ edit: RecordEdit) async throws(StoreError) -> (record: CollectionRecord, token: Int?) {
         guard let before = try await store.record(id) else { throw StoreError.recordNotFound(id) }
         let record = try await store.edit(id, edit)
         return (record, edit.isEmpty ? nil : keep(.edited(recordID: id, inverse: edit.inverse(of: before))))

@@ -84,11 +84,11 @@ public final class StopRequest: Sendable {
     }
 
     /// Ends the process with `status` at once, after copying what this process wrote into
-    /// the collection file (`CatalogueStore.checkpointWrittenCollections`), waiting at most
+    /// the collection file (`CollectionStore.checkpointWrittenCollections`), waiting at most
     /// two seconds for a write under way: the transaction it cuts short is rolled back by
     /// SQLite, as after a kill -9, and everything committed is in the file alone.
     static func quitNow(_ status: Int32) -> Never {
-        CatalogueStore.checkpointWrittenCollections(timeout: 2)
+        CollectionStore.checkpointWrittenCollections(timeout: 2)
         _exit(status)
     }
 

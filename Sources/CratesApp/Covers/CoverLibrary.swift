@@ -13,10 +13,10 @@ import Foundation
 public struct CoverLibrary: Sendable {
     public let cache: CoverCache
     public let budget: CoverBudget
-    public let store: CatalogueStore?
+    public let store: CollectionStore?
     public let access: DiscogsAccess?
 
-    public init(cache: CoverCache, budget: CoverBudget, store: CatalogueStore?, access: DiscogsAccess?) {
+    public init(cache: CoverCache, budget: CoverBudget, store: CollectionStore?, access: DiscogsAccess?) {
         self.cache = cache
         self.budget = budget
         self.store = store

@@ -26,7 +26,7 @@ extension CoverLibrary {
         case .release(let id):
             return try await cover(release: id)
         case .record(let id):
-            let record: CatalogueRecord?
+            let record: CollectionRecord?
             do {
                 record = try await store?.record(id)
             } catch {

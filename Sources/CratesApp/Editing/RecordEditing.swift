@@ -26,7 +26,7 @@ public enum RecordEditing {
     /// `crates list` shows it now (the values shown are the collector's where set).
     public static func edit(
         _ id: Int64, values: [RecordField: String], clear: [String], note: String?,
-        media: String? = nil, sleeve: String? = nil, rating: String? = nil, store: CatalogueStore
+        media: String? = nil, sleeve: String? = nil, rating: String? = nil, store: CollectionStore
     ) async throws(Failure) -> ExportedRecord {
         try await editConfirmed(id, values: values, clear: clear, note: note, media: media, sleeve: sleeve, rating: rating, store: store)
             .record
@@ -38,7 +38,7 @@ public enum RecordEditing {
     /// grades, ratings or notes).
     public static func editConfirmed(
         _ id: Int64, values: [RecordField: String], clear: [String], note: String?,
-        media: String? = nil, sleeve: String? = nil, rating: String? = nil, store: CatalogueStore
+        media: String? = nil, sleeve: String? = nil, rating: String? = nil, store: CollectionStore
     ) async throws(Failure) -> (record: ExportedRecord, confirmation: String) {
         let edit: RecordEdit
         do {
@@ -81,7 +81,7 @@ public enum RecordEditing {
     }
 
     /// Applies a checked edit; the record as `crates list` shows it now.
-    private static func apply(_ edit: RecordEdit, to id: Int64, store: CatalogueStore) async throws(Failure) -> ExportedRecord {
+    private static func apply(_ edit: RecordEdit, to id: Int64, store: CollectionStore) async throws(Failure) -> ExportedRecord {
         do {
             guard try await store.record(id) != nil else { throw Failure.noSuchRecord(id) }
             try await store.edit(id, edit)
@@ -98,7 +98,7 @@ public enum RecordEditing {
 
     /// What the status line says after a grade is set: "Media: Very Good Plus (VG+)",
     /// "Rating: ★★★★☆".
-    public static func gradingMessage(for record: CatalogueRecord, change: CopyGradingChange) -> String {
+    public static func gradingMessage(for record: CollectionRecord, change: CopyGradingChange) -> String {
         var parts: [String] = []
         if change.media != nil { parts.append("Media: " + (record.grading.media?.rawValue ?? "not graded")) }
         if change.sleeve != nil { parts.append("Sleeve: " + (record.grading.sleeve?.rawValue ?? "not graded")) }

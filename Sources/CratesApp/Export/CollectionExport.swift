@@ -7,10 +7,10 @@ import Synchronization
 /// `crates list` and `crates export`: the collection, a page at a time from one snapshot, in
 /// the order the collection UI shows it.
 public struct CollectionExport: Sendable {
-    public let store: CatalogueStore
+    public let store: CollectionStore
     public let filter: ExportFilter
 
-    public init(store: CatalogueStore, filter: ExportFilter) {
+    public init(store: CollectionStore, filter: ExportFilter) {
         self.store = store
         self.filter = filter
     }

@@ -25,7 +25,7 @@ public enum CollectionFileCopy {
             throw .output(.cannotWrite(path: path, reason: "a backup is an SQLite file: name a file, not a device or pipe"))
         }
         do {
-            try CatalogueStore.writeCopy(ofCollectionAt: database, to: temporary)
+            try CollectionStore.writeCopy(ofCollectionAt: database, to: temporary)
         } catch {
             file.abandon()
             throw .collection(error, path: path)

@@ -36,7 +36,7 @@ public enum CollectionRestore {
         case readFailed(name: String, reason: String)
         case line(name: String, line: Int, reason: String)
         case filtered(name: String)
-        case notEmpty(CatalogueStore.RestoreRefusal)
+        case notEmpty(CollectionStore.RestoreRefusal)
         case store(name: String, String)
         case interrupted
 
@@ -73,7 +73,7 @@ public enum CollectionRestore {
     /// Restores the export `source` holds into `store` (which must be empty): `prefix` (the
     /// bytes `ImportInput.peek` took from it), then the rest.
     public static func run(
-        source: ImportInput.Source, prefix: [UInt8], store: CatalogueStore, shouldContinue: @escaping @Sendable () -> Bool
+        source: ImportInput.Source, prefix: [UInt8], store: CollectionStore, shouldContinue: @escaping @Sendable () -> Bool
     ) async throws(Failure) -> Outcome {
         let (fd, name) = (source.descriptor, source.name)
         do {
@@ -82,7 +82,7 @@ public enum CollectionRestore {
             }
         } catch let failure as Failure {
             throw failure
-        } catch let refusal as CatalogueStore.RestoreRefusal {
+        } catch let refusal as CollectionStore.RestoreRefusal {
             throw .notEmpty(refusal)
         } catch {
             throw .store(name: name, "\(error)")
@@ -100,7 +100,7 @@ public enum CollectionRestore {
     }
 
     private static func read(
-        fd: Int32, name: String, prefix: [UInt8], into writer: CatalogueStore.RestoreWriter, shouldContinue: () -> Bool
+        fd: Int32, name: String, prefix: [UInt8], into writer: CollectionStore.RestoreWriter, shouldContinue: () -> Bool
     ) throws -> Outcome {
         var outcome = Outcome()
         var position = Position.header

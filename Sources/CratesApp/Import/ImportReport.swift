@@ -27,7 +27,7 @@ public struct ImportReport: Sendable {
     /// `lines`: the first line of each barcode in the file; `describedLines`: of each key of
     /// a row described by its values (`RecordFields.entryKey`).
     public init(
-        refusals: [ImportRefusal], unresolved: [ImportUnresolved], followUp: CatalogueStore.ImportFollowUp?,
+        refusals: [ImportRefusal], unresolved: [ImportUnresolved], followUp: CollectionStore.ImportFollowUp?,
         lines: [GTIN: Int], describedLines: [String: Int] = [:]
     ) {
         for refusal in refusals {

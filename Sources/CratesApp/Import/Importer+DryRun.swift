@@ -5,7 +5,7 @@ extension Importer {
     /// `--dry-run`: the plan, line by line, against the collection as it is; nothing opened
     /// for writing, no file created.
     public static func dryRun(_ parsed: ImportFile, databasePath: String, copies: Bool) throws(StoreError) -> ImportPlan {
-        try CatalogueStore.importPlan(parsed, copies: copies, inFileAt: databasePath)
+        try CollectionStore.importPlan(parsed, copies: copies, inFileAt: databasePath)
     }
 }
 

@@ -9,7 +9,7 @@ import Foundation
 /// 1. Add the new records in batches, each one write transaction that counts the copies
 ///    the collection holds of its lines' keys and adds only those missing (a key listed n
 ///    times is n copies, so a re-run adds nothing twice, and imports running at once never
-///    double a copy: `CatalogueStore.importEntries(_:copies:)`), stopping between batches
+///    double a copy: `CollectionStore.importEntries(_:copies:)`), stopping between batches
 ///    when asked to.
 /// 2. `--dry-run` (`dryRun`) plans the same way without writing (`ImportPlan`).
 /// 3. Rows known only by a release id: Discogs names their barcode (`Importer+Releases`),
@@ -20,13 +20,13 @@ import Foundation
 ///    enters the rows Discogs has no release for by hand.
 /// 5. Report: the summary, what needs a person, and `--report FILE`.
 public struct Importer: Sendable {
-    public let store: CatalogueStore
+    public let store: CollectionStore
     public let progress: ImportProgress
     public let stopRequest: StopRequest
     /// The local Discogs catalogue: asked first, with no request and no account needed.
     public let catalogue: (any ReleaseCatalogue)?
 
-    public init(store: CatalogueStore, progress: ImportProgress, stopRequest: StopRequest, catalogue: (any ReleaseCatalogue)? = nil) {
+    public init(store: CollectionStore, progress: ImportProgress, stopRequest: StopRequest, catalogue: (any ReleaseCatalogue)? = nil) {
         self.store = store
         self.progress = progress
         self.stopRequest = stopRequest
@@ -123,7 +123,7 @@ public struct Importer: Sendable {
             hasDescribed = true
             break
         }
-        let written: CatalogueStore.ImportOutcome
+        let written: CollectionStore.ImportOutcome
         do {
             written = try await store.importEntries(
                 entries, copies: options.copies, keepingValues: options.keepValues, keepingIDs: hasDescribed && !options.copies && options.lookups,
@@ -431,7 +431,7 @@ public enum ImportRunError: Error, CustomStringConvertible {
     case report(ExportError)
     /// The collection refused a batch (a full disk, a lock held too long): what the batches
     /// before it added is kept, and the message says so.
-    case write(CatalogueStore.ImportWriteError, name: String)
+    case write(CollectionStore.ImportWriteError, name: String)
 
     public var description: String {
         switch self {

@@ -41,9 +41,9 @@ public struct LabelPrinting: Sendable {
     public static var customSheetSyntax: String { LabelSheetLayout.customSheetSyntax }
     public static var customSheetExample: String { LabelSheetLayout.customSheetExample }
 
-    public let store: CatalogueStore
+    public let store: CollectionStore
 
-    public init(store: CatalogueStore) {
+    public init(store: CollectionStore) {
         self.store = store
     }
 

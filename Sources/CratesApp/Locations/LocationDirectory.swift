@@ -7,9 +7,9 @@ import Foundation
 /// rule (`LocationReference`: a name, a path such as "Shelf 2/Crate A3", "#17", or a label
 /// code), and every message says what would work.
 public struct LocationDirectory: Sendable {
-    public let store: CatalogueStore
+    public let store: CollectionStore
 
-    public init(store: CatalogueStore) {
+    public init(store: CollectionStore) {
         self.store = store
     }
 
@@ -34,7 +34,7 @@ public struct LocationDirectory: Sendable {
     /// place to be in, or both.
     public func change(_ name: String, to newName: String?, in parent: String?, top: Bool) async throws(StoreError) -> Location {
         let place = try await resolve(name)
-        var move: CatalogueStore.LocationParent?
+        var move: CollectionStore.LocationParent?
         if let parent {
             move = .inside(try await resolve(parent).id)
         } else if top {

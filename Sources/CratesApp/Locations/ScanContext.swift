@@ -13,9 +13,9 @@ import Synchronization
 /// goes in that place however fast the scanner types.
 public final class ScanContext: Sendable {
     private let current = Mutex<Location?>(nil)
-    private let store: CatalogueStore
+    private let store: CollectionStore
 
-    public init(store: CatalogueStore) {
+    public init(store: CollectionStore) {
         self.store = store
     }
 
@@ -31,7 +31,7 @@ public final class ScanContext: Sendable {
         /// A place's label that no place has: no place is current now (the message says why).
         case left(String)
         /// A copy's label: the copy to select.
-        case select(CatalogueRecord)
+        case select(CollectionRecord)
         /// A copy's label that no record has (deleted?).
         case noSuchCopy(String)
     }

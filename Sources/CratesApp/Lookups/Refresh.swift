@@ -21,7 +21,7 @@ public enum Refresh {
     /// Queues `ids` (every record but those entered by hand when nil) and looks them up
     /// until they are settled or `timeout` passes.
     public static func run(
-        _ ids: [Int64]?, store: CatalogueStore, access: DiscogsAccess?, timeout: Double
+        _ ids: [Int64]?, store: CollectionStore, access: DiscogsAccess?, timeout: Double
     ) async throws -> Outcome {
         var outcome = Outcome()
         var wanted: [Int64] = []

@@ -7,7 +7,7 @@ import Foundation
 /// in the list, with the sync's progress on the status line and its question after.
 extension CollectionSession {
     /// A copy's conditions or rating, set from the details view's pickers: an edit as `e`
-    /// makes one (`CatalogueStore.edit`).
+    /// makes one (`CollectionStore.edit`).
     func grade(_ recordID: Int64, _ change: CopyGradingChange) async throws {
         let (record, token) = try await undo.edit(recordID, RecordEdit(grading: change))
         if let details = try await store.details(recordID) { post(.details(details)) }

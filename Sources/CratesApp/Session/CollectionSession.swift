@@ -22,7 +22,7 @@ import Synchronization
 ///   run, cancels every task in `tasks`, stops the worker, and returns once all of them
 ///   have ended.
 public final class CollectionSession: Sendable {
-    let store: CatalogueStore
+    let store: CollectionStore
     let post: @Sendable (SessionEvent) -> Void
     let lookups: Bool
     /// The camera daemon's socket; nil with `--no-scanner`.
@@ -73,7 +73,7 @@ public final class CollectionSession: Sendable {
 
     /// `covers`: where covers come from (nil: covers are off), drawn by `renderer`.
     public init(
-        store: CatalogueStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?,
+        store: CollectionStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?,
         catalogue: (any ReleaseCatalogue)? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
         covers: CoverLibrary? = nil, renderer: (any CoverRendering)? = nil,
         post: @escaping @Sendable (SessionEvent) -> Void

@@ -5,11 +5,11 @@ import Foundation
 
 /// One page of the listing: what each instance means for crates and for Discogs.
 extension SyncRun {
-    typealias Changes = CatalogueStore.SyncPageChanges
+    typealias Changes = CollectionStore.SyncPageChanges
 
     /// Decides about each instance of a page, oldest first, and returns what to write (a
     /// dry run writes nothing and says it instead).
-    mutating func plan(_ instances: [DiscogsCollectionInstance], context: CatalogueStore.SyncPageContext) -> Changes {
+    mutating func plan(_ instances: [DiscogsCollectionInstance], context: CollectionStore.SyncPageContext) -> Changes {
         var changes = Changes()
         var unlinked = context.unlinked
         for instance in instances {
@@ -39,7 +39,7 @@ extension SyncRun {
 
     /// A linked instance: its folder kept current, its values merged.
     private mutating func planLinked(
-        _ instance: DiscogsCollectionInstance, link: CatalogueStore.SyncLink, stored: [SyncField: String?], into changes: inout Changes
+        _ instance: DiscogsCollectionInstance, link: CollectionStore.SyncLink, stored: [SyncField: String?], into changes: inout Changes
     ) {
         guard let copy = link.copy else {
             // Deleted in crates: settled after the listing (`--delete`, or reported). Its
@@ -59,7 +59,7 @@ extension SyncRun {
     }
 
     /// An instance linked now to a copy of its release that was on no instance.
-    private mutating func planNewLink(_ instance: DiscogsCollectionInstance, copy: CatalogueStore.SyncCopy, into changes: inout Changes) {
+    private mutating func planNewLink(_ instance: DiscogsCollectionInstance, copy: CollectionStore.SyncCopy, into changes: inout Changes) {
         report.linked += 1
         if options.dryRun {
             claimed.insert(copy.recordID)
@@ -75,7 +75,7 @@ extension SyncRun {
     /// (returned), fields to push (into `changes`), conflicts (into the report, and into
     /// `changes` when they differ from those `stored` for the instance).
     private mutating func decide(
-        base: SyncedValues, copy: CatalogueStore.SyncCopy, discogs: SyncedValues, key: DiscogsInstanceKey,
+        base: SyncedValues, copy: CollectionStore.SyncCopy, discogs: SyncedValues, key: DiscogsInstanceKey,
         stored: [SyncField: String?], into changes: inout Changes
     ) -> (base: SyncedValues, take: SyncedValues?) {
         let merge = CopyMerge(base: base, crates: copy.values, discogs: discogs, prefer: options.prefer)

@@ -38,7 +38,7 @@ extension SyncRun {
     /// release that no copy is linked to, in the folder the add named if there is one there
     /// (the add is the latest instance of its release).
     static func instanceAdded(
-        by entry: CatalogueStore.OutboxEntry, among instances: [DiscogsCollectionInstance], linked: Set<Int64>
+        by entry: CollectionStore.OutboxEntry, among instances: [DiscogsCollectionInstance], linked: Set<Int64>
     ) -> DiscogsCollectionInstance? {
         let unlinked = instances.filter { !linked.contains($0.instanceID) }
             .sorted { $0.instanceID > $1.instanceID }
@@ -93,7 +93,7 @@ extension SyncRun {
 
     /// `POST …/folders/{folder}/releases/{release}`, then the copy's values on the new
     /// instance.
-    private mutating func add(_ entry: CatalogueStore.OutboxEntry) async throws {
+    private mutating func add(_ entry: CollectionStore.OutboxEntry) async throws {
         guard let recordID = entry.recordID, let copy = try await store.syncCopy(recordID) else {
             try await store.dropOutbox(entry.id)  // deleted meanwhile: nothing to add
             return
@@ -131,7 +131,7 @@ extension SyncRun {
     /// release's instances are read, and an instance no copy is linked to is the add's.
     /// (One sync writes at a time, so the instances linked before the first request are
     /// the ones linked until the add is done.)
-    private mutating func sendAdd(_ entry: CatalogueStore.OutboxEntry) async throws -> DiscogsInstanceKey {
+    private mutating func sendAdd(_ entry: CollectionStore.OutboxEntry) async throws -> DiscogsInstanceKey {
         let attempt = AddAttempt()
         let linked = try await store.linkedInstances(ofRelease: entry.releaseID)
         return try await send { client, username async throws(DiscogsError) -> DiscogsInstanceKey in
@@ -145,7 +145,7 @@ extension SyncRun {
     }
 
     /// One field written to a linked instance.
-    private mutating func update(_ entry: CatalogueStore.OutboxEntry) async throws {
+    private mutating func update(_ entry: CollectionStore.OutboxEntry) async throws {
         guard let key = entry.key, let field = entry.field, let recordID = entry.recordID else {
             try await store.dropOutbox(entry.id)
             return
@@ -165,7 +165,7 @@ extension SyncRun {
     }
 
     /// `DELETE` of an instance whose copy was deleted in crates.
-    private mutating func remove(_ entry: CatalogueStore.OutboxEntry) async throws {
+    private mutating func remove(_ entry: CollectionStore.OutboxEntry) async throws {
         guard let key = entry.key else {
             try await store.dropOutbox(entry.id)
             return

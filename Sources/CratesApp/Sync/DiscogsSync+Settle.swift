@@ -6,7 +6,7 @@ import Foundation
 /// A person's choice in the collection UI's conflicts view: the conflicts of some copies
 /// settled toward one side, through the sync's own paths.
 extension DiscogsSync {
-    /// Settles the conflicts of these copies toward `side` (`CatalogueStore.settleConflicts`):
+    /// Settles the conflicts of these copies toward `side` (`CollectionStore.settleConflicts`):
     /// Discogs' values taken into crates (no request), or crates' values sent to Discogs
     /// through the outbox now. A push that cannot go now (Discogs unreachable) stays
     /// planned: the next sync sends it, since the base already says crates' value is the

@@ -69,7 +69,7 @@ public struct DiscogsSync: Sendable {
         }
     }
 
-    public let store: CatalogueStore
+    public let store: CollectionStore
     public let access: DiscogsAccess
     /// The config's folder, used when the options name none.
     public let configuredFolder: SyncFolder.Configured
@@ -82,7 +82,7 @@ public struct DiscogsSync: Sendable {
     public static let listingReadings = 3
 
     public init(
-        store: CatalogueStore, access: DiscogsAccess, configuredFolder: SyncFolder.Configured = .none,
+        store: CollectionStore, access: DiscogsAccess, configuredFolder: SyncFolder.Configured = .none,
         retryPauses: [Double] = RequestRetry.shortPauses, progress: @escaping @Sendable (SyncStatus) -> Void = { _ in }
     ) {
         self.store = store
@@ -118,7 +118,7 @@ struct SyncRun {
     let options: DiscogsSync.Options
     let client: DiscogsClient
     let counter: CountingTransport
-    var store: CatalogueStore { sync.store }
+    var store: CollectionStore { sync.store }
     /// Every request of the run goes through it: failures count in a row across requests.
     var retry: RequestRetry
     var report = SyncReport()
@@ -259,7 +259,7 @@ struct SyncRun {
     /// Flags what a listing that added up did not show, and settles what was deleted in
     /// crates. A listing that did not add up flags nothing and adds nothing back.
     private mutating func afterListing(_ listing: CollectionListingTally) async throws {
-        var gone: [CatalogueStore.SyncLink] = []
+        var gone: [CollectionStore.SyncLink] = []
         if listing.isComplete {
             gone = try await store.instancesGone(notIn: listing.seen, flag: !options.dryRun)
         }

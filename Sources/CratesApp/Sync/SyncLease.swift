@@ -2,7 +2,7 @@ import CratesCore
 import CratesStore
 import Foundation
 
-/// The lease a writing sync holds on its collection (`CatalogueStore+SyncLease`): taken
+/// The lease a writing sync holds on its collection (`CollectionStore+SyncLease`): taken
 /// before its first write, waited for while another sync holds it, renewed while the sync
 /// runs, given back at its end. A holder killed -9 frees it at once.
 struct SyncLease: Sendable {
@@ -11,15 +11,15 @@ struct SyncLease: Sendable {
     static let pollInterval: Duration = .milliseconds(250)
     static let renewInterval: Duration = .seconds(30)
 
-    let store: CatalogueStore
+    let store: CollectionStore
     let token: String
     private let renewing: Task<Void, Never>
 
     /// Waits until this sync holds the lease, saying so through `progress` while another one
     /// does. Throws `CancellationError` when the task is cancelled while waiting.
-    static func take(_ store: CatalogueStore, progress: @Sendable (SyncStatus) -> Void) async throws -> SyncLease {
+    static func take(_ store: CollectionStore, progress: @Sendable (SyncStatus) -> Void) async throws -> SyncLease {
         let token = UUID().uuidString
-        var said: CatalogueStore.SyncLeaseHolder?
+        var said: CollectionStore.SyncLeaseHolder?
         while let holder = try await store.takeSyncLease(token) {
             if holder != said {
                 progress(.waiting(pid: holder.pid))
@@ -30,7 +30,7 @@ struct SyncLease: Sendable {
         return SyncLease(store: store, token: token)
     }
 
-    private init(store: CatalogueStore, token: String) {
+    private init(store: CollectionStore, token: String) {
         self.store = store
         self.token = token
         renewing = Task {

@@ -31,11 +31,11 @@ public struct CollectionValuation: Sendable {
     /// person, and within background work's share of the window.
     public static let priority = RateLimiter.Priority.background
 
-    public let store: CatalogueStore
+    public let store: CollectionStore
     public let access: DiscogsAccess
     public let now: @Sendable () -> Date
 
-    public init(store: CatalogueStore, access: DiscogsAccess, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(store: CollectionStore, access: DiscogsAccess, now: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
         self.access = access
         self.now = now
@@ -46,7 +46,7 @@ public struct CollectionValuation: Sendable {
     /// when it is not named by the person (then figures of a release fetch, in the account's
     /// currency, count too).
     public static func currency(
-        asked: String?, configured: String?, store: CatalogueStore
+        asked: String?, configured: String?, store: CollectionStore
     ) async throws -> (code: String?, accountCurrency: Bool) {
         if let asked { return (asked, false) }
         if let configured { return (configured, false) }
@@ -64,7 +64,7 @@ public struct CollectionValuation: Sendable {
             outcome.exitStatus = 3
             return outcome
         }
-        let copies: [CatalogueStore.ValuedCopy]
+        let copies: [CollectionStore.ValuedCopy]
         do {
             copies = try await store.valuedCopies()
         } catch {
@@ -73,7 +73,7 @@ public struct CollectionValuation: Sendable {
             return outcome
         }
         var releases: [Int] = []
-        var graded: [Int: [CatalogueStore.ValuedCopy]] = [:]
+        var graded: [Int: [CollectionStore.ValuedCopy]] = [:]
         for copy in copies {
             if !releases.contains(copy.releaseID) { releases.append(copy.releaseID) }
             if copy.grade != nil { graded[copy.releaseID, default: []].append(copy) }

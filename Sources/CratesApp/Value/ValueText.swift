@@ -46,7 +46,7 @@ public enum ValueText {
     /// One line per month: the month, the minimum, median and maximum as Discogs wrote them,
     /// the day asked; or, for `json`, one object per line (`month`, `currency`, `minimum`,
     /// `median`, `maximum`, `text`, `at`).
-    public static func history(_ entries: [CatalogueStore.ValueHistoryEntry], json: Bool) -> [String] {
+    public static func history(_ entries: [CollectionStore.ValueHistoryEntry], json: Bool) -> [String] {
         entries.map { entry in
             let value = entry.figure.value
             guard json else {

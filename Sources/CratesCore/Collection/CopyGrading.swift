@@ -1,6 +1,6 @@
 /// What the collector says about one copy's state, kept per copy (two copies of a release
 /// are graded apart): the media and sleeve conditions in Discogs' grading scale, and a
-/// rating from 0 (not rated) to 5. The copy's notes are its `CatalogueRecord.note`.
+/// rating from 0 (not rated) to 5. The copy's notes are its `CollectionRecord.note`.
 public struct CopyGrading: Hashable, Sendable {
     public var media: MediaCondition?
     public var sleeve: SleeveCondition?

@@ -131,7 +131,7 @@ extension ExportedRecord {
             else { throw Failure("record \(id): a history entry crates cannot read") }
             history.append(LookupEvent(id: 0, recordID: id, at: at, kind: kind, message: message))
         }
-        let record = CatalogueRecord(
+        let record = CollectionRecord(
             id: id, gtin: gtin, addedAt: addedAt, addMethod: method, note: try text(node["note"], "note"), location: location,
             releaseID: release?.id, lookupState: state, lookupError: try text(node["lookupError"], "lookupError"),
             lookupAttempts: try number(node["lookupAttempts"], "lookupAttempts") ?? 0, retryAt: try date(node["retryAt"], "retryAt"),

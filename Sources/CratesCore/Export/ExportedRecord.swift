@@ -3,7 +3,7 @@ import Foundation
 /// One copy as `crates list` and `crates export` write it: the record, the release it
 /// resolved to, and the section the collection lists it under.
 public struct ExportedRecord: Hashable, Sendable {
-    public var record: CatalogueRecord
+    public var record: CollectionRecord
     /// Nil until the record is matched.
     public var release: Release?
     /// The genre section's name as the list shows it (`Section.unknown` for unmatched
@@ -19,7 +19,7 @@ public struct ExportedRecord: Hashable, Sendable {
     public var releaseFetchedAt: Date?
 
     public init(
-        record: CatalogueRecord, release: Release?, section: String, history: [LookupEvent]? = nil,
+        record: CollectionRecord, release: Release?, section: String, history: [LookupEvent]? = nil,
         discogs: DiscogsCopyLink? = nil, pinnedReleaseID: Int? = nil, releaseFetchedAt: Date? = nil
     ) {
         self.pinnedReleaseID = pinnedReleaseID

@@ -78,11 +78,11 @@ public protocol CatalogueLookupQueue: LookupQueue {
     /// yet asked of `edition`, asks `answer` about each, and stores what it says, all in one
     /// transaction: an outcome settles the record as a lookup's would (its history says it
     /// came from the catalogue); `.absent` leaves it waiting for Discogs, marked as not in
-    /// `edition` (`CatalogueRecord.catalogueEdition`); `.unavailable` stops the batch there.
+    /// `edition` (`CollectionRecord.catalogueEdition`); `.unavailable` stops the batch there.
     func answerFromCatalogue(
         _ edition: CatalogueEdition, now: Date, limit: Int,
         answer: @escaping @Sendable (LookupJob) -> CatalogueVerdict
-    ) async throws -> CatalogueBatch
+    ) async throws -> CatalogueAnswers
 
     /// `claimNext(now:lease:)` among the records already asked of `edition` and not in it:
     /// with a catalogue, Discogs is asked only about what the catalogue cannot answer.
@@ -99,7 +99,7 @@ public enum CatalogueVerdict: Sendable, Hashable {
 }
 
 /// What one batch of the catalogue pass did.
-public struct CatalogueBatch: Sendable, Hashable {
+public struct CatalogueAnswers: Sendable, Hashable {
     /// The records settled, with their outcomes, in the order they were taken.
     public var settled: [(recordID: Int64, outcome: LookupOutcome.Kind)]
     /// Records the catalogue does not know: left waiting for Discogs.
@@ -116,7 +116,7 @@ public struct CatalogueBatch: Sendable, Hashable {
     /// Records taken by this batch.
     public var taken: Int { settled.count + absent }
 
-    public static func == (lhs: CatalogueBatch, rhs: CatalogueBatch) -> Bool {
+    public static func == (lhs: CatalogueAnswers, rhs: CatalogueAnswers) -> Bool {
         lhs.settled.elementsEqual(rhs.settled, by: { $0.recordID == $1.recordID && $0.outcome == $1.outcome })
             && lhs.absent == rhs.absent && lhs.failure == rhs.failure
     }

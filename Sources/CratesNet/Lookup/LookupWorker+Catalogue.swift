@@ -4,7 +4,7 @@ import CratesCore
 /// catalogue has not been asked about is answered from it, a large batch per transaction
 /// (`Policy.catalogueBatch`), with no claim, no rate limit, no in-flight cap and no request:
 /// a shelf of thousands of barcodes the catalogue knows is final within seconds, Discogs
-/// reachable or not. What it does not know is marked so (`CatalogueRecord.catalogueEdition`)
+/// reachable or not. What it does not know is marked so (`CollectionRecord.catalogueEdition`)
 /// and waits for Discogs, which is asked only about such records (`claimNext(…notIn:)`).
 extension LookupWorker {
     /// The catalogue asked in this run, and its queue; nil without one, or once it failed.
@@ -20,7 +20,7 @@ extension LookupWorker {
         let source = catalogue.catalogue
         let edition = source.edition
         while !stopping, refused == nil, !Task.isCancelled {
-            let batch: CatalogueBatch
+            let batch: CatalogueAnswers
             do {
                 batch = try await catalogue.queue.answerFromCatalogue(edition, now: timeline.date, limit: policy.catalogueBatch) { job in
                     do throws(ReleaseCatalogueError) {

@@ -12,7 +12,7 @@ enum CollectionUI {
     /// config.json as crates read it at start (not read again here); what is wrong with it is
     /// said again on the status line.
     static func run(
-        store: CatalogueStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?,
+        store: CollectionStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?,
         catalogue: (any ReleaseCatalogue)? = nil, covers: Bool = true, preferences: Preferences
     ) -> Int32? {
         let inbox = Inbox()

@@ -31,7 +31,7 @@ struct CoverSessionTests {
     }
 
     /// A matched record whose release (stored from an anonymous answer: no address) is 5134861.
-    private func matchedRecord(_ store: CatalogueStore) async throws -> Int64 {
+    private func matchedRecord(_ store: CollectionStore) async throws -> Int64 {
         let record = try await addPending(store, "727361626525")
         let release = Release(id: 5_134_861, artist: "HammerFall", title: "Glory To The Brave", rawJSON: #"{"id": 5134861, "thumb": "", "images": []}"#)
         try await store.choose(release, for: record.id)

@@ -12,7 +12,7 @@ struct SyncBench {
     static let owner = CollectionServerControl.owner
     let temporary: TemporaryStore
     let server: DiscogsTestServer
-    var store: CatalogueStore { temporary.store }
+    var store: CollectionStore { temporary.store }
     var collection: CollectionServerControl { server.collection }
 
     /// `serverArguments`: the loopback server's own (e.g. `["--stall", "30"]`).

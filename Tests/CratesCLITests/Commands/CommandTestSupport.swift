@@ -40,8 +40,8 @@ struct CommandSandbox {
     }
 
     /// Opens the sandbox's collection in this process, to seed it or to check it.
-    func openStore() throws -> CatalogueStore {
-        try CatalogueStore(path: database)
+    func openStore() throws -> CollectionStore {
+        try CollectionStore(path: database)
     }
 }
 

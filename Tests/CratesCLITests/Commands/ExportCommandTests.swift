@@ -9,7 +9,7 @@ import Testing
 struct ExportCommandTests {
     /// A release whose texts hold commas, double quotes and a line break; two copies of it (one
     /// with a note and a location), and a copy not matched.
-    static func seedAwkward(_ store: CatalogueStore) async throws {
+    static func seedAwkward(_ store: CollectionStore) async throws {
         let release = Seed.release(
             249_504, artist: "Crosby, Stills & Nash", title: "\"Déjà\" Vu,\nLive", genre: "Folk, World, & Country",
             labels: [.init(name: "Atlantic", catno: "SD 7200"), .init(name: "Rhino, Inc.", catno: "R2 1")],

@@ -8,7 +8,7 @@ import Testing
 struct ListCommandTests {
     /// Electronic (two titles), Rock (two titles, one copy twice), and three unmatched.
     /// Returns the record ids in the order the list must show them.
-    static func seedSections(_ store: CatalogueStore) async throws -> [Int64] {
+    static func seedSections(_ store: CollectionStore) async throws -> [Int64] {
         let zebra = Seed.release(10, artist: "Zed", title: "Zebra", genre: "Rock")
         let apple = Seed.release(11, artist: "Ann", title: "apple", genre: "Rock")
         let techno = Seed.release(12, artist: "Tess", title: "Techno", genre: "Electronic")
@@ -69,7 +69,7 @@ struct ListCommandTests {
 
     /// Queen 1975 vinyl on EMI, The Beatles 1969 vinyl on Apple, Motörhead 1980 CD on Bronze
     /// (in Crate 2 of the Living Room), and a UPC-A not looked up yet.
-    static func seedRock(_ store: CatalogueStore) async throws -> (queen: Int64, beatles: Int64, motorhead: Int64, upc: Int64) {
+    static func seedRock(_ store: CollectionStore) async throws -> (queen: Int64, beatles: Int64, motorhead: Int64, upc: Int64) {
         let queen = Seed.release(
             20, artist: "Queen", title: "A Night At The Opera", genre: "Rock", labels: [.init(name: "EMI", catno: "EMTC 103")],
             formats: ["Vinyl, LP, Album"], year: 1975)

@@ -11,7 +11,7 @@ struct StatsCommandTests {
     /// pending, failed, being looked up, not found, entered by hand, without a barcode, in
     /// places, graded, with the collector's own values over Discogs', over several genres,
     /// styles, formats, years, countries, labels and months.
-    static func seed(_ store: CatalogueStore) async throws {
+    static func seed(_ store: CollectionStore) async throws {
         let releases = [
             Release(id: 1, artist: "A", title: "One", genres: ["Rock"], styles: ["Punk", "Post-Punk"], formats: ["Vinyl"],
                     year: 1979, country: "UK", labels: [.init(name: "Factory", catno: "FACT 10")]),

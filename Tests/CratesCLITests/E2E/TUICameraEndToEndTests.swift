@@ -98,7 +98,7 @@ struct TUICameraEndToEndTests {
         #expect(try await tui.exitReport().status == 0)
         _ = daemon
 
-        let store = try CatalogueStore(path: sandbox.database)
+        let store = try CollectionStore(path: sandbox.database)
         let rows = try await store.sections().flatMap(\.rows)
         #expect(Set(rows.map(\.gtin)) == ["5029141777638", "0727361626525", "5017066907438", "5091500080635"]
             || Set(rows.map(\.gtin)) == ["5029141777638", "727361626525", "5017066907438", "5091500080635"])

@@ -26,7 +26,7 @@ struct TUIDetailsEndToEndTests {
         try await tmux.waitFor(text: "No records yet.")
         try await tmux.type("727361626525\r")
         try await tmux.waitFor(text: "HammerFall — Glory To The Brave", deadline: .seconds(120))
-        let store = try CatalogueStore(path: sandbox.database)
+        let store = try CollectionStore(path: sandbox.database)
         #expect(try await store.details(1)?.release?.hasFullDetails == false, "one request: the search result")
         try await server.waitUntilHeld(1)  // the background fetch is under way (and held)
 

@@ -71,7 +71,7 @@ struct TUIEndToEndTests {
         try await tmux.press("q")
         #expect(try await tmux.exitReport().status == 0)
 
-        let store = try CatalogueStore(path: sandbox.database)
+        let store = try CollectionStore(path: sandbox.database)
         let sections = try await store.sections()
         let stored = sections.flatMap(\.rows)
         #expect(Set(stored.map(\.gtin)) == Set(Self.burst))
@@ -107,7 +107,7 @@ struct TUIEndToEndTests {
         try await tmux.waitFor(text: "1 record")
         try await tmux.press("q")
         #expect(try await tmux.exitReport().status == 0)
-        let store = try CatalogueStore(path: sandbox.database)
+        let store = try CollectionStore(path: sandbox.database)
         let rows = try await store.sections().flatMap(\.rows)
         #expect(rows.map(\.gtin) == ["5029141777638"])
         #expect(try await Self.addMethods(store, rows.map(\.recordID)) == [.typed])
@@ -179,7 +179,7 @@ struct TUIEndToEndTests {
         #expect(report.saneTerminal)
     }
 
-    static func addMethods(_ store: CatalogueStore, _ ids: [Int64]) async throws -> Set<AddMethod> {
+    static func addMethods(_ store: CollectionStore, _ ids: [Int64]) async throws -> Set<AddMethod> {
         var methods = Set<AddMethod>()
         for id in ids {
             if let record = try await store.record(id) { methods.insert(record.addMethod) }

@@ -19,7 +19,7 @@ struct TUIListEndToEndTests {
     }
 
     /// Queen (CD, 1975), The Beatles (1969), Rumours twice (UK K 56344, US BSK 3010).
-    static func seed(_ store: CatalogueStore) async throws {
+    static func seed(_ store: CollectionStore) async throws {
         let releases = [
             release(1, "Queen", "A Night At The Opera", year: 1975, country: "UK", catno: "EMTC 103", format: "CD, Album"),
             release(2, "The Beatles", "Abbey Road", year: 1969, country: "UK", catno: "PCS 7088"),

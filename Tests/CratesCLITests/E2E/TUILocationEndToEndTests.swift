@@ -14,7 +14,7 @@ struct TUILocationEndToEndTests {
         let sandbox = try TUIEndToEndTests.Sandbox()
         let (first, second): (Location, Location)
         do {
-            let store = try CatalogueStore(path: sandbox.database)
+            let store = try CollectionStore(path: sandbox.database)
             let room = try await store.addLocation(name: "Living Room", in: nil)
             let shelf1 = try await store.addLocation(name: "Shelf 1", in: room.id)
             let shelf2 = try await store.addLocation(name: "Shelf 2", in: room.id)
@@ -31,7 +31,7 @@ struct TUILocationEndToEndTests {
         try await tmux.waitFor(text: "→ Crate A1 (Living Room › Shelf 1)")
         try await tmux.type(records.map { $0 + "\r" }.joined())
         try await tmux.waitFor(text: "2 records")
-        let store = try CatalogueStore(path: sandbox.database)
+        let store = try CollectionStore(path: sandbox.database)
         try await waitUntil("both records in Crate A1") {
             try await Self.places(store) == [records[0]: first.id, records[1]: first.id]
         }
@@ -79,7 +79,7 @@ struct TUILocationEndToEndTests {
     }
 
     /// Each record's place, by barcode.
-    static func places(_ store: CatalogueStore) async throws -> [String: Int64] {
+    static func places(_ store: CollectionStore) async throws -> [String: Int64] {
         var places: [String: Int64] = [:]
         for row in try await store.sections().flatMap(\.rows) {
             if let place = try await store.record(row.recordID)?.location { places[row.gtin] = place.id }

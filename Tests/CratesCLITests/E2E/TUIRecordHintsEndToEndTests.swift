@@ -12,7 +12,7 @@ import Testing
 @Suite("TUI end to end: a record's hints", .serialized, .processTimeLimit)
 struct TUIRecordHintsEndToEndTests {
     /// The Beatles — Abbey Road (with its Discogs page), in the sandbox's collection as record 1.
-    static func seedAbbeyRoad(_ store: CatalogueStore) async throws {
+    static func seedAbbeyRoad(_ store: CollectionStore) async throws {
         let release = Release(
             id: 2, artist: "The Beatles", title: "Abbey Road", genres: ["Rock"], styles: [], formats: ["Vinyl, LP, Album"],
             year: 1969, country: "UK", labels: [.init(name: "Apple Records", catno: "PCS 7088")],

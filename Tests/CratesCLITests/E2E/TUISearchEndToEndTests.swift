@@ -45,7 +45,7 @@ struct TUISearchEndToEndTests {
         #expect(screen.contains { $0.hasPrefix(" Electronic (1)") }, "\(screen.joined(separator: "\n"))")
         try await tmux.press("q")
         #expect(try await tmux.exitReport().status == 0)
-        let row = try #require(try await CatalogueStore(path: sandbox.database).sections().first?.rows.first)
+        let row = try #require(try await CollectionStore(path: sandbox.database).sections().first?.rows.first)
         #expect(row.gtin.isEmpty && row.lookupState == .matched)
         #expect(try await server.stats().releases.isEmpty, "added as the search found it")
     }
@@ -73,7 +73,7 @@ struct TUISearchEndToEndTests {
         }
         try await tmux.press("q")
         #expect(try await tmux.exitReport().status == 0)
-        let store = try CatalogueStore(path: sandbox.database)
+        let store = try CollectionStore(path: sandbox.database)
         let id = try #require(try await store.sections().first?.rows.first?.recordID)
         #expect(try await store.details(id)?.release?.id == 20_000_025)
     }
@@ -99,7 +99,7 @@ struct TUISearchEndToEndTests {
         }
         try await server.reset()
         try await tmux.press("r")
-        let store = try CatalogueStore(path: sandbox.database)
+        let store = try CollectionStore(path: sandbox.database)
         try await waitUntil("the lookup asked for by r to end") {
             try await store.details(1)?.history.last?.kind == .matched
         }
@@ -138,7 +138,7 @@ struct TUISearchEndToEndTests {
         try await tmux.waitFor(text: "Entered by hand: never looked up")
         try await tmux.press("q")
         #expect(try await tmux.exitReport().status == 0)
-        let record = try #require(try await CatalogueStore(path: sandbox.database).record(1))
+        let record = try #require(try await CollectionStore(path: sandbox.database).record(1))
         #expect(record.gtin == nil && record.lookupState == .handEntered && record.addMethod == .manual)
         #expect(record.collector == RecordFields(artist: "The Nice", title: "Ars Longa Vita Brevis", genre: "Rock", year: 1968))
         #expect(try await server.stats().requests == 0, "no lookup")

@@ -47,7 +47,7 @@ struct ImportCommandTests {
     }
 
     /// Every record's GTIN, sorted (a GTIN twice for two copies).
-    static func gtins(_ store: CatalogueStore) async throws -> [String] {
+    static func gtins(_ store: CollectionStore) async throws -> [String] {
         try await store.sections().flatMap(\.rows).map(\.gtin).sorted()
     }
 

@@ -20,19 +20,19 @@ struct ImportInterruptTests {
     /// The collection the import is writing, opened once the import has created and
     /// migrated it. (Opened while the importer is still creating the tables, the store would
     /// take the half-made file for another application's: so it is tried until it opens.)
-    private func openWhenCreated(_ database: String, lastSeen: @escaping () async -> String) async throws -> CatalogueStore {
-        try await waitFor("the import's collection, created", lastSeen: lastSeen) { () -> CatalogueStore? in
+    private func openWhenCreated(_ database: String, lastSeen: @escaping () async -> String) async throws -> CollectionStore {
+        try await waitFor("the import's collection, created", lastSeen: lastSeen) { () -> CollectionStore? in
             guard ((try? FileManager.default.attributesOfItem(atPath: database)[.size] as? Int) ?? 0) >= 4096 else {
                 return nil
             }
-            return try? CatalogueStore(path: database)
+            return try? CollectionStore(path: database)
         }
     }
 
     @Test("kill -9 while adding, then the same import again: every line once, none twice")
     func killedWhileAdding() async throws {
         let sandbox = try CommandSandbox()
-        let batch = CatalogueStore.defaultBatchSize
+        let batch = CollectionStore.defaultBatchSize
         let lines = 2 * batch + batch / 2
         let file = sandbox.directory.appendingPathComponent("big.txt").path
         try Data((0..<lines).map { Seed.gtin($0).canonical + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))

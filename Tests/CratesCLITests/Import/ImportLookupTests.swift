@@ -145,7 +145,7 @@ struct ImportLookupTests {
             var gtin: String, release: Int?, note: String?, added: Date, location: String?, state: LookupState
             static func < (a: Copy, b: Copy) -> Bool { (a.gtin, a.added) < (b.gtin, b.added) }
         }
-        func copies(_ store: CatalogueStore) async throws -> [Copy] {
+        func copies(_ store: CollectionStore) async throws -> [Copy] {
             var result: [Copy] = []
             for row in try await store.sections().flatMap(\.rows) {
                 guard let record = try await store.record(row.recordID) else {
@@ -159,7 +159,7 @@ struct ImportLookupTests {
             return result.sorted()
         }
         let original = try await copies(try sandbox.openStore())
-        let roundTripped = try await copies(try CatalogueStore(path: copy))
+        let roundTripped = try await copies(try CollectionStore(path: copy))
         #expect(original.count == 6)
         #expect(original.compactMap(\.release).sorted() == [1, 5_134_861, 10_507_194, 10_507_194])
         #expect(original.first { $0.gtin == "0727361626525" }?.note == "signed, \"mint\"\nsleeve worn")

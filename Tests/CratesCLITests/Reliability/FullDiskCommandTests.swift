@@ -42,7 +42,7 @@ struct FullDiskCommandTests {
         #expect(!full.stderr.contains("nothing"), "\(full)")
         Reliability.expectPlainText(full)
         // What it says is what the collection holds.
-        let store = try CatalogueStore(path: disk.path("crates.sqlite"))
+        let store = try CollectionStore(path: disk.path("crates.sqlite"))
         #expect(try await store.outline().rowCount == kept)
         #expect(try await store.integrityProblems().isEmpty)
 

@@ -18,7 +18,7 @@ import Testing
 struct OutputPathCommandTests {
     /// A collection of two records, its files as a busy collection has them (-wal and -shm
     /// while a store has it open).
-    private func collection() async throws -> (CommandSandbox, CatalogueStore) {
+    private func collection() async throws -> (CommandSandbox, CollectionStore) {
         let sandbox = try CommandSandbox()
         let store = try sandbox.openStore()
         for digits in ["5099750442227", "0077774620024"] {

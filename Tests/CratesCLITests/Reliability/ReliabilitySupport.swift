@@ -78,7 +78,7 @@ enum Reliability {
     }
 
     /// How many records of the collection at `path` are in each lookup state.
-    static func states(_ store: CatalogueStore) async throws -> [LookupState: Int] {
+    static func states(_ store: CollectionStore) async throws -> [LookupState: Int] {
         var states: [LookupState: Int] = [:]
         for section in try await store.sections() {
             for row in section.rows { states[row.lookupState, default: 0] += 1 }

@@ -20,7 +20,7 @@ enum ExportSample {
 
     static var matched: ExportedRecord {
         ExportedRecord(
-            record: CatalogueRecord(
+            record: CollectionRecord(
                 id: 7, gtin: gtin("0075678190421"), addedAt: addedAt, addMethod: .wedge,
                 note: "signed, \"mint\"\nsleeve worn", location: Location(id: 3, name: "Crate 3, top", parentID: 2, ancestors: ["Living Room"]), releaseID: 249_504,
                 lookupState: .matched, lookupAttempts: 1, updatedAt: addedAt.addingTimeInterval(60)),
@@ -29,7 +29,7 @@ enum ExportSample {
 
     static var unmatched: ExportedRecord {
         ExportedRecord(
-            record: CatalogueRecord(
+            record: CollectionRecord(
                 id: 8, gtin: gtin("5012345678900"), addedAt: addedAt, addMethod: .typed, lookupState: .ambiguous,
                 lookupAttempts: 1,
                 candidates: [
