@@ -77,7 +77,7 @@ extension CollectionStore {
     }
 
     /// Why a restore was refused before anything was written.
-    public struct RestoreRefusal: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct RestoreError: Error, Hashable, Sendable, CustomStringConvertible {
         public var records: Int
         public var places: Int
         public var discogsCopies: Int
@@ -94,7 +94,7 @@ extension CollectionStore {
     }
 
     /// Writes a restored collection into this one, which must be empty (no record, place or
-    /// Discogs link: `RestoreRefusal` otherwise), in ONE write transaction: `body` reads the
+    /// Discogs link: `RestoreError` otherwise), in ONE write transaction: `body` reads the
     /// file and hands each part to the `RestoreWriter` as it goes; anything it throws
     /// (a bad line, Ctrl-C) rolls everything back, so a restore is whole or nothing. The
     /// filter's text and index and the sort keys are computed once every record is in
@@ -107,7 +107,7 @@ extension CollectionStore {
                     SELECT (SELECT COUNT(*) FROM record), (SELECT COUNT(*) FROM location),
                            (SELECT COUNT(*) FROM discogsCopy) + (SELECT COUNT(*) FROM discogsAccount)
                     """)
-                let refusal = RestoreRefusal(records: counts?[0] ?? 0, places: counts?[1] ?? 0, discogsCopies: counts?[2] ?? 0)
+                let refusal = RestoreError(records: counts?[0] ?? 0, places: counts?[1] ?? 0, discogsCopies: counts?[2] ?? 0)
                 if refusal.records + refusal.places + refusal.discogsCopies > 0 { throw refusal }
                 // A place may come before the place it is in (it was moved into a newer one):
                 // the foreign keys are checked at the commit.

@@ -56,7 +56,7 @@ extension StoreLocation {
     /// Why an output path (`export` to a file, `import --report`) cannot be written, found
     /// before anything is written or added (`--report /nonexistent/r.tsv` added the
     /// records, then failed).
-    public enum OutputProblem: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum OutputError: Error, Hashable, Sendable, CustomStringConvertible {
         /// Writing there would destroy the collection.
         case isTheDatabase(path: String, DatabaseFile)
         /// Writing there would destroy the Discogs catalogue (or the build of one).
@@ -98,7 +98,7 @@ extension StoreLocation {
     /// none of the files of the database at `database`, nor of the Discogs catalogue at
     /// `catalogue` (with its building file). Call it for every output path before the command
     /// does any work.
-    public static func checkOutput(_ path: String, database: String, catalogue: String? = nil) throws(OutputProblem) {
+    public static func checkOutput(_ path: String, database: String, catalogue: String? = nil) throws(OutputError) {
         if path.isEmpty { throw .emptyPath }
         if let file = databaseFile(at: path, database: database) { throw .isTheDatabase(path: path, file) }
         if let catalogue,

@@ -156,7 +156,7 @@ struct Benchmark {
             while seen.get() <= before, DispatchTime.now().uptimeNanoseconds < deadline {
                 try await Task.sleep(nanoseconds: 200_000)
             }
-            guard seen.get() > before else { throw Usage("the observer missed a commit for 5 s") }
+            guard seen.get() > before else { throw UsageError("the observer missed a commit for 5 s") }
             // The observer may see the commit before `add` returns here (a busy machine runs the
             // observer's queue first): a latency of zero, not an overflow.
             let seenAt = seen.seenAt()

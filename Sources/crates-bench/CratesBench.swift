@@ -50,14 +50,14 @@ struct CratesBench {
                 arguments.removeFirst()
                 let options = try Options(arguments, known: ["--runs", "--records", "--dir"])
                 let sizes = try (options.values["--records"] ?? "100000,1000000").split(separator: ",").map { text in
-                    guard let size = Int(text), size > 0 else { throw Usage("--records needs sizes like 100000,1000000") }
+                    guard let size = Int(text), size > 0 else { throw UsageError("--records needs sizes like 100000,1000000") }
                     return size
                 }
                 try await ListBenchmark(sizes: sizes, runs: try options.int("--runs", default: 3), directory: options.values["--dir"]).run()
             } else if arguments.first == "generate-dump" {
                 arguments.removeFirst()
                 let options = try Options(arguments, known: ["--releases", "--seed", "--out", "--faults"])
-                guard let path = options.values["--out"] else { throw Usage("generate-dump needs --out PATH (.xml.gz, .xml or -)") }
+                guard let path = options.values["--out"] else { throw UsageError("generate-dump needs --out PATH (.xml.gz, .xml or -)") }
                 let summary = try DumpGenerator.write(
                     count: try options.int("--releases", default: 200_000), seed: UInt64(try options.int("--seed", default: 1)),
                     faults: options.values["--faults"] != "no", to: path)
@@ -68,7 +68,7 @@ struct CratesBench {
             } else if arguments.first == "writer" {
                 arguments.removeFirst()
                 let options = try Options(arguments, known: ["--db", "--batch"])
-                guard let path = options.values["--db"] else { throw Usage("writer needs --db PATH") }
+                guard let path = options.values["--db"] else { throw UsageError("writer needs --db PATH") }
                 try await Writer(path: path, batchSize: try options.int("--batch", default: 500)).run()
             } else {
                 let options = try Options(arguments, known: ["--runs", "--records", "--dir", "--only"])
@@ -86,7 +86,7 @@ struct CratesBench {
     }
 }
 
-struct Usage: Error, CustomStringConvertible {
+struct UsageError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
@@ -98,15 +98,15 @@ struct Options {
     init(_ arguments: [String], known: Set<String>) throws {
         var iterator = arguments.makeIterator()
         while let name = iterator.next() {
-            guard known.contains(name) else { throw Usage("unknown option \(name); known: \(known.sorted().joined(separator: ", "))") }
-            guard let value = iterator.next() else { throw Usage("\(name) needs a value") }
+            guard known.contains(name) else { throw UsageError("unknown option \(name); known: \(known.sorted().joined(separator: ", "))") }
+            guard let value = iterator.next() else { throw UsageError("\(name) needs a value") }
             values[name] = value
         }
     }
 
     func int(_ name: String, default value: Int) throws -> Int {
         guard let text = values[name] else { return value }
-        guard let number = Int(text), number > 0 else { throw Usage("\(name) needs a positive number, not \(text)") }
+        guard let number = Int(text), number > 0 else { throw UsageError("\(name) needs a positive number, not \(text)") }
         return number
     }
 }

@@ -25,7 +25,7 @@ enum Drivers {
         let file: ImportFile
         switch try ImportInput.read(path: try options.required("--file")) {
         case .complete(let read): file = read
-        case .stopped: throw Usage("stopped")
+        case .stopped: throw UsageError("stopped")
         }
         let copies = options.flag("--copies")
         try waitIfAsked(options)
@@ -44,7 +44,7 @@ enum Drivers {
     /// prints `added ID` or `present N`.
     static func add(_ options: Options) async throws {
         let store = try CollectionStore(path: try options.required("--db"))
-        guard let gtin = GTIN(canonical: try options.required("--gtin")) else { throw Usage("--gtin needs a canonical GTIN") }
+        guard let gtin = GTIN(canonical: try options.required("--gtin")) else { throw UsageError("--gtin needs a canonical GTIN") }
         try waitIfAsked(options)
         let new = NewRecord(gtin: gtin, addMethod: .typed)
         if options.flag("--racy") {
@@ -86,7 +86,7 @@ enum Drivers {
         let file: ImportFile
         switch try ImportInput.read(path: try options.required("--file")) {
         case .complete(let read): file = read
-        case .stopped: throw Usage("stopped")
+        case .stopped: throw UsageError("stopped")
         }
         var line = "lines \(file.lineCount) entries \(file.entries.count) refused \(file.refusalCount)"
         if let path = options.values["--db"] {
@@ -104,7 +104,7 @@ enum Drivers {
         let count = try options.int("--count", default: 1_000_000)
         let path = try options.required("--file")
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw Usage("cannot write \(path)")
+            throw UsageError("cannot write \(path)")
         }
         defer { try? handle.close() }
         var generator = SyntheticCollection(seed: 5)
@@ -147,7 +147,7 @@ enum Drivers {
     private static func waitIfAsked(_ options: Options) throws {
         guard options.flag("--wait") else { return }
         say("ready")
-        guard readLine() != nil else { throw Usage("standard input closed before the go") }
+        guard readLine() != nil else { throw UsageError("standard input closed before the go") }
     }
 
     /// One line on standard output, unbuffered, so the test sees it at once.
@@ -165,7 +165,7 @@ final class Count: Sendable {
 
 extension Options {
     func required(_ name: String) throws -> String {
-        guard let value = values[name] else { throw Usage("\(name) is needed") }
+        guard let value = values[name] else { throw UsageError("\(name) is needed") }
         return value
     }
 

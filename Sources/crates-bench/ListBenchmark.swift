@@ -23,7 +23,7 @@ struct ListBenchmark {
         let base = directory ?? NSTemporaryDirectory() + "crates-bench-list-\(getpid())"
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
         defer { if directory == nil { try? FileManager.default.removeItem(atPath: base) } }
-        guard let sqlite3 = Self.sqlite3() else { throw Usage("the sqlite3 shell is not installed (scripts/install-deps.sh)") }
+        guard let sqlite3 = Self.sqlite3() else { throw UsageError("the sqlite3 shell is not installed (scripts/install-deps.sh)") }
         print("crates list/export benchmark: median of \(runs) runs, output to /dev/null, against \(sqlite3) on the same file")
         print("(wall clock and CPU time; on a shared machine CPU time is the one that does not depend on other work)")
         var perRecord: [(Int, Double)] = []
@@ -177,7 +177,7 @@ struct ListBenchmark {
         process.standardError = FileHandle.standardError
         try process.run()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Usage("sqlite3 exited with status \(process.terminationStatus)") }
+        guard process.terminationStatus == 0 else { throw UsageError("sqlite3 exited with status \(process.terminationStatus)") }
     }
 
     static func sqlite3() -> String? {

@@ -14,7 +14,7 @@ enum NetDrivers {
     /// (`fd2 /dev/null`). Run it with `2>&-`: the file must not become its standard error.
     static func descriptors(_ options: Options) async throws {
         let fd = open(try options.required("--file"), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw Usage("cannot open --file") }
+        guard fd >= 0 else { throw UsageError("cannot open --file") }
         var lines = ["opened \(fd)"]
         for standard in 0...2 {
             let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(standard)")) ?? "closed"

@@ -71,7 +71,7 @@ struct DiscogsUseCaseTests {
         #expect(several.outcome == "ambiguous" && several.releases.count == 2)
         let none = try await DiscogsAnswer.ask(.barcode(try gtin("5012345678917")), access: signedIn)
         #expect(none.outcome == "notFound" && none.releases.isEmpty && !none.searched.isEmpty)
-        await #expect(throws: DiscogsAnswerFailure.self) {
+        await #expect(throws: DiscogsAnswerError.self) {
             _ = try await DiscogsAnswer.ask(.barcode(try gtin("0727361626525")), access: try access(server, token: nil))
         }
         do {

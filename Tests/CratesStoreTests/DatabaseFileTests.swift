@@ -74,19 +74,19 @@ import Glibc
         let database = directory.file("crates.sqlite")
         let store = try CollectionStore(path: database)
         _ = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))
-        #expect(throws: StoreLocation.OutputProblem.isTheDatabase(path: database + "-wal", .wal)) {
+        #expect(throws: StoreLocation.OutputError.isTheDatabase(path: database + "-wal", .wal)) {
             try StoreLocation.checkOutput(database + "-wal", database: database)
         }
-        #expect(throws: StoreLocation.OutputProblem.noDirectory(path: "/nonexistent/r.tsv", directory: "/nonexistent")) {
+        #expect(throws: StoreLocation.OutputError.noDirectory(path: "/nonexistent/r.tsv", directory: "/nonexistent")) {
             try StoreLocation.checkOutput("/nonexistent/r.tsv", database: database)
         }
-        #expect(throws: StoreLocation.OutputProblem.isADirectory(path: directory.path)) {
+        #expect(throws: StoreLocation.OutputError.isADirectory(path: directory.path)) {
             try StoreLocation.checkOutput(directory.path, database: database)
         }
         try StoreLocation.checkOutput(directory.file("report.tsv"), database: database)
         try StoreLocation.checkOutput("/dev/stdout", database: database)
         #expect(!FileManager.default.fileExists(atPath: directory.file("report.tsv")))
-        #expect(StoreLocation.OutputProblem.isTheDatabase(path: "x", .database).description
+        #expect(StoreLocation.OutputError.isTheDatabase(path: "x", .database).description
             == "x is the collection's database: writing there would destroy the collection; choose another file")
     }
 }

@@ -244,7 +244,7 @@ public struct AddCodes: Sendable {
             case .notSignedIn:
                 "not signed in to Discogs: the records wait in the queue; run `crates auth` to look them up"
             case .refused(let message):
-                "\(DiscogsAccessProblem.refused(message: message)); the records wait in the queue"
+                "\(DiscogsAccessError.refused(message: message)); the records wait in the queue"
             case .timedOut(let seconds):
                 "gave up waiting after \(seconds) s: the remaining lookups stay in the queue"
             case .offline:

@@ -167,18 +167,18 @@ public struct RecordAdder: Sendable {
         return ControlCharacters.cleaned(details.displayTitle)
     }
 
-    private struct Refusal: Error {
+    private struct FetchError: Error {
         var reason: String
     }
 
-    private func fetch(_ id: Int) async -> Result<Release, Refusal> {
-        guard let client = discogs?.client else { return .failure(Refusal(reason: "adding by release needs Discogs, which is not set up")) }
+    private func fetch(_ id: Int) async -> Result<Release, FetchError> {
+        guard let client = discogs?.client else { return .failure(FetchError(reason: "adding by release needs Discogs, which is not set up")) }
         do {
             return .success(try await client.release(id: id))
         } catch .notFound {
-            return .failure(Refusal(reason: "Discogs has no release \(id)"))
+            return .failure(FetchError(reason: "Discogs has no release \(id)"))
         } catch {
-            return .failure(Refusal(reason: error.description))
+            return .failure(FetchError(reason: error.description))
         }
     }
 }

@@ -76,7 +76,7 @@ public struct SignIn: Sendable {
             let identity = try await client(stored.credentials).identity()
             return .checked("\(saved); Discogs accepts them as \(ControlCharacters.cleaned(identity.username)).")
         } catch .unauthorized(let message) {
-            return .refused(saved, DiscogsAccessProblem.refused(message: message).description)
+            return .refused(saved, DiscogsAccessError.refused(message: message).description)
         } catch {
             return .unchecked("\(saved); not checked: \(error)")
         }

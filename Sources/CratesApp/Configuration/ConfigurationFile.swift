@@ -165,7 +165,7 @@ public struct ConfigurationFile: Sendable {
 
     /// The file's bytes; nil when there is none. A file larger than 1 MB is not a
     /// configuration crates wrote or a person typed.
-    private func read() -> Result<[UInt8]?, ConfigurationError.Reason> {
+    private func read() -> Result<[UInt8]?, ConfigurationError.ReadError> {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             if errno == ENOENT { return .success(nil) }
@@ -192,7 +192,7 @@ public struct ConfigurationFile: Sendable {
 /// Why `crates config` did not do what was asked.
 public enum ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A reason a file could not be read, in the C library's words.
-    public struct Reason: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct ReadError: Error, Hashable, Sendable, CustomStringConvertible {
         public var description: String
         init(_ description: String) { self.description = description }
     }

@@ -24,7 +24,7 @@ public struct CoverBudget: Sendable {
     }
 
     /// Takes one image from today's budget; throws `budgetReached` when none is left.
-    public func spend() throws(CoverProblem) {
+    public func spend() throws(CoverError) {
         let directory = (file as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let descriptor = open(file, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)

@@ -56,18 +56,18 @@ public struct CoverCache: Sendable {
     }
 
     /// Keeps `bytes` as `release`'s cover, then trims the cache to its bound.
-    public func store(_ bytes: [UInt8], release: Int) throws(CoverProblem) {
+    public func store(_ bytes: [UInt8], release: Int) throws(CoverError) {
         try write(bytes, to: path(release, "image"))
         unlink(path(release, "none"))
         trim(keeping: path(release, "image"))
     }
 
     /// Remembers that Discogs has no cover for `release`.
-    public func rememberNoCover(_ release: Int) throws(CoverProblem) {
+    public func rememberNoCover(_ release: Int) throws(CoverError) {
         try write([], to: path(release, "none"))
     }
 
-    private func write(_ bytes: [UInt8], to file: String) throws(CoverProblem) {
+    private func write(_ bytes: [UInt8], to file: String) throws(CoverError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {

@@ -90,7 +90,7 @@ final class CoverDesk: Sendable {
         case .record(let id):
             guard let store = library.store, let record = try? await store.record(id) else { return }
             guard let id = record.releaseID else {
-                post(.cover(request, .placeholder(CoverProblem.notMatched.description)))
+                post(.cover(request, .placeholder(CoverError.notMatched.description)))
                 return
             }
             release = id
@@ -99,7 +99,7 @@ final class CoverDesk: Sendable {
         case .image(let bytes):
             draw(bytes, for: request)
         case .noCover:
-            post(.cover(request, .placeholder(CoverProblem.noCover.description)))
+            post(.cover(request, .placeholder(CoverError.noCover.description)))
         case nil:
             queue(Fetch(request: request, asked: asked, release: release, url: url))
         }

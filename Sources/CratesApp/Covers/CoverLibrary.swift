@@ -31,7 +31,7 @@ public struct CoverLibrary: Sendable {
 
     /// The cover of `release`; `url`, when the caller knows the image's address (a search
     /// result's), saves reading it from the store.
-    public func cover(release: Int, url known: String? = nil) async throws(CoverProblem) -> Image {
+    public func cover(release: Int, url known: String? = nil) async throws(CoverError) -> Image {
         switch cache.entry(release) {
         case .image(let bytes): return Image(bytes: bytes, fetched: false)
         case .noCover: throw .noCover
@@ -60,7 +60,7 @@ public struct CoverLibrary: Sendable {
 
     /// The image's address: the one given, else the stored release's, else the release's
     /// full fetch's (signed). Nil when Discogs, asked with credentials, lists no image.
-    func address(of release: Int, known: String?) async throws(CoverProblem) -> String? {
+    func address(of release: Int, known: String?) async throws(CoverError) -> String? {
         if let known = known.flatMap({ $0.isEmpty ? nil : $0 }) { return known }
         let stored = try? await store?.storedRelease(release)
         if let stored, let url = CoverAddress.url(in: stored.rawJSON) { return url }

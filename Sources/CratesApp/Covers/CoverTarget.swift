@@ -21,7 +21,7 @@ public enum CoverTarget: Hashable, Sendable {
 
 extension CoverLibrary {
     /// The cover of a record's release, or of a release.
-    public func cover(of target: CoverTarget) async throws(CoverProblem) -> Image {
+    public func cover(of target: CoverTarget) async throws(CoverError) -> Image {
         switch target {
         case .release(let id):
             return try await cover(release: id)

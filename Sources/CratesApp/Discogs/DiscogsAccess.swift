@@ -18,7 +18,7 @@ public struct DiscogsAccess: Sendable {
 
     public static func make(
         environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws(DiscogsAccessProblem) -> DiscogsAccess {
+    ) throws(DiscogsAccessError) -> DiscogsAccess {
         do {
             let stored = try CredentialStore(environment: environment).load()
             let client = try DiscogsSetup.client(environment: environment, version: CratesVersion.current)
@@ -29,7 +29,7 @@ public struct DiscogsAccess: Sendable {
     }
 
     /// Throws `notSignedIn` for an anonymous client: searches need an account.
-    public func requireSignedIn() throws(DiscogsAccessProblem) {
+    public func requireSignedIn() throws(DiscogsAccessError) {
         if !signedIn { throw .notSignedIn }
     }
 
@@ -39,7 +39,7 @@ public struct DiscogsAccess: Sendable {
 
 /// Why Discogs cannot be used now: the one wording of credential trouble, for every command
 /// and the TUI.
-public enum DiscogsAccessProblem: Error, Hashable, Sendable, CustomStringConvertible {
+public enum DiscogsAccessError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No saved credentials.
     case notSignedIn
     /// Discogs answered 401 to the saved credentials.

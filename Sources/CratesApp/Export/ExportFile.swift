@@ -234,7 +234,7 @@ private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?
 public enum ExportError: Error, CustomStringConvertible {
     case cannotWrite(path: String, reason: String)
     /// Refused before anything was written: the collection's own file, a directory…
-    case refused(StoreLocation.OutputProblem)
+    case refused(StoreLocation.OutputError)
 
     public var description: String {
         switch self {

@@ -36,7 +36,7 @@ public enum CollectionRestore {
         case readFailed(name: String, reason: String)
         case line(name: String, line: Int, reason: String)
         case filtered(name: String)
-        case notEmpty(CollectionStore.RestoreRefusal)
+        case notEmpty(CollectionStore.RestoreError)
         case store(name: String, String)
         case interrupted
 
@@ -82,7 +82,7 @@ public enum CollectionRestore {
             }
         } catch let failure as Failure {
             throw failure
-        } catch let refusal as CollectionStore.RestoreRefusal {
+        } catch let refusal as CollectionStore.RestoreError {
             throw .notEmpty(refusal)
         } catch {
             throw .store(name: name, "\(error)")

@@ -79,7 +79,7 @@ public struct Importer: Sendable {
     /// `ExportFile.init(path:sparing:)`).
     public func run(
         _ parsed: ImportFile, name: String, options: Options, databasePath: String? = nil,
-        discogs: @Sendable () -> Result<DiscogsAccess, DiscogsAccessProblem>
+        discogs: @Sendable () -> Result<DiscogsAccess, DiscogsAccessError>
     ) async throws -> Outcome {
         var reportFile: ExportFile?
         if let path = options.reportPath {
@@ -107,7 +107,7 @@ public struct Importer: Sendable {
 
     private func importing(
         _ parsed: ImportFile, name: String, options: Options,
-        discogs: @Sendable () -> Result<DiscogsAccess, DiscogsAccessProblem>
+        discogs: @Sendable () -> Result<DiscogsAccess, DiscogsAccessError>
     ) async throws -> Outcome {
         let entries = parsed.entries
         let stopRequest = self.stopRequest
@@ -417,7 +417,7 @@ public struct Importer: Sendable {
                 + "written (the collection stayed locked): \(counts.unwritten == 1 ? "it is" : "they are") looked up again next time."
         }
         switch stop {
-        case .unauthorized(let message)?: line += " Stopped: \(DiscogsAccessProblem.refused(message: message))."
+        case .unauthorized(let message)?: line += " Stopped: \(DiscogsAccessError.refused(message: message))."
         case .offline?: line += " Stopped: Discogs cannot be reached."
         case .interrupted?, .timedOut?: line += " Interrupted."
         case nil: break

@@ -71,7 +71,7 @@ public struct DiscogsAnswer: Sendable {
     /// Discogs. A barcode search on Discogs needs an account: `access` must be signed in.
     public static func ask(
         _ entry: CodeEntry, access: DiscogsAccess?, catalogue: (any ReleaseCatalogue)? = nil
-    ) async throws(DiscogsAnswerFailure) -> DiscogsAnswer {
+    ) async throws(DiscogsAnswerError) -> DiscogsAnswer {
         if let catalogue, let answer = fromCatalogue(entry, catalogue) { return answer }
         guard let access else {
             throw catalogue.map { .notInCatalogue($0.edition, .notSignedIn) } ?? .access(.notSignedIn)
@@ -106,7 +106,7 @@ public struct DiscogsAnswer: Sendable {
     }
 
     /// Asks Discogs. A barcode search needs an account: `access` must be signed in.
-    public static func ask(_ entry: CodeEntry, access: DiscogsAccess) async throws(DiscogsAnswerFailure) -> DiscogsAnswer {
+    public static func ask(_ entry: CodeEntry, access: DiscogsAccess) async throws(DiscogsAnswerError) -> DiscogsAnswer {
         let client = access.client
         switch entry {
         case .label(let code):
@@ -159,14 +159,14 @@ public struct DiscogsAnswer: Sendable {
 }
 
 /// Why `crates lookup` has no answer, with its exit status.
-public enum DiscogsAnswerFailure: Error, CustomStringConvertible {
+public enum DiscogsAnswerError: Error, CustomStringConvertible {
     case noSuchRelease(Int)
-    case access(DiscogsAccessProblem)
+    case access(DiscogsAccessError)
     case discogs(DiscogsError)
     /// A code that is never a record's (a crates label): refused before any request.
     case notARecord(String)
     /// The local catalogue does not know the code, and Discogs cannot be asked.
-    case notInCatalogue(CatalogueEdition, DiscogsAccessProblem)
+    case notInCatalogue(CatalogueEdition, DiscogsAccessError)
 
     public var description: String {
         switch self {

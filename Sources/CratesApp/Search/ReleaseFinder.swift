@@ -42,7 +42,7 @@ public final class ReleaseFinder: Sendable {
     /// something (`online` false), else on Discogs. A Discogs search needs an account:
     /// without one, or with credentials Discogs refuses, the failure says to run
     /// `crates auth`.
-    public func search(_ query: ReleaseSearchQuery, online: Bool = false) async throws(ReleaseFinderFailure) -> Answer {
+    public func search(_ query: ReleaseSearchQuery, online: Bool = false) async throws(ReleaseFinderError) -> Answer {
         if !online, let answer = searchCatalogue(query) { return answer }
         let result = try await searchDiscogs(query)
         return Answer(hits: result.hits, requests: result.requests, isComplete: result.isComplete, source: .discogs)
@@ -69,7 +69,7 @@ public final class ReleaseFinder: Sendable {
             isComplete: releases.count <= Self.catalogueLimit, source: .catalogue, edition: catalogue.edition)
     }
 
-    private func searchDiscogs(_ query: ReleaseSearchQuery) async throws(ReleaseFinderFailure) -> DiscogsReleaseSearch.Result {
+    private func searchDiscogs(_ query: ReleaseSearchQuery) async throws(ReleaseFinderError) -> DiscogsReleaseSearch.Result {
         guard let access else { throw .access(.notSignedIn) }
         do {
             try access.requireSignedIn()
@@ -103,7 +103,7 @@ public final class ReleaseFinder: Sendable {
 
     /// The release `id`: as a search found it, else as the catalogue has it (a pressing
     /// chosen among those a barcode names, offline too), else fetched in full.
-    public func release(_ id: Int) async throws(ReleaseFinderFailure) -> Release {
+    public func release(_ id: Int) async throws(ReleaseFinderError) -> Release {
         try await sourcedRelease(id).release
     }
 
@@ -112,7 +112,7 @@ public final class ReleaseFinder: Sendable {
     /// those of the fetch's retries.
     public func sourcedRelease(
         _ id: Int, pauses: [Double] = RequestRetry.shortPauses
-    ) async throws(ReleaseFinderFailure) -> (release: Release, edition: CatalogueEdition?) {
+    ) async throws(ReleaseFinderError) -> (release: Release, edition: CatalogueEdition?) {
         if let release = catalogued.withLock({ $0[id] }) { return (release, catalogue?.edition) }
         if let known = knownRelease(id) { return (known, nil) }
         if let catalogue, let release = try? catalogue.release(id: id) {
@@ -130,8 +130,8 @@ public final class ReleaseFinder: Sendable {
 }
 
 /// Why a search without a barcode has no answer, with `crates search`'s exit status.
-public enum ReleaseFinderFailure: Error, CustomStringConvertible {
-    case access(DiscogsAccessProblem)
+public enum ReleaseFinderError: Error, CustomStringConvertible {
+    case access(DiscogsAccessError)
     case discogs(DiscogsError)
 
     public var description: String {
@@ -141,7 +141,7 @@ public enum ReleaseFinderFailure: Error, CustomStringConvertible {
         }
     }
 
-    /// The description as the collection UI says it (`DiscogsAccessProblem.inTheUI`).
+    /// The description as the collection UI says it (`DiscogsAccessError.inTheUI`).
     public var inTheUI: String {
         if case .access(let problem) = self { problem.inTheUI } else { description }
     }

@@ -15,13 +15,13 @@ extension CollectionSession {
     /// with the release pinned, and its lookup fetches that release when Discogs answers.
     func choose(_ releaseID: Int, for recordID: Int64) async {
         guard discogs != nil || catalogue != nil else {
-            post(.message(DiscogsAccessProblem.notSignedIn.inTheUI, isError: true))
+            post(.message(DiscogsAccessError.notSignedIn.inTheUI, isError: true))
             return
         }
         do {
             let (release, edition) = try await finder.sourcedRelease(releaseID, pauses: RequestRetry.choicePauses)
             try await store.choose(release, for: recordID, from: edition)
-        } catch ReleaseFinderFailure.discogs(let error) where error.isTransient || error.isCancellation {
+        } catch ReleaseFinderError.discogs(let error) where error.isTransient || error.isCancellation {
             // A task of its own: this one may be cancelled (quitting), and the write must go.
             let store = self.store
             let queued = await Task { try await store.queueChoice(releaseID, for: recordID) }.result
@@ -33,7 +33,7 @@ extension CollectionSession {
             case .failure(let failure):
                 post(.message("\(failure)", isError: true))
             }
-        } catch let failure as ReleaseFinderFailure {
+        } catch let failure as ReleaseFinderError {
             post(.message(failure.inTheUI, isError: true))
         } catch {
             post(.message("\(error)", isError: true))

@@ -19,7 +19,7 @@ extension CollectionSession {
     /// and its summary ends on the message line.
     func startSync() {
         guard let access = discogs, access.signedIn else {
-            post(.message("Sync needs Discogs: \(DiscogsAccessProblem.notSignedIn.inTheUI)", isError: true))
+            post(.message("Sync needs Discogs: \(DiscogsAccessError.notSignedIn.inTheUI)", isError: true))
             return
         }
         guard begin() else {
@@ -67,7 +67,7 @@ extension CollectionSession {
     /// view then gets the conflicts left, and an open details view the copy's values.
     func startSettling(_ recordIDs: [Int64], toward side: SyncPreference) {
         guard let access = discogs, access.signedIn || side == .discogs else {
-            post(.message("Sending crates' values needs Discogs: \(DiscogsAccessProblem.notSignedIn.inTheUI)", isError: true))
+            post(.message("Sending crates' values needs Discogs: \(DiscogsAccessError.notSignedIn.inTheUI)", isError: true))
             return
         }
         guard begin() else {

@@ -36,7 +36,7 @@ extension SyncRun {
                 try await drainOutbox(only: Set(settled.pushes.map(\.id)))
             }
         } catch {
-            report.failure = SyncFailure.from(error)
+            report.failure = SyncError.from(error)
         }
         await lease?.release()
     }

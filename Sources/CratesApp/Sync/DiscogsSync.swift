@@ -155,7 +155,7 @@ struct SyncRun {
             // A folder setting that cannot be read must not send copies to a folder the
             // person did not mean: refused before anything is sent.
             if options.push, options.folder == nil, case .unreadable(let problem) = sync.configuredFolder {
-                throw SyncFailure.folder(problem)
+                throw SyncError.folder(problem)
             }
             try await signIn()
             // A dry run writes nothing: it needs no lease, and never waits.
@@ -176,9 +176,9 @@ struct SyncRun {
             listingProblem = listing.problem
             try await afterListing(listing)
             try await push(to: target)
-            if let listingProblem { throw SyncFailure.incompleteListing(listingProblem, readings: DiscogsSync.listingReadings) }
+            if let listingProblem { throw SyncError.incompleteListing(listingProblem, readings: DiscogsSync.listingReadings) }
         } catch {
-            report.failure = SyncFailure.from(error)
+            report.failure = SyncError.from(error)
         }
         await lease?.release()
     }
@@ -194,7 +194,7 @@ struct SyncRun {
             try await store.planRemoves(links)
             try await drainOutbox()
         } catch {
-            report.failure = SyncFailure.from(error)
+            report.failure = SyncError.from(error)
         }
         await lease?.release()
     }
@@ -210,7 +210,7 @@ struct SyncRun {
 
     /// Who the sync is for, checked against the account the collection was synced with.
     mutating func signIn() async throws {
-        guard sync.access.signedIn else { throw SyncFailure.notSignedIn }
+        guard sync.access.signedIn else { throw SyncError.notSignedIn }
         if let known = sync.access.username, !known.isEmpty {
             username = known
         } else {
@@ -219,7 +219,7 @@ struct SyncRun {
         report.username = username
         let synced = try await store.discogsAccount()
         if let synced, synced.lowercased() != username.lowercased() {
-            throw SyncFailure.otherAccount(synced: synced, signedIn: username)
+            throw SyncError.otherAccount(synced: synced, signedIn: username)
         }
         recordAccount = synced == nil && !options.dryRun
     }

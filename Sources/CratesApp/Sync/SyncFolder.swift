@@ -45,7 +45,7 @@ public enum SyncFolder {
 
     /// The folder `wanted` names among the user's `folders` (an id, or a name in any case);
     /// 1 when nothing is wanted. Folder 0 ("All") cannot take copies.
-    static func resolve(_ wanted: String?, in folders: [DiscogsCollectionFolder]) -> Result<Int, SyncFailure> {
+    static func resolve(_ wanted: String?, in folders: [DiscogsCollectionFolder]) -> Result<Int, SyncError> {
         guard let wanted = wanted?.trimmingCharacters(in: .whitespaces), !wanted.isEmpty else {
             return .success(DiscogsCollectionFolder.uncategorizedID)
         }

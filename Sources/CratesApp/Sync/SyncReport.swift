@@ -4,7 +4,7 @@ import CratesStore
 import Foundation
 
 /// Why a sync stopped before its end.
-public enum SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
+public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     case notSignedIn
     /// 401 or 403: the credentials, or this user's access to the collection.
     case refused(String)
@@ -22,7 +22,7 @@ public enum SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .notSignedIn: DiscogsAccessProblem.notSignedIn.description
+        case .notSignedIn: DiscogsAccessError.notSignedIn.description
         case .refused(let message): message
         case .otherAccount(let synced, let signedIn):
             "this collection is synced with the Discogs user \(ControlCharacters.cleaned(synced)), but crates is signed in as \(ControlCharacters.cleaned(signedIn)): sign in as \(ControlCharacters.cleaned(synced)) (`crates auth`), or use another database (--db)"
@@ -46,9 +46,9 @@ public enum SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// The failure an error stops a sync with: a Discogs error by its kind, a store error
     /// (or anything else) as it says.
-    static func from(_ error: any Error) -> SyncFailure {
+    static func from(_ error: any Error) -> SyncError {
         switch error {
-        case let failure as SyncFailure: failure
+        case let failure as SyncError: failure
         case is CancellationError: .other("stopped before it ended: what was done is kept, and the next sync goes on from there")
         case let error as DiscogsError:
             switch error {
@@ -135,7 +135,7 @@ public struct SyncReport: Sendable {
     /// Conflicts a person settled (the collection UI's conflicts view).
     public var settled: [SyncCopyConflict] = []
     public var requests = 0
-    public var failure: SyncFailure?
+    public var failure: SyncError?
 
     /// Copies updated on either side.
     public var updated: Int { updatedHere.union(updatedThere).count }

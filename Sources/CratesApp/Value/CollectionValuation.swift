@@ -60,7 +60,7 @@ public struct CollectionValuation: Sendable {
     ) async -> Outcome {
         var outcome = Outcome()
         guard access.signedIn, let username = access.username else {
-            outcome.messages.append("\(DiscogsAccessProblem.notSignedIn)")
+            outcome.messages.append("\(DiscogsAccessError.notSignedIn)")
             outcome.exitStatus = 3
             return outcome
         }

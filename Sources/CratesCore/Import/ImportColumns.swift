@@ -254,7 +254,7 @@ struct CSVFormat: Sendable {
             addedAt = date
         }
         var grading = CopyGrading()
-        do throws(ImportRefusal.Reason) {
+        do throws(ImportRefusal.LineError) {
             grading = try ImportValidation.grading(
                 media: field(columns.media, of: record), sleeve: field(columns.sleeve, of: record),
                 rating: field(columns.rating, of: record))
@@ -311,7 +311,7 @@ struct CSVFormat: Sendable {
     /// The collector's own values of a row of crates' export: the columns its `Collector
     /// Fields` names, checked as `crates edit` checks them. Nil without that column, or when
     /// it names none.
-    private func collectorValues(of record: CSVReader.Record) -> Result<RecordFields?, ImportRefusal.Reason> {
+    private func collectorValues(of record: CSVReader.Record) -> Result<RecordFields?, ImportRefusal.LineError> {
         guard let names = field(columns.collectorFields, of: record), !names.trimmingWhitespace().isEmpty else {
             return .success(nil)
         }
@@ -344,7 +344,7 @@ struct CSVFormat: Sendable {
     /// character, a field too long, a year out of range are refused, costing no request).
     /// Nil when the row describes nothing; a row with values but no catalogue number and no
     /// title cannot be found (`ImportEntry` then refuses it).
-    private func describedFields(of record: CSVReader.Record) -> Result<RecordFields?, ImportRefusal.Reason> {
+    private func describedFields(of record: CSVReader.Record) -> Result<RecordFields?, ImportRefusal.LineError> {
         var texts: [RecordField: String] = [:]
         for (field, index) in columns.described {
             guard let text = self.field(index, of: record)?.trimmingWhitespace(), !text.isEmpty else { continue }

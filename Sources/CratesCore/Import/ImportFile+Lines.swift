@@ -62,7 +62,7 @@ enum LineFormat {
 /// Checks shared by both formats.
 enum ImportValidation {
     /// The GTIN of a barcode text, or why it cannot be imported: unreadable, or not a record.
-    static func barcode(_ text: String, force: Bool) -> Result<GTIN, ImportRefusal.Reason> {
+    static func barcode(_ text: String, force: Bool) -> Result<GTIN, ImportRefusal.LineError> {
         if let gtin = plainGTIN(text.utf8) { return record(gtin, force: force) }
         do {
             return record(try GTIN.parse(text).gtin, force: force)
@@ -90,7 +90,7 @@ enum ImportValidation {
 
     /// The GTIN, unless it is not a record's barcode (`BarcodeAdmission`; `force` takes what
     /// a person may confirm, never a shop's price label).
-    static func record(_ gtin: GTIN, force: Bool) -> Result<GTIN, ImportRefusal.Reason> {
+    static func record(_ gtin: GTIN, force: Bool) -> Result<GTIN, ImportRefusal.LineError> {
         if let reason = gtin.admission.refusal(force: force) { return .failure(.notARecord(gtin, reason: reason)) }
         return .success(gtin)
     }
@@ -98,7 +98,7 @@ enum ImportValidation {
     /// The grading columns of a row: Discogs' grade texts (or their short forms: "VG+",
     /// "NM"), and a rating from 0 to 5; an empty field is no value. Read as `crates edit`
     /// reads its flags (`CopyGradingChange.checked`), made on a copy graded with nothing.
-    static func grading(media: String?, sleeve: String?, rating: String?) throws(ImportRefusal.Reason) -> CopyGrading {
+    static func grading(media: String?, sleeve: String?, rating: String?) throws(ImportRefusal.LineError) -> CopyGrading {
         do {
             return try CopyGradingChange.checked(media: media, sleeve: sleeve, rating: rating).applied(to: .none)
         } catch .condition(let error) {

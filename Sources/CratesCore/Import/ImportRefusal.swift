@@ -2,7 +2,7 @@
 /// `gtins.txt:17: 5099750442228: check digit should be 7, got 8: …`.
 public struct ImportRefusal: Hashable, Sendable, CustomStringConvertible {
     /// Why a line is refused.
-    public enum Reason: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum LineError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The barcode does not read (the parser says exactly why).
         case barcode(GTINError)
         /// A crates label that does not read (a wrong check digit: which label was meant).
@@ -77,10 +77,10 @@ public struct ImportRefusal: Hashable, Sendable, CustomStringConvertible {
     /// The offending text, made safe for a terminal (escapes, at most 64 characters); empty
     /// when there is nothing to show.
     public var input: String
-    public var reason: Reason
+    public var reason: LineError
 
     /// `input` is made safe to show (see `GTIN.displayForm(of:)`).
-    public init(line: Int, input: String, reason: Reason) {
+    public init(line: Int, input: String, reason: LineError) {
         self.line = line
         self.input = GTIN.displayForm(of: input)
         self.reason = reason

@@ -6,7 +6,7 @@
 /// it was written.
 public struct JSONOutline: Sendable {
     /// Where a document stops being JSON.
-    public struct Problem: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct SyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
         /// 1-based, in lines (LF) and characters (not bytes).
         public var line: Int
         public var column: Int
@@ -31,7 +31,7 @@ public struct JSONOutline: Sendable {
     public let objectRange: ClosedRange<Int>?
 
     /// Checks `bytes`: throws the first problem.
-    public init(_ bytes: [UInt8]) throws(Problem) {
+    public init(_ bytes: [UInt8]) throws(SyntaxError) {
         self.bytes = bytes
         var reader = Reader(bytes: bytes)
         do throws(Reader.Failure) {
@@ -62,7 +62,7 @@ public struct JSONOutline: Sendable {
         try? JSONNode.parse(bytes[member.valueStart..<member.valueEnd])
     }
 
-    private static func problem(_ failure: Reader.Failure, in bytes: [UInt8]) -> Problem {
+    private static func problem(_ failure: Reader.Failure, in bytes: [UInt8]) -> SyntaxError {
         var line = 1
         var column = 1
         for byte in bytes.prefix(failure.offset) {
@@ -73,7 +73,7 @@ public struct JSONOutline: Sendable {
                 column += 1
             }
         }
-        return Problem(line: line, column: column, what: failure.what)
+        return SyntaxError(line: line, column: column, what: failure.what)
     }
 
     // MARK: Editing the top-level object

@@ -29,15 +29,15 @@ struct DecoderProcess {
     /// the signals a parent may block or ignore (the mask and ignored signals survive exec),
     /// so SIGTERM stops it and SIGPIPE ends it like any shell command. It dies with the thread
     /// that starts it (see `deathSignalWrapper`): call this from the supervising thread.
-    static func spawn(_ command: DecoderCommand) -> Result<DecoderProcess, Errno> {
+    static func spawn(_ command: DecoderCommand) -> Result<DecoderProcess, SystemCallError> {
         let out: (read: Int32, write: Int32)
         let err: (read: Int32, write: Int32)
         do {
             out = try UnixSocket.closeOnExecPipe()
             err = try UnixSocket.closeOnExecPipe()
         } catch {
-            if case .system(_, _, let code) = error { return .failure(Errno(code)) }
-            return .failure(Errno(EMFILE))
+            if case .system(_, _, let code) = error { return .failure(SystemCallError(code)) }
+            return .failure(SystemCallError(EMFILE))
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -82,7 +82,7 @@ struct DecoderProcess {
         guard status == 0 else {
             close(out.read)
             close(err.read)
-            return .failure(Errno(status))
+            return .failure(SystemCallError(status))
         }
         UnixSocket.setNonBlocking(out.read)
         UnixSocket.setNonBlocking(err.read)

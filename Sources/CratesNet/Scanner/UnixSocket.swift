@@ -37,13 +37,13 @@ enum UnixSocket {
     }
 
     /// Connects a new socket to `path`: the descriptor, or the errno of the failure.
-    static func connect(to path: String) throws(ScannerError) -> Result<Int32, Errno> {
+    static func connect(to path: String) throws(ScannerError) -> Result<Int32, SystemCallError> {
         let fd = try make(path: path)
         let status = try withAddress(path) { Glibc.connect(fd, $0, $1) }
         if status == 0 { return .success(fd) }
         let code = errno
         close(fd)
-        return .failure(Errno(code))
+        return .failure(SystemCallError(code))
     }
 
     static func setNonBlocking(_ fd: Int32) {
@@ -92,7 +92,7 @@ enum UnixSocket {
 }
 
 /// An errno value, as an error.
-struct Errno: Error, Hashable, Sendable {
+struct SystemCallError: Error, Hashable, Sendable {
     let code: Int32
     init(_ code: Int32) { self.code = code }
 }

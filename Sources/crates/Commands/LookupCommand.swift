@@ -91,7 +91,7 @@ struct LookupCommand: ParsableCommand {
         let answer: DiscogsAnswer
         do {
             answer = try blocking { try await DiscogsAnswer.ask(entry, access: access, catalogue: catalogue) }
-        } catch let failure as DiscogsAnswerFailure {
+        } catch let failure as DiscogsAnswerError {
             if case .noSuchRelease = failure { throw fail(failure.description, failure.exitStatus) }
             throw fail("\(shown): \(failure)", failure.exitStatus)
         }

@@ -137,7 +137,7 @@ struct SearchCommand: ParsableCommand {
         let found: ReleaseFinder.Answer
         do {
             found = try blocking { try await finder.search(query, online: online) }
-        } catch let failure as ReleaseFinderFailure {
+        } catch let failure as ReleaseFinderError {
             throw fail(failure.description, failure.exitStatus)
         }
         let web = access?.client.endpoints.web ?? DiscogsEndpoints.production.web

@@ -60,7 +60,7 @@ struct CoverCommand: ParsableCommand {
         let image: CoverLibrary.Image
         do {
             image = try blocking { () async throws -> CoverLibrary.Image in try await library.cover(of: target) }
-        } catch let problem as CoverProblem {
+        } catch let problem as CoverError {
             StandardStreams.errLine("crates cover: \(id): \(problem)")
             throw ExitCode(problem.exitStatus)
         }

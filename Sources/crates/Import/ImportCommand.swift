@@ -269,7 +269,7 @@ struct ImportCommand: ParsableCommand {
             outcome = try blocking {
                 try await importer.run(
                     parsed, name: name, options: options, databasePath: databasePath,
-                    discogs: { Result { () throws(DiscogsAccessProblem) in try DiscogsAccess.make() } })
+                    discogs: { Result { () throws(DiscogsAccessError) in try DiscogsAccess.make() } })
             }
         } catch let error as ImportRunError {
             throw CLIError(error.description)

@@ -55,13 +55,13 @@ import Testing
         budget.today = { "2026-11-25" }
         try budget.spend()
         try budget.spend()
-        #expect(throws: CoverProblem.budgetReached(2)) { try budget.spend() }
-        #expect(CoverProblem.budgetReached(1000).description == "today's 1,000 covers fetched: more tomorrow")
+        #expect(throws: CoverError.budgetReached(2)) { try budget.spend() }
+        #expect(CoverError.budgetReached(1000).description == "today's 1,000 covers fetched: more tomorrow")
         // Another run, the same day: still spent.
         var later = CoverBudget(file: directory.file("covers/budget"), dailyLimit: 2)
         later.today = { "2026-11-25" }
         #expect(later.spentToday == 2)
-        #expect(throws: CoverProblem.budgetReached(2)) { try later.spend() }
+        #expect(throws: CoverError.budgetReached(2)) { try later.spend() }
         // The next day.
         later.today = { "2026-11-26" }
         #expect(later.spentToday == 0)

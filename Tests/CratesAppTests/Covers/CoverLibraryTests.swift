@@ -34,8 +34,8 @@ import Testing
         let server = try await DiscogsTestServer.start()
         try await server.setCover(release: 5_134_861, "404")
         let directory = try TemporaryDirectory(prefix: "crates-covers")
-        await #expect(throws: CoverProblem.noCover) { try await library(server, directory).cover(release: 5_134_861) }
-        await #expect(throws: CoverProblem.noCover) { try await library(server, directory).cover(release: 5_134_861) }
+        await #expect(throws: CoverError.noCover) { try await library(server, directory).cover(release: 5_134_861) }
+        await #expect(throws: CoverError.noCover) { try await library(server, directory).cover(release: 5_134_861) }
         #expect(try await server.coverCounts().requests == 1)
         #expect(try await server.stats().releases == ["5134861"], "the release too is asked once")
     }
@@ -49,7 +49,7 @@ import Testing
         let url = try #require(CoverAddress.url(in: try await signed.release(id: 5_134_861).rawJSON))
         #expect(url.hasPrefix(server.base + "/images/"))
         let directory = try TemporaryDirectory(prefix: "crates-covers")
-        await #expect(throws: CoverProblem.notSignedIn) { try await library(server, directory, token: nil).cover(release: 5_134_861) }
+        await #expect(throws: CoverError.notSignedIn) { try await library(server, directory, token: nil).cover(release: 5_134_861) }
         #expect(try await server.coverCounts().requests == 0)
     }
 
@@ -61,7 +61,7 @@ import Testing
         let covers = CoverLibrary(
             cache: cache, budget: CoverBudget(cache: cache, dailyLimit: 1), store: nil, access: try access(server))
         _ = try await covers.cover(release: 5_134_861)
-        await #expect(throws: CoverProblem.budgetReached(1)) { try await covers.cover(release: 1) }
+        await #expect(throws: CoverError.budgetReached(1)) { try await covers.cover(release: 1) }
         #expect(try await server.coverCounts().requests == 1)
     }
 

@@ -7,7 +7,7 @@ import Testing
 /// crates' words, never Foundation's "The operation could not be completed".
 @Suite struct SyncFailureTests {
     @Test func aSystemErrorIsSaidInCratesWords() {
-        let failure = SyncFailure.from(CocoaError(.fileWriteOutOfSpace))
+        let failure = SyncError.from(CocoaError(.fileWriteOutOfSpace))
         #expect(failure == .other("the disk is full"))
         #expect(!failure.description.contains("NSCocoaErrorDomain") && !failure.description.contains("could not be completed"))
     }

@@ -5,7 +5,7 @@ import Testing
 /// defaults standing in, and a change that leaves the rest of the text as it was.
 @Suite("Preferences")
 struct PreferencesTests {
-    static func problem(_ text: String) -> JSONOutline.Problem? {
+    static func problem(_ text: String) -> JSONOutline.SyntaxError? {
         do {
             _ = try JSONOutline(Array(text.utf8))
             return nil

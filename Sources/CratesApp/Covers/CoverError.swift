@@ -2,7 +2,7 @@ import CratesCore
 
 /// Why there is no cover to show, in crates' words: the placeholder's text in the UI, the
 /// message of `crates cover`.
-public enum CoverProblem: Error, Equatable, Sendable, CustomStringConvertible {
+public enum CoverError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Discogs lists no image for the release, or its image is gone (404).
     case noCover
     /// The address of the image comes only with a signed answer, and nobody is signed in.
