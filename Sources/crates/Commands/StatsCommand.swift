@@ -2,7 +2,6 @@ import ArgumentParser
 import CratesApp
 import CratesCore
 import CratesStore
-import CratesTUI
 import Foundation
 
 /// `crates stats`: totals and counts of the collection, as bar charts or one JSON object.
