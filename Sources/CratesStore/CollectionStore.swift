@@ -106,6 +106,7 @@ public final class CollectionStore: Sendable {
         configuration.prepareDatabase { db in
             db.add(function: ClaimOwner.sqlFunction)
             try FilterContains.register(db)
+            db.add(function: QueryFolding.function)
         }
         return configuration
     }

@@ -41,6 +41,8 @@ public enum StoreError: Error, Hashable, Sendable, LocalizedError, CustomStringC
     case unsafeFile(path: String, reason: String, advice: String)
     /// A place that cannot be named, made, changed or removed so (see `LocationError`).
     case location(LocationError)
+    /// A query term the collection cannot answer (see `RecordQueryError`).
+    case query(RecordQueryError)
     /// Any other SQLite failure.
     case database(String)
 
@@ -83,6 +85,8 @@ public enum StoreError: Error, Hashable, Sendable, LocalizedError, CustomStringC
             return "\(path) \(reason): crates refused it, and created or changed nothing. \(advice)"
         case let .location(error):
             return error.description
+        case let .query(error):
+            return error.description
         case let .database(message):
             return "database error: \(message)"
         }
@@ -98,6 +102,8 @@ extension StoreError {
         switch error {
         case let error as StoreError:
             return error
+        case let error as RecordQueryError:
+            return .query(error)
         case is CancellationError:
             return .database("the operation was cancelled")
         case let error as DatabaseError:

@@ -219,6 +219,18 @@ import Testing
         #expect(h.state.selectedItem?.recordID == 42)
     }
 
+    @Test("a filter that is no query says why in place of the rows, wrapped, until it reads again")
+    func filterRefusalIsSaid() {
+        var h = Harness(width: 40)
+        h.type([.character("/")] + "year:1979..1970".map { Key.character($0) })
+        #expect(h.lines[2] == "  year:1979..1970: the range runs the", "\(h.lines)")
+        #expect(h.lines[3] == "  wrong way round (its first end comes", "\(h.lines)")
+        #expect(h.lines.contains("  Esc clears the filter."))
+        h.type(Array(repeating: .backspace, count: 6))
+        #expect(h.state.filter == "year:1979")
+        #expect(h.state.list.filterError == nil)
+    }
+
     @Test func filterMatchesEveryWordAndEscClears() {
         var h = Harness()
         h.type([.character("/")] + "mezz".map { Key.character($0) })

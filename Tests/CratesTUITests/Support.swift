@@ -16,6 +16,17 @@ struct MemoryCollection {
     var labels: [Int64: String] = [:]
 
     func answer(_ query: CollectionQuery) -> CollectionWindow {
+        // A filter that is no query: the store's answer, empty and saying why.
+        do {
+            _ = try RecordQuery(parsing: query.filter)
+        } catch {
+            var refused = CollectionWindow(
+                outline: CollectionOutline(sections: []), window: query.window, rows: [], filter: query.filter,
+                totalRecords: sections.reduce(0) { $0 + $1.items.count }, location: query.location, order: query.order,
+                facet: query.facet)
+            refused.filterError = error.description
+            return refused
+        }
         let words = TextFolding.fold(query.filter).split(separator: " ").map(String.init)
         var outline: [SectionSummary] = []
         var rows: [CollectionRow] = []

@@ -176,6 +176,10 @@ public struct CollectionWindow: Hashable, Sendable {
     /// The record asked to be located, and its row in the (filtered) order, when it is there.
     public var focus: Int64?
     public var focusRow: Int?
+    /// Why the filter could not be answered (a term that is not a field, a place the
+    /// collection does not have: `RecordQueryError`'s words); nil when it was. The outline
+    /// and rows are then empty.
+    public var filterError: String?
 
     public init(
         outline: CollectionOutline, window: RowWindow, rows: [CollectionRow], filter: String = "",

@@ -52,11 +52,14 @@ public struct ExportFilter: Hashable, Sendable {
     public var format: String?
     /// The order within each section.
     public var order: ListOrder
+    /// Only the records the query keeps (`crates list QUERY...`); empty: every record.
+    public var query: RecordQuery
 
     public init(
         sections: [String] = [], states: [LookupState] = [], location: Int64? = nil, directlyIn: Set<Int64>? = nil,
-        years: ClosedRange<Int>? = nil, format: String? = nil, order: ListOrder = .default
+        years: ClosedRange<Int>? = nil, format: String? = nil, order: ListOrder = .default, query: RecordQuery = RecordQuery()
     ) {
+        self.query = query
         self.years = years
         self.format = format
         self.order = order

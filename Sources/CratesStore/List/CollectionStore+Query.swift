@@ -50,11 +50,22 @@ extension CollectionStore {
     static func fetchWindow(
         _ db: Database, _ query: CollectionQuery, plan forced: FilterPlan? = nil, snapshots: FilterSnapshots? = nil
     ) throws -> CollectionWindow {
-        // Year and format words are conditions of their own (`FieldConditions`), the rest text.
-        let terms = ListFilterTerms(query.filter)
-        let fields = FieldConditions(years: terms.years, formats: terms.formats).sql()
-        let words = filterWords(terms.text)
+        // The filter is a query (`RecordQuery`): its words are found in the text as ever,
+        // through the plans below; its other terms are conditions of their own.
         let whole = try fetchOutline(db)
+        let fields: (String, StatementArguments)?
+        let words: [String]
+        do {
+            let parsed = try RecordQuery(parsing: query.filter)
+            words = parsed.indexWords
+            fields = try parsed.sql(db, withWords: false)
+        } catch let error as RecordQueryError {
+            var refused = CollectionWindow(
+                outline: CollectionOutline(sections: []), window: query.window, rows: [], filter: query.filter,
+                totalRecords: whole.rowCount, focus: query.focus, location: query.location, order: query.order, facet: query.facet)
+            refused.filterError = error.description
+            return refused
+        }
         // A place: its records and those of the places inside it (a place removed meanwhile
         // has none).
         let places = try query.location.map { try subtree(db, of: $0) }

@@ -29,7 +29,8 @@ extension CollectionStore {
     /// Writers are not held up meanwhile (WAL); `body` runs on the store's reader thread, not
     /// the cooperative pool, so it may write to a file or a pipe.
     ///
-    /// Errors from `body` come back as they were thrown; database errors as `StoreError`.
+    /// Errors from `body` come back as they were thrown; database errors, and a query term
+    /// the collection cannot answer, as `StoreError`.
     public func forEachPage(
         _ filter: ExportFilter = ExportFilter(), detail: ExportDetail, pageSize: Int = 500,
         _ body: @escaping @Sendable ([ExportedRecord]) throws -> Void
@@ -40,6 +41,8 @@ extension CollectionStore {
             }
         } catch let error as DatabaseError {
             throw StoreError.wrap(error)
+        } catch let error as RecordQueryError {
+            throw StoreError.query(error)
         }
     }
 
@@ -82,6 +85,10 @@ extension CollectionStore {
         if let fields = FieldConditions(years: filter.years, formats: filter.format.map { [$0] } ?? []).sql("") {
             conditions.append(fields.0)
             arguments += fields.1
+        }
+        if let query = try filter.query.sql(db, "record") {
+            conditions.append(query.0)
+            arguments += query.1
         }
         // The order's key (`ListOrder.keyColumn`): text, or a date for the added order.
         let key = filter.order.keyColumn

@@ -176,6 +176,10 @@ extension CollectionStore {
             conditions.append("r.lookupState IN (SELECT value FROM json_each(?))")
             arguments += StatementArguments(["[" + filter.states.map { JSONStringLiteral.quoted($0.rawValue) }.joined(separator: ",") + "]"])
         }
+        if let query = try filter.query.sql(db, "r") {
+            conditions.append(query.0)
+            arguments += query.1
+        }
         return (conditions.joined(separator: " AND "), arguments)
     }
 }

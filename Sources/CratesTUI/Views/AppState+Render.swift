@@ -34,7 +34,7 @@ extension AppState {
         case .list:
             // The order's name, unless it would leave no room for the keys' hint.
             let sorted = " crates\(placeTitle)\(facetTitle) · by \(order.rawValue)"
-            title = filter.isEmpty ? (DisplayWidth.of(sorted) + 30 <= width ? sorted : " crates" + placeTitle + facetTitle) : " crates\(placeTitle)\(facetTitle) · by \(order.rawValue) · filter \"\(filter)\": \(list.filter == filter ? "\(list.rowCount.grouped) found" : "searching…")"
+            title = filter.isEmpty ? (DisplayWidth.of(sorted) + 30 <= width ? sorted : " crates" + placeTitle + facetTitle) : " crates\(placeTitle)\(facetTitle) · by \(order.rawValue) · filter \"\(filter)\": \(list.filter == filter ? (list.filterError == nil ? "\(list.rowCount.grouped) found" : "not a query") : "searching…")"
         case .details(let state):
             // Which lines show, when they do not all fit (a long tracklist, credits, notes).
             if let details = state.details, case let layout = detailsLayout(details), layout.lastScroll > 0 {
@@ -86,8 +86,12 @@ extension AppState {
         let top = 1
         if list.lineCount == 0 {
             guard received else { return }
+            // A filter the store could not answer says why, wrapped to the width: the term
+            // and what its field takes.
+            let refused = list.filter == filter ? list.filterError : nil
             let text = !filter.isEmpty
-                ? ["Nothing matches \"\(filter)\".", "", "Esc clears the filter."]
+                ? refused.map { TerminalText.wrapped($0, to: max(10, width - 4)) + ["", "Esc clears the filter."] }
+                    ?? ["Nothing matches \"\(filter)\".", "", "Esc clears the filter."]
                 : location.map { ["Nothing in \($0.name) yet.", "", "Scan a record to put it here;", "Esc shows every record."] }
                 ?? ["No records yet.", "", "Scan a barcode (or type one and press Enter),", "or press a to add one."]
             for (i, line) in text.enumerated() where top + 1 + i < height - 2 {

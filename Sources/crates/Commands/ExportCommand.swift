@@ -56,6 +56,7 @@ struct ExportCommand: ParsableCommand {
               crates export --csv collection.csv
               crates export --json - | jq '.records | length'
               crates export --csv rock.csv --genre Rock --state matched
+              crates export --csv lent.csv lent:
             """)
 
     @OptionGroup var store: StoreOptions
@@ -71,6 +72,8 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var records: RecordFilterOptions
 
+    @OptionGroup var query: QueryArguments
+
     func validate() throws {
         guard (csv == nil) != (json == nil) else {
             throw ValidationError("give one of --csv FILE and --json FILE")
@@ -79,13 +82,17 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
+        try QueryArguments.answering { try export() }
+    }
+
+    private func export() throws {
         // The output is checked before the collection is opened: never one of its own files;
         // then the collection is opened read-only (never created, readable without
         // write permission).
         let output = csv ?? json ?? "-"
         try self.store.checkOutput(output)
         let store = try self.store.openForReading()
-        let export = CollectionExport(store: store, filter: try records.filter(in: store))
+        let export = CollectionExport(store: store, filter: try records.filter(in: store, query: try query.query()))
         let database = try self.store.path()
         let file: ExportFile
         do {
@@ -99,6 +106,7 @@ struct ExportCommand: ParsableCommand {
             try file.commit()
         } catch {
             file.abandon()
+            if case StoreError.query = error { throw error }  // a usage error: exit 64
             throw CLIError("\(error)")
         }
         for warning in try blocking({ try await export.unknownGenreWarnings() }) { StandardStreams.errLine(warning) }

@@ -56,8 +56,20 @@ struct ListCommand: ParsableCommand {
             once and stays small in memory at 100,000 records, and a TUI or an import writing \
             meanwhile does not make a record appear twice.
 
+            A query after the options keeps the records that pass every term: words, \
+            found as the UI's filter finds them (artist, title, labels, catalogue numbers, \
+            barcode, your values; accents and case folded; a year or a format word such as \
+            1977 or lp keeps that year or format), and field:value terms: artist:, title:, \
+            label:, catno:, genre:, style:, format:, country:, year:1970..1979, \
+            added:2026-11 or added:..30d, place:"Crate A1" (and the places inside it), \
+            state:, media:VG+.., sleeve:, rating:4.., paid:10.., lent: or lent:anna \
+            (wanted: waits for a wantlist). -term negates; an empty value asks for the field \
+            at all (lent:, paid:). A term crates cannot read exits 64, saying which and why.
+
             Examples:
               crates list
+              crates list artist:queen year:1970..1979 -live
+              crates list place:"Crate A1" media:VG+..
               crates list --genre rock --state matched | cut -f5,6
               crates list --state ambiguous,notFound
               crates list --location "Living Room"
@@ -77,6 +89,8 @@ struct ListCommand: ParsableCommand {
     var sort: ListOrder?
 
     @OptionGroup var header: HeaderOption
+
+    @OptionGroup var query: QueryArguments
 
     func validate() throws {
         try header.check(json: json)
@@ -100,9 +114,15 @@ struct ListCommand: ParsableCommand {
     ]
 
     func run() throws {
+        try QueryArguments.answering { try list() }
+    }
+
+    private func list() throws {
         // Read-only: never creates the collection, reads one the user may not write.
         let store = try self.store.openForReading()
-        let export = CollectionExport(store: store, filter: try records.filter(in: store, order: sort ?? ConfigurationFile.current().sort))
+        let export = CollectionExport(
+            store: store,
+            filter: try records.filter(in: store, order: sort ?? ConfigurationFile.current().sort, query: try query.query()))
         let json = self.json
         for warning in try blocking({ try await export.unknownGenreWarnings() }) { StandardStreams.errLine(warning) }
         if json {

@@ -50,10 +50,10 @@ struct RecordFilterOptions: ParsableArguments {
 
     /// The filter these flags describe; a place is resolved in `store` (an unknown one is an
     /// error that names it).
-    func filter(in store: CollectionStore, order: ListOrder = .default) throws -> ExportFilter {
+    func filter(in store: CollectionStore, order: ListOrder = .default, query: RecordQuery = RecordQuery()) throws -> ExportFilter {
         ExportFilter(
             sections: genres, states: try LookupStateOption.parse(stateNames),
             location: try location.map { name in try blocking { try await LocationDirectory(store: store).resolve(name).id } },
-            years: try years(), format: format?.trimmingCharacters(in: .whitespaces), order: order)
+            years: try years(), format: format?.trimmingCharacters(in: .whitespaces), order: order, query: query)
     }
 }

@@ -32,6 +32,7 @@ struct StatsCommand: ParsableCommand {
               crates stats
               crates stats --by decade --by genre
               crates stats --genre rock --by style
+              crates stats --by decade format:lp place:"Living Room"
               crates stats --json | jq '.totals.copies'
             """)
 
@@ -46,6 +47,8 @@ struct StatsCommand: ParsableCommand {
     var json = false
 
     @OptionGroup var records: RecordFilterOptions
+
+    @OptionGroup var query: QueryArguments
 
     func validate() throws {
         _ = try dimensions()
@@ -67,8 +70,12 @@ struct StatsCommand: ParsableCommand {
     }
 
     func run() throws {
+        try QueryArguments.answering { try report() }
+    }
+
+    private func report() throws {
         let store = try self.store.openForReading()
-        let filter = try records.filter(in: store)
+        let filter = try records.filter(in: store, query: try query.query())
         let dimensions = try self.dimensions()
         let statistics = try blocking { try await store.statistics(filter, dimensions: dimensions) }
         if json {

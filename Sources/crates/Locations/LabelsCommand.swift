@@ -12,7 +12,9 @@ struct LabelsCommand: ParsableCommand {
             Each place's label has its barcode (EAN-13 in GS1's in-store range, 290…: every \
             scanner reads it, and a keyboard-wedge scanner types it as digits), the digits, \
             its name and the places it is in. --records prints a label per copy instead, \
-            with the copy's own code (291…). --contents adds, for each place, its contents \
+            with the copy's own code (291…): of the records named by id or copy label, or, \
+            when any value is not one, of the records a query keeps (as `crates list` takes \
+            it: --records artist:queen 'place:Crate A1'). --contents adds, for each place, its contents \
             list (every record in it and inside it) on a page of its own.
 
             Layouts: \(LabelPrinting.layoutNames.joined(separator: ", ")) \
@@ -30,12 +32,13 @@ struct LabelsCommand: ParsableCommand {
               crates labels --all --layout a4-3x7 -o labels.pdf
               crates labels "Crate A3" --contents --layout a4-3x7 -o crate.pdf --skip 4
               crates labels --records 12 13 --layout roll-29x90 -o copies.pdf --bleed 0.05
+              crates labels --records added:..7d -o new-copies.pdf
             """)
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "Places to print (names, paths, #ids or label codes).") var places: [String] = []
     @Flag(help: "Every place.") var all = false
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Print a label per copy for these records (ids or copy labels).", valueName: "id"))
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Print a label per copy for these records (ids or copy labels), or for those a query keeps.", valueName: "id|query"))
     var records: [String] = []
     @Option(help: ArgumentHelp(
         "The label stock: a4-3x7, letter-3x10, roll-62, roll-29x90 or sheet:… (default: labels.layout in `crates config`, else a4-3x7).",
@@ -48,11 +51,31 @@ struct LabelsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Draw bars this many mm thinner, for thermal printers.", valueName: "mm")) var bleed = 0.0
     @Option(help: ArgumentHelp("The printer's resolution: bars are whole dots.", valueName: "dpi")) var dpi = 300
 
+    func validate() throws {
+        if isQuery { _ = try QueryArguments(terms: records).query() }
+    }
+
+    /// `--records` given a query: some value is no record id or copy label.
+    var isQuery: Bool {
+        records.contains { text in if case .failure = LocationDirectory.recordID(text) { true } else { false } }
+    }
+
     func run() throws {
+        try QueryArguments.answering { try write() }
+    }
+
+    private func write() throws {
         // Checked before the collection is opened: never the collection's own files.
         try store.checkOutput(output)
         // Read-only: printing labels writes nothing to the collection.
-        let printing = LabelPrinting(store: try store.openForReading())
+        let opened = try store.openForReading()
+        let printing = LabelPrinting(store: opened)
+        var records = self.records
+        if isQuery {
+            let query = try QueryArguments(terms: records).query()
+            records = try blocking { try await opened.recordIDs(matching: query) }.map(String.init)
+            if records.isEmpty { throw CLIError("nothing to print: no record matches \(self.records.joined(separator: " "))") }
+        }
         let request = LabelPrinting.Request(
             places: places, all: all, records: records, layout: layout ?? ConfigurationFile.current().labelLayout, contents: contents,
             skip: skip, bleed: bleed, dpi: dpi)

@@ -10,24 +10,48 @@ struct MoveCommand: ParsableCommand {
         abstract: "Put records in a place.",
         discussion: """
             Each ID is a record's id (the first column of `crates list`) or its copy label \
-            (291…, typed or scanned). NAME is the place as `crates location` takes it: a \
+            (291…, typed or scanned). With --query, the arguments are a query instead, as \
+            `crates list` takes it, and every record it keeps is moved, in one transaction. \
+            NAME is the place as `crates location` takes it: a \
             name, a path (Shelf 2/Crate A3), #id, or its label code. Exit status: 0 every \
             record moved, 1 some id is not a record (the others are moved), or the place is \
-            not found.
+            not found; 64 a query term crates cannot read.
 
             Examples:
               crates move 12 13 14 --to "Crate A3"
+              crates move --query format:7\" place:"Living Room" --to Singles
               crates list --state notFound | cut -f1 | xargs crates move --to "To check"
             """)
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "Record ids, or copy labels.") var ids: [String]
+    @Argument(parsing: .allUnrecognized, help: "Record ids, or copy labels (with --query: a query).") var ids: [String]
     @Option(help: ArgumentHelp("The place to put them in.", valueName: "name")) var to: String
+    @Flag(help: "Move the records a query keeps (the arguments are words and field:value terms, as crates list takes them).")
+    var query = false
+
+    func validate() throws {
+        if query { _ = try QueryArguments(terms: ids).query() } else if ids.isEmpty {
+            throw ValidationError("give the records to move: ids or copy labels, or --query and a query")
+        }
+    }
 
     func run() throws {
+        try QueryArguments.answering { try move() }
+    }
+
+    private func move() throws {
         var ids: [Int64] = []
         var failed = false
-        for text in self.ids {
+        if query {
+            let store = try self.store.open()
+            let query = try QueryArguments(terms: self.ids).query()
+            ids = try blocking { try await store.recordIDs(matching: query) }
+            if ids.isEmpty {
+                try StandardStreams.out("No record matches: nothing moved\n")
+                return
+            }
+        }
+        for text in query ? [] : self.ids {
             switch LocationDirectory.recordID(text) {
             case .success(let id): ids.append(id)
             case .failure(let error):
