@@ -11,12 +11,18 @@ public enum RecordEditing {
     public enum Failure: Error, CustomStringConvertible {
         case noSuchRecord(Int64)
         case value(RecordFieldError)
+        /// A purchase's or a loan's value refused.
+        case personal(PurchaseLoanError)
+        /// `--returned` for a copy that is not out on loan.
+        case notLent(Int64)
         case store(StoreError)
 
         public var description: String {
             switch self {
             case .noSuchRecord(let id): "no record has id \(id) (see `crates list`)"
             case .value(let error): error.description
+            case .personal(let error): error.description
+            case .notLent(let id): "record \(id) is not out on loan: nothing to return (`crates list lent:` lists what is)"
             case .store(let error): error.description
             }
         }
@@ -38,13 +44,30 @@ public enum RecordEditing {
     /// grades, ratings or notes).
     public static func editConfirmed(
         _ id: Int64, values: [RecordField: String], clear: [String], note: String?,
-        media: String? = nil, sleeve: String? = nil, rating: String? = nil, store: CollectionStore
+        media: String? = nil, sleeve: String? = nil, rating: String? = nil, personal: PersonalInput = PersonalInput(),
+        store: CollectionStore
     ) async throws(Failure) -> (record: ExportedRecord, confirmation: String) {
-        let edit: RecordEdit
+        var edit: RecordEdit
         do {
             edit = try RecordEdit.checked(values: values, clear: clear, note: note, media: media, sleeve: sleeve, rating: rating)
         } catch {
             throw .value(error)
+        }
+        do {
+            edit.purchase = try PurchaseChange.checked(
+                price: personal.paid, currency: personal.currency, date: personal.bought, from: personal.boughtFrom)
+            edit.loan = try LoanChange.checked(lentTo: personal.lentTo, lentOn: personal.lentOn, returned: personal.returned)
+        } catch {
+            throw .personal(error)
+        }
+        if case .returned? = edit.loan {
+            let out: Bool
+            do {
+                out = try await store.record(id)?.loan?.isOut ?? false
+            } catch {
+                throw .store(error)
+            }
+            if !out { throw .notLent(id) }
         }
         let record = try await apply(edit, to: id, store: store)
         return (record, confirmation(of: edit, on: record))
@@ -75,9 +98,47 @@ public enum RecordEditing {
         if edit.grading.rating != nil {
             parts.append(record.grading.rating.isRated ? "rating \(record.grading.rating.stars)" : "not rated")
         }
+        if !edit.purchase.isEmpty {
+            parts.append(record.purchase.isEmpty ? "no purchase" : "purchase " + record.purchase.summary)
+        }
+        switch edit.loan {
+        case .set?: parts.append(record.loan?.summary ?? "no loan")
+        case .returned(let day)?: parts.append("returned \(day)\(record.loan.map { " by \($0.to)" } ?? "")")
+        case .clear?: parts.append("no loan")
+        case nil: break
+        }
         let title = shown.title.map { DisplayTitle.of(artist: shown.artist ?? "", title: $0) }
             ?? record.gtin?.printedForm ?? record.subject
         return ControlCharacters.cleaned("Set \(parts.joined(separator: ", ")) on \(record.id) \(title)")
+    }
+
+    /// What `crates edit` was given for the copy's purchase and loan, as typed (checked by
+    /// `PurchaseChange.checked` and `LoanChange.checked`).
+    public struct PersonalInput: Sendable {
+        public var paid: String?
+        public var currency: String?
+        public var bought: String?
+        public var boughtFrom: String?
+        public var lentTo: String?
+        public var lentOn: String?
+        public var returned: Bool
+
+        public init(
+            paid: String? = nil, currency: String? = nil, bought: String? = nil, boughtFrom: String? = nil, lentTo: String? = nil,
+            lentOn: String? = nil, returned: Bool = false
+        ) {
+            self.paid = paid
+            self.currency = currency
+            self.bought = bought
+            self.boughtFrom = boughtFrom
+            self.lentTo = lentTo
+            self.lentOn = lentOn
+            self.returned = returned
+        }
+
+        public var isEmpty: Bool {
+            paid == nil && currency == nil && bought == nil && boughtFrom == nil && lentTo == nil && lentOn == nil && !returned
+        }
     }
 
     /// Applies a checked edit; the record as `crates list` shows it now.

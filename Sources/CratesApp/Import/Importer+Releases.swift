@@ -78,9 +78,11 @@ extension Importer {
             }
             // A release that lists no barcode makes a record without one.
             let gtin = ReleaseBarcodes.gtin(in: release)
-            let new = NewRecord(
+            var new = NewRecord(
                 gtin: gtin, addedAt: row.addedAt ?? Date(), addMethod: .import, note: row.note,
                 location: row.location, release: release, collector: row.collector ?? .none, grading: row.grading)
+            new.purchase = row.purchase
+            new.loan = row.loan
             do {
                 // Counted by the release, in the insert's transaction: the row's copy is added
                 // only if the collection does not hold it by now (an import of the same file

@@ -43,6 +43,10 @@ public struct CollectionRecord: Hashable, Sendable, Identifiable {
     /// (or ambiguous), the catalogue it was matched from; while it waits for a lookup, the
     /// catalogue that does not know it. Nil: the catalogue had no say.
     public var catalogueEdition: CatalogueEdition?
+    /// What was paid for the copy, when and where (kept here only: never sent to Discogs).
+    public var purchase: Purchase
+    /// Who has the copy on loan, or had it last; nil: never lent.
+    public var loan: Loan?
 
     public init(
         id: Int64, gtin: GTIN?, addedAt: Date, addMethod: AddMethod, note: String? = nil,
@@ -50,8 +54,10 @@ public struct CollectionRecord: Hashable, Sendable, Identifiable {
         lookupError: String? = nil, lookupAttempts: Int = 0, retryAt: Date? = nil,
         skipReason: String? = nil, claimedUntil: Date? = nil, candidates: [ReleaseCandidate] = [],
         updatedAt: Date, collector: RecordFields = .none, grading: CopyGrading = .none,
-        catalogueEdition: CatalogueEdition? = nil
+        catalogueEdition: CatalogueEdition? = nil, purchase: Purchase = .none, loan: Loan? = nil
     ) {
+        self.purchase = purchase
+        self.loan = loan
         self.id = id
         self.gtin = gtin
         self.addedAt = addedAt
@@ -112,6 +118,30 @@ public struct NewRecord: Hashable, Sendable {
     /// Entered by hand: stored `handEntered`, never looked up (the collector's values are the
     /// record). Otherwise a record without a release is stored `pending`.
     public var handEntered: Bool
+
+    /// What was paid, known already (a row of crates' CSV export).
+    public var purchase: Purchase {
+        get { personalBox?.value.purchase ?? .none }
+        set { setPersonal(newValue, loan) }
+    }
+
+    /// The copy's loan, known already (a row of crates' CSV export).
+    public var loan: Loan? {
+        get { personalBox?.value.loan }
+        set { setPersonal(purchase, newValue) }
+    }
+
+    private mutating func setPersonal(_ purchase: Purchase, _ loan: Loan?) {
+        personalBox = purchase.isEmpty && loan == nil ? nil : ValueBox(Personal(purchase: purchase, loan: loan))
+    }
+
+    /// A purchase and a loan together, boxed: nearly every new record has neither.
+    private struct Personal: Hashable, Sendable {
+        var purchase: Purchase
+        var loan: Loan?
+    }
+
+    private var personalBox: ValueBox<Personal>?
 
     /// Boxed: a `Release` inline would triple the size of every new record, and an import
     /// holds 100,000 of them, nearly all without a release.

@@ -18,11 +18,17 @@ public struct RecordEdit: Hashable, Sendable {
     public var note: NoteChange?
     /// The copy's media and sleeve conditions and rating to change.
     public var grading: CopyGradingChange
+    /// What was paid for the copy, part by part.
+    public var purchase: PurchaseChange
+    /// The copy lent, returned, or its loan set back.
+    public var loan: LoanChange?
 
     public init(
         values: RecordFields = .none, clear: Set<RecordField> = [], note: NoteChange? = nil,
-        grading: CopyGradingChange = CopyGradingChange()
+        grading: CopyGradingChange = CopyGradingChange(), purchase: PurchaseChange = PurchaseChange(), loan: LoanChange? = nil
     ) {
+        self.purchase = purchase
+        self.loan = loan
         self.values = values
         self.clear = clear
         self.note = note
@@ -30,7 +36,7 @@ public struct RecordEdit: Hashable, Sendable {
     }
 
     /// True when nothing would change.
-    public var isEmpty: Bool { values.isEmpty && clear.isEmpty && note == nil && grading.isEmpty }
+    public var isEmpty: Bool { values.isEmpty && clear.isEmpty && note == nil && grading.isEmpty && purchase.isEmpty && loan == nil }
 
     /// Checks what was typed, field by field (`RecordFieldValue.checked`): `values` are the
     /// fields to set, `clear` the names given to `--clear` (a field's name, or `note`);
@@ -77,6 +83,13 @@ public struct RecordEdit: Hashable, Sendable {
         case nil: break
         }
         parts += grading.summaryParts
+        parts += purchase.summaryParts
+        switch loan {
+        case .set(let loan)?: parts.append(loan.summary)
+        case .returned(let day)?: parts.append("returned \(day)")
+        case .clear?: parts.append("loan removed")
+        case nil: break
+        }
         return parts.joined(separator: ", ")
     }
 }
@@ -215,6 +228,8 @@ extension RecordEdit {
         if grading.media != nil { inverse.grading.media = record.grading.media.map { .set($0) } ?? .clear }
         if grading.sleeve != nil { inverse.grading.sleeve = record.grading.sleeve.map { .set($0) } ?? .clear }
         if grading.rating != nil { inverse.grading.rating = record.grading.rating }
+        inverse.purchase = purchase.inverse(of: record.purchase)
+        if loan != nil { inverse.loan = record.loan.map(LoanChange.set) ?? .clear }
         return inverse
     }
 }

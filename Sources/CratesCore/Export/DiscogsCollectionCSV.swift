@@ -24,6 +24,8 @@ import Foundation
 /// | `Collector Fields` | which of the values are the collector's own ("Artist,Released"), by these columns' names |
 /// | `Genre`, `Country` | the genre and country shown (the collector's where set, else the release's first genre and its country) |
 /// | `Entered By Hand` | `yes` for a record entered by hand (never looked up), else empty |
+/// | `Purchase Price`, `Purchase Currency`, `Purchase Date`, `Bought From` | what was paid ("12.50"), in what (ISO 4217), when (YYYY-MM-DD) and where; crates' own, never Discogs' |
+/// | `Lent To`, `Lent On`, `Returned On` | the copy's loan: to whom, since when, and when it came back (empty while out) |
 ///
 /// Artist, Title, Label, Catalog#, Format and Released are the values shown: the
 /// collector's own where set, else the release's. A record not matched (pending,
@@ -36,6 +38,7 @@ public enum DiscogsCollectionCSV {
         "Catalog#", "Artist", "Title", "Label", "Format", "Rating", "Released", "release_id",
         "CollectionFolder", "Date Added", "Collection Media Condition", "Collection Sleeve Condition",
         "Collection Notes", "Barcode", "Location", "Collector Fields", "Genre", "Country", "Entered By Hand",
+        "Purchase Price", "Purchase Currency", "Purchase Date", "Bought From", "Lent To", "Lent On", "Returned On",
     ]
 
     /// The `Entered By Hand` value of a record entered by hand.
@@ -93,6 +96,13 @@ public enum DiscogsCollectionCSV {
         fields.append(shown.genre ?? "")
         fields.append(shown.country ?? "")
         fields.append(record.lookupState == .handEntered ? handEnteredMark : "")
+        fields.append(record.purchase.price.map(MoneyAmount.text) ?? "")
+        fields.append(record.purchase.currency ?? "")
+        fields.append(record.purchase.date ?? "")
+        fields.append(record.purchase.from ?? "")
+        fields.append(record.loan?.to ?? "")
+        fields.append(record.loan?.since ?? "")
+        fields.append(record.loan?.returned ?? "")
         return fields.map(SpreadsheetFormula.neutralised)
     }
 

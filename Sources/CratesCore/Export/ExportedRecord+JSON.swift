@@ -17,7 +17,9 @@ extension ExportedRecord {
     /// `year`, `format`, `label`, `catno`, `country`, each null where Discogs' value stands),
     /// `mediaCondition` and `sleeveCondition` (Discogs' exact grade texts, or null), `rating`
     /// (0, not rated, to 5), `discogsCollection` (null, or the Discogs instance the copy is
-    /// synced with: `instanceID`, `folderID`, `folder`, `removedOnDiscogs`), and, when the
+    /// synced with: `instanceID`, `folderID`, `folder`, `removedOnDiscogs`), `purchase` (null,
+    /// or what was paid: `price`, `currency`, `date`, `from`), `loan` (null, or `to`, `since`,
+    /// `returned`), and, when the
     /// history was read, `history` [{`at`, `kind`, `message`}]. `gtin` is null for a record
     /// without a barcode (one entered by hand, found by search, or pulled from Discogs).
     /// `catalogueEdition` (YYYY-MM-DD, or null): the date of the local catalogue's dump the
@@ -38,6 +40,7 @@ extension ExportedRecord {
             case id, gtin, state, section, addedAt, addMethod, note, location, lookupAttempts, lookupError
             case retryAt, skipReason, updatedAt, candidates, release, history, collector
             case mediaCondition, sleeveCondition, rating, discogsCollection, pinnedReleaseID, catalogueEdition
+            case purchase, loan
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -69,6 +72,8 @@ extension ExportedRecord {
             try c.encode(record.grading.sleeve?.rawValue, forKey: .sleeveCondition)
             try c.encode(record.grading.rating.value, forKey: .rating)
             try c.encode(entry.discogs.map(CollectionLinkJSON.init), forKey: .discogsCollection)
+            try c.encode(record.purchase.isEmpty ? nil : PurchaseJSON(record.purchase), forKey: .purchase)
+            try c.encode(record.loan.map(LoanJSON.init), forKey: .loan)
             if let history = entry.history {
                 try c.encode(history.map(EventJSON.init), forKey: .history)
             }
@@ -172,6 +177,40 @@ private struct CollectorJSON: Encodable {
         try c.encode(fields.label, forKey: .label)
         try c.encode(fields.catno, forKey: .catno)
         try c.encode(fields.country, forKey: .country)
+    }
+}
+
+/// What was paid (`price` a number, `currency` its code, `date` YYYY-MM-DD, `from` the
+/// shop or seller), each null where unknown.
+private struct PurchaseJSON: Encodable {
+    let purchase: Purchase
+
+    init(_ purchase: Purchase) { self.purchase = purchase }
+
+    enum Key: String, CodingKey { case price, currency, date, from }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(purchase.price, forKey: .price)
+        try c.encode(purchase.currency, forKey: .currency)
+        try c.encode(purchase.date, forKey: .date)
+        try c.encode(purchase.from, forKey: .from)
+    }
+}
+
+/// A loan: `to` whom, `since` and `returned` (YYYY-MM-DD; `returned` null while out).
+private struct LoanJSON: Encodable {
+    let loan: Loan
+
+    init(_ loan: Loan) { self.loan = loan }
+
+    enum Key: String, CodingKey { case to, since, returned }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(loan.to, forKey: .to)
+        try c.encode(loan.since, forKey: .since)
+        try c.encode(loan.returned, forKey: .returned)
     }
 }
 

@@ -77,6 +77,14 @@ extension ExportedRecord {
             }
         }
         out.member("id") { $0.raw(String(record.id)) }
+        out.member("loan") { out in
+            guard let loan = record.loan else { return out.raw("null") }
+            out.open()
+            out.member("returned") { $0.string(loan.returned) }
+            out.member("since") { $0.string(loan.since) }
+            out.member("to") { $0.string(loan.to) }
+            out.close()
+        }
         out.member("location") { out in
             guard let location = record.location else { return out.raw("null") }
             out.open()
@@ -91,6 +99,16 @@ extension ExportedRecord {
         out.member("mediaCondition") { $0.string(record.grading.media?.rawValue) }
         out.member("note") { $0.string(record.note) }
         if includeDiscogs { out.member("pinnedReleaseID") { $0.raw(pinnedReleaseID.map { String($0) } ?? "null") } }
+        out.member("purchase") { out in
+            let purchase = record.purchase
+            guard !purchase.isEmpty else { return out.raw("null") }
+            out.open()
+            out.member("currency") { $0.string(purchase.currency) }
+            out.member("date") { $0.string(purchase.date) }
+            out.member("from") { $0.string(purchase.from) }
+            out.member("price") { $0.raw(purchase.price.map { "\($0)" } ?? "null") }
+            out.close()
+        }
         out.member("rating") { $0.raw(String(record.grading.rating.value)) }
         out.member("release") { out in
             guard let release else { return out.raw("null") }

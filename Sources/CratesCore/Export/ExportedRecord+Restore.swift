@@ -91,6 +91,24 @@ extension ExportedRecord {
             grading.sleeve = value
         }
         grading.rating = Rating(clamping: try number(node["rating"], "rating") ?? 0)
+        // What was paid and who has it: absent from files written before they were kept.
+        var purchase = Purchase()
+        if let paid = node["purchase"], !paid.isNull {
+            if let price = paid["price"], !price.isNull {
+                guard case .number(let text) = price, let amount = MoneyAmount.parse(text) else {
+                    throw Failure("record \(id): purchase.price is not an amount")
+                }
+                purchase.price = amount
+            }
+            purchase.currency = try text(paid["currency"], "purchase.currency")
+            purchase.date = try text(paid["date"], "purchase.date")
+            purchase.from = try text(paid["from"], "purchase.from")
+        }
+        var loan: Loan?
+        if let lent = node["loan"], !lent.isNull {
+            guard let to = try text(lent["to"], "loan.to") else { throw Failure("record \(id): a loan without whom it is to") }
+            loan = Loan(to: to, since: try text(lent["since"], "loan.since"), returned: try text(lent["returned"], "loan.returned"))
+        }
 
         var release: Release?
         var fetchedAt: Date?
@@ -136,7 +154,7 @@ extension ExportedRecord {
             releaseID: release?.id, lookupState: state, lookupError: try text(node["lookupError"], "lookupError"),
             lookupAttempts: try number(node["lookupAttempts"], "lookupAttempts") ?? 0, retryAt: try date(node["retryAt"], "retryAt"),
             skipReason: try text(node["skipReason"], "skipReason"), candidates: candidates, updatedAt: updatedAt,
-            collector: collector, grading: grading, catalogueEdition: edition)
+            collector: collector, grading: grading, catalogueEdition: edition, purchase: purchase, loan: loan)
         self.init(
             record: record, release: release, section: node["section"]?.string ?? "", history: history,
             pinnedReleaseID: try number(node["pinnedReleaseID"], "pinnedReleaseID"), releaseFetchedAt: fetchedAt)

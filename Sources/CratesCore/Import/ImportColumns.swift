@@ -32,6 +32,15 @@ public struct ImportColumns: Hashable, Sendable {
     /// crates' export's `Entered By Hand`: a row marked so is a record entered by hand,
     /// stored as one and never looked up.
     public var handEntered: Int?
+    /// crates' export's purchase and loan columns (`Purchase Price`, `Purchase Currency`,
+    /// `Purchase Date`, `Bought From`, `Lent To`, `Lent On`, `Returned On`), if any.
+    public var purchasePrice: Int?
+    public var purchaseCurrency: Int?
+    public var purchaseDate: Int?
+    public var boughtFrom: Int?
+    public var lentTo: Int?
+    public var lentOn: Int?
+    public var returnedOn: Int?
 
     /// Header names, normalised, in order of preference.
     static let barcodeNames = ["barcode", "gtin", "upc", "ean", "ean13", "upca", "upcean", "eanupc", "barcodes"]
@@ -78,6 +87,13 @@ public struct ImportColumns: Hashable, Sendable {
         rating = first(Self.ratingNames)
         collectorFields = first(Self.collectorFieldsNames)
         handEntered = first(Self.handEnteredNames)
+        purchasePrice = first(["purchaseprice", "pricepaid", "paid"])
+        purchaseCurrency = first(["purchasecurrency", "currency"])
+        purchaseDate = first(["purchasedate", "bought", "datebought"])
+        boughtFrom = first(["boughtfrom", "purchasedfrom", "seller", "shop"])
+        lentTo = first(["lentto", "loanedto"])
+        lentOn = first(["lenton", "lentsince"])
+        returnedOn = first(["returnedon", "returned"])
         for (field, wanted) in Self.describedNames {
             if let index = first(wanted) { described[field] = index }
         }
@@ -289,19 +305,29 @@ struct CSVFormat: Sendable {
             collector.refuse(ImportRefusal(line: line, input: "", reason: reason))
             return
         }
+        let purchase: Purchase
+        let loan: Loan?
+        switch personalValues(of: record) {
+        case .success(let values): (purchase, loan) = values
+        case .failure(let reason):
+            collector.refuse(ImportRefusal(line: line, input: "", reason: reason))
+            return
+        }
         let handEntered = field(columns.handEntered, of: record).map { !$0.trimmingWhitespace().isEmpty } ?? false
         if handEntered, described == nil, own == nil {
             collector.refuse(ImportRefusal(
                 line: line, input: "", reason: .description("entered by hand, but the row has no value of its own")))
             return
         }
-        guard let entry = ImportEntry(
+        guard var entry = ImportEntry(
             line: line, gtin: gtin, releaseID: releaseID, note: note, addedAt: addedAt, location: location,
             described: described, grading: grading, collector: own, handEntered: handEntered)
         else {
             collector.refuse(ImportRefusal(line: line, input: "", reason: .noBarcode))
             return
         }
+        entry.purchase = purchase
+        entry.loan = loan
         collector.add(entry)
         if !record.rowLikeLines.isEmpty {
             collector.warn(ImportWarning(line: line, kind: .quotedFieldSpansRows(rowLines: record.rowLikeLines)))
@@ -332,6 +358,35 @@ struct CSVFormat: Sendable {
             }
         }
         return .success(fields.isEmpty ? nil : fields)
+    }
+
+    /// The row's purchase and loan (crates' export's own columns), checked as `crates edit`
+    /// checks them: an amount, a currency crates knows, days that exist.
+    private func personalValues(of record: CSVReader.Record) -> Result<(Purchase, Loan?), ImportRefusal.LineError> {
+        func text(_ index: Int?) -> String? {
+            field(index, of: record).map { String($0.trimmingWhitespace()) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        do {
+            let change = try PurchaseChange.checked(
+                price: text(columns.purchasePrice), currency: text(columns.purchaseCurrency), date: text(columns.purchaseDate),
+                from: text(columns.boughtFrom))
+            let purchase = change.applied(to: .none)
+            guard let to = text(columns.lentTo) else { return .success((purchase, nil)) }
+            guard case .set(let loan)? = try LoanChange.checked(lentTo: to, lentOn: text(columns.lentOn), returned: false) else {
+                return .success((purchase, nil))
+            }
+            var lent = loan
+            if text(columns.lentOn) == nil { lent.since = nil }
+            if let returned = text(columns.returnedOn) {
+                guard let day = DayText.checked(returned) else {
+                    return .failure(.description(PurchaseLoanError.day("returned", returned).description))
+                }
+                lent.returned = day
+            }
+            return .success((purchase, lent))
+        } catch {
+            return .failure(.description(error.description))
+        }
     }
 
     /// Discogs' `Released` ("1973", "1973-03-01", "0" for unknown) as a year, nil when unknown.

@@ -46,6 +46,10 @@ public struct ImportEntry: Hashable, Sendable {
     /// A row of crates' export marked `Entered By Hand`: stored entered by hand, never
     /// looked up.
     public var handEntered: Bool
+    /// What was paid, and the copy's loan, from crates' export's own columns (`Purchase
+    /// Price`… `Returned On`).
+    public var purchase: Purchase = .none
+    public var loan: Loan?
 
     /// Nil when the entry has neither a barcode, nor a release id, nor a description with a
     /// key (never made by the parser). An entry keyed on `releaseID` when given, else on

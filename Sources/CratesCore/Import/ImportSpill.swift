@@ -49,12 +49,16 @@ public final class MemorySpill: ImportSpill {
     public var failure: String? { nil }
 }
 
-/// An entry's extras as bytes: a byte of flags, the rating, then each value present, in
-/// the flags' order. A text is its UTF-8 length (LEB128) and bytes; a date the bit pattern
-/// of its seconds since 1970; a set of record fields a byte saying which, then their texts.
+/// An entry's extras as bytes: a byte of flags, the rating (its low 3 bits; the bits above
+/// flag a purchase and a loan), then each value present, in the flags' order. A text is its
+/// UTF-8 length (LEB128) and bytes; a date the bit pattern of its seconds since 1970; a set
+/// of record fields a byte saying which, then their texts; a purchase or a loan a byte
+/// saying which of its parts, then their texts.
 enum ExtrasCodec {
     private static let note: UInt8 = 1, addedAt: UInt8 = 2, location: UInt8 = 4, described: UInt8 = 8
     private static let media: UInt8 = 16, sleeve: UInt8 = 32, collector: UInt8 = 64, handEntered: UInt8 = 128
+    /// In the rating's byte.
+    private static let ratingBits: UInt8 = 7, purchase: UInt8 = 8, loan: UInt8 = 16
 
     /// Nil when the entry has no extras.
     static func encode(_ entry: ImportEntry) -> [UInt8]? {
@@ -67,8 +71,11 @@ enum ExtrasCodec {
         if entry.grading.sleeve != nil { flags |= sleeve }
         if entry.collector != nil { flags |= collector }
         if entry.handEntered { flags |= handEntered }
-        guard flags != 0 || entry.grading.rating.isRated else { return nil }
-        var bytes: [UInt8] = [flags, UInt8(clamping: entry.grading.rating.value)]
+        var second = UInt8(clamping: entry.grading.rating.value) & ratingBits
+        if !entry.purchase.isEmpty { second |= purchase }
+        if entry.loan != nil { second |= loan }
+        guard flags != 0 || second != 0 else { return nil }
+        var bytes: [UInt8] = [flags, second]
         if let text = entry.note { append(text, to: &bytes) }
         if let date = entry.addedAt {
             var bits = date.timeIntervalSince1970.bitPattern
@@ -82,7 +89,20 @@ enum ExtrasCodec {
         if let value = entry.grading.media { append(value.rawValue, to: &bytes) }
         if let value = entry.grading.sleeve { append(value.rawValue, to: &bytes) }
         if let fields = entry.collector { append(fields, to: &bytes) }
+        if !entry.purchase.isEmpty {
+            let paid = entry.purchase
+            append([paid.price.map(MoneyAmount.text), paid.currency, paid.date, paid.from], to: &bytes)
+        }
+        if let lent = entry.loan { append([lent.to, lent.since, lent.returned], to: &bytes) }
         return bytes
+    }
+
+    /// Texts that may be missing: a byte saying which are there, then those.
+    private static func append(_ texts: [String?], to bytes: inout [UInt8]) {
+        var present: UInt8 = 0
+        for (bit, text) in texts.enumerated() where text != nil { present |= 1 << UInt8(bit) }
+        bytes.append(present)
+        for text in texts { if let text { append(text, to: &bytes) } }
     }
 
     /// Sets the extras `bytes` hold on `entry` (nothing when they are empty: unreadable).
@@ -90,7 +110,7 @@ enum ExtrasCodec {
         guard bytes.count >= 2 else { return }
         var reader = Reader(bytes: bytes, index: 2)
         let flags = bytes[0]
-        var grading = CopyGrading(rating: Rating(clamping: Int(bytes[1])))
+        var grading = CopyGrading(rating: Rating(clamping: Int(bytes[1] & ratingBits)))
         if flags & note != 0 { entry.note = reader.text() }
         if flags & addedAt != 0 { entry.addedAt = reader.date() }
         if flags & location != 0 { entry.location = reader.text() }
@@ -100,6 +120,14 @@ enum ExtrasCodec {
         if flags & collector != 0 { entry.collector = reader.fields() }
         entry.handEntered = flags & handEntered != 0
         entry.grading = grading
+        if bytes[1] & purchase != 0 {
+            let parts = reader.texts(4)
+            entry.purchase = Purchase(price: parts[0].flatMap(MoneyAmount.parse), currency: parts[1], date: parts[2], from: parts[3])
+        }
+        if bytes[1] & loan != 0 {
+            let parts = reader.texts(3)
+            entry.loan = parts[0].map { Loan(to: $0, since: parts[1], returned: parts[2]) }
+        }
     }
 
     private static func append(_ text: String, to bytes: inout [UInt8]) {
@@ -136,6 +164,14 @@ enum ExtrasCodec {
             guard length >= 0, index + length <= bytes.count else { return nil }
             defer { index += length }
             return String(decoding: bytes[index..<index + length], as: UTF8.self)
+        }
+
+        /// `count` texts that may be missing, after the byte saying which are there.
+        mutating func texts(_ count: Int) -> [String?] {
+            guard index < bytes.count else { return Array(repeating: nil, count: count) }
+            let present = bytes[index]
+            index += 1
+            return (0..<count).map { bit in present & (1 << UInt8(bit)) != 0 ? text() : nil }
         }
 
         mutating func date() -> Date? {

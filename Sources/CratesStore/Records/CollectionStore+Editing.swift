@@ -26,6 +26,13 @@ extension CollectionStore {
             }
             let grading = edit.grading.applied(to: record.grading)
             try Self.store(db, collector: collector, note: note, grading: grading, recordID: recordID, now: now)
+            if !edit.purchase.isEmpty || edit.loan != nil {
+                let purchase = edit.purchase.applied(to: record.purchase)
+                let loan = edit.loan.map { $0.applied(to: record.loan) } ?? record.loan
+                try db.execute(
+                    sql: "UPDATE record SET \(StoredValues.personalColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?",
+                    arguments: StatementArguments(StoredValues.personalValues(purchase, loan) + [recordID]))
+            }
             try StoredValues.addEvent(db, recordID: recordID, at: now, kind: .edited, message: "edited: \(edit.summary)")
             guard let stored = try StoredValues.fetchRecord(db, id: recordID) else { throw StoreError.recordNotFound(recordID) }
             return stored

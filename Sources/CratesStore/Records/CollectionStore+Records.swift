@@ -94,7 +94,7 @@ extension CollectionStore {
         }
         let columns = [
             "gtin", "addedAt", "addMethod", "note", "locationID", "releaseID", "lookupState", "sectionKey", "rowKey", "updatedAt",
-        ] + StoredValues.ownColumns + StoredValues.gradingColumns + ["ownSearchText", "entryKey"]
+        ] + StoredValues.ownColumns + StoredValues.gradingColumns + StoredValues.personalColumns + ["ownSearchText", "entryKey"]
         // Each record with its filter text, the batch indexed at the end (`indexFilterTexts`).
         let statement = try db.cachedStatement(sql: """
             INSERT INTO record (\(columns.joined(separator: ", ")), filterText)
@@ -121,7 +121,8 @@ extension CollectionStore {
                 gtin, StoredValues.seconds(record.addedAt), record.addMethod.rawValue, record.note,
                 record.locationID ?? record.location.flatMap { places[$0] }, record.release?.id,
                 record.initialState, section, row ?? SortKey.unmatchedRow, nowSeconds,
-            ] + StoredValues.ownValues(collector) + StoredValues.gradingValues(record.grading) + [
+            ] + StoredValues.ownValues(collector) + StoredValues.gradingValues(record.grading)
+                + StoredValues.personalValues(record.purchase, record.loan) + [
                 StoredValues.ownSearchText(collector), StoredValues.entryKey(gtin: record.gtin, collector: collector),
                 gtin, record.release?.id, StoredValues.ownSearchText(collector),
             ]))

@@ -37,8 +37,13 @@ enum StoredValues {
     /// The copy's grading (`CopyGrading`), in this order.
     static let gradingColumns = ["mediaCondition", "sleeveCondition", "rating"]
 
+    /// What was paid and who has it (`Purchase`, `Loan`), in this order.
+    static let personalColumns = [
+        "purchasePrice", "purchaseCurrency", "purchaseDate", "purchaseFrom", "loanTo", "loanSince", "loanReturned",
+    ]
+
     /// Every column `record(from:)` reads, in order.
-    static let recordColumnList = baseColumns + ownColumns + gradingColumns + ["catalogueEdition"]
+    static let recordColumnList = baseColumns + ownColumns + gradingColumns + ["catalogueEdition"] + personalColumns
     /// `recordColumnList` for a SELECT.
     static let recordColumns = recordColumnList.joined(separator: ", ")
     /// How many columns `recordColumns` names: a query's next column is at this index.
@@ -47,6 +52,7 @@ enum StoredValues {
     private static let ownIndex = baseColumns.count
     private static let gradingIndex = baseColumns.count + ownColumns.count
     private static let catalogueIndex = gradingIndex + gradingColumns.count
+    private static let personalIndex = catalogueIndex + 1
 
     /// The record in `row` (read with `recordColumns`); `location` gives the place of a
     /// location id (`fetchLocation`, or a `LocationTree` read once for many rows).
@@ -84,7 +90,34 @@ enum StoredValues {
             updatedAt: date(try row.decode(Double.self, atIndex: 14)),
             collector: try collector(from: row, at: ownIndex),
             grading: try grading(from: row, at: gradingIndex, recordID: id),
-            catalogueEdition: try row.decode(String?.self, atIndex: catalogueIndex).map(CatalogueEdition.init(dumpDate:)))
+            catalogueEdition: try row.decode(String?.self, atIndex: catalogueIndex).map(CatalogueEdition.init(dumpDate:)),
+            purchase: try purchase(from: row, at: personalIndex, recordID: id),
+            loan: try loan(from: row, at: personalIndex + 4))
+    }
+
+    /// The purchase from `personalColumns`, read from `index` on.
+    static func purchase(from row: Row, at index: Int, recordID: Int64) throws -> Purchase {
+        var price: Decimal?
+        if let text = try row.decode(String?.self, atIndex: index) {
+            guard let amount = MoneyAmount.parse(text) else {
+                throw StoreError.unreadableValue(recordID: recordID, column: "purchasePrice", value: text)
+            }
+            price = amount
+        }
+        return Purchase(
+            price: price, currency: try row.decode(String?.self, atIndex: index + 1),
+            date: try row.decode(String?.self, atIndex: index + 2), from: try row.decode(String?.self, atIndex: index + 3))
+    }
+
+    /// The loan from `personalColumns`' last three, read from `index` on; nil when never lent.
+    static func loan(from row: Row, at index: Int) throws -> Loan? {
+        guard let to = try row.decode(String?.self, atIndex: index) else { return nil }
+        return Loan(to: to, since: try row.decode(String?.self, atIndex: index + 1), returned: try row.decode(String?.self, atIndex: index + 2))
+    }
+
+    /// The values of `personalColumns` for a purchase and a loan, in order.
+    static func personalValues(_ purchase: Purchase, _ loan: Loan?) -> [(any DatabaseValueConvertible)?] {
+        [purchase.price.map(MoneyAmount.text), purchase.currency, purchase.date, purchase.from, loan?.to, loan?.since, loan?.returned]
     }
 
     /// The collector's values from `ownColumns`, read from `index` on.
@@ -194,6 +227,7 @@ enum StoredValues {
             record.candidates.isEmpty ? nil : try json(record.candidates), seconds(record.updatedAt),
         ] + ownValues(record.collector) + gradingValues(record.grading) + [
             record.catalogueEdition?.dumpDate,
+        ] + personalValues(record.purchase, record.loan) + [
             record.candidates.count, keys.section, keys.row, ownSearchText(record.collector),
             entryKey(gtin: record.gtin, collector: record.collector),
         ]

@@ -203,13 +203,20 @@ extension CollectionStore {
             }
         }
         let barcodes = try insertImported(db, rows.filter { $0.gtin != nil }, now: now)
-        guard barcodes.count < rows.count else { return (barcodes, present, releaseRows) }
-        let described = try insertDescribed(db, rows.filter { $0.gtin == nil }, keepingValues: keepingValues, now: now)
+        let described = barcodes.count < rows.count
+            ? try insertDescribed(db, rows.filter { $0.gtin == nil }, keepingValues: keepingValues, now: now) : []
         var ids: [Int64] = []
         ids.reserveCapacity(rows.count)
         var next = (barcodes: barcodes.makeIterator(), described: described.makeIterator())
         for entry in rows {
-            if let id = entry.gtin != nil ? next.barcodes.next() : next.described.next() { ids.append(id) }
+            guard let id = entry.gtin != nil ? next.barcodes.next() : next.described.next() else { continue }
+            ids.append(id)
+            // What was paid and the loan, from crates' own CSV export: few rows have them.
+            if !entry.purchase.isEmpty || entry.loan != nil {
+                try db.execute(
+                    sql: "UPDATE record SET \(StoredValues.personalColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?",
+                    arguments: StatementArguments(StoredValues.personalValues(entry.purchase, entry.loan) + [id]))
+            }
         }
         return (ids, present, releaseRows)
     }

@@ -257,6 +257,9 @@ extension RecordDetails {
         discogsValue(.rating)
         add("Collection", collectionText)
         add("Value", value.flatMap { $0.figure.detailsText(currency: $0.currency) })
+        // Kept here only: Discogs' collection has no such fields, so no sync sends them.
+        add("Paid", record.purchase.isEmpty ? nil : record.purchase.summary + "  · kept here only")
+        add("Loan", record.loan?.summary)
         if record.lookupState == .ambiguous, !record.candidates.isEmpty {
             lines.append(Line(label: "", value: ""))
             let what = record.gtin == nil ? "pressings fit" : "pressings share this barcode"

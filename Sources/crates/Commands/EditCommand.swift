@@ -25,6 +25,14 @@ struct EditCommand: ParsableCommand {
             grades, rating and note to the copy on Discogs (its Media Condition, Sleeve \
             Condition and Notes fields, and its rating). `crates list --json` shows them.
 
+            What you paid and who has the copy are kept here only (Discogs' collection has \
+            no such fields, and no sync sends them): --paid AMOUNT (12.50), --currency CODE \
+            (ISO 4217: GBP, EUR, USD…), --bought YYYY-MM-DD and --bought-from TEXT (a \
+            shop, a fair, a seller); '' clears one. --lent-to NAME [--lent-on YYYY-MM-DD, \
+            else today] lends the copy, --returned marks it back (the last loan is kept). \
+            `crates list lent:` lists the copies out; `crates list --json` shows them as \
+            purchase and loan.
+
             Output: on a terminal, what was set, in words, on which record ("Set media \
             Very Good Plus (VG+), rating ★★★★☆ on 12 The Beatles — Abbey Road"); to a pipe \
             or a file, the record as `crates list` prints it, with the new values.
@@ -38,6 +46,9 @@ struct EditCommand: ParsableCommand {
               crates edit 12 --genre Jazz --note 'first pressing, signed'
               crates edit 12 --clear year --clear genre
               crates edit 12 --media VG+ --sleeve 'near mint' --rating 4
+              crates edit 12 --paid 12.50 --currency GBP --bought 2026-11-20 --bought-from "Spitalfields fair"
+              crates edit 12 --lent-to Anna
+              crates edit 12 --returned
             """)
 
     @OptionGroup var store: StoreOptions
@@ -58,21 +69,48 @@ struct EditCommand: ParsableCommand {
         valueName: "field"))
     var clear: [String] = []
 
+    @Option(help: ArgumentHelp("What you paid for the copy (12.50; '' clears it). Kept here only.", valueName: "amount"))
+    var paid: String?
+
+    @Option(help: ArgumentHelp("The currency you paid in (ISO 4217: GBP, EUR, USD…).", valueName: "code"))
+    var currency: String?
+
+    @Option(help: ArgumentHelp("The day you bought it (YYYY-MM-DD).", valueName: "date"))
+    var bought: String?
+
+    @Option(name: .customLong("bought-from"), help: ArgumentHelp("Where you bought it: a shop, a fair, a seller.", valueName: "text"))
+    var boughtFrom: String?
+
+    @Option(name: .customLong("lent-to"), help: ArgumentHelp("Lend the copy to this person. Kept here only.", valueName: "name"))
+    var lentTo: String?
+
+    @Option(name: .customLong("lent-on"), help: ArgumentHelp("The day it was lent (YYYY-MM-DD; default today).", valueName: "date"))
+    var lentOn: String?
+
+    @Flag(help: "The copy came back: its loan ends today.")
+    var returned = false
+
+    var personal: RecordEditing.PersonalInput {
+        RecordEditing.PersonalInput(
+            paid: paid, currency: currency, bought: bought, boughtFrom: boughtFrom, lentTo: lentTo, lentOn: lentOn, returned: returned)
+    }
+
     func validate() throws {
-        if fields.values.isEmpty, grades.isEmpty, note == nil, clear.isEmpty {
+        if fields.values.isEmpty, grades.isEmpty, note == nil, clear.isEmpty, personal.isEmpty {
             throw ValidationError(
-                "nothing to change: give a field (--artist, --title, --year…), --media, --sleeve, --rating, --note or --clear FIELD")
+                "nothing to change: give a field (--artist, --title, --year…), --media, --sleeve, --rating, --note, --clear FIELD, "
+                    + "--paid, --bought, --lent-to or --returned")
         }
     }
 
     func run() throws {
         let store = try self.store.open()
-        let (id, values, clear, note, grades) = (self.id, fields.values, self.clear, self.note, self.grades)
+        let (id, values, clear, note, grades, personal) = (self.id, fields.values, self.clear, self.note, self.grades, self.personal)
         do {
             let edited = try blocking {
                 try await RecordEditing.editConfirmed(
                     id, values: values, clear: clear, note: note, media: grades.media, sleeve: grades.sleeve, rating: grades.rating,
-                    store: store)
+                    personal: personal, store: store)
             }
             // A person reads what was set; a script, the listing line it has always read.
             try StandardStreams.out((ColumnOutput.outputIsTerminal ? edited.confirmation : edited.record.listingLine) + "\n")

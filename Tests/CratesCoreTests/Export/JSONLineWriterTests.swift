@@ -26,6 +26,17 @@ import Testing
         var damaged = ExportSample.matched
         damaged.release?.rawJSON = "{\"tracklist\": [1, 2, ]}"
         try expectSame(damaged)
+        // What was paid and who has it: prices with 0 to 4 decimals, a loan out and one back.
+        for (price, loan) in [("12.50", Loan(to: "Anna", since: "2026-11-20")), ("3", Loan(to: "Bo", since: nil, returned: "2026-12-01")),
+                              ("0.1234", nil), ("1000", Loan(to: "\"Ç\"/\u{7}"))] as [(String, Loan?)] {
+            var paid = ExportSample.matched
+            paid.record.purchase = Purchase(price: MoneyAmount.parse(price), currency: "GBP", date: "2026-11-20", from: "Spitalfields fair")
+            paid.record.loan = loan
+            try expectSame(paid)
+        }
+        var partly = ExportSample.unmatched
+        partly.record.purchase = Purchase(from: "a shop")
+        try expectSame(partly)
     }
 
     /// Every control character, quotes, backslashes, slashes, DEL, and text beyond ASCII, in

@@ -8,7 +8,7 @@ import Testing
 struct ImportSpillTests {
     @Test("every extra comes back as it went in; rows without any take none")
     func roundTrip() throws {
-        let entries = try [
+        var entries = try [
             #require(ImportEntry(line: 1, gtin: sampleGTIN(1))),
             #require(ImportEntry(
                 line: 2, gtin: sampleGTIN(2), releaseID: 7, note: "a note, ünïcode 🎶", addedAt: Date(timeIntervalSince1970: 1_706_704_496.25),
@@ -18,6 +18,15 @@ struct ImportSpillTests {
                 line: 3, gtin: nil, described: RecordFields(artist: "A", title: "T", catno: "CAT 1", country: "UK"))),
             #require(ImportEntry(line: 4, gtin: nil, releaseID: 9, note: String(repeating: "x", count: 70_000))),
         ]
+        // What was paid and the loan: with a rating, and alone (the rating's byte flags them).
+        var paid = try #require(ImportEntry(line: 5, gtin: sampleGTIN(5), grading: CopyGrading(rating: Rating(clamping: 5))))
+        paid.purchase = Purchase(price: MoneyAmount.parse("12.50"), currency: "GBP", date: "2026-11-20", from: "Spitalfields fair")
+        paid.loan = Loan(to: "Anna", since: "2026-11-21", returned: nil)
+        var lent = try #require(ImportEntry(line: 6, gtin: sampleGTIN(6)))
+        lent.loan = Loan(to: "Bo", since: nil, returned: "2026-12-01")
+        var bought = try #require(ImportEntry(line: 7, gtin: sampleGTIN(7)))
+        bought.purchase = Purchase(from: "a fair")
+        entries += [paid, lent, bought]
         let spill = MemorySpill()
         var stored = ImportEntries(spill: spill)
         for entry in entries { stored.append(entry) }

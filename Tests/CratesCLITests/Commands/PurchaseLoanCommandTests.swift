@@ -1,0 +1,93 @@
+import CratesCore
+import CratesStore
+import CratesTestSupport
+import Foundation
+import Testing
+
+/// What was paid for a copy and who has it: `crates edit` sets them, `list --json` shows them,
+/// and both exports bring them back exactly.
+@Suite("crates edit --paid, --lent-to (process)", .processTimeLimit)
+struct PurchaseLoanCommandTests {
+    /// Two matched copies: 1 bought at a fair and lent to Anna, 2 lent to Bo and returned.
+    static func seed(_ sandbox: CommandSandbox) async throws {
+        let store = try sandbox.openStore()
+        _ = try await store.add(NewRecord(gtin: Seed.gtin(1), addedAt: Seed.addedAt, addMethod: .typed, release: Seed.release(13, artist: "Ada", title: "Ambient", genre: "Electronic")))
+        _ = try await store.add(NewRecord(gtin: Seed.gtin(2), addedAt: Seed.addedAt, addMethod: .typed, release: Seed.release(14, artist: "Bea", title: "Beats", genre: "Electronic")))
+        for arguments in [
+            ["edit", "1", "--paid", "12.5", "--currency", "gbp", "--bought", "2026-11-20", "--bought-from", "Spitalfields fair"],
+            ["edit", "1", "--lent-to", "Anna", "--lent-on", "2026-11-21"],
+            ["edit", "2", "--lent-to", "Bo, \"the\" neighbour", "--lent-on", "2026-10-01"],
+            ["edit", "2", "--returned"],
+        ] {
+            let result = try await sandbox.crates(arguments)
+            #expect(result.status == 0, "\(arguments): \(result)")
+        }
+    }
+
+    /// Each record's `purchase` and `loan` as `list --json` prints them, by id.
+    static func personal(_ sandbox: CommandSandbox, db: String? = nil) async throws -> [Int: String] {
+        let result = try await sandbox.crates(["list", "--json"] + (db.map { ["--db", $0] } ?? []))
+        #expect(result.status == 0, "\(result)")
+        var found: [Int: String] = [:]
+        for line in result.stdoutLines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let id = try #require(object["id"] as? Int)
+            let parts = try ["purchase", "loan"].map { key in
+                String(decoding: try JSONSerialization.data(withJSONObject: object[key] ?? NSNull(), options: [.sortedKeys, .fragmentsAllowed]), as: UTF8.self)
+            }
+            found[id] = parts.joined(separator: " ")
+        }
+        return found
+    }
+
+    @Test("edit sets them, list --json shows purchase and loan; lent: finds who has what")
+    func edit() async throws {
+        let sandbox = try CommandSandbox()
+        try await Self.seed(sandbox)
+        let today = DayText.today()
+        #expect(try await Self.personal(sandbox) == [
+            1: #"{"currency":"GBP","date":"2026-11-20","from":"Spitalfields fair","price":12.5} {"returned":null,"since":"2026-11-21","to":"Anna"}"#,
+            2: #"null {"returned":"\#(today)","since":"2026-10-01","to":"Bo, \"the\" neighbour"}"#,
+        ])
+        let out = try await sandbox.crates(["list", "lent:"])
+        #expect(out.stdoutLines.map { $0.prefix { $0 != "\t" } } == ["1"], "\(out)")
+        let anna = try await sandbox.crates(["list", "lent:anna", "paid:10GBP..20"])
+        #expect(anna.stdoutLines.count == 1, "\(anna)")
+        for (arguments, said) in [
+            (["edit", "1", "--paid", "12,50"], "--paid 12,50: not an amount"),
+            (["edit", "1", "--currency", "GPB"], "--currency GPB: no currency crates knows"),
+            (["edit", "1", "--bought", "2026-02-30"], "--bought 2026-02-30: not a day"),
+            (["edit", "2", "--returned"], "record 2 is not out on loan"),
+            (["edit", "1", "--lent-on", "2026-11-01"], "--lent-on: give --lent-to NAME with it"),
+        ] {
+            let refused = try await sandbox.crates(arguments)
+            #expect(refused.status == 1, "\(arguments): \(refused)")
+            #expect(refused.stderr.contains(said), "\(arguments): \(refused.stderr)")
+        }
+    }
+
+    @Test("the JSON export restores them exactly; the CSV export's own columns import them back")
+    func roundTrips() async throws {
+        let sandbox = try CommandSandbox()
+        try await Self.seed(sandbox)
+        let before = try await Self.personal(sandbox)
+        let json = sandbox.directory.appendingPathComponent("export.json").path
+        let csv = sandbox.directory.appendingPathComponent("export.csv").path
+        #expect(try await sandbox.crates(["export", "--json", json]).status == 0)
+        #expect(try await sandbox.crates(["export", "--csv", csv]).status == 0)
+        let header = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").first ?? ""
+        #expect(header.hasSuffix(",Purchase Price,Purchase Currency,Purchase Date,Bought From,Lent To,Lent On,Returned On"))
+
+        let restored = sandbox.directory.appendingPathComponent("restored.sqlite").path
+        let restore = try await sandbox.crates(["import", "--db", restored, json])
+        #expect(restore.status == 0, "\(restore)")
+        #expect(try await Self.personal(sandbox, db: restored) == before)
+
+        let imported = sandbox.directory.appendingPathComponent("imported.sqlite").path
+        let load = try await sandbox.crates(["import", "--db", imported, "--no-lookup", csv])
+        #expect(load.status == 0, "\(load)")
+        // The CSV import numbers its records anew, in the file's order (the list's).
+        let after = try await Self.personal(sandbox, db: imported)
+        #expect(Set(after.values) == Set(before.values), "\(after) \(before)")
+    }
+}
