@@ -3,6 +3,7 @@ import CratesApp
 import CratesCore
 import CratesNet
 import Foundation
+import Glibc
 
 /// The `crates` command: the TUI by default, subcommands for scripting.
 @main
@@ -35,7 +36,9 @@ struct Crates: ParsableCommand {
 
     /// Descriptors 0–2 are filled first (`StandardStreams.prepare`): `crates scand 2>&-` must
     /// not take its lock file for standard error. Then ArgumentParser's usual main, over the
-    /// arguments with `--name=` made `--name ''` (`emptyValuesSpelledOut`).
+    /// arguments with `--name=` made `--name ''` (`emptyValuesSpelledOut`), but for where its
+    /// messages go: through `StandardStreams` as every other text, so that an error thrown
+    /// with a server's words in it is made printable too.
     static func main() {
         StandardStreams.prepare()
         // What is wrong with config.json is said every time crates starts, before anything
@@ -43,7 +46,19 @@ struct Crates: ParsableCommand {
         for warning in ConfigurationFile.startupWarnings(startPreferences) {
             StandardStreams.errLine(warning)
         }
-        main(emptyValuesSpelledOut(Array(CommandLine.arguments.dropFirst())))
+        do {
+            var command = try parseAsRoot(emptyValuesSpelledOut(Array(CommandLine.arguments.dropFirst())))
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            let text = fullMessage(for: error)
+            if !text.isEmpty {
+                // Help, --version and the completion scripts to standard output, as
+                // ArgumentParser writes them; errors to standard error.
+                if code == .success { try? StandardStreams.out(text + "\n") } else { StandardStreams.errLine(text) }
+            }
+            Glibc.exit(code.rawValue)
+        }
     }
 
     /// config.json as crates read it at start (once: the warnings above, and the collection

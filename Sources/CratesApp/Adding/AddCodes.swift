@@ -39,13 +39,13 @@ public struct AddCodes: Sendable {
     /// on a full disk) stops no add: the codes after it are added all the same, and `say`
     /// tells which records were added and kept.
     public func run(
-        _ codes: [String], out print: @Sendable (String) throws -> Void, say: @Sendable (String) -> Void
+        _ codes: [String], out write: @Sendable (String) throws -> Void, say: @Sendable (String) -> Void
     ) async throws -> Int32 {
         var printed: [Int64] = []
         let outputFailure = LockedBox<(any Error)?>(nil)
         let out: @Sendable (String) -> Void = { line in
             guard outputFailure.withLock({ $0 }) == nil else { return }
-            do { try print(line) } catch { outputFailure.withLock { $0 = error } }
+            do { try write(line) } catch { outputFailure.withLock { $0 = error } }
         }
         let status = try await adding(codes, out: out, say: say, added: &printed)
         guard let failure = outputFailure.withLock({ $0 }) else { return status }

@@ -85,7 +85,7 @@ struct CoverCommand: ParsableCommand {
             StandardStreams.errLine("crates cover: \(id): not an image crates can show (-o FILE writes it as it is)")
             throw ExitCode(2)
         }
-        try StandardStreams.out(lines: art.ansiLines(colours: Self.colours()))
+        try StandardStreams.out(drawing: art.ansiLines(colours: Self.colours()))
     }
 
     /// 24-bit colour where COLORTERM says so, 256 where TERM does, else 16.
