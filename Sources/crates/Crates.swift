@@ -137,7 +137,7 @@ struct Crates: ParsableCommand {
         // Credentials that cannot be read show as "not signed in" on the status line; `A`
         // (or `crates auth`) says why.
         let discogs = try? DiscogsAccess.make()
-        let catalogue = lookup.catalogue.open("crates")
+        let catalogue = lookup.catalogue.openFollowed("crates")
         // The preferences read at start: said on standard error then, and again on the status
         // line, which the UI's screen does not hide.
         if let signal = CollectionUI.run(
