@@ -257,7 +257,8 @@ public final class DiscogsTestServer: Sendable {
     }
 
     /// The image a release's addresses serve: "jpeg" or "png" (64×64, the left half red, the
-    /// right half blue), "404", "corrupt" (a JPEG's header and no image), "webp".
+    /// right half blue), "404", "corrupt" (a JPEG's header and no image), "webp"; "gif",
+    /// "svg", "html" (a 200 page) and "huge" (17 MB that begin as a JPEG).
     public func setCover(release: Int, _ kind: String) async throws {
         try await control("covers/set", [("release", String(release)), ("kind", kind)])
     }
