@@ -240,6 +240,11 @@ public final class DiscogsTestServer: Sendable {
         try await control("marketplace", [("currency", code)])
     }
 
+    /// The body `GET /marketplace/stats/RELEASE` answers from now on, as given.
+    public func marketplaceStats(release: Int, body: String) async throws {
+        try await control("marketplace", [("release", String(release)), ("stats", body)])
+    }
+
     /// The collection's value the server answers from now on, as Discogs writes it.
     public func collectionValue(minimum: String, median: String, maximum: String) async throws {
         let value = try JSONSerialization.data(withJSONObject: ["minimum": minimum, "median": median, "maximum": maximum])
