@@ -47,7 +47,7 @@ struct Crates: ParsableCommand {
             StandardStreams.errLine(warning)
         }
         do {
-            var command = try parseAsRoot(emptyValuesSpelledOut(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot(dashedValuesJoined(emptyValuesSpelledOut(Array(CommandLine.arguments.dropFirst()))))
             try command.run()
         } catch {
             let code = exitCode(for: error)
@@ -98,6 +98,34 @@ struct Crates: ParsableCommand {
                 out += [String(argument.dropLast()), ""]
             } else {
                 out.append(argument)
+            }
+        }
+        return out
+    }
+
+    /// The options whose value is free text a record holds: a catalogue number may begin
+    /// with a dash ("-123"), and so may a title or a note.
+    static let freeTextOptions: Set<String> = ["--artist", "--title", "--genre", "--format", "--label", "--catno", "--country", "--note"]
+
+    /// `--catno -123` as `--catno=-123`: ArgumentParser takes an argument that begins with a
+    /// dash for an option, and so says the value is missing, while the help writes
+    /// `--catno C`. A free-text option's next argument is its value when it begins with a
+    /// single dash; one that begins with two is an option (`--catno --rating 4` is still
+    /// missing its value), and such a value is written `--note=--x`. Past a lone `--`,
+    /// arguments are left as they are.
+    static func dashedValuesJoined(_ arguments: [String]) -> [String] {
+        var out: [String] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            if argument == "--" { return out + arguments[index...] }
+            let next = index + 1 < arguments.endIndex ? arguments[index + 1] : nil
+            if freeTextOptions.contains(argument), let next, next.hasPrefix("-"), !next.hasPrefix("--") {
+                out.append(argument + "=" + next)
+                index += 2
+            } else {
+                out.append(argument)
+                index += 1
             }
         }
         return out
