@@ -45,7 +45,8 @@ struct AddCommand: ParsableCommand {
             waiting in the queue) and prints each line with its outcome once all are done, \
             or when --timeout passes. Needs `crates auth` first. Records whose lookup did \
             not finish stay in the queue: the collection UI or `crates import` looks them up \
-            later.
+            later. Ctrl-C, SIGTERM or SIGHUP end the wait at once (exit 130, 143, 129), the \
+            lookup in hand back in the queue.
 
             Exit status:
               0  every code was added (and, with --wait, every lookup finished)

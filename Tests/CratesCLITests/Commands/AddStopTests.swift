@@ -8,14 +8,6 @@ import Testing
 /// the same on a slow machine as on a fast one.
 @Suite("crates add --wait: its timeout and SIGTERM (process)", .serialized, .processTimeLimit)
 struct AddStopTests {
-    static func signedIn() async throws -> (CommandSandbox, DiscogsTestServer) {
-        var sandbox = try CommandSandbox()
-        let server = try await DiscogsTestServer.start(token: "add-token")
-        sandbox.api = server.base
-        try await sandbox.signIn(token: "add-token")
-        return (sandbox, server)
-    }
-
     /// A FIFO at the catalogue's default path: nothing ever writes it.
     static func fifoCatalogue(_ sandbox: CommandSandbox) throws -> String {
         let catalogue = CatalogueCommandTests.cataloguePath(sandbox)
@@ -27,7 +19,7 @@ struct AddStopTests {
 
     @Test("SIGTERM while Discogs holds the lookup: exit 143, the record back in the queue, its line printed", arguments: [false, true])
     func sigtermDuringALookup(fifo: Bool) async throws {
-        let (sandbox, server) = try await Self.signedIn()
+        let (sandbox, server) = try await AddByReleaseFaultsTests.signedIn()
         if fifo { _ = try Self.fifoCatalogue(sandbox) }
         try await server.hold(match: "/database/search")
         let adding = try ProcessRunner.startCrates(["add", "--wait", "727361626525"], environment: sandbox.environment, deadline: .seconds(120))
@@ -43,7 +35,7 @@ struct AddStopTests {
 
     @Test("a catalogue that cannot be used (a FIFO) and Discogs holding the lookup: --timeout 5 ends it, exit 3")
     func timeoutWithAFIFOCatalogue() async throws {
-        let (sandbox, server) = try await Self.signedIn()
+        let (sandbox, server) = try await AddByReleaseFaultsTests.signedIn()
         _ = try Self.fifoCatalogue(sandbox)
         try await server.hold(match: "/database/search")
         let result = try await sandbox.crates(["add", "--wait", "--timeout", "5", "727361626525"], deadline: .seconds(120))
@@ -55,7 +47,7 @@ struct AddStopTests {
 
     @Test("SIGTERM while a release is asked again through Discogs' faults: ends at once (143), nothing added, the retries not all sent", arguments: [false, true])
     func sigtermDuringRetries(wait: Bool) async throws {
-        let (sandbox, server) = try await Self.signedIn()
+        let (sandbox, server) = try await AddByReleaseFaultsTests.signedIn()
         try await server.inject("html500", count: 5, match: "/releases/5134861")
         let before = try await server.stats().requests
         let adding = try ProcessRunner.startCrates(
