@@ -82,4 +82,18 @@ struct CollectionValuationTests {
         let report = try await store.valueReport(currency: "", accountCurrency: true)
         #expect(report.records.first?.lowestPrice == 6.98)
     }
+
+    @Test("a full release whose figures are none (a negative price, an absurd one, a negative count): nothing stored of them", arguments: [
+        #"{"id": 7, "title": "T", "lowest_price": -5.0, "num_for_sale": -2}"#,
+        #"{"id": 7, "title": "T", "lowest_price": 1e30, "num_for_sale": 3}"#,
+    ])
+    func releaseFiguresThatAreNone(json: String) async throws {
+        let store = try CollectionStore.inMemory()
+        var release = Release(id: 7, artist: "A", title: "T", genres: ["Rock"], formats: [], rawJSON: json)
+        release.hasFullDetails = true
+        let record = try await store.add(NewRecord(gtin: sampleGTIN(1), addMethod: .typed, release: release))
+        let figure = try await store.details(record.id)?.value?.figure
+        #expect(figure?.lowestPrice == nil, "\(String(describing: figure))")
+        #expect((figure?.forSale ?? 0) >= 0, "\(String(describing: figure))")
+    }
 }

@@ -17,9 +17,10 @@ import Foundation
 ///    in no place) is offered to be moved here instead (`AddQuestion.Kind.moveHere`: yes
 ///    moves it, "c" adds another copy here); when every copy is here already, the question
 ///    is another copy's.
-/// 3. A release is fetched from Discogs (anonymously if need be: a release page is public);
-///    its barcode makes the record, stored already matched to the release; a release that
-///    lists no barcode makes a record without one (its copies are counted by release).
+/// 3. A release is fetched from Discogs (anonymously if need be: a release page is public),
+///    through transient failures as a lookup is (`RequestRetry`: again after 1, 2, 4 and 8
+///    s); its barcode makes the record, stored already matched to the release; a release
+///    that lists no barcode makes a record without one (its copies are counted by release).
 /// 4. A record entered by hand has no barcode; its values are the collector's.
 public struct RecordAdder: Sendable {
     public let store: CollectionStore
@@ -36,6 +37,9 @@ public struct RecordAdder: Sendable {
         /// Held back by a rule: the person is asked (TUI) or told the flag (command line).
         case held(AddQuestion)
         case refused(String)
+        /// Discogs could not give the release now (a fault that lasted past the retries, or
+        /// Discogs unreachable): nothing was added, and the same add may work later.
+        case unavailable(String)
     }
 
     /// Adds what `entry` names, into `location` when given. `known`: the release `entry`
@@ -58,7 +62,8 @@ public struct RecordAdder: Sendable {
             } else {
                 switch await fetch(id) {
                 case .success(let found): release = found
-                case .failure(let refusal): return .refused(refusal.reason)
+                case .failure(let failure) where failure.transient: return .unavailable(failure.reason)
+                case .failure(let failure): return .refused(failure.reason)
                 }
             }
             // The person named this very release: whatever its barcode's kind, it is a
@@ -169,14 +174,23 @@ public struct RecordAdder: Sendable {
 
     private struct FetchError: Error {
         var reason: String
+        /// A fault that may pass (`DiscogsError.isTransient`), which lasted past the retries.
+        var transient = false
     }
 
+    /// The release, asked again through transient faults (a 5xx, an answer that does not
+    /// parse, a timeout, a dropped connection) after 1, 2, 4 and 8 s, as a person waiting for
+    /// it would ask again: Discogs' own hiccups are not the person's to retry by hand.
     private func fetch(_ id: Int) async -> Result<Release, FetchError> {
         guard let client = discogs?.client else { return .failure(FetchError(reason: "adding by release needs Discogs, which is not set up")) }
+        var retry = RequestRetry(pauses: RequestRetry.shortPauses)
         do {
-            return .success(try await client.release(id: id))
+            return .success(try await retry.send { () async throws(DiscogsError) in try await client.release(id: id) })
         } catch .notFound {
             return .failure(FetchError(reason: "Discogs has no release \(id)"))
+        } catch where error.isTransient {
+            let tries = retry.requests == 1 ? "" : " (asked \(retry.requests) times)"
+            return .failure(FetchError(reason: "\(error.description)\(tries): nothing added; run it again later", transient: true))
         } catch {
             return .failure(FetchError(reason: error.description))
         }

@@ -162,7 +162,7 @@ extension CollectionSession {
                 } else {
                     post(.ask(question))
                 }
-            case .refused(let reason):
+            case .refused(let reason), .unavailable(let reason):
                 post(.message(reason, isError: true))
             }
         } catch {

@@ -215,7 +215,8 @@ extension SyncRun {
                 return false
             }
             let fieldID = target.id
-            try await send { c, u async throws(DiscogsError) in try await c.setField(username: u, key, fieldID: fieldID, value: "") }
+            let cleared = DiscogsCollectionField.clearedText
+            try await send { c, u async throws(DiscogsError) in try await c.setField(username: u, key, fieldID: fieldID, value: cleared) }
             return true
         }
         guard target.accepts(value) else {

@@ -97,7 +97,7 @@ struct LookupCommand: ParsableCommand {
         }
         let web = access?.client.endpoints.web ?? DiscogsEndpoints.production.web
         if json {
-            try StandardStreams.out(try answer.json(input: shown, web: web) + "\n")
+            try StandardStreams.out(jsonLines: [try answer.json(input: shown, web: web)])
         } else {
             try StandardStreams.out(lines: answer.releases.map { TabSeparatedText.line([answer.outcome] + $0.fields(web: web)) })
         }

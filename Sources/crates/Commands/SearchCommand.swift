@@ -144,7 +144,7 @@ struct SearchCommand: ParsableCommand {
         if json {
             let encoder = ExportedRecord.makeJSONEncoder()
             try StandardStreams.out(
-                lines: try found.hits.map { try SearchListing.jsonLine($0, source: found.source, web: web, encoder: encoder) })
+                jsonLines: try found.hits.map { try SearchListing.jsonLine($0, source: found.source, web: web, encoder: encoder) })
         } else {
             let output = ColumnOutput(names: Self.names, columns: Self.terminalColumns, header: header.header)
             try output.write(lines: found.hits.map { SearchListing.line($0, web: web) })

@@ -108,13 +108,14 @@ struct ValueCommand: ParsableCommand {
         }
         if history {
             let entries = try blocking { try await store.valueHistory(currency: accountCurrency ? nil : code) }
-            try StandardStreams.out(lines: ValueText.history(entries, json: json))
+            let lines = ValueText.history(entries, json: json)
+            try json ? StandardStreams.out(jsonLines: lines) : StandardStreams.out(lines: lines)
         } else {
             let report = try blocking {
                 try await store.valueReport(currency: code ?? "", accountCurrency: accountCurrency)
             }
             if json {
-                try StandardStreams.out(lines: [report.json])
+                try StandardStreams.out(jsonLines: [report.json])
             } else {
                 if !ValueText.hasFigures(report), status == 0 {
                     StandardStreams.errLine("crates value: no figures stored yet: run `crates value --refresh` to ask Discogs")
