@@ -29,7 +29,7 @@ struct Crates: ParsableCommand {
             LookupCommand.self, ImportCommand.self, BackupCommand.self, ScandCommand.self, ScanCommand.self,
             SearchCommand.self, EditCommand.self, RefreshCommand.self,
             LocationCommand.self, MoveCommand.self, LabelsCommand.self, SyncCommand.self, CatalogueCommand.self,
-            ConfigCommand.self, CoverCommand.self, CheckCommand.self, DeleteCommand.self,
+            ConfigCommand.self, CoverCommand.self, CheckCommand.self, DeleteCommand.self, WantCommand.self,
         ],
     )
 

@@ -108,3 +108,16 @@ extension CollectionStore {
         }
     }
 }
+
+extension CollectionStore {
+    /// The price cache's latest figure of each release among `releases` that has one.
+    public func latestPrices(releases: [Int]) async throws(StoreError) -> [Int: PriceFigure] {
+        try await read { db in
+            var prices: [Int: PriceFigure] = [:]
+            for release in releases {
+                if let price = try Self.fetchLatestPrice(db, releaseID: release) { prices[release] = price }
+            }
+            return prices
+        }
+    }
+}
