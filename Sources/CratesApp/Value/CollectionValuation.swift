@@ -149,11 +149,11 @@ public struct CollectionValuation: Sendable {
 
         var learned: String?
         for releaseID in releases {
-            let next = await step(expected: { error in
-                if case .notFound = error { .goOn(saying: "release \(releaseID): Discogs has no marketplace figures for it") } else { .stop }
-            }) {
+            let next = await step {
+                // A release Discogs has no figures for (404) is stored as asked, with none:
+                // "no figures on Discogs", not "not asked yet".
                 let stats = try await ask { () async throws(DiscogsError) in
-                    try await client.marketplaceStats(releaseID: releaseID, currency: asked)
+                    try await MarketplaceFigures.stats(of: releaseID, currency: asked, client: client, waitStop: waitStop)
                 }
                 if let code = stats.lowestPrice?.currency { learned = learned ?? code }
                 try await store.storeReleasePrice(

@@ -53,7 +53,7 @@ public struct WantlistPrices: Sendable {
             outcome.requests += 1
             let stats: DiscogsMarketplaceStats
             do throws(DiscogsError) {
-                stats = try await Self.stats(of: releaseID, currency: currency, client: client, waitStop: waitStop)
+                stats = try await MarketplaceFigures.stats(of: releaseID, currency: currency, client: client, waitStop: waitStop)
             } catch {
                 if let stop, stop.isRequested { continue }
                 if case .unauthorized = error {
@@ -77,19 +77,5 @@ public struct WantlistPrices: Sendable {
             progress(index + 1, ids.count)
         }
         return outcome
-    }
-
-    /// One release's stats at background priority; a release Discogs has none for (404)
-    /// gives empty ones, stored as asked.
-    static func stats(
-        of releaseID: Int, currency: String?, client: DiscogsClient, waitStop: RateWaitStop
-    ) async throws(DiscogsError) -> DiscogsMarketplaceStats {
-        do {
-            return try await RequestPriority.at(CollectionValuation.priority, waitsEndedBy: waitStop) { () async throws(DiscogsError) in
-                try await client.marketplaceStats(releaseID: releaseID, currency: currency)
-            }
-        } catch .notFound {
-            return DiscogsMarketplaceStats(lowestPrice: nil, numForSale: nil)
-        }
     }
 }
