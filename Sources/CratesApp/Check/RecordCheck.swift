@@ -10,18 +10,8 @@ import Foundation
 /// be reached; only a code it does not know is looked up on Discogs (as `crates lookup`
 /// does), and while Discogs cannot be reached it is said so and stays unknown.
 public struct RecordCheck: Sendable {
-    /// How one code was answered.
-    public enum Outcome: Sendable {
-        case answered(CheckAnswer)
-        /// Not a code a check answers (not a barcode, or not a record's: an ISBN, a coupon,
-        /// a crates label), with why; never looked up.
-        case refused(code: String, reason: String)
-
-        public var answer: CheckAnswer? {
-            if case .answered(let answer) = self { return answer }
-            return nil
-        }
-    }
+    /// How one code was answered (`CheckOutcome`).
+    public typealias Outcome = CheckOutcome
 
     public let store: CollectionStore
     public let catalogue: (any ReleaseCatalogue)?

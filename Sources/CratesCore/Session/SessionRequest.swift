@@ -73,6 +73,18 @@ public enum SessionRequest: Equatable, Sendable {
     /// A cover drawn as cells (`SessionEvent.cover`): from the cache on disk, else fetched
     /// from Discogs at background priority. The latest asked goes first.
     case cover(CoverRequest)
+    /// Checks a code without adding anything (check mode): answered by
+    /// `SessionEvent.checked` with the reference's serial. No request for a code the
+    /// catalogue knows.
+    case check(CheckReference)
+    /// A checked release bought: a copy of it added to the collection (into the current
+    /// place), then the code checked again.
+    case addBought(releaseID: Int, gtin: GTIN?, recheck: CheckReference?)
+    /// The wantlist (`w`, and the check panel's keys); the code checked again after.
+    case want(WantRequest, recheck: CheckReference?)
+    /// Asks Discogs' marketplace now for these releases' prices (the check panel's key),
+    /// at background priority; the code checked again after.
+    case refreshPrices([Int], recheck: CheckReference?)
 }
 
 /// What a person has allowed for one add, after being asked.
