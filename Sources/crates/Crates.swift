@@ -107,7 +107,7 @@ struct Crates: ParsableCommand {
     @Flag(help: "Do not show covers (I shows them; config.json's `covers` false hides them for good).")
     var noCovers = false
 
-    @Flag(help: "Start in check mode: each scan says whether you own, want or lack the record, and adds nothing (c leaves it).")
+    @Flag(help: "Start in check mode: each scan says whether you own, want or lack the record, and adds nothing (f leaves it).")
     var check = false
 
     func validate() throws {

@@ -39,7 +39,7 @@ extension AppState {
         checkMode.toggle()
         if checkMode {
             mode = .fair(FairState())
-            say("Check mode: scans add nothing (c leaves it)")
+            say("Check mode: scans add nothing (f leaves it)")
         } else {
             mode = .list
             say("Check mode off: scans add records again")
@@ -114,7 +114,7 @@ extension AppState {
             mode = .verdict(VerdictState(serial: fair[state.selected].serial))
             return []
         case .checkMode: return toggleCheckMode()
-        case .back: say("The fair's list: c leaves check mode (scans add nothing until then)")
+        case .back: say("The fair's list: f leaves check mode (scans add nothing until then)")
         case .help:
             mode = .help(scroll: 0)
             return []

@@ -153,7 +153,7 @@ public struct AppState: Sendable {
     public internal(set) var coversOn = false
     /// The colours the terminal shows covers in; nil: none, so no covers.
     public internal(set) var coverColours: CoverColours?
-    /// Check mode (`c`, `crates --check`): a scan or a typed code is checked, never added.
+    /// Check mode (`f`, `crates --check`): a scan or a typed code is checked, never added.
     public internal(set) var checkMode = false
     /// Every code checked this session, newest first: the fair's list.
     public internal(set) var fair: [FairEntry] = []

@@ -41,7 +41,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
     case statistics = "Statistics (#)"
     case signIn = "Signing in to Discogs (A)"
     case conflicts = "Conflicts with Discogs (C)"
-    case check = "Check mode (c): scans add nothing"
+    case check = "Check mode (f): scans add nothing"
     case wantlist = "Wantlist (w)"
     case help = "Help"
 
@@ -99,7 +99,7 @@ public enum KeyMap {
         KeyBinding(keys: [.character("L")], action: .locations, help: "places: the tree with counts (Enter shows one)", contexts: [.list]),
         KeyBinding(keys: [.character("#")], action: .statistics, help: "statistics: bar charts (Enter on a bar lists it)", contexts: [.list]),
         KeyBinding(keys: [.character("C")], action: .conflicts, help: "conflicts with Discogs: choose crates' or Discogs' values", contexts: [.list, .details]),
-        KeyBinding(keys: [.character("c")], action: .checkMode, help: "check mode: scans say owned, wanted or new, and add nothing", contexts: [.list, .check]),
+        KeyBinding(keys: [.character("f")], action: .checkMode, help: "check mode: scans say owned or wanted; add nothing", contexts: [.list, .check]),
         KeyBinding(keys: [.character("w")], action: .wantlist, help: "the wantlist (scan to want; synced with Discogs')", contexts: [.list]),
         KeyBinding(keys: [.character("x"), .character("j"), .down], action: .leave, help: "leave it as it is: the next one", contexts: [.needs]),
         KeyBinding(keys: [.tab, .down], action: .nextField, help: "next field", contexts: [.form]),

@@ -45,7 +45,7 @@ extension AppState {
     func renderFair(_ state: FairState, into screen: inout Screen) {
         let header = fair.isEmpty
             ? "The fair's list is empty: scan or type a code (Enter). Nothing is added."
-            : "The fair's list: \(fair.count) checked, newest first · Enter: verdict · b: bought · w: want · c: leave check mode"
+            : "The fair's list: \(fair.count) checked, newest first · Enter: verdict · b: bought · w: want · f: leave check mode"
         screen.put(header, row: 1, column: 1, style: .dim, limit: width - 2)
         let visible = max(1, listHeight - 1)
         for row in 0..<visible {
