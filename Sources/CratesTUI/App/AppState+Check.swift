@@ -114,6 +114,7 @@ extension AppState {
             mode = .verdict(VerdictState(serial: fair[state.selected].serial))
             return []
         case .checkMode: return toggleCheckMode()
+        case .quit: return quit()
         case .back: say("The fair's list: f leaves check mode (scans add nothing until then)")
         case .help:
             mode = .help(scroll: 0)
@@ -156,7 +157,7 @@ extension AppState {
         case .moveDown: state.selected = min(max(0, count - 1), state.selected + 1)
         case .moveUp: state.selected = max(0, state.selected - 1)
         case .filter: state.filterEditing = true
-        case .back, .open:
+        case .back, .open, .quit:
             if !state.filter.isEmpty, action == .back {
                 state.filter = ""
                 break

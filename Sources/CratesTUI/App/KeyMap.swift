@@ -192,6 +192,7 @@ public enum KeyMap {
         KeyBinding(keys: [.character("r")], action: .lookUpAgain, help: "look an unknown code up again (Discogs reachable)", contexts: [.check]),
         KeyBinding(keys: [.character("/")], action: .filter, help: "narrow the pressings (catno, country, year)", contexts: [.check]),
         KeyBinding(keys: [.escape, .left, .character("h")], action: .back, help: "back to the fair's list", contexts: [.check]),
+        KeyBinding(keys: [.character("q")], action: .quit, help: "quit (back to the fair's list, from a verdict)", contexts: [.check]),
         KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.check]),
         KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.check]),
         // The wantlist.
