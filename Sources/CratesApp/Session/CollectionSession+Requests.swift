@@ -42,6 +42,7 @@ extension CollectionSession {
             case .loadDetails(let id):
                 if let details = try await store.details(id) {
                     post(.details(details))
+                    postMarks(Self.listedReleases(details))
                     if let release = details.release, !release.hasFullDetails {
                         spawn { await self.fetchDetails(release.id, for: id) }
                     }

@@ -57,4 +57,7 @@ public enum SessionEvent: Sendable {
     case checked(serial: Int, CheckOutcome)
     /// The wantlist, with prices (after `WantRequest.load`, and after each change).
     case wantlist([WantListing])
+    /// What the collection holds of releases just listed (a record's pressings, a search's
+    /// results, a record's release): owned, where, wanted.
+    case marks([Int: ReleaseMarks])
 }

@@ -127,9 +127,13 @@ public struct AddQuestion: Equatable, Sendable {
     /// "Artist — Title" of the copy the collection has, for a question about another copy:
     /// the question names the record, not only its barcode; nil before its lookup.
     public var title: String?
+    /// Where the copies the collection has are, and in what grade ("in Room › Shelf,
+    /// VG+/VG"), for a question about another copy: "already have" names them.
+    public var whereabouts: String?
 
     public init(
-        entry: CodeEntry, gtin: GTIN?, method: AddMethod, kind: Kind, allowing: AddAllowance, title: String? = nil
+        entry: CodeEntry, gtin: GTIN?, method: AddMethod, kind: Kind, allowing: AddAllowance, title: String? = nil,
+        whereabouts: String? = nil
     ) {
         self.entry = entry
         self.gtin = gtin
@@ -137,6 +141,7 @@ public struct AddQuestion: Equatable, Sendable {
         self.kind = kind
         self.allowing = allowing
         self.title = title
+        self.whereabouts = whereabouts
     }
 
     /// What is asked about: the barcode, or "release 249504".
@@ -183,7 +188,7 @@ public struct AddQuestion: Equatable, Sendable {
     public var text: String {
         switch kind {
         case .anotherCopy(let copies):
-            "\(title ?? subject): already have \(copies == 1 ? "1 copy" : "\(copies) copies"): add another?"
+            "\(title ?? subject): already have \(copies == 1 ? "1 copy" : "\(copies) copies")\(whereabouts.map { " (\($0))" } ?? ""): add another?"
         case .notARecord(let code):
             code.question
         case .moveHere(let move):

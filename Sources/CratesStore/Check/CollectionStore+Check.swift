@@ -121,3 +121,30 @@ extension CollectionStore {
         }
     }
 }
+
+extension CollectionStore {
+    /// What the collection holds of each of `releaseIDs` that it holds or wants: copies (the
+    /// first one's place and grades), and the wantlist. By indexes: a listing of a page of
+    /// releases reads a few rows each.
+    public func releaseMarks(_ releaseIDs: [Int]) async throws(StoreError) -> [Int: ReleaseMarks] {
+        guard !releaseIDs.isEmpty else { return [:] }
+        return try await read { db in
+            var marks: [Int: ReleaseMarks] = [:]
+            var places: [Int64: String] = [:]
+            for id in Set(releaseIDs) {
+                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record WHERE releaseID = ?", arguments: [id]) ?? 0
+                var mark = ReleaseMarks(copies: count)
+                if count > 0, let first = try Self.fetchCopies(db, condition: "r.id = (SELECT id FROM record WHERE releaseID = ? ORDER BY addedAt, id LIMIT 1)", arguments: [id], places: &places).first {
+                    mark.place = first.place
+                    let grades = first.grading
+                    if grades.media != nil || grades.sleeve != nil {
+                        mark.grade = "\(grades.media?.abbreviation ?? "–")/\(grades.sleeve?.abbreviation ?? "–")"
+                    }
+                }
+                mark.wanted = try Bool.fetchOne(db, sql: "SELECT 1 FROM want WHERE releaseID = ? AND removedAt IS NULL", arguments: [id]) ?? false
+                if !mark.isEmpty { marks[id] = mark }
+            }
+            return marks
+        }
+    }
+}

@@ -106,6 +106,9 @@ extension AppState {
             applyChecked(serial: serial, outcome)
         case .wantlist(let entries):
             applyWantlist(entries)
+            for (id, mark) in releaseMarks { releaseMarks[id]?.wanted = mark.wanted && entries.contains { $0.id == id } }
+        case .marks(let marks):
+            for (id, mark) in marks { releaseMarks[id] = mark }
         }
         return []
     }

@@ -155,6 +155,9 @@ public struct AppState: Sendable {
     public internal(set) var coverColours: CoverColours?
     /// Check mode (`f`, `crates --check`): a scan or a typed code is checked, never added.
     public internal(set) var checkMode = false
+    /// What the collection holds of the releases listed (pressings, search results, a
+    /// record's release), as the session last said.
+    public internal(set) var releaseMarks: [Int: ReleaseMarks] = [:]
     /// Every code checked this session, newest first: the fair's list.
     public internal(set) var fair: [FairEntry] = []
     var nextCheckSerial = 1
