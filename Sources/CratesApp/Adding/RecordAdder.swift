@@ -155,7 +155,8 @@ public struct RecordAdder: Sendable {
     /// its release when it lists none), as shown (the collector's values over Discogs'); nil
     /// when that copy has no title yet (waiting for its lookup).
     /// Where the copies of `new` the collection has are, and their grades: "in Room ›
-    /// Shelf, VG+/VG; in no place" (the latest three).
+    /// Shelf, VG+/VG; in no place" (the latest three); nil when none is in a place or
+    /// graded (nothing to name).
     private func whereabouts(_ new: NewRecord) async throws(StoreError) -> String? {
         let copies: [CollectionRecord]
         if let gtin = new.gtin {
@@ -165,12 +166,13 @@ public struct RecordAdder: Sendable {
         } else {
             return nil
         }
+        guard copies.contains(where: { $0.location != nil || !$0.grading.isEmpty }) else { return nil }
         let said = copies.map { copy in
             let place = copy.location.map { "in \($0.pathText)" } ?? "in no place"
             let grades = copy.grading.summary
             return ControlCharacters.cleaned(grades.isEmpty ? place : "\(place), \(grades)")
         }
-        return said.isEmpty ? nil : said.joined(separator: "; ")
+        return said.joined(separator: "; ")
     }
 
     private func copyTitle(_ new: NewRecord) async throws(StoreError) -> String? {

@@ -176,3 +176,26 @@ struct CheckCommandTests {
         #expect(result.status == 0, "\(result)")
     }
 }
+
+/// The collection's marks in `crates lookup` and `crates search` (`owned`, `wanted` in
+/// their JSON), from the same fixture.
+@Suite("Owned and wanted marks in lookup and search (process)", .processTimeLimit)
+struct ListingMarksCommandTests {
+    @Test("lookup --json and search --json say what the collection holds of each release")
+    func marks() async throws {
+        let fixture = try await CheckCommandTests.fixture()
+        let lookup = try await fixture.sandbox.crates(["lookup", "--json", "--catalogue", fixture.catalogue, CheckCommandTests.owned.canonical])
+        #expect(lookup.status == 0, "\(lookup)")
+        let answer = try #require(try CheckCommandTests.objects(lookup.stdout).first)
+        let release = try #require((answer["releases"] as? [[String: Any]])?.first)
+        #expect((release["owned"] as? [String: Any])?["copies"] as? Int == 1, "\(release)")
+        #expect((release["owned"] as? [String: Any])?["place"] as? String == "Room › Shelf")
+        #expect(release["wanted"] as? Bool == false)
+
+        let search = try await fixture.sandbox.crates(["search", "--json", "--catalogue", fixture.catalogue, "--catno", "CAT 3"])
+        #expect(search.status == 0, "\(search)")
+        let hit = try #require(try CheckCommandTests.objects(search.stdout).first)
+        #expect(hit["id"] as? Int == 3 && hit["wanted"] as? Bool == true && hit["owned"] is NSNull, "\(hit)")
+        #expect(try await fixture.server.stats().requests == 0)
+    }
+}
