@@ -199,3 +199,30 @@ struct ListingMarksCommandTests {
         #expect(try await fixture.server.stats().requests == 0)
     }
 }
+
+/// `crates check` with a catalogue that cannot be read, and `--search`.
+@Suite("crates check: a damaged catalogue, --search (process)", .processTimeLimit)
+struct CheckCatalogueCommandTests {
+    @Test("a file that is no catalogue: says how to build one, and the collection and wantlist still answer")
+    func damagedCatalogue() async throws {
+        let fixture = try await CheckCommandTests.fixture()
+        let bad = fixture.sandbox.directory.appendingPathComponent("damaged.sqlite")
+        try Data("not a catalogue at all".utf8).write(to: bad)
+        let result = try await fixture.sandbox.crates(["check", "--json", "--catalogue", bad.path, CheckCommandTests.owned.canonical])
+        #expect(result.stderr.contains("`crates catalogue fetch` builds a new one"), "\(result)")
+        #expect(try CheckCommandTests.objects(result.stdout).first?["verdict"] as? String == "owned", "\(result)")
+        #expect(result.status == 0, "\(result)")
+    }
+
+    @Test("--search: the catalogue's releases for free text, each with its verdict, no request")
+    func search() async throws {
+        let fixture = try await CheckCommandTests.fixture()
+        let result = try await fixture.sandbox.crates(["check", "--json", "--catalogue", fixture.catalogue, "--search", "Title 100"])
+        #expect(result.status == 0, "\(result)")
+        let answer = try #require(try CheckCommandTests.objects(result.stdout).first)
+        let releases = try #require(answer["releases"] as? [[String: Any]])
+        #expect(Set(releases.compactMap { $0["id"] as? Int }) == [1, 2], "\(answer)")
+        #expect(answer["verdict"] as? String == "owned")
+        #expect(try await fixture.server.stats().requests == 0)
+    }
+}
