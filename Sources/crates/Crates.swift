@@ -21,6 +21,7 @@ struct Crates: ParsableCommand {
             Examples:
               crates
               crates --db ~/records/shop.sqlite
+              crates --check                   (at a record fair: scans add nothing)
               crates barcode 5099750442227
             """,
         version: CratesVersion.current,
@@ -30,7 +31,7 @@ struct Crates: ParsableCommand {
             LookupCommand.self, ImportCommand.self, BackupCommand.self, ScandCommand.self, ScanCommand.self,
             SearchCommand.self, EditCommand.self, RefreshCommand.self,
             LocationCommand.self, MoveCommand.self, LabelsCommand.self, SyncCommand.self, CatalogueCommand.self,
-            ConfigCommand.self, CoverCommand.self,
+            ConfigCommand.self, CoverCommand.self, CheckCommand.self, DeleteCommand.self, WantCommand.self,
         ],
     )
 
@@ -149,6 +150,9 @@ struct Crates: ParsableCommand {
     @Flag(help: "Do not show covers (I shows them; config.json's `covers` false hides them for good).")
     var noCovers = false
 
+    @Flag(help: "Start in check mode: each scan says whether you own, want or lack the record, and adds nothing (f leaves it).")
+    var check = false
+
     func validate() throws {
         try ScanSocketOption.check(scannerSocket, flag: "--scanner")
         if noScanner, scannerSocket != nil {
@@ -170,7 +174,7 @@ struct Crates: ParsableCommand {
         // line, which the UI's screen does not hide.
         if let signal = CollectionUI.run(
             store: store, discogs: discogs, lookups: !lookup.noLookup, scanner: scanner, catalogue: catalogue,
-            covers: !noCovers, preferences: Self.startPreferences)
+            covers: !noCovers, checking: check, preferences: Self.startPreferences)
         {
             // As a shell reports a process killed by a signal.
             throw ExitCode(128 + signal)

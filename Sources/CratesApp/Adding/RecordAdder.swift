@@ -132,7 +132,7 @@ public struct RecordAdder: Sendable {
             }
             return .held(AddQuestion(
                 entry: entry, gtin: new.gtin, method: new.addMethod, kind: .anotherCopy(copies: copies), allowing: allowing,
-                title: try await copyTitle(new)))
+                title: try await copyTitle(new), whereabouts: try await whereabouts(new)))
         }
     }
 
@@ -159,6 +159,27 @@ public struct RecordAdder: Sendable {
     /// "Artist — Title" of the latest copy of `new` the collection has (of its barcode, or of
     /// its release when it lists none), as shown (the collector's values over Discogs'); nil
     /// when that copy has no title yet (waiting for its lookup).
+    /// Where the copies of `new` the collection has are, and their grades: "in Room ›
+    /// Shelf, VG+/VG; in no place" (the latest three); nil when none is in a place or
+    /// graded (nothing to name).
+    private func whereabouts(_ new: NewRecord) async throws(StoreError) -> String? {
+        let copies: [CollectionRecord]
+        if let gtin = new.gtin {
+            copies = try await store.copiesWithLocations(of: gtin, limit: 3)
+        } else if let release = new.release {
+            copies = try await store.copiesWithLocations(ofRelease: release.id, limit: 3)
+        } else {
+            return nil
+        }
+        guard copies.contains(where: { $0.location != nil || !$0.grading.isEmpty }) else { return nil }
+        let said = copies.map { copy in
+            let place = copy.location.map { "in \($0.pathText)" } ?? "in no place"
+            let grades = copy.grading.summary
+            return ControlCharacters.cleaned(grades.isEmpty ? place : "\(place), \(grades)")
+        }
+        return said.joined(separator: "; ")
+    }
+
     private func copyTitle(_ new: NewRecord) async throws(StoreError) -> String? {
         let latest: CollectionRecord?
         if let gtin = new.gtin {

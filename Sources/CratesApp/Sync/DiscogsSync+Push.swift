@@ -85,6 +85,7 @@ extension SyncRun {
             case .add: try await add(entry)
             case .update: try await update(entry)
             case .remove: try await remove(entry)
+            case .wantAdd, .wantEdit, .wantRemove: try await sendWant(entry)
             }
             done += 1
             sync.progress(.pushing(done: min(done, total), total: total))

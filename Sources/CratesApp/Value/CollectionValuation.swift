@@ -149,12 +149,13 @@ public struct CollectionValuation: Sendable {
 
         var learned: String?
         for releaseID in releases {
+            // A release Discogs has no figures for (404) is stored as asked, with none:
+            // "no figures on Discogs", not "not asked yet".
             let next = await step(expected: { error in
-                if case .notFound = error { return .goOn(saying: "release \(releaseID): Discogs has no marketplace figures for it") }
-                return Self.unreadable(error, "release \(releaseID): Discogs' marketplace figures for it")
+                Self.unreadable(error, "release \(releaseID): Discogs' marketplace figures for it")
             }) {
                 let stats = try await ask { () async throws(DiscogsError) in
-                    try await client.marketplaceStats(releaseID: releaseID, currency: asked)
+                    try await MarketplaceFigures.stats(of: releaseID, currency: asked, client: client, waitStop: waitStop)
                 }
                 if let code = stats.lowestPrice?.currency { learned = learned ?? code }
                 try await store.storeReleasePrice(

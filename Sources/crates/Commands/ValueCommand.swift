@@ -120,7 +120,10 @@ struct ValueCommand: ParsableCommand {
                 if !ValueText.hasFigures(report), status == 0 {
                     StandardStreams.errLine("crates value: no figures stored yet: run `crates value --refresh` to ask Discogs")
                 }
-                try StandardStreams.out(lines: ValueText.lines(report, accountCurrency: accountCurrency, now: Date()))
+                let lines = isatty(STDOUT_FILENO) == 1
+                    ? ValueText.readable(report, accountCurrency: accountCurrency, now: Date())
+                    : ValueText.lines(report, accountCurrency: accountCurrency, now: Date())
+                try StandardStreams.out(lines: lines)
             }
         }
         if status != 0 { throw ExitCode(status) }
