@@ -119,6 +119,11 @@ public struct NewRecord: Hashable, Sendable {
     /// record). Otherwise a record without a release is stored `pending`.
     public var handEntered: Bool
 
+    /// The local catalogue `release` came from (an import's row known by its release id,
+    /// matched there with no request), as a lookup from it records
+    /// (`CollectionRecord.catalogueEdition`); nil: from Discogs, or no release.
+    public var catalogueEdition: CatalogueEdition?
+
     /// What was paid, known already (a row of crates' CSV export).
     public var purchase: Purchase {
         get { personalBox?.value.purchase ?? .none }

@@ -94,7 +94,8 @@ extension CollectionStore {
         }
         let columns = [
             "gtin", "addedAt", "addMethod", "note", "locationID", "releaseID", "lookupState", "sectionKey", "rowKey", "updatedAt",
-        ] + StoredValues.ownColumns + StoredValues.gradingColumns + StoredValues.personalColumns + ["ownSearchText", "entryKey"]
+        ] + StoredValues.ownColumns + StoredValues.gradingColumns + StoredValues.personalColumns
+            + ["ownSearchText", "entryKey", "catalogueEdition"]
         // Each record with its filter text, the batch indexed at the end (`indexFilterTexts`).
         let statement = try db.cachedStatement(sql: """
             INSERT INTO record (\(columns.joined(separator: ", ")), filterText)
@@ -124,6 +125,7 @@ extension CollectionStore {
             ] + StoredValues.ownValues(collector) + StoredValues.gradingValues(record.grading)
                 + StoredValues.personalValues(record.purchase, record.loan) + [
                 StoredValues.ownSearchText(collector), StoredValues.entryKey(gtin: record.gtin, collector: collector),
+                record.release == nil ? nil : record.catalogueEdition?.dumpDate,
                 gtin, record.release?.id, StoredValues.ownSearchText(collector),
             ]))
             let id = db.lastInsertedRowID

@@ -79,7 +79,7 @@ struct StatsCommand: ParsableCommand {
         let dimensions = try self.dimensions()
         let statistics = try blocking { try await store.statistics(filter, dimensions: dimensions) }
         if json {
-            try StandardStreams.out(statistics.json + "\n")
+            try StandardStreams.out(jsonLines: [statistics.json])
         } else {
             try StandardStreams.out(lines: Self.text(statistics, width: Self.outputWidth()))
         }
