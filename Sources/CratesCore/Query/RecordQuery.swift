@@ -57,7 +57,8 @@ public struct RecordQuery: Hashable, Sendable {
         case sleeve(QueryRange<GradeRank>?)
         /// A rating (1 to 5 stars) within the range; nil: rated at all.
         case rating(QueryRange<Int>?)
-        /// On the wantlist (the name typed; nil: any).
+        /// The copy's release is on the wantlist (a better copy wanted), with these words in
+        /// the want's notes (folded); nil: whatever its notes.
         case wanted(String?)
         /// A purchase price within the range (in the currency given, if any); nil: the price
         /// paid is known.

@@ -106,9 +106,14 @@ extension RecordQuery {
             return ("\(column) IN (SELECT value FROM json_each(?))", ["[" + grades.map(JSONStringLiteral.quoted).joined(separator: ",") + "]"])
         case .rating(let range):
             return bounded("\(r).rating", lower: range?.lower, upper: range?.upper, known: "\(r).rating > 0")
-        case .wanted:
-            throw RecordQueryError(
-                term: term.text, kind: .unavailable("there is no wantlist yet: this crates keeps none, so wanted: has nothing to match"))
+        case .wanted(let words):
+            // The copy's own release on the wantlist (a better copy wanted); a removal kept
+            // until the next sync is no longer wanted.
+            let wanted = "SELECT 1 FROM want w WHERE w.releaseID = \(r).releaseID AND w.removedAt IS NULL"
+            guard let words else { return ("EXISTS (\(wanted))", []) }
+            let folded = RecordQuery.folded(words)
+            let notes = folded.map { _ in " AND \(FilterContains.name)(\(QueryFolding.name)(coalesce(w.notes, '')), ?)" }.joined()
+            return ("EXISTS (\(wanted)\(notes))", StatementArguments(folded))
         case .paid(let range):
             var condition = "\(r).purchasePrice IS NOT NULL"
             var values = StatementArguments()
