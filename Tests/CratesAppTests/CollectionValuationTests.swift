@@ -50,6 +50,14 @@ struct CollectionValuationTests {
         ], "\(lines)")
         // The tab-separated lines for scripts stay as they were.
         #expect(ValueText.lines(report, accountCurrency: false, now: now).contains("\(ids[1])\tr5134861\tnone listed, 2026-11-02 (today)"))
+
+        // What was paid, against the value where both are known (in USD, the report's).
+        _ = try await store.edit(ids[0], RecordEdit(purchase: PurchaseChange(price: .set(1), currency: .set("USD"))))
+        _ = try await store.edit(ids[1], RecordEdit(purchase: PurchaseChange(price: .set(5), currency: .set("USD"))))
+        let paid = ValueText.readable(
+            try await store.valueReport(currency: "USD", accountCurrency: false), accountCurrency: false, now: now)
+        #expect(paid.contains("Paid: $1.00 for 1 copy now worth $1.49 (+0.49)"), "\(paid)")
+        #expect(paid.contains("  $1.49  Artist — Title 0  (lowest listed, 2 for sale, today)  paid 1.00  #\(ids[0])"), "\(paid)")
     }
 
     @Test("--history after two refreshes on different months: one line per month, each month's figures; a second refresh the same day replaces it")

@@ -29,6 +29,7 @@ public enum ValueText {
         if unasked > 0 { gaps.append("\(unasked) not asked yet") }
         if !gaps.isEmpty { totalLine += " (\(gaps.joined(separator: ", ")))" }
         lines.append(totalLine)
+        if let line = paidLine(report) { lines.append(line) }
         if let collection = report.collection {
             let value = collection.value
             lines.append(
@@ -58,9 +59,22 @@ public enum ValueText {
             } else {
                 figure = "not asked yet  \(title)"
             }
-            lines.append("  \(figure)  #\(copy.id)")
+            let paid = copy.paid.map { "  paid \(MoneyAmount.text($0))" } ?? ""
+            lines.append("  \(figure)\(paid)  #\(copy.id)")
         }
         return lines
+    }
+
+    /// "Paid: 40.00 GBP for 3 copies now worth 55.20 GBP (+15.20)": over the copies whose
+    /// price paid (in this currency) and value are both known; nil when there are none.
+    static func paidLine(_ report: CollectionValueReport) -> String? {
+        let both = report.records.compactMap(\.paidAgainstWorth)
+        guard !both.isEmpty else { return nil }
+        let paid = both.reduce(0) { $0 + $1.paid }
+        let worth = both.reduce(0) { $0 + $1.worth }
+        let difference = worth - paid
+        return "Paid: \(PriceFigure.money(paid, report.currency)) for \(counted(both.count, "copy", plural: "copies")) now worth "
+            + "\(PriceFigure.money(worth, report.currency)) (\(difference >= 0 ? "+" : "−")\(String(format: "%.2f", abs(difference))))"
     }
 
     static func day(_ date: Date) -> String { String(UTCTimestamp.format(date, .iso8601).prefix(10)) }
@@ -82,7 +96,8 @@ public enum ValueText {
         for copy in report.records {
             let labels = copy.labels(currency: report.currency)
             let figures = labels.isEmpty ? "not asked yet" : labels.joined(separator: "; ") + (copy.at.map { " (\(age($0, now: now)))" } ?? "")
-            lines.append("\(copy.id)\tr\(copy.releaseID)\t\(figures)")
+            let paid = copy.paid.map { "; paid \(MoneyAmount.text($0))" } ?? ""
+            lines.append("\(copy.id)\tr\(copy.releaseID)\t\(figures)\(paid)")
         }
         return lines
     }

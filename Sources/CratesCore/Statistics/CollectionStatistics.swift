@@ -65,6 +65,8 @@ public struct CollectionStatistics: Hashable, Sendable {
     public var dimensions: [(dimension: StatisticsDimension, counts: [Count])]
     /// The value charts (the statistics screen's), nil when not asked or no figure is stored.
     public var value: CollectionValueCharts?
+    /// What was spent (per year, by where bought), nil when not asked.
+    public var spending: Spending?
 
     public init(totals: Totals, dimensions: [(dimension: StatisticsDimension, counts: [Count])], value: CollectionValueCharts? = nil) {
         self.totals = totals
@@ -75,11 +77,13 @@ public struct CollectionStatistics: Hashable, Sendable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.totals == rhs.totals && lhs.dimensions.map(\.dimension) == rhs.dimensions.map(\.dimension)
             && lhs.dimensions.map(\.counts) == rhs.dimensions.map(\.counts) && lhs.value == rhs.value
+            && lhs.spending == rhs.spending
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(totals)
         hasher.combine(value)
+        hasher.combine(spending)
         for entry in dimensions {
             hasher.combine(entry.dimension)
             hasher.combine(entry.counts)
@@ -92,7 +96,7 @@ public struct CollectionStatistics: Hashable, Sendable {
     }
 
     /// One JSON object: `totals`, then one array of `{"key", "count"}` per dimension, named
-    /// as the dimension.
+    /// as the dimension, then `spent` (`Spending.json`) when it was asked.
     public var json: String {
         let totals = self.totals.named.map { "\(JSONStringLiteral.quoted($0.key)):\($0.value)" }.joined(separator: ",")
         var parts = ["\"totals\":{\(totals)}"]
@@ -100,6 +104,7 @@ public struct CollectionStatistics: Hashable, Sendable {
             let counts = entry.counts.map { "{\"key\":\(JSONStringLiteral.quoted($0.key)),\"count\":\($0.count)}" }
             parts.append("\(JSONStringLiteral.quoted(entry.dimension.rawValue)):[\(counts.joined(separator: ","))]")
         }
+        if let spending { parts.append("\"spent\":\(spending.json)") }
         return "{" + parts.joined(separator: ",") + "}"
     }
 }

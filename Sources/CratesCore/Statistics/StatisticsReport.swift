@@ -39,6 +39,9 @@ public enum StatisticsReport {
                 lines.append(Line(text: text, kind: .bar, facet: StatisticsFacet(entry.dimension, count.key)))
             }
         }
+        for line in statistics.spending?.textLines ?? [] {
+            lines.append(Line(text: line.text, kind: line.heading ? .heading : line.text.isEmpty ? .blank : .total))
+        }
         for chart in statistics.value?.charts ?? [] {
             lines.append(Line(text: "", kind: .blank))
             lines.append(Line(text: chart.heading, kind: .heading))

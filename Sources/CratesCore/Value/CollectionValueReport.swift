@@ -32,12 +32,16 @@ public struct CollectionValueReport: Hashable, Sendable {
         /// "Artist — Title" as the list shows the copy (for a person's reading; not in the
         /// JSON).
         public var title: String?
+        /// What the collector paid for the copy (`crates edit --paid`), in the report's
+        /// currency; nil when not known or paid in another (never converted).
+        public var paid: Decimal?
 
         public init(
             id: Int64, releaseID: Int, grade: MediaCondition?, lowestPrice: Double?, forSale: Int?, suggestedPrice: Double?,
-            at: Date?, title: String? = nil
+            at: Date?, title: String? = nil, paid: Decimal? = nil
         ) {
             self.title = title
+            self.paid = paid
             self.id = id
             self.releaseID = releaseID
             self.grade = grade
@@ -50,6 +54,12 @@ public struct CollectionValueReport: Hashable, Sendable {
         /// What the copy is worth by its figures: the price suggested for its grade, else the
         /// lowest listed; nil when Discogs gave neither.
         public var worth: Double? { suggestedPrice ?? lowestPrice }
+
+        /// What was paid and what the copy is worth now, when both are known.
+        public var paidAgainstWorth: (paid: Double, worth: Double)? {
+            guard let paid, let worth else { return nil }
+            return (NSDecimalNumber(decimal: paid).doubleValue, worth)
+        }
 
         /// Each figure with where it comes from and its date, in words: "lowest listed
         /// 12.49 (3 for sale), 2026-11-25", "suggested for VG+ 7.20, 2026-11-25".
@@ -106,7 +116,8 @@ public struct CollectionValueReport: Hashable, Sendable {
     /// One JSON object: `currency`; `collection` with `minimum`, `median`, `maximum` as
     /// numbers, `text` (Discogs' strings as given) and `at` (null when never asked);
     /// `records`, one per copy, with `id`, `releaseId`, `lowestPrice`, `forSale`, `grade`,
-    /// `suggestedPrice` (null where unknown) and `at`.
+    /// `suggestedPrice` (null where unknown), `at`, and `paid` (what the collector paid, in
+    /// this currency; null when not known or paid in another).
     public var json: String {
         func number(_ value: Double?) -> String {
             guard let value, value.isFinite else { return "null" }
@@ -129,7 +140,8 @@ public struct CollectionValueReport: Hashable, Sendable {
             "{\"id\":\(copy.id),\"releaseId\":\(copy.releaseID),\"lowestPrice\":\(number(copy.lowestPrice)),"
                 + "\"forSale\":\(copy.forSale.map(String.init) ?? "null"),"
                 + "\"grade\":\(copy.grade.map { JSONStringLiteral.quoted($0.rawValue) } ?? "null"),"
-                + "\"suggestedPrice\":\(number(copy.suggestedPrice)),\"at\":\(date(copy.at))}"
+                + "\"suggestedPrice\":\(number(copy.suggestedPrice)),\"at\":\(date(copy.at)),"
+                + "\"paid\":\(copy.paid.map(MoneyAmount.text) ?? "null")}"
         }
         return "{\"currency\":\(JSONStringLiteral.quoted(currency)),\"collection\":\(collection),"
             + "\"records\":[\(records.joined(separator: ","))]}"

@@ -8,10 +8,32 @@ import GRDB
 /// shows: the collector's own where set, else Discogs'.
 extension CollectionStore {
     /// The totals and the counts of `dimensions` over the copies `filter` keeps.
+    /// With `spending`, what was spent on them too (per year, by where bought).
     public func statistics(
-        _ filter: ExportFilter = ExportFilter(), dimensions: [StatisticsDimension] = StatisticsDimension.allCases
+        _ filter: ExportFilter = ExportFilter(), dimensions: [StatisticsDimension] = StatisticsDimension.allCases,
+        spending: Bool = false
     ) async throws(StoreError) -> CollectionStatistics {
-        try await read { db in try Self.fetchStatistics(db, filter: filter, dimensions: dimensions) }
+        try await read { db in
+            var statistics = try Self.fetchStatistics(db, filter: filter, dimensions: dimensions)
+            if spending { statistics.spending = try Self.fetchSpending(db, filter: filter) }
+            return statistics
+        }
+    }
+
+    /// The purchases of the copies `filter` keeps whose price is known, summed in Core
+    /// (`Spending`): exact decimals, and few rows (only copies with a price).
+    static func fetchSpending(_ db: Database, filter: ExportFilter) throws -> Spending {
+        guard let (condition, arguments) = try statisticsCondition(db, filter) else { return Spending() }
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT r.purchasePrice, r.purchaseCurrency, r.purchaseDate, r.purchaseFrom FROM record r "
+                + "WHERE \(condition) AND r.purchasePrice IS NOT NULL",
+            arguments: arguments)
+        return Spending(try rows.map { row in
+            Purchase(
+                price: try row.decode(String?.self, atIndex: 0).flatMap(MoneyAmount.parse),
+                currency: try row.decode(String?.self, atIndex: 1), date: try row.decode(String?.self, atIndex: 2),
+                from: try row.decode(String?.self, atIndex: 3))
+        })
     }
 
     static func fetchStatistics(

@@ -125,7 +125,8 @@ extension CollectionStore {
                 SELECT r.id, r.releaseID, r.mediaCondition,
                        p.lowestPrice, p.numForSale, p.at AS priceAt,
                        c.grade AS suggestedGrade, c.suggestedPrice, c.at AS suggestedAt,
-                       COALESCE(r.ownArtist, rel.artist, '') AS artist, COALESCE(r.ownTitle, rel.title, '') AS title
+                       COALESCE(r.ownArtist, rel.artist, '') AS artist, COALESCE(r.ownTitle, rel.title, '') AS title,
+                       r.purchasePrice, r.purchaseCurrency
                 FROM record r
                 LEFT JOIN release rel ON rel.id = r.releaseID
                 LEFT JOIN releasePrice p ON p.releaseID = r.releaseID AND p.day = (
@@ -145,9 +146,18 @@ extension CollectionStore {
             return CollectionValueReport.CopyFigure(
                 id: row["id"], releaseID: row["releaseID"], grade: grade, lowestPrice: row["lowestPrice"],
                 forSale: row["numForSale"], suggestedPrice: suggested, at: dates.max().map(StoredValues.date),
-                title: DisplayTitle.of(artist: row["artist"], title: row["title"]))
+                title: DisplayTitle.of(artist: row["artist"], title: row["title"]),
+                paid: paid(row, currency: currency))
         }
         return CollectionValueReport(currency: currency, collection: collection, records: records)
+    }
+
+    /// The price paid for the copy in `row`, when it was paid in `currency` (the account's,
+    /// "", takes a price paid in none said): amounts in two currencies are never compared.
+    private static func paid(_ row: Row, currency: String) -> Decimal? {
+        guard let text = row["purchasePrice"] as String?, let amount = MoneyAmount.parse(text) else { return nil }
+        let paidIn = row["purchaseCurrency"] as String?
+        return (paidIn ?? "") == currency || paidIn == nil ? amount : nil
     }
 
     private static func collectionFigure(_ row: Row) -> CollectionValueReport.CollectionFigure {

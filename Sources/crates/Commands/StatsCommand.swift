@@ -24,9 +24,14 @@ struct StatsCommand: ParsableCommand {
             Dimensions: \(StatisticsDimension.allCases.map(\.rawValue).joined(separator: ", ")). \
             location is the place a copy is in directly; added is copies added per month (UTC).
 
+            Without --by, what you spent on the copies whose price paid is known (`crates \
+            edit --paid`) follows: per year bought and by where bought, summed per currency \
+            (never converted).
+
             With --json, one JSON object: "totals" (records, copies, matched, waiting, \
             handEntered, withoutBarcode, inPlaces, graded), then one array per dimension of \
-            {"key", "count"} objects, in the order of the charts.
+            {"key", "count"} objects, in the order of the charts; without --by, "spent": \
+            {"perYear", "byPlaceBought"}, arrays of {"key", "currency", "amount", "copies"}.
 
             Examples:
               crates stats
@@ -77,7 +82,9 @@ struct StatsCommand: ParsableCommand {
         let store = try self.store.openForReading()
         let filter = try records.filter(in: store, query: try query.query())
         let dimensions = try self.dimensions()
-        let statistics = try blocking { try await store.statistics(filter, dimensions: dimensions) }
+        // What was spent is a report of its own: with every chart, not with those --by picks.
+        let spending = dimensionNames.isEmpty
+        let statistics = try blocking { try await store.statistics(filter, dimensions: dimensions, spending: spending) }
         if json {
             try StandardStreams.out(jsonLines: [statistics.json])
         } else {

@@ -66,6 +66,27 @@ struct PurchaseLoanCommandTests {
         }
     }
 
+    @Test("stats: spent per year and by where bought, with every chart; not with --by")
+    func stats() async throws {
+        let sandbox = try CommandSandbox()
+        try await Self.seed(sandbox)
+        let edit = try await sandbox.crates(["edit", "2", "--paid", "3", "--currency", "GBP", "--bought", "2025-05-01"])
+        #expect(edit.status == 0, "\(edit)")
+        let text = try await sandbox.crates(["stats"])
+        #expect(text.status == 0, "\(text)")
+        let lines = text.stdoutLines
+        let year = try #require(lines.firstIndex(of: "Spent per year"), "\(text)")
+        #expect(Array(lines[(year + 1)...(year + 2)]) == ["  2025  GBP  3.00  (1 copy)", "  2026  GBP 12.50  (1 copy)"], "\(text)")
+        let place = try #require(lines.firstIndex(of: "Spent by where bought"), "\(text)")
+        #expect(Array(lines[(place + 1)...(place + 2)]) == ["  Spitalfields fair  GBP 12.50  (1 copy)", "  not said           GBP  3.00  (1 copy)"], "\(text)")
+        let json = try await sandbox.crates(["stats", "--json", "lent:"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json)")
+        let spent = try #require(object["spent"] as? [String: Any])
+        #expect((spent["perYear"] as? [[String: Any]])?.map { "\($0["key"] ?? "") \($0["amount"] ?? "") \($0["copies"] ?? "")" } == ["2026 12.5 1"])
+        let some = try await sandbox.crates(["stats", "--by", "genre"])
+        #expect(!some.stdout.contains("Spent"), "\(some)")
+    }
+
     @Test("the JSON export restores them exactly; the CSV export's own columns import them back")
     func roundTrips() async throws {
         let sandbox = try CommandSandbox()

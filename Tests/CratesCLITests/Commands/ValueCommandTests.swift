@@ -60,7 +60,7 @@ struct ValueCommandTests {
         let records = try #require(object["records"] as? [[String: Any]])
         #expect(records.count == 3)
         for record in records {
-            #expect(Set(record.keys) == ["id", "releaseId", "lowestPrice", "forSale", "grade", "suggestedPrice", "at"])
+            #expect(Set(record.keys) == ["id", "releaseId", "lowestPrice", "forSale", "grade", "suggestedPrice", "at", "paid"])
         }
         #expect(records.map { ($0["id"] as? Int).map(Int64.init) } == ids.map(Optional.some))
         #expect(records.map { $0["releaseId"] as? Int } == [1, 5_134_861, 10_507_194])
@@ -88,6 +88,22 @@ struct ValueCommandTests {
         let json = try Self.object(try await sandbox.crates(["value", "--json"]))
         #expect((json["records"] as? [[String: Any]])?.map { $0["lowestPrice"] as? Double } == [1.49, 69.49, 57.49])
         #expect(try await server.stats().requests == before)
+    }
+
+    @Test("what was paid against today's value: where both are known, in the report's currency; one paid in another is not compared")
+    func paidAgainstValue() async throws {
+        let (sandbox, server, ids) = try await Self.signedIn()
+        defer { withExtendedLifetime(server) {} }
+        for (id, paid, currency) in [(ids[0], "1.00", "USD"), (ids[1], "100", "USD"), (ids[2], "9", "EUR")] {
+            let edit = try await sandbox.crates(["edit", String(id), "--paid", paid, "--currency", currency])
+            #expect(edit.status == 0, "\(edit)")
+        }
+        let refreshed = try await sandbox.crates(["value", "--refresh", "--json"])
+        #expect(refreshed.status == 0, "\(refreshed)")
+        let records = try #require(try Self.object(refreshed)["records"] as? [[String: Any]])
+        #expect(records.map { $0["paid"] as? Double } == [1, 100, nil], "\(records)")
+        let shown = try await sandbox.crates(["value"])
+        #expect(shown.stdoutLines.contains("\(ids[1])\tr5134861\tlowest listed 69.49 USD, 5 for sale, \(Self.today); suggested for M 140.00 USD, \(Self.today) (today); paid 100.00"), "\(shown)")
     }
 
     @Test("without seller settings ({} or 403): said once, not per record; one suggestions request; no suggested price", arguments: ["no", "forbidden"])
