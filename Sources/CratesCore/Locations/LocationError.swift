@@ -31,13 +31,23 @@ public enum LocationError: Error, Hashable, Sendable, CustomStringConvertible {
             return "no place is called \(Self.quoted(text)) (see `crates location list`)"
         case .ambiguous(let text, let places):
             let listed = places.map { "\($0.pathText) (\($0.reference))" }.joined(separator: ", ")
-            // A path is suggested only when it is not the text that was ambiguous ("AC/DC"
-            // at the top beside DC inside AC: "AC/DC" names both), and every id is given,
-            // not one of them as if it were the one meant.
-            let example = places.lazy.compactMap { place -> String? in
-                guard let parent = place.ancestors.last else { return nil }
-                let path = parent + "/" + place.name
-                return LocationName.key(path) == LocationName.key(text) ? nil : path
+            // The path suggested is the shortest that names one place: a place that a longer
+            // ending of one's path names also ends in the text, so is among `places`, and
+            // checking them is enough ("Shelf 1/Crate A1" is no way out when two rooms each
+            // have a Shelf 1 holding a Crate A1). Never the text that was ambiguous ("AC/DC"
+            // at the top beside DC inside AC: "AC/DC" names both); every id is given, not
+            // one of them as if it were the one meant.
+            let keyed = places.map { $0.path.map(LocationName.key) }
+            let example = places.indices.lazy.compactMap { index -> String? in
+                let path = places[index].path
+                guard path.count > 1 else { return nil }
+                for length in 2...path.count {
+                    let ending = keyed[index].suffix(length)
+                    guard keyed.filter({ $0.count >= length && $0.suffix(length) == ending }).count == 1 else { continue }
+                    let suggested = path.suffix(length).joined(separator: "/")
+                    return LocationName.key(suggested) == LocationName.key(text) ? nil : suggested
+                }
+                return nil
             }.first
             let ids = places.map(\.reference).joined(separator: " or ")
             let how = example.map { "name one by its path (\(Self.quoted($0))) or its id (\(ids))" } ?? "name one by its id (\(ids))"

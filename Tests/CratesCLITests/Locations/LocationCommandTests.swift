@@ -58,7 +58,7 @@ struct LocationCommandTests {
         #expect(onShelf1.status == 0 && onShelf1.stdout.isEmpty, "\(onShelf1)")
         let csv = try await sandbox.crates(["export", "--csv", "-", "--location", "#6"])
         #expect(csv.status == 0, "\(csv)")
-        #expect(csv.stdoutLines.first?.hasSuffix(",Barcode,Location,Collector Fields,Genre,Country,Entered By Hand") == true)
+        #expect(csv.stdoutLines.first?.contains(",Barcode,Location,Collector Fields,Genre,Country,Entered By Hand,Purchase Price,") == true)
         #expect(csv.stdoutLines.dropFirst().allSatisfy { $0.contains(",Living Room › Shelf 2 › Crate A,") && $0.contains(",Crate A,") })
     }
 

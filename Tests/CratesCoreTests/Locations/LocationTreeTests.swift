@@ -79,6 +79,22 @@ struct LocationTreeTests {
         } catch {
             #expect(error.description == "“AC/DC” could be any of 2 places: AC › DC (#7), AC/DC (#3); name one by its id (#7 or #3)")
         }
+        // Two rooms, each with a Shelf 1 holding a Crate A1: "Shelf 1/Crate A1" names both
+        // too, so the path offered is one that names one place.
+        let rooms = LocationTree([
+            .init(id: 1, name: "Living Room", parentID: nil), .init(id: 2, name: "Shelf 1", parentID: 1),
+            .init(id: 3, name: "Crate A1", parentID: 2), .init(id: 4, name: "Office", parentID: nil),
+            .init(id: 5, name: "Shelf 1", parentID: 4), .init(id: 6, name: "Crate A1", parentID: 5),
+        ])
+        for text in ["Crate A1", "Shelf 1/Crate A1"] {
+            do {
+                _ = try rooms.resolve(text)
+                Issue.record("two places answer to \(text)")
+            } catch {
+                #expect(error.description.hasSuffix("name one by its path (“Living Room/Shelf 1/Crate A1”) or its id (#3 or #6)"), "\(error)")
+                #expect(try rooms.resolve("Living Room/Shelf 1/Crate A1").id == 3, "the path offered names one place")
+            }
+        }
         let copy = try #require(LabelCode(kind: .copy, id: 5))
         #expect(throws: LocationError.copyLabel(copy)) { try tree.resolve("2910000000055") }
         #expect(throws: LocationError.label(.checkDigit(kind: .location, id: 5, expected: 6, found: 7))) {
