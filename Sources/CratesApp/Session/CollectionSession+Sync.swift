@@ -118,10 +118,17 @@ extension CollectionSession {
         if !report.conflicts.isEmpty {
             text += " C shows \(report.conflicts.count == 1 ? "the conflict" : "the conflicts"): keep crates' value or take Discogs'."
         }
+        if !report.refusedAdds.isEmpty {
+            // Named, so that "112 pushed" of 121 planned is not read as all of them.
+            let named = report.refusedAdds.prefix(5).map { "\($0.recordID.map(String.init) ?? "") \(SyncReport.clean($0.title))" }
+            let more = report.refusedAdds.count > 5 ? " and \(report.refusedAdds.count - 5) more" : ""
+            text += " Discogs refused to add \(named.joined(separator: ", "))\(more): not sent again until you choose another release "
+                + "(the details say why)."
+        }
         if !report.removedOnDiscogs.isEmpty {
             text += " `crates sync` lists the copies removed on Discogs (`--restore-removed` adds them again)."
         }
-        post(.message(text, isError: report.failure != nil))
+        post(.message(text, isError: report.failure != nil || !report.refusedAdds.isEmpty))
     }
 
     private func begin() -> Bool {

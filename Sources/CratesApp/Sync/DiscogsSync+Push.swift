@@ -66,6 +66,7 @@ extension SyncRun {
             try await store.planAdds(folderID: folderID)
         }
         if !options.dryRun { try await drainOutbox() }
+        report.heldRefused = try await store.refusedAddCount() - report.refusedAdds.count
     }
 
     /// Carries out the outbox in the order planned (only the entries `only` names, when
@@ -105,9 +106,13 @@ extension SyncRun {
             key = try await sendAdd(entry)
         } catch let error as DiscogsError {
             if Self.refusedAlone(error) {
-                // Discogs answered no: the add surely did not happen.
+                // Discogs answered no: the add surely did not happen. Kept on the copy, so
+                // that no sync sends it again until another release is chosen for it.
                 try await store.dropOutbox(entry.id)
-                report.notices.append("not added to Discogs: \(recordID) \(copy.title): \(error)")
+                try await store.markAddRefused(recordID, releaseID: entry.releaseID, reason: error.description)
+                report.refusedAdds.append(SyncListedCopy(recordID: recordID, instanceID: nil, title: copy.title))
+                report.notices.append(
+                    "not added to Discogs: \(recordID) \(copy.title): \(error); not sent again until you choose another release for it")
                 return
             }
             // No answer, or one that does not read: it may have happened. The entry stays

@@ -142,7 +142,17 @@ public struct SyncReport: Sendable {
     /// Copies updated on either side.
     public var updated: Int { updatedHere.union(updatedThere).count }
 
-    public var exitStatus: Int32 { failure?.exitStatus ?? 0 }
+    /// Copies this sync tried to add and Discogs refused (a release it does not have).
+    public var refusedAdds: [SyncListedCopy] = []
+    /// Copies Discogs refused at an earlier sync, not sent again until another release is
+    /// chosen for them.
+    public var heldRefused = 0
+
+    /// `crates sync`'s status when Discogs refused one or more adds and nothing else failed.
+    public static let refusedExitStatus: Int32 = 5
+
+    /// The failure's status; else `refusedExitStatus` when Discogs refused an add; else 0.
+    public var exitStatus: Int32 { failure?.exitStatus ?? (refusedAdds.isEmpty ? 0 : Self.refusedExitStatus) }
 
     /// Copies deleted in crates that the collection UI may offer to remove on Discogs.
     public var deletedHereInstances: [Int64] { deletedHere.compactMap(\.instanceID) }
@@ -157,6 +167,7 @@ public struct SyncReport: Sendable {
             counted(conflicts.count, "conflict"), "\(removedOnDiscogs.count) removed",
         ]
         if removedThere > 0 { parts.append("\(removedThere) removed from Discogs") }
+        if !refusedAdds.isEmpty { parts.append("\(refusedAdds.count) refused") }
         return "\(head) \(parts.joined(separator: ", ")); \(counted(requests, "request")) used."
     }
 
@@ -204,6 +215,11 @@ public struct SyncReport: Sendable {
         if notPushed > 0 {
             lines.append("\(counted(notPushed, "copy", plural: "copies")) only in crates not pushed (--pull): a sync without --pull adds them.")
         }
+        if heldRefused > 0 {
+            lines.append(
+                "\(counted(heldRefused, "copy", plural: "copies")) Discogs refused before \(heldRefused == 1 ? "is" : "are") not sent again "
+                    + "until you choose another release for \(heldRefused == 1 ? "it" : "them") (the details say why).")
+        }
         lines += wantlist.lines
         lines += notices.map(Self.clean)
         if let failure { lines.append("crates sync: \(failure)") }
@@ -222,6 +238,7 @@ public struct SyncReport: Sendable {
         removedThere += later.removedThere
         if later.failure == nil, later.removedThere > 0 { deletedHere = [] }
         notices += later.notices
+        refusedAdds += later.refusedAdds
         requests += later.requests
         failure = later.failure ?? failure
     }

@@ -42,6 +42,9 @@ public struct RecordDetails: Hashable, Sendable {
     public var discogs: DiscogsCopyLink?
     /// How many instances of the copy's release the Discogs collection held at the last sync.
     public var discogsCopies: Int
+    /// Why Discogs refused to add the copy (a release it does not have), when it did for
+    /// the release the copy has now: it is not sent again until another is chosen.
+    public var discogsRefusal: String?
     /// What Discogs' marketplace said the copy is worth, as last stored (`crates value`, a
     /// full release fetch), and the currency of those figures ("" when a release fetch gave
     /// them in the account's currency, not named then); nil when nothing is stored.

@@ -77,6 +77,7 @@ extension CollectionStore {
                 WHERE r.releaseID IS NOT NULL
                   AND NOT EXISTS (SELECT 1 FROM discogsCopy c WHERE c.recordID = r.id)
                   AND NOT EXISTS (SELECT 1 FROM discogsOutbox o WHERE o.kind = 'add' AND o.recordID = r.id)
+                  AND \(Self.notRefused)
                   AND r.id NOT IN (SELECT value FROM json_each(?))
                 """
             let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) " + condition, arguments: [excluded]) ?? 0
@@ -92,6 +93,34 @@ extension CollectionStore {
         }
     }
 
+    /// A copy `r` whose add Discogs did not refuse for the release it has now.
+    static let notRefused = "NOT EXISTS (SELECT 1 FROM discogsRefusedAdd x WHERE x.recordID = r.id AND x.releaseID = r.releaseID)"
+
+    /// Keeps that Discogs refused to add `recordID` with `releaseID` (`reason`, its words):
+    /// no sync sends it again while the copy has that release.
+    public func markAddRefused(_ recordID: Int64, releaseID: Int, reason: String, now: Date = Date()) async throws(StoreError) {
+        try await write { db in
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO discogsRefusedAdd (recordID, releaseID, reason, at)
+                    SELECT id, ?, ?, ? FROM record WHERE id = ?
+                    """,
+                arguments: [releaseID, reason, StoredValues.seconds(now), recordID])
+        }
+    }
+
+    /// How many copies matched to a release and linked to no instance are held back
+    /// because Discogs refused to add them with the release they have.
+    public func refusedAddCount() async throws(StoreError) -> Int {
+        try await read { db in
+            try Int.fetchOne(
+                db, sql: """
+                    SELECT COUNT(*) FROM discogsRefusedAdd x JOIN record r ON r.id = x.recordID AND r.releaseID = x.releaseID
+                    WHERE NOT EXISTS (SELECT 1 FROM discogsCopy c WHERE c.recordID = r.id)
+                    """) ?? 0
+        }
+    }
+
     /// Plans an add for every copy `copiesToAdd` names, to `folderID`, oldest first;
     /// returns how many.
     @discardableResult
@@ -104,6 +133,7 @@ extension CollectionStore {
                     WHERE r.releaseID IS NOT NULL
                       AND NOT EXISTS (SELECT 1 FROM discogsCopy c WHERE c.recordID = r.id)
                       AND NOT EXISTS (SELECT 1 FROM discogsOutbox o WHERE o.kind = 'add' AND o.recordID = r.id)
+                      AND \(Self.notRefused)
                     ORDER BY r.addedAt, r.id
                     """,
                 arguments: [folderID, StoredValues.seconds(now)])

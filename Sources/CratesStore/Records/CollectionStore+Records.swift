@@ -168,6 +168,8 @@ extension CollectionStore {
                 discogs: try Self.fetchDiscogsLinks(db, recordIDs: [id])[id],
                 discogsCopies: try record.releaseID.map { try Self.discogsCopies(db, releaseID: $0) } ?? 0)
             details.value = try Self.fetchCopyValue(db, recordID: id)
+            details.discogsRefusal = try String.fetchOne(
+                db, sql: "SELECT reason FROM discogsRefusedAdd WHERE recordID = ? AND releaseID = ?", arguments: [id, record.releaseID])
             return details
         }
     }

@@ -14,7 +14,20 @@ extension Schema {
     ///   returned stays (the last one), so the details can say who had it last.
     ///
     /// The partial index serves "who has my records?": the copies out, by whom.
+    ///
+    /// - `discogsRefusedAdd`: a copy whose add Discogs refused (a release it does not have),
+    ///   with the release it was refused for, why, and when. A sync sends no add for a copy
+    ///   while its release is still that one: the collector acts by choosing another (the
+    ///   row then no longer applies), and every sync otherwise retried the same refusals.
     static func addPurchaseAndLoan(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE discogsRefusedAdd (
+                recordID INTEGER PRIMARY KEY REFERENCES record(id) ON DELETE CASCADE,
+                releaseID INTEGER NOT NULL,
+                reason TEXT NOT NULL,
+                at REAL NOT NULL
+            );
+            """)
         try db.execute(sql: """
             ALTER TABLE record ADD COLUMN purchasePrice TEXT;
             ALTER TABLE record ADD COLUMN purchaseCurrency TEXT;

@@ -272,6 +272,11 @@ extension RecordDetails {
         add("Rating", record.grading.rating.stars + "  · * to change")
         discogsValue(.rating)
         add("Collection", collectionText)
+        if let refusal = discogsRefusal {
+            lines.append(Line(
+                label: "", value: "Discogs refused to add it (\(refusal)): not sent again until you choose another release",
+                style: .pending, indented: true))
+        }
         add("Value", value.flatMap { $0.figure.detailsText(currency: $0.currency) })
         // Kept here only: Discogs' collection has no such fields, so no sync sends them.
         add("Paid", record.purchase.isEmpty ? nil : record.purchase.summary + "  · kept here only")

@@ -57,6 +57,9 @@ struct SyncCommand: ParsableCommand {
               4  Discogs could not be reached, answered with an error that lasted past the
                  retries, or listed the collection in pages that did not add up (run it
                  again: it goes on where it stopped)
+              5  synced, but Discogs refused to add one or more copies (a release it does
+                 not have): each is named, marked on the copy, and not sent again until
+                 you choose another release for it
 
             Examples:
               crates sync
@@ -140,5 +143,7 @@ struct SyncCommand: ParsableCommand {
             StandardStreams.errLine("crates sync: \(failure)")
             throw ExitCode(failure.exitStatus)
         }
+        // The rest synced, but a copy did not go: a script must not read that as done.
+        if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
     }
 }

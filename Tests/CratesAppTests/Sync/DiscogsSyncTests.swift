@@ -156,6 +156,35 @@ struct DiscogsSyncTests {
         #expect(try await bench.store.details(id)?.discogs?.removedOnDiscogs == false)
     }
 
+    @Test("an add Discogs refuses (a release it does not have): named, a non-zero exit, marked on the copy, not sent again until another release is chosen")
+    func refusedAdd() async throws {
+        let bench = try await SyncBench.start()
+        let gone = Release(id: 987_654_321, artist: "Nobody", title: "Withdrawn", genres: ["Rock"])
+        let refused = try await bench.store.add(NewRecord(
+            gtin: GTIN(canonical: "5012345678900"), addedAt: SyncReleases.day(1), addMethod: .typed, release: gone)).id
+        try await bench.addCopy(SyncReleases.stockholm, at: SyncReleases.day(2))
+        let first = try await bench.sync()
+        #expect(first.pushed == 1, "\(first.lines)")
+        #expect(first.refusedAdds.map(\.recordID) == [refused], "\(first.lines)")
+        #expect(first.exitStatus == SyncReport.refusedExitStatus && first.failure == nil, "\(first.lines)")
+        #expect(first.summary.contains("1 refused"), "\(first.summary)")
+        #expect(first.lines.contains { $0.hasPrefix("not added to Discogs: \(refused) Nobody — Withdrawn: ") }, "\(first.lines)")
+        #expect(try await bench.store.details(refused)?.discogsRefusal?.contains("Release not found") == true)
+
+        // The next sync leaves it alone, and says so without failing again.
+        let adds = try await bench.collection.stats().requests["add"]
+        let again = try await bench.sync()
+        #expect(again.pushed == 0 && again.refusedAdds.isEmpty && again.exitStatus == 0, "\(again.lines)")
+        #expect(try await bench.collection.stats().requests["add"] == adds, "not sent again")
+        #expect(again.lines.contains { $0.contains("1 copy Discogs refused before is not sent again") }, "\(again.lines)")
+
+        // The collector chooses another release: the copy is sent again.
+        try await bench.store.choose(SyncReleases.likemind, for: refused)
+        #expect(try await bench.store.details(refused)?.discogsRefusal == nil)
+        let chosen = try await bench.sync()
+        #expect(chosen.pushed == 1 && chosen.exitStatus == 0, "\(chosen.lines)")
+    }
+
     @Test("two instances of one release are two copies, each with its own values")
     func twoInstancesOfOneRelease() async throws {
         let bench = try await SyncBench.start()
