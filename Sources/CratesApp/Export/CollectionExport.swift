@@ -30,22 +30,28 @@ public struct CollectionExport: Sendable {
         }
     }
 
-    /// Discogs' collection CSV plus a Barcode column.
-    public func writeCSV(to file: ExportFile, crlf: Bool) async throws {
+    /// Discogs' collection CSV plus a Barcode column; how many records it wrote.
+    @discardableResult
+    public func writeCSV(to file: ExportFile, crlf: Bool) async throws -> Int {
         let writer = CSVWriter(lineEnding: crlf ? .crlf : .lf)
+        let written = LockedBox(0)
         try file.write(DiscogsCollectionCSV.header(writer))
         try await store.forEachPage(filter, detail: .listing) { page in
             var text = ""
             for entry in page { text += DiscogsCollectionCSV.row(entry, writer) }
             try file.write(text)
+            written.withLock { $0 += page.count }
         }
+        return written.withLock { $0 }
     }
 
     /// The whole collection as one JSON object that is also easy to read a line at a time
     /// (`CollectionBackup`): a header, the places, the sync's tables, then the records, one
     /// object per line with a comma after all but the last of each section, and the digest
-    /// of every line after the header. `crates import` restores it exactly.
-    public func writeJSON(to file: ExportFile) async throws {
+    /// of every line after the header. `crates import` restores it exactly. Returns how many
+    /// records it wrote.
+    @discardableResult
+    public func writeJSON(to file: ExportFile) async throws -> Int {
         let written = LockedBox(0)
         let digest = Mutex(SHA256Digest())
         /// Writes `bytes`, which come after the header: they count in the digest.
@@ -84,6 +90,7 @@ public struct CollectionExport: Sendable {
         try write(Array(((written.withLock { $0 } == 0 ? "" : "\n") + CollectionBackup.sectionClosing(last: false)).utf8))
         let sha256 = digest.withLock { $0.finish() } ?? String(repeating: "0", count: 64)
         try file.write(CollectionBackup.digestLine(sha256: sha256))
+        return written.withLock { $0 }
     }
 
     /// A genre no section has is most likely a typo: one warning each (the list is still

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CratesApp
+import CratesCore
 import Foundation
 
 /// `crates backup FILE`: a copy of the collection that is whole on its own, even while the
@@ -44,6 +45,13 @@ struct BackupCommand: ParsableCommand {
     func run() throws {
         do {
             try CollectionFileCopy.write(collection: try store.path(), to: file)
+            // A person at a terminal is told what was written; a script reads nothing new.
+            if ColumnOutput.outputIsTerminal {
+                let size = WrittenFile.size(file)
+                try StandardStreams.out(
+                    "Wrote a backup of the collection to \(ControlCharacters.cleaned(file))\(size.map { " (\($0))" } ?? ""): "
+                        + "`crates --db \(ControlCharacters.cleaned(file))` opens it\n")
+            }
         } catch let error as CLIError {
             throw error
         } catch {

@@ -102,8 +102,14 @@ struct ExportCommand: ParsableCommand {
         }
         let (asCSV, crlf) = (csv != nil, self.crlf)
         do {
-            try blocking { try await asCSV ? export.writeCSV(to: file, crlf: crlf) : export.writeJSON(to: file) }
+            let count = try blocking { try await asCSV ? export.writeCSV(to: file, crlf: crlf) : export.writeJSON(to: file) }
             try file.commit()
+            // A person at a terminal is told what was written; a script reads nothing new.
+            if output != "-", ColumnOutput.outputIsTerminal {
+                let size = WrittenFile.size(output)
+                try StandardStreams.out(
+                    "Wrote \(counted(count, "record")) to \(ControlCharacters.cleaned(output)) (\(asCSV ? "CSV" : "JSON")\(size.map { ", \($0)" } ?? ""))\n")
+            }
         } catch {
             file.abandon()
             if case StoreError.query = error { throw error }  // a usage error: exit 64
