@@ -70,16 +70,29 @@ public enum CollectionRestore {
         return text.starts(with: Array("{\"crates\":".utf8))
     }
 
+    /// A dry run's whole reading, thrown out of the restore's transaction so that it rolls
+    /// back: every check a restore makes was made, and nothing stays written.
+    private struct DryRunEnd: Error {
+        let outcome: Outcome
+    }
+
     /// Restores the export `source` holds into `store` (which must be empty): `prefix` (the
-    /// bytes `ImportInput.peek` took from it), then the rest.
+    /// bytes `ImportInput.peek` took from it), then the rest. With `dryRun`, the file is read
+    /// and checked as for a restore, in the same transaction, which is then rolled back:
+    /// the outcome is what a restore would write.
     public static func run(
-        source: ImportInput.Source, prefix: [UInt8], store: CollectionStore, shouldContinue: @escaping @Sendable () -> Bool
+        source: ImportInput.Source, prefix: [UInt8], store: CollectionStore, dryRun: Bool = false,
+        shouldContinue: @escaping @Sendable () -> Bool
     ) async throws(Failure) -> Outcome {
         let (fd, name) = (source.descriptor, source.name)
         do {
             return try await store.restore { writer in
-                try read(fd: fd, name: name, prefix: prefix, into: writer, shouldContinue: shouldContinue)
+                let outcome = try read(fd: fd, name: name, prefix: prefix, into: writer, shouldContinue: shouldContinue)
+                if dryRun { throw DryRunEnd(outcome: outcome) }
+                return outcome
             }
+        } catch let end as DryRunEnd {
+            return end.outcome
         } catch let failure as Failure {
             throw failure
         } catch let refusal as CollectionStore.RestoreError {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
+import CratesStore
 import Foundation
 
 /// `crates import FILE`: a shelf scanned into a file (or a Discogs collection export) into
@@ -105,7 +106,9 @@ struct ImportCommand: ParsableCommand {
               130  interrupted by Ctrl-C (143: by SIGTERM, 129: by SIGHUP);
                    what was added is kept
 
-            With --dry-run, the status says whether lines would be refused (2) or not (0).
+            With --dry-run, the status says whether lines would be refused (2) or not (0). \
+            For crates' JSON export, --dry-run reads and checks the whole file as a restore \
+            does and says what it would restore (records, places), writing nothing.
 
             --dry-run prints, for each line, LINE, what would happen (new, present, \
             needs-discogs, invalid, not-a-record), the barcode, and a detail, tab-separated; \
@@ -159,7 +162,7 @@ struct ImportCommand: ParsableCommand {
 
     /// crates' own `export --json` file: the collection restored exactly, into an empty one.
     private func restore(_ source: ImportInput.Source, prefix: [UInt8], stop: StopRequest) throws {
-        let unused = [(dryRun, "--dry-run"), (copies, "--copies"), (manualMissing, "--manual-missing"), (keepValues, "--keep-values"),
+        let unused = [(copies, "--copies"), (manualMissing, "--manual-missing"), (keepValues, "--keep-values"),
             (report != nil, "--report"),
         ]
             .filter(\.0).map(\.1)
@@ -167,12 +170,16 @@ struct ImportCommand: ParsableCommand {
             throw CLIError("\(file) is crates' JSON export, which is restored as it is: \(unused.joined(separator: ", ")) "
                 + "\(unused.count == 1 ? "does" : "do") not apply")
         }
-        let store = try self.store.open()
+        // A dry run creates no database file: a collection not there yet is an empty one.
+        let path = try self.store.path()
+        let store = dryRun && !FileManager.default.fileExists(atPath: path) ? try CollectionStore.inMemory() : try self.store.open()
         let file = source.name
         let outcome: CollectionRestore.Outcome
         do {
+            let dryRun = self.dryRun
             outcome = try blocking {
-                try await CollectionRestore.run(source: source, prefix: prefix, store: store, shouldContinue: { !stop.isRequested })
+                try await CollectionRestore.run(
+                    source: source, prefix: prefix, store: store, dryRun: dryRun, shouldContinue: { !stop.isRequested })
             }
         } catch let failure as CollectionRestore.Failure {
             if case .interrupted = failure {
@@ -182,10 +189,11 @@ struct ImportCommand: ParsableCommand {
             throw CLIError(failure.description)
         }
         var lines = [
-            "\(file): restored \(counted(outcome.records, "record")) and \(counted(outcome.places, "place"))"
-                + (outcome.discogsRows > 0 ? " with their Discogs links" : "") + ", ids and label codes as they were."
+            "\(file): \(dryRun ? "would restore" : "restored") \(counted(outcome.records, "record")) and \(counted(outcome.places, "place"))"
+                + (outcome.discogsRows > 0 ? " with their Discogs links" : "") + ", ids and label codes as they were"
+                + (dryRun ? "; nothing was written (--dry-run)." : ".")
         ]
-        if outcome.waiting > 0 {
+        if outcome.waiting > 0, !dryRun {
             lines.append("\(counted(outcome.waiting, "lookup")) \(outcome.waiting == 1 ? "waits" : "wait") in the queue: `crates` looks them up.")
         }
         if outcome.linksWithoutRecord > 0 {

@@ -98,6 +98,11 @@ struct RestoreCommandTests {
         #expect(text.contains(#""country":null,"coverURL":"https://i.discogs.com/c/R-2.jpeg","formats":["CD"]"#), "a candidate's cover address is exported")
 
         let restored = sandbox.directory.appendingPathComponent("restored.sqlite").path
+        // --dry-run: what it would restore, nothing written.
+        let dry = try await sandbox.crates(["import", "--dry-run", "--db", restored, first])
+        #expect(dry.status == 0, "\(dry)")
+        #expect(dry.stdoutLines == ["\(first): would restore 9 records and 6 places with their Discogs links, ids and label codes as they were; nothing was written (--dry-run)."], "\(dry)")
+        #expect(!FileManager.default.fileExists(atPath: restored), "a dry run creates no database file")
         let restore = try await sandbox.crates(["import", "--db", restored, first])
         #expect(restore.status == 0, "\(restore)")
         #expect(restore.stdoutLines.first == "\(first): restored 9 records and 6 places with their Discogs links, ids and label codes as they were.")
@@ -189,6 +194,9 @@ struct RestoreCommandTests {
         let refused = try await sandbox.crates(["import", export])
         #expect(refused.status == 1, "\(refused)")
         #expect(refused.stderr.contains("the collection is not empty (1 place): an export is restored into an empty collection only"))
+        // A dry run says the same.
+        let dry = try await sandbox.crates(["import", "--dry-run", export])
+        #expect(dry.status == 1 && dry.stderr.contains("the collection is not empty (1 place)"), "\(dry)")
         #expect(try await sandbox.crates(["location", "list"]).stdoutLines.count == 1)
     }
 
