@@ -207,6 +207,13 @@ public struct Importer: Sendable {
             unresolved: unresolved.count, invalid: parsed.refusalCount - parsed.notARecordCount,
             notARecord: parsed.notARecordCount)
         summary.insert("\(name): \(Self.lineSummary(counts))", at: 0)
+        // What rows for copies already there filled, and what the copies kept: a row's grades
+        // are never dropped without a word.
+        let fills = written.fills.prefix(Self.fillLinesShown).map { "\(name):\($0.line): \(ControlCharacters.cleaned($0.text))" }
+        summary.insert(contentsOf: fills, at: 1)
+        if written.fills.count > Self.fillLinesShown {
+            summary.insert("\(name): … and \(written.fills.count - Self.fillLinesShown) more rows for copies already there", at: 1 + fills.count)
+        }
         if duplicates > 0 {
             summary.insert(
                 "\(counted(duplicates, "row")) without a barcode found a release the collection has already: "
@@ -392,6 +399,9 @@ public struct Importer: Sendable {
         var invalid: Int
         var notARecord: Int
     }
+
+    /// How many rows for copies already there are named one by one.
+    static let fillLinesShown = 20
 
     /// `120 added, 12 already in the collection, 2 not added (known by release id only),
     /// 3 refused (2 invalid, 1 not a record).`

@@ -52,12 +52,32 @@ extension CollectionStore {
         /// is in the file (what `addIfAbsent(_:copiesWanted:countedBy:)` wants; 0 with
         /// `copies`).
         public var releaseRows: [ReleaseRow] = []
+        /// Rows for a copy already there that filled its empty grades, rating or note, or
+        /// whose values the copy kept against its own.
+        public var fills: [ImportFill] = []
         /// Valid lines dealt with so far (added, present or needing Discogs).
         public var processed = 0
         /// `shouldContinue` stopped the import before every batch was written.
         public var stopped = false
 
         public init() {}
+    }
+
+    /// What a row for a copy already there did to it: the values it filled ("media VG+"),
+    /// and the copy's own it kept against the row's ("its media VG (the row says M)").
+    public struct ImportFill: Hashable, Sendable {
+        public var line: Int
+        public var recordID: Int64
+        public var filled: [String] = []
+        public var kept: [String] = []
+
+        /// "already there as record 12: filled media VG+, rating 4; kept its note".
+        public var text: String {
+            var parts: [String] = []
+            if !filled.isEmpty { parts.append("filled " + filled.joined(separator: ", ")) }
+            if !kept.isEmpty { parts.append("kept " + kept.joined(separator: ", ")) }
+            return "already there as record \(recordID): " + parts.joined(separator: "; ")
+        }
     }
 
     /// A line known only by a Discogs release id (see `ImportOutcome.releaseRows`).
@@ -147,6 +167,7 @@ extension CollectionStore {
                 outcome.added += batch.ids.count
                 if keepingIDs { outcome.addedIDs += batch.ids }
                 outcome.present += batch.present
+                outcome.fills += batch.fills
                 outcome.needsDiscogs += batch.releaseRows.count
                 outcome.releaseRows += batch.releaseRows
             } catch {
@@ -172,7 +193,7 @@ extension CollectionStore {
 
     /// What one batch wrote: the new records' ids, the lines already present, the rows
     /// known only by a release id.
-    private typealias ImportedBatch = (ids: [Int64], present: Int, releaseRows: [ReleaseRow])
+    private typealias ImportedBatch = (ids: [Int64], present: Int, releaseRows: [ReleaseRow], fills: [ImportFill])
 
     /// How many busy timeouts one batch waits for another program's lock before the import
     /// fails (10 s each by default: a minute).
@@ -193,9 +214,11 @@ extension CollectionStore {
         rows.reserveCapacity(batch.count)
         var present = 0
         var releaseRows: [ReleaseRow] = []
+        var fills: [ImportFill] = []
         for (offset, (entry, occurrence)) in batch.enumerated() {
             if !copies, occurrence <= held[entry.key] ?? 0 {
                 present += 1
+                if let fill = try fillPresent(db, entry, occurrence: occurrence, now: now) { fills.append(fill) }
             } else if entry.gtin == nil, entry.described == nil {
                 releaseRows.append(ReleaseRow(position: range.lowerBound + offset, occurrence: occurrence))
             } else {
@@ -218,7 +241,59 @@ extension CollectionStore {
                     arguments: StatementArguments(StoredValues.personalValues(entry.purchase, entry.loan) + [id]))
             }
         }
-        return (ids, present, releaseRows)
+        return (ids, present, releaseRows, fills)
+    }
+
+    /// A row for a copy already there (the `occurrence`-th copy of its key, oldest first)
+    /// fills what the copy lacks: its media and sleeve grades, rating and note, each only
+    /// where the copy has none, so that nothing the collector set is overwritten; what the
+    /// copy kept against a different value of the row is said. Nil when the row brings
+    /// none of them.
+    private static func fillPresent(_ db: Database, _ entry: ImportEntry, occurrence: Int, now: Date) throws -> ImportFill? {
+        guard !entry.grading.isEmpty || entry.note != nil else { return nil }
+        let condition: String
+        let argument: any DatabaseValueConvertible
+        switch entry.key {
+        case .gtin(let gtin): (condition, argument) = ("gtin = ?", gtin.canonical)
+        case .release(let id): (condition, argument) = ("COALESCE(releaseID, pinnedReleaseID) = ?", id)
+        case .described(let key): (condition, argument) = ("entryKey = ?", key)
+        }
+        guard let id = try Int64.fetchOne(
+            db, sql: "SELECT id FROM record WHERE \(condition) ORDER BY id LIMIT 1 OFFSET ?", arguments: [argument, max(occurrence - 1, 0)]),
+            let record = try StoredValues.fetchRecord(db, id: id)
+        else { return nil }
+        var grading = record.grading
+        var note = record.note
+        var fill = ImportFill(line: entry.line, recordID: id)
+        func take<T: Equatable>(_ name: String, _ row: T?, _ held: T?, shown: (T) -> String, set: (T) -> Void) {
+            guard let row else { return }
+            if let held {
+                if held != row { fill.kept.append("its \(name) \(shown(held)) (the row says \(shown(row)))") }
+            } else {
+                set(row)
+                fill.filled.append("\(name) \(shown(row))")
+            }
+        }
+        take("media", entry.grading.media, record.grading.media, shown: \.abbreviation) { grading.media = $0 }
+        take("sleeve", entry.grading.sleeve, record.grading.sleeve, shown: \.abbreviation) { grading.sleeve = $0 }
+        take(
+            "rating", entry.grading.rating.isRated ? entry.grading.rating : nil, record.grading.rating.isRated ? record.grading.rating : nil,
+            shown: { String($0.value) }) { grading.rating = $0 }
+        if let text = entry.note {
+            if let held = record.note {
+                if held != text { fill.kept.append("its note") }
+            } else {
+                note = text
+                fill.filled.append("note")
+            }
+        }
+        guard !fill.filled.isEmpty || !fill.kept.isEmpty else { return nil }
+        if !fill.filled.isEmpty {
+            try store(db, collector: record.collector, note: note, grading: grading, recordID: id, now: now)
+            try StoredValues.addEvent(
+                db, recordID: id, at: now, kind: .edited, message: "import filled \(fill.filled.joined(separator: ", ")) (line \(entry.line))")
+        }
+        return fill
     }
 
     // MARK: Implementation

@@ -244,6 +244,34 @@ struct ImportCommandTests {
         #expect(notes == ["short", atLimit])
     }
 
+    @Test("a Discogs CSV row for a copy already there fills its empty grades, rating and note, and says what it kept")
+    func presentRowFills() async throws {
+        let sandbox = try CommandSandbox()
+        let store = try sandbox.openStore()
+        // Two copies already there: one without grades, rating or note; one graded VG.
+        _ = try await store.add(NewRecord(gtin: Seed.gtin(1), addedAt: Seed.addedAt, addMethod: .typed, release: Seed.release(249_504, artist: "CSN", title: "Déjà Vu", genre: "Rock")))
+        _ = try await store.add(NewRecord(
+            gtin: Seed.gtin(2), addedAt: Seed.addedAt, addMethod: .typed, note: "mine",
+            release: Seed.release(13, artist: "Ada", title: "Ambient", genre: "Electronic"), grading: CopyGrading(media: .veryGood)))
+        _ = try write(Data("""
+            Catalog#,Artist,Title,Label,Format,Rating,Released,release_id,CollectionFolder,Date Added,Collection Media Condition,Collection Sleeve Condition,Collection Notes
+            SD 7200,CSN,Déjà Vu,Atlantic,LP,4,1970,249504,Uncategorized,2024-05-01 10:00:00,Very Good Plus (VG+),Near Mint (NM or M-),signed
+            X 1,Ada,Ambient,Label,CD,3,1997,13,Uncategorized,2024-05-01 10:00:00,Mint (M),,theirs
+
+            """.utf8), "discogs.csv", in: sandbox)
+        let result = try await ProcessRunner.run(
+            try ProcessRunner.cratesBinary(), arguments: ["import", "--no-lookup", "discogs.csv"],
+            environment: sandbox.environment, directory: sandbox.directory)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("0 added, 2 already in the collection"), "\(result)")
+        #expect(result.stdout.contains("discogs.csv:2: already there as record 1: filled media VG+, sleeve NM, rating 4, note"), "\(result)")
+        #expect(result.stdout.contains("discogs.csv:3: already there as record 2: filled rating 3; kept its media VG (the row says M), its note"), "\(result)")
+        let first = try #require(try await store.record(1))
+        #expect(first.grading == CopyGrading(media: .veryGoodPlus, sleeve: .nearMint, rating: Rating(clamping: 4)) && first.note == "signed")
+        let second = try #require(try await store.record(2))
+        #expect(second.grading == CopyGrading(media: .veryGood, rating: Rating(clamping: 3)) && second.note == "mine")
+    }
+
     @Test("--help says what import does, with examples and the exit codes")
     func help() async throws {
         let result = try await ProcessRunner.crates(["import", "--help"])
