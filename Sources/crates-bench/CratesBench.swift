@@ -13,6 +13,8 @@ import Foundation
 ///                                               the number committed after each commit
 ///     crates-bench list [--records 100000,1000000] [--runs 3]
 ///                                               list and export reads against sqlite3
+///     crates-bench query --db PATH [--runs N]   the query language's filter per keystroke
+///                                               and a 10,000-record move (scripts/bench-query.sh)
 ///     crates-bench import|add|claim|read --db PATH …
 ///     crates-bench descriptors|scand …           the tests' driver processes (Drivers, NetDrivers)
 ///     crates-bench generate-dump --out FILE [--releases N] [--seed N] [--faults no]
@@ -57,6 +59,11 @@ struct CratesBench {
                     return size
                 }
                 try await ListBenchmark(sizes: sizes, runs: try options.int("--runs", default: 3), directory: options.values["--dir"]).run()
+            } else if arguments.first == "query" {
+                arguments.removeFirst()
+                let options = try Options(arguments, known: ["--db", "--runs"])
+                guard let path = options.values["--db"] else { throw UsageError("query needs --db PATH (scripts/bench-query.sh makes one)") }
+                try await QueryBenchmark(path: path, runs: try options.int("--runs", default: 3)).run()
             } else if arguments.first == "generate-dump" {
                 arguments.removeFirst()
                 let options = try Options(arguments, known: ["--releases", "--seed", "--out", "--faults"])

@@ -10,8 +10,10 @@ struct DeleteCommand: ParsableCommand {
         abstract: "Take copies out of the collection (a record added by mistake), asking first.",
         discussion: """
             Each ID is a record's id (the first column of `crates list`) or its copy label \
-            (291…, typed or scanned). crates names the copies (title, place, grades) and asks \
-            (y/N) before deleting them; --yes deletes without asking, for scripts.
+            (291…, typed or scanned); with --query, the arguments are a query instead, as \
+            `crates list` takes it, and every record it keeps is deleted. crates names the \
+            copies (title, place, grades) and asks (y/N) before deleting them; --yes deletes \
+            without asking, for scripts.
 
             A copy that `crates sync` had linked to your Discogs collection stays there: on \
             a terminal crates then asks whether to remove it from Discogs too (as the \
@@ -19,15 +21,17 @@ struct DeleteCommand: ParsableCommand {
             it there later (`crates sync` lists it meanwhile).
 
             Exit status:
-              0  every copy named was deleted
+              0  every copy named was deleted (with --query: none kept, nothing to delete)
               1  an ID names no copy (the others are deleted), or the answer was no
               3  the removal from Discogs: not signed in, or refused
               4  the removal from Discogs: Discogs could not be reached (the copies are
                  deleted here; `crates sync --delete` removes them there later)
+              64 a query term crates cannot read
 
             Examples:
               crates delete 12
               crates delete 12 13 --yes
+              crates delete --query state:notFound added:..1d
             """)
 
     @OptionGroup var store: StoreOptions
@@ -35,13 +39,40 @@ struct DeleteCommand: ParsableCommand {
     @Flag(help: "Delete without asking.")
     var yes = false
 
-    @Argument(help: "Record ids, or copy labels.")
-    var ids: [String]
+    // Every argument left over, dashes and all: with --query, `-lent:` is a negated term.
+    @Argument(parsing: .allUnrecognized, help: "Record ids, or copy labels (with --query: a query).")
+    var ids: [String] = []
+
+    @Flag(help: "Delete the records a query keeps (the arguments are words and field:value terms, as crates list takes them).")
+    var query = false
+
+    func validate() throws {
+        if query {
+            _ = try QueryArguments(terms: ids).query()
+        } else if ids.isEmpty {
+            throw ValidationError("give the copies to delete: ids or copy labels, or --query and a query")
+        } else if let option = ids.first(where: { $0.hasPrefix("-") }) {
+            throw ValidationError("unknown option \(option)")
+        }
+    }
 
     func run() throws {
+        try QueryArguments.answering { try delete() }
+    }
+
+    private func delete() throws {
         var ids: [Int64] = []
         var failed = false
-        for text in self.ids {
+        if query {
+            let store = try self.store.open()
+            let query = try QueryArguments(terms: self.ids).query()
+            ids = try blocking { try await store.recordIDs(matching: query) }
+            if ids.isEmpty {
+                try StandardStreams.out("No record matches: nothing deleted\n")
+                return
+            }
+        }
+        for text in query ? [] : self.ids {
             switch LocationDirectory.recordID(text) {
             case .success(let id): ids.append(id)
             case .failure(let error):

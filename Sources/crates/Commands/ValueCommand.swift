@@ -50,6 +50,10 @@ struct ValueCommand: ParsableCommand {
               crates value --refresh
               crates value --json --currency EUR
               crates value --history
+              crates value format:lp place:"Living Room"
+
+            A query (words and field:value terms, as `crates list` takes them) narrows the \
+            copies shown and their total to those it keeps.
             """)
 
     @OptionGroup var store: StoreOptions
@@ -67,6 +71,8 @@ struct ValueCommand: ParsableCommand {
     var history = false
 
     @OptionGroup var diagnostics: VerboseOption
+
+    @OptionGroup var query: QueryArguments
 
     func validate() throws {
         if let currency, !PreferenceKey.currencies.contains(currency.uppercased()) {
@@ -111,8 +117,14 @@ struct ValueCommand: ParsableCommand {
             let lines = ValueText.history(entries, json: json)
             try json ? StandardStreams.out(jsonLines: lines) : StandardStreams.out(lines: lines)
         } else {
+            // A query narrows the copies shown (and the total); the collection's own value
+            // is Discogs' figure for the whole, shown as it is.
+            let asked = try self.query.query()
+            let only: [Int64]? = asked.isEmpty ? nil : try QueryArguments.answering {
+                try blocking { try await store.recordIDs(matching: asked) }
+            }
             let report = try blocking {
-                try await store.valueReport(currency: code ?? "", accountCurrency: accountCurrency)
+                try await store.valueReport(currency: code ?? "", accountCurrency: accountCurrency, recordIDs: only)
             }
             if json {
                 try StandardStreams.out(jsonLines: [report.json])

@@ -30,6 +30,22 @@ struct DeleteCommandTests {
         #expect(first == nil && second == nil && third != nil)
     }
 
+    @Test("--query deletes the records a query keeps, asking first; none kept: nothing deleted; a bad term: 64")
+    func query() async throws {
+        let sandbox = try CommandSandbox()
+        let ids = try await SyncCommandTests.seedCopies(sandbox)
+        let asked = try await sandbox.crates(["delete", "--query", "title:glory"], stdin: Data("y\n".utf8))
+        #expect(asked.status == 0 && asked.stdoutLines == ["deleted \(ids[1])"], "\(asked)")
+        #expect(asked.stderr.contains("Delete this copy from the collection?"), "\(asked)")
+        let negated = try await sandbox.crates(["delete", "--yes", "--query", "-title:stockholm"])
+        #expect(negated.status == 0 && negated.stdoutLines == ["deleted \(ids[2])"], "\(negated)")
+        let none = try await sandbox.crates(["delete", "--yes", "--query", "title:zzz"])
+        #expect(none.status == 0 && none.stdoutLines == ["No record matches: nothing deleted"], "\(none)")
+        let bad = try await sandbox.crates(["delete", "--yes", "--query", "titel:x"])
+        #expect(bad.status == 64 && bad.stderr.contains("titel:x: titel is not a field"), "\(bad)")
+        #expect(try await sandbox.openStore().record(ids[0]) != nil, "kept")
+    }
+
     @Test("a copy synced with Discogs: said to be still there; `sync --delete` removes it there, once")
     func syncedCopy() async throws {
         let (sandbox, server) = try await SyncCommandTests.signedIn()

@@ -102,6 +102,11 @@ struct ValueCommandTests {
         #expect(refreshed.status == 0, "\(refreshed)")
         let records = try #require(try Self.object(refreshed)["records"] as? [[String: Any]])
         #expect(records.map { $0["paid"] as? Double } == [1, 100, nil], "\(records)")
+        // A query narrows the copies: only those it keeps.
+        let narrowed = try Self.object(try await sandbox.crates(["value", "--json", "paid:50..", "-title:likemind"]))
+        #expect((narrowed["records"] as? [[String: Any]])?.map { $0["id"] as? Int } == [Int(ids[1])], "\(narrowed)")
+        let bad = try await sandbox.crates(["value", "titel:x"])
+        #expect(bad.status == 64, "\(bad)")
         let shown = try await sandbox.crates(["value"])
         #expect(shown.stdoutLines.contains("\(ids[1])\tr5134861\tlowest listed 69.49 USD, 5 for sale, \(Self.today); suggested for M 140.00 USD, \(Self.today) (today); paid 100.00"), "\(shown)")
     }
