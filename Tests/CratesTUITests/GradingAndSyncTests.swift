@@ -25,6 +25,24 @@ struct GradingAndSyncTests {
         return h
     }
 
+    @Test("offline, the details of a copy matched from its search result say when the rest comes, not that it is on its way")
+    func detailsOffline() {
+        var details = Self.details()
+        details.release = Release(id: 7, artist: "Björk", title: "Homogenic", genres: ["Electronic"], hasFullDetails: false)
+        var h = Self.inDetails(details)
+        // The value wraps: its lines read as one text.
+        func detailsLine() -> String {
+            h.lines.drop { !$0.hasPrefix(" Details") }.prefix(3).joined(separator: " ").split(separator: " ").joined(separator: " ")
+        }
+        h.send(.discogs(.signedIn(username: "ada")))
+        #expect(detailsLine().contains("is on its way from Discogs"), "\(h.lines)")
+        h.send(.discogs(.offline))
+        #expect(!detailsLine().contains("on its way"), "\(h.lines)")
+        #expect(detailsLine().contains("comes from Discogs once it can be reached"), "\(h.lines)")
+        h.send(.discogs(.notSignedIn))
+        #expect(detailsLine().contains("comes from Discogs once you sign in"), "\(h.lines)")
+    }
+
     @Test("S asks the session to sync; the status line follows the progress; the question after is y/N")
     func sync() {
         var h = Harness()

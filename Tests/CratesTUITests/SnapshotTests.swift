@@ -45,6 +45,14 @@ import Testing
         #expect(screen[2] == "  0 77774 62002 4  not in the catalogue of 2026-06-01; waiting for Discogs", "\(screen)")
     }
 
+    @Test("a lookup that failed for a record the catalogue did not know says it waits for Discogs, as the README promises, not \"lookup failed\"")
+    func notInTheCatalogueFailed() {
+        var waiting = Sample.item(4, "0077774620024", state: .failed)
+        waiting.catalogueEdition = CatalogueEdition(dumpDate: "20260601")
+        let screen = Harness(MemoryCollection(sections: [("Unknown", [waiting])])).lines
+        #expect(screen[2] == "  0 77774 62002 4  not in the catalogue of 2026-06-01; waiting for Discogs", "\(screen)")
+    }
+
     @Test func emptyCollection() {
         let screen = Harness(Sample.empty).lines
         #expect(screen[2] == "  No records yet.")

@@ -32,6 +32,18 @@ public enum DiscogsStatus: Equatable, Sendable {
         }
     }
 
+    /// When a release's full details come from Discogs, said in the details, when this
+    /// session cannot fetch them now ("comes from Discogs once it can be reached"); nil
+    /// while it can (the details say it is on its way).
+    public var fullReleaseComes: String? {
+        switch self {
+        case .offline: "comes from Discogs once it can be reached"
+        case .notSignedIn, .unauthorised: "comes from Discogs once you sign in (A)"
+        case .lookupsOff: "comes from Discogs in a session with lookups on (not --no-lookup)"
+        case .signedIn, .working, .rateLimited, .waitingToWrite: nil
+        }
+    }
+
     /// The long form, for a wide status line.
     public var text: String {
         switch self {

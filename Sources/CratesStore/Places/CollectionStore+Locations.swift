@@ -143,18 +143,22 @@ extension CollectionStore {
             if let location, try StoredValues.fetchLocation(db, id: location) == nil {
                 throw StoreError.location(.unknownID(location))
             }
-            var moved: [MovedRecord] = []
-            for id in ids {
-                guard let row = try Row.fetchOne(db, sql: "SELECT locationID FROM record WHERE id = ?", arguments: [id]) else {
-                    continue
-                }
-                let from: Int64? = row[0]
-                try db.execute(
-                    sql: "UPDATE record SET locationID = ?, updatedAt = ? WHERE id = ?",
-                    arguments: [location, StoredValues.seconds(now), id])
-                moved.append(MovedRecord(recordID: id, from: from))
+            // Two statements however many records (a tagged move takes 10,000): where each
+            // was, then the move; the ids go to SQLite as one JSON array.
+            let list = Self.jsonArray(ids)
+            var from: [Int64: Int64?] = [:]
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT id, locationID FROM record WHERE id IN (SELECT value FROM json_each(?))", arguments: [list])
+            while let row = try rows.next() { from[row[0]] = row[1] as Int64? }
+            try db.execute(
+                sql: "UPDATE record SET locationID = ?, updatedAt = ? WHERE id IN (SELECT value FROM json_each(?))",
+                arguments: [location, StoredValues.seconds(now), list])
+            // In the order asked, each once; ids not found skipped.
+            var seen: Set<Int64> = []
+            return ids.compactMap { id in
+                guard let place = from[id], seen.insert(id).inserted else { return nil }
+                return MovedRecord(recordID: id, from: place)
             }
-            return moved
         }
     }
 
@@ -162,10 +166,14 @@ extension CollectionStore {
     /// removed meanwhile leaves its copies in none; records deleted meanwhile are skipped.
     public func restoreLocations(_ moved: [MovedRecord], now: Date = Date()) async throws(StoreError) {
         try await write { db in
-            for item in moved {
+            // One statement per place the records came from (a tagged move's came from a few).
+            for (from, items) in Dictionary(grouping: moved, by: \.from) {
                 try db.execute(
-                    sql: "UPDATE record SET locationID = (SELECT id FROM location WHERE id = ?), updatedAt = ? WHERE id = ?",
-                    arguments: [item.from, StoredValues.seconds(now), item.recordID])
+                    sql: """
+                        UPDATE record SET locationID = (SELECT id FROM location WHERE id = ?), updatedAt = ?
+                        WHERE id IN (SELECT value FROM json_each(?))
+                        """,
+                    arguments: [from, StoredValues.seconds(now), Self.jsonArray(items.map(\.recordID))])
             }
         }
     }

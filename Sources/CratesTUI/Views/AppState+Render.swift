@@ -273,7 +273,11 @@ extension CollectionRow {
             return (displayTitle, lookupsRunning ? "looking up…" : "waits for Discogs", .pending)
         case .notFound: return (displayTitle, "no match on Discogs", .dim)
         case .ambiguous: return (displayTitle, "\(candidateCount) pressings: press Enter to choose", .pending)
-        case .failed: return (displayTitle, "lookup failed: will retry (Enter for details)", .error)
+        case .failed:
+            // A record the catalogue did not know, whose request to Discogs failed: it waits
+            // for Discogs, as the README and the details say, rather than "lookup failed".
+            if let edition = catalogueEdition { return (displayTitle, edition.waitingForDiscogs, .pending) }
+            return (displayTitle, "lookup failed: will retry (Enter for details)", .error)
         case .skipped: return (displayTitle, "not looked up (Enter for why)", .dim)
         case .handEntered: return (displayTitle, "entered by hand", .dim)
         }

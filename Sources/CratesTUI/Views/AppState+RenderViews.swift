@@ -42,6 +42,11 @@ extension AppState {
         // title or note is read whole; the Discogs address stays one line (it is a link).
         var lines: [DetailsLayout.Row] = []
         var shownLines = details.lines
+        // "On its way" only while this session can fetch it: offline or signed out, the
+        // status line says so, and the details say when the rest comes.
+        if let when = discogs.fullReleaseComes, let index = shownLines.firstIndex(where: { $0.label == "Details" }) {
+            shownLines[index].value = shownLines[index].value.replacingOccurrences(of: "is on its way from Discogs", with: when)
+        }
         // How many copies of this release the collection holds, and the wantlist, under the
         // title (the marks the session read for it).
         if let id = details.release?.id, let mark = releaseMarks[id] {
