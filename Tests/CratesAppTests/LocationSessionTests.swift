@@ -71,6 +71,39 @@ struct LocationSessionTests {
         }
     }
 
+    @Test("a copy's label with a place current shelves that copy there (undo puts it back), in no place or in another")
+    func copyLabelShelves() async throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        let crate = try await store.addLocation(name: "Crate A3", in: nil)
+        let shelf = try await store.addLocation(name: "Shelf 1", in: nil)
+        let loose = try await store.add(NewRecord(gtin: try gtin("5029141777638"), addMethod: .typed))
+        let shelved = try await store.add(NewRecord(gtin: try gtin("5017066907438"), addMethod: .typed, locationID: shelf.id))
+        let log = EventLog()
+        let session = CollectionSession(store: store, discogs: nil, lookups: false, scanner: nil, post: log.post)
+        try await running(session) {
+            session.perform(.add(try Self.label(crate), method: .wedge))
+            _ = try await log.first("entered") { if case .location(.some) = $0 { true } else { nil } }
+            // In another place: moved from there, and undo puts it back.
+            session.perform(.add(.label(try #require(LabelCode(kind: .copy, id: Int(shelved.id)))), method: .wedge))
+            _ = try await log.first("selected") { if case .select(let id) = $0, id == shelved.id { id } else { nil } }
+            let token = try await log.first("moved") { if case .moved(1, let to, let token) = $0, to?.id == crate.id { token } else { nil } }
+            let said = try await log.first("said") { if case .message(let text, false) = $0, text.hasPrefix("Put ") { text } else { nil } }
+            #expect(said.hasSuffix(" from Shelf 1 in Crate A3: u to undo"), "\(said)")
+            #expect(try await store.record(shelved.id)?.location?.id == crate.id)
+            session.perform(.undo(token))
+            _ = try await log.first("moved back") { if case .message("Moved 1 record back", false) = $0 { true } else { nil } }
+            #expect(try await store.record(shelved.id)?.location?.id == shelf.id)
+            // In no place: put in the current one.
+            session.perform(.add(.label(try #require(LabelCode(kind: .copy, id: Int(loose.id)))), method: .wedge))
+            let loosePut = try await log.first("put") {
+                if case .message(let text, false) = $0, text.hasPrefix("Put "), !text.contains(" from ") { text } else { nil }
+            }
+            #expect(loosePut.hasSuffix(" in Crate A3: u to undo"), "\(loosePut)")
+            #expect(try await store.record(loose.id)?.location?.id == crate.id)
+        }
+    }
+
     @Test("a label of no place leaves the place; a copy's label selects it; none can be added by the command line")
     func unknownAndCopies() async throws {
         let temporary = try TemporaryStore()

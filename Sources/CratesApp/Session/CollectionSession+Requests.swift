@@ -186,7 +186,8 @@ extension CollectionSession {
         }
     }
 
-    /// A crates label: a place's changes the current place, a copy's selects it.
+    /// A crates label: a place's changes the current place, a copy's selects it (and, with a
+    /// place current, shelves it there).
     func scanned(_ code: LabelCode) async throws(StoreError) {
         switch try await context.scan(code) {
         case .entered(let location):
@@ -198,6 +199,14 @@ extension CollectionSession {
             post(.message(message, isError: true))
         case .select(let record):
             post(.select(recordID: record.id))
+            // With a place current, the copy's own label shelves it there (undo puts it back):
+            // a record without a barcode is shelved by scanning its sticker.
+            if let place = context.location, record.location?.id != place.id {
+                let (count, token) = try await undo.move([record.id], to: place.id)
+                post(.moved(count: count, to: place, undo: token))
+                let from = record.location.map { " from \($0.name)" } ?? ""
+                post(.message("Put \(record.subject)\(from) in \(place.name): u to undo", isError: false))
+            }
         case .noSuchCopy(let message):
             post(.message(message, isError: true))
         }
