@@ -51,6 +51,14 @@ import Testing
             }
         }
         #expect(bars > 20)
+        // The statistics screen's places chart has a "no place" bar, which lists those copies.
+        let screen = try await store.statistics(dimensions: [.location], placeless: true)
+        let none = try #require(screen.counts(.location)?.first { $0.key == StatisticsFacet.noPlace })
+        #expect(none.count == 8, "copies 0, 4, 8 … 28 are in no place")
+        let placeless = try await store.window(
+            CollectionQuery(window: RowWindow(offset: 0, limit: 100), facet: StatisticsFacet(.location, StatisticsFacet.noPlace)))
+        #expect(placeless.rows.count == 8)
+        #expect(statistics.counts(.location)?.contains { $0.key == StatisticsFacet.noPlace } == false, "crates stats counts places only")
         // A bar that is gone (a place renamed, a genre emptied meanwhile) lists nothing.
         for facet in [StatisticsFacet(.location, "Nowhere"), StatisticsFacet(.genre, "Polka"), StatisticsFacet(.decade, "x")] {
             #expect(try await store.window(CollectionQuery(window: RowWindow(offset: 0, limit: 10), facet: facet)).rows.isEmpty)

@@ -134,7 +134,7 @@ extension CollectionSession {
     func loadStatistics() async {
         do {
             post(.statistics(try await store.statistics(dimensions: [.genre])))
-            var rest = try await store.statistics(dimensions: StatisticsDimension.allCases.filter { $0 != .genre })
+            var rest = try await store.statistics(dimensions: StatisticsDimension.allCases.filter { $0 != .genre }, placeless: true)
             let currency = try await CollectionValuation.currency(
                 asked: nil, configured: ConfigurationFile.current().currency, store: store)
             rest.value = try await store.valueCharts(currency: currency.code, accountCurrency: currency.accountCurrency)

@@ -174,6 +174,10 @@ public struct StatisticsFacet: Hashable, Sendable, CustomStringConvertible {
         self.key = key
     }
 
+    /// The places chart's bar of the copies in no place (the statistics screen's; `crates
+    /// stats` counts places only). In parentheses, as no place's path is written.
+    public static let noPlace = "(no place)"
+
     /// "genre Rock", "added 2026-11", for a title line.
     public var description: String {
         let name: String =

@@ -146,6 +146,7 @@ extension CollectionStore {
                     WHERE rel.id = r.releaseID AND json_extract(l.value, '$.name') = ?)))
                 """, [key, key])
         case .location:
+            if key == StatisticsFacet.noPlace { return ("r.locationID IS NULL", []) }
             let tree = try fetchTree(db)
             let id = tree.nodes.first { tree.location($0.id)?.pathText == key }?.id
             return ("r.locationID = ?", [id ?? -1])

@@ -8,13 +8,15 @@ import GRDB
 /// shows: the collector's own where set, else Discogs'.
 extension CollectionStore {
     /// The totals and the counts of `dimensions` over the copies `filter` keeps.
-    /// With `spending`, what was spent on them too (per year, by where bought).
+    /// With `spending`, what was spent on them too (per year, by where bought); with
+    /// `placeless`, the places chart has a bar of the copies in no place
+    /// (`StatisticsFacet.noPlace`).
     public func statistics(
         _ filter: ExportFilter = ExportFilter(), dimensions: [StatisticsDimension] = StatisticsDimension.allCases,
-        spending: Bool = false
+        spending: Bool = false, placeless: Bool = false
     ) async throws(StoreError) -> CollectionStatistics {
         try await read { db in
-            var statistics = try Self.fetchStatistics(db, filter: filter, dimensions: dimensions)
+            var statistics = try Self.fetchStatistics(db, filter: filter, dimensions: dimensions, placeless: placeless)
             if spending { statistics.spending = try Self.fetchSpending(db, filter: filter) }
             return statistics
         }
@@ -37,7 +39,7 @@ extension CollectionStore {
     }
 
     static func fetchStatistics(
-        _ db: Database, filter: ExportFilter, dimensions: [StatisticsDimension]
+        _ db: Database, filter: ExportFilter, dimensions: [StatisticsDimension], placeless: Bool = false
     ) throws -> CollectionStatistics {
         guard let (condition, arguments) = try statisticsCondition(db, filter) else {
             return CollectionStatistics(totals: .init(), dimensions: dimensions.map { ($0, []) })
@@ -93,6 +95,11 @@ extension CollectionStore {
             case .location:
                 let tree = try fetchTree(db)
                 counts = counts.map { .init(key: tree.location(Int64($0.key) ?? 0)?.pathText ?? "#\($0.key)", count: $0.count) }
+                if placeless, let none = try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) \(from("")) AND r.locationID IS NULL", arguments: arguments), none > 0
+                {
+                    counts.append(.init(key: StatisticsFacet.noPlace, count: none))
+                }
             default:
                 break
             }
