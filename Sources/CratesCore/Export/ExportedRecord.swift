@@ -54,6 +54,10 @@ public struct ExportFilter: Hashable, Sendable {
     public var order: ListOrder
     /// Only the records the query keeps (`crates list QUERY...`); empty: every record.
     public var query: RecordQuery
+    /// The order the other way round (`--reverse`: the latest added first).
+    public var descending = false
+    /// One A–Z (or the order's) run of every record, without genre sections (`--flat`).
+    public var flat = false
 
     public init(
         sections: [String] = [], states: [LookupState] = [], location: Int64? = nil, directlyIn: Set<Int64>? = nil,

@@ -108,30 +108,8 @@ extension CollectionStore {
                     row[sectionIndex + 1] as DatabaseValue))
             }
         }
-        let listOrder = filter.order.orderTerms("")
-        var after: (section: String, row: DatabaseValue, id: Int64)?
-        while true {
-            var items: [Item] = []
-            items.reserveCapacity(pageSize)
-            if let after {
-                // The page after a key, in two index seeks. SQLite uses only the first two
-                // terms of a row value `(sectionKey, rowKey, id) > (?, ?, ?)` on record_order,
-                // and many records share a key (every unmatched record is (Unknown, "")): it
-                // would scan the whole group again for each page. So: first the rest of the
-                // group (equal keys, rowid after the last), then what follows the group.
-                try fetch(
-                    ["sectionKey = ?", "\(key) = ?", "id > ?"],
-                    StatementArguments([after.section.databaseValue, after.row]) + StatementArguments([after.id]),
-                    order: "id", limit: pageSize, into: &items)
-                if items.count < pageSize {
-                    try fetch(
-                        ["(sectionKey, \(key)) > (?, ?)"], StatementArguments([after.section.databaseValue, after.row]),
-                        order: listOrder, limit: pageSize - items.count, into: &items)
-                }
-            } else {
-                try fetch([], StatementArguments(), order: listOrder, limit: pageSize, into: &items)
-            }
-            guard let last = items.last else { return }
+        /// Hands a page to `body`, with what the detail asks for read for its records.
+        func emit(_ items: [Item]) throws {
             let releases = try fetchReleases(db, ids: Set(items.compactMap(\.record.releaseID)), detail: detail)
             let histories = detail == .full ? try fetchHistories(db, recordIDs: items.map(\.record.id)) : [:]
             let links = linked ? try fetchDiscogsLinks(db, recordIDs: items.map(\.record.id)) : [:]
@@ -164,6 +142,53 @@ extension CollectionStore {
                     discogs: links[item.record.id], pinnedReleaseID: pinned[item.record.id],
                     releaseFetchedAt: item.record.releaseID.flatMap { fetched[$0] })
             })
+        }
+        // Descending, or without sections: the ids in that order in one query (sorted once),
+        // then their records a page at a time in that order. The list's own order walks
+        // record_order by key instead, as below.
+        if filter.descending || filter.flat {
+            let direction = filter.descending ? "DESC" : "ASC"
+            // The sections stay in their order; the records within them turn round. Flat, the
+            // records not matched yet (no title to file by) come last, as their section does.
+            let order = (filter.flat ? "sectionKey = ?, " : "sectionKey, ") + "\(key) \(direction), id \(direction)"
+            let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            let ids = try Int64.fetchAll(
+                db, sql: "SELECT id FROM record \(whereClause) ORDER BY \(order)",
+                arguments: arguments + (filter.flat ? [SortKey.unknownSection] : []))
+            for start in stride(from: 0, to: ids.count, by: pageSize) {
+                let page = Array(ids[start..<min(start + pageSize, ids.count)])
+                var items: [Item] = []
+                try fetch(["id IN (SELECT value FROM json_each(?))"], [jsonArray(page)], order: "id", limit: page.count, into: &items)
+                let position = Dictionary(uniqueKeysWithValues: page.enumerated().map { ($1, $0) })
+                try emit(items.sorted { (position[$0.record.id] ?? 0) < (position[$1.record.id] ?? 0) })
+            }
+            return
+        }
+        let listOrder = filter.order.orderTerms("")
+        var after: (section: String, row: DatabaseValue, id: Int64)?
+        while true {
+            var items: [Item] = []
+            items.reserveCapacity(pageSize)
+            if let after {
+                // The page after a key, in two index seeks. SQLite uses only the first two
+                // terms of a row value `(sectionKey, rowKey, id) > (?, ?, ?)` on record_order,
+                // and many records share a key (every unmatched record is (Unknown, "")): it
+                // would scan the whole group again for each page. So: first the rest of the
+                // group (equal keys, rowid after the last), then what follows the group.
+                try fetch(
+                    ["sectionKey = ?", "\(key) = ?", "id > ?"],
+                    StatementArguments([after.section.databaseValue, after.row]) + StatementArguments([after.id]),
+                    order: "id", limit: pageSize, into: &items)
+                if items.count < pageSize {
+                    try fetch(
+                        ["(sectionKey, \(key)) > (?, ?)"], StatementArguments([after.section.databaseValue, after.row]),
+                        order: listOrder, limit: pageSize - items.count, into: &items)
+                }
+            } else {
+                try fetch([], StatementArguments(), order: listOrder, limit: pageSize, into: &items)
+            }
+            guard let last = items.last else { return }
+            try emit(items)
             after = (last.sectionKey, last.rowKey, last.record.id)
             if items.count < pageSize { return }
         }

@@ -63,7 +63,7 @@ struct ListCommand: ParsableCommand {
             label:, catno:, genre:, style:, format:, country:, year:1970..1979, \
             added:2026-11 or added:..30d, place:"Crate A1" (and the places inside it), \
             state:, media:VG+.., sleeve:, rating:4.., paid:10.., lent: or lent:anna \
-            (wanted: waits for a wantlist). -term negates; an empty value asks for the field \
+            wanted: (its release on the wantlist). -term negates; an empty value asks for the field \
             at all (lent:, paid:). A term crates cannot read exits 64, saying which and why.
 
             Examples:
@@ -74,6 +74,7 @@ struct ListCommand: ParsableCommand {
               crates list --state ambiguous,notFound
               crates list --location "Living Room"
               crates list --sort year --format vinyl --year 1975-1979
+              crates list --sort added --reverse --flat     # the latest added first
               crates list --json | jq -r 'select(.release != null) | .release.title'
             """)
 
@@ -87,6 +88,12 @@ struct ListCommand: ParsableCommand {
     @Option(help: ArgumentHelp(
         "The order within each genre section (artist: as a record shop files it, then year and title); default: the configuration's `sort`, else artist.", valueName: "order"))
     var sort: ListOrder?
+
+    @Flag(help: "The order the other way round (--sort added --reverse: the latest added first).")
+    var reverse = false
+
+    @Flag(help: "One run in the order, without genre sections (an A–Z of the whole collection).")
+    var flat = false
 
     @OptionGroup var header: HeaderOption
 
@@ -120,9 +127,10 @@ struct ListCommand: ParsableCommand {
     private func list() throws {
         // Read-only: never creates the collection, reads one the user may not write.
         let store = try self.store.openForReading()
-        let export = CollectionExport(
-            store: store,
-            filter: try records.filter(in: store, order: sort ?? ConfigurationFile.current().sort, query: try query.query()))
+        var filter = try records.filter(in: store, order: sort ?? ConfigurationFile.current().sort, query: try query.query())
+        filter.descending = reverse
+        filter.flat = flat
+        let export = CollectionExport(store: store, filter: filter)
         let json = self.json
         for warning in try blocking({ try await export.unknownGenreWarnings() }) { StandardStreams.errLine(warning) }
         if json {

@@ -89,6 +89,22 @@ struct ListCommandTests {
         return (q.id, b.id, m.id, u.id)
     }
 
+    @Test("--reverse turns the order round within each section; --flat drops the sections: the latest added first")
+    func reverseAndFlat() async throws {
+        let sandbox = try CommandSandbox()
+        let ids = try await Self.seedRock(try sandbox.openStore())
+        func listed(_ arguments: [String]) async throws -> [Int64] {
+            let result = try await sandbox.crates(["list"] + arguments)
+            #expect(result.status == 0, "\(result)")
+            return result.stdoutLines.compactMap { $0.split(separator: "\t").first.flatMap { Int64($0) } }
+        }
+        #expect(try await listed(["--sort", "added"]) == [ids.queen, ids.beatles, ids.motorhead, ids.upc])
+        #expect(try await listed(["--sort", "added", "--reverse"]) == [ids.motorhead, ids.beatles, ids.queen, ids.upc])
+        #expect(try await listed(["--sort", "added", "--reverse", "--flat"]) == [ids.motorhead, ids.beatles, ids.queen, ids.upc])
+        #expect(try await listed(["--sort", "title", "--flat"]) == [ids.queen, ids.beatles, ids.motorhead, ids.upc], "A Night…, Abbey…, Ace…, then the unmatched")
+        #expect(try await listed(["--sort", "added", "--reverse", "--flat", "format:lp"]) == [ids.beatles, ids.queen])
+    }
+
     @Test("--sort: by artist as shops file it (the default), title, year, added, label, place; a bad one names them")
     func sort() async throws {
         let sandbox = try CommandSandbox()
