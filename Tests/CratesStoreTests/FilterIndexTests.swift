@@ -174,9 +174,11 @@ import Testing
         try await store.read { db in
             // A year or format word is a condition of its own (`ListFilterTerms`), not text; a
             // quote left open is no query (`RecordQuery`): the filter says so instead.
+            // A word after a dash ("-1234", a piece of "SRCL-1234") is a negated term, which
+            // the scan here does not model (RecordQueryStoreTests tests negation).
             for filter in filters
             where ListFilterTerms(filter).years == nil && ListFilterTerms(filter).formats.isEmpty
-                && (try? RecordQuery(parsing: filter)) != nil
+                && (try? RecordQuery(parsing: filter)) != nil && !filter.split(separator: " ").contains(where: { $0.hasPrefix("-") })
             {
                 let expected = try scanned(db, filter)
                 let words = CollectionStore.filterWords(filter)

@@ -28,7 +28,7 @@ import Testing
         let records = try #require(object["records"] as? [[String: Any]])
         #expect(records.count == 3)
         for record in records {
-            #expect(Set(record.keys) == ["id", "releaseId", "lowestPrice", "forSale", "grade", "suggestedPrice", "at"])
+            #expect(Set(record.keys) == ["id", "releaseId", "lowestPrice", "forSale", "grade", "suggestedPrice", "at", "paid"])
         }
         #expect(records[0]["id"] as? Int == 12 && records[0]["releaseId"] as? Int == 1401)
         #expect(records[0]["lowestPrice"] as? Double == 12.49 && records[0]["forSale"] as? Int == 3)
