@@ -12,7 +12,7 @@ struct ImporterTests {
     @Test("the plan adds each copy once; a second run adds nothing; lines refused and release rows said")
     func twice() async throws {
         let temporary = try TemporaryStore()
-        let importer = Importer(store: temporary.store, progress: ImportProgress(terminal: false), stopRequest: StopRequest())
+        let importer = Importer(store: temporary.store, progress: QuietImportProgress(), stopRequest: StopRequest())
         let parsed = try ImportFile.parse(Self.file)
         let options = Importer.Options(lookups: false)
         let first = try await importer.run(parsed, name: "shelf.txt", options: options, discogs: { .failure(.notSignedIn) })
@@ -32,7 +32,7 @@ struct ImporterTests {
         let temporary = try TemporaryStore()
         let stop = StopRequest()
         stop.request(SIGTERM)
-        let importer = Importer(store: temporary.store, progress: ImportProgress(terminal: false), stopRequest: stop)
+        let importer = Importer(store: temporary.store, progress: QuietImportProgress(), stopRequest: stop)
         let outcome = try await importer.run(
             try ImportFile.parse(Self.file), name: "shelf.txt", options: .init(lookups: false), discogs: { .failure(.notSignedIn) })
         #expect(outcome.added == 0)
@@ -43,7 +43,7 @@ struct ImporterTests {
     @Test("lookups on, but the credentials cannot be read: the import stands and says why")
     func unusableCredentials() async throws {
         let temporary = try TemporaryStore()
-        let importer = Importer(store: temporary.store, progress: ImportProgress(terminal: false), stopRequest: StopRequest())
+        let importer = Importer(store: temporary.store, progress: QuietImportProgress(), stopRequest: StopRequest())
         let outcome = try await importer.run(
             try ImportFile.parse(Array("5099750442227\n".utf8)), name: "one.txt", options: .init(),
             discogs: { .failure(.unusable("credentials.json is not valid JSON")) })

@@ -21,12 +21,12 @@ import Foundation
 /// 5. Report: the summary, what needs a person, and `--report FILE`.
 public struct Importer: Sendable {
     public let store: CollectionStore
-    public let progress: ImportProgress
+    public let progress: any ImportReporting
     public let stopRequest: StopRequest
     /// The local Discogs catalogue: asked first, with no request and no account needed.
     public let catalogue: (any ReleaseCatalogue)?
 
-    public init(store: CollectionStore, progress: ImportProgress, stopRequest: StopRequest, catalogue: (any ReleaseCatalogue)? = nil) {
+    public init(store: CollectionStore, progress: any ImportReporting, stopRequest: StopRequest, catalogue: (any ReleaseCatalogue)? = nil) {
         self.store = store
         self.progress = progress
         self.stopRequest = stopRequest
@@ -345,7 +345,7 @@ public struct Importer: Sendable {
                 let secondsLeft =
                     remaining > 0 && asksDiscogs
                     ? await limiter.secondsUntilSent(Self.requestsLeft(remaining, counts: counts, answeredLocally: local)) : nil
-                progress.lookups(.init(counts: all, total: max(total, all.done), secondsLeft: secondsLeft))
+                progress.lookups(.init(counts: all, total: max(total, all.done), secondsLeft: secondsLeft), final: false)
             }
             outcome.counts = before.adding(run.counts)
             outcome.counts.writeRetries += await worker.statistics.writeRetries
