@@ -51,7 +51,7 @@ public final class SyncProgressLine: Sendable {
                 label = state.status.text
             }
             if !terminal, started, let secondsLeft, let label {
-                StandardStreams.errLine("crates \(label): \(RateWaitCountdown.text(secondsLeft))")
+                StandardStreams.errLine("crates \(label): \(StatusWording.rateLimit(seconds: secondsLeft))")
             }
         }
     }
@@ -153,7 +153,7 @@ public final class SyncProgressLine: Sendable {
             guard let plain = status.text else { return nil }
             text = plain
         }
-        if let rateWait { text += " · " + RateWaitCountdown.text(rateWait) }
+        if let rateWait { text += " · " + StatusWording.rateLimit(seconds: rateWait) }
         if let secondsLeft, secondsLeft > 0 { text += " · " + ProgressText.duration(secondsLeft) + " left" }
         return text
     }

@@ -34,7 +34,7 @@ final class ImportProgress: ImportReporting {
         let left = value.secondsLeft.map { " · " + ProgressText.duration($0) + " left" } ?? ""
         if terminal {
             // The wait first, so that a narrow terminal's cut never hides it.
-            let waiting = wait.map { " · " + RateWaitCountdown.text($0) } ?? ""
+            let waiting = wait.map { " · " + StatusWording.rateLimit(seconds: $0) } ?? ""
             draw("Looking up \(ProgressText.bar(c.done, value.total, width: 16)) \(c.done)/\(value.total)\(waiting) · \(counts)\(left)")
             return
         }
@@ -62,7 +62,7 @@ final class ImportProgress: ImportReporting {
             if let last { lookups(last) }
         } else if started, let secondsLeft {
             let done = last.map { "\($0.counts.done)/\($0.total) done, " } ?? ""
-            StandardStreams.errLine("lookups: \(done)\(RateWaitCountdown.text(secondsLeft))")
+            StandardStreams.errLine("lookups: \(done)\(StatusWording.rateLimit(seconds: secondsLeft))")
         }
     }
 
