@@ -128,13 +128,16 @@ import Testing
         }
         _ = try await store.addAll((0..<20).map { NewRecord(gtin: makeGTIN(2_000 + $0), addMethod: .typed) })
         let before = try await RestoreIndexingTests.indexed(store)
-        let entries = (0..<120).compactMap { n -> ImportEntry? in
-            ImportEntry(
-                line: n + 1, gtin: makeGTIN(5_000 + n), releaseID: n % 6 == 1 ? releases[n % releases.count].id : nil,
-                note: n % 4 == 0 ? "note \(n)" : nil,
-                addedAt: n % 3 == 0 ? Date(timeIntervalSince1970: 1_600_000_000 + Double(n) * 86_400) : nil,
-                grading: CopyGrading(rating: Rating(clamping: n % 6)),
-                collector: n % 9 == 0 ? FilterIndexTests.pick(FilterIndexTests.own, &random) : nil, handEntered: n % 17 == 3)
+        var entries: [ImportEntry] = []
+        for n in 0..<120 {
+            let releaseID: Int? = n % 6 == 1 ? releases[n % releases.count].id : nil
+            let note: String? = n % 4 == 0 ? "note \(n)" : nil
+            let addedAt: Date? = n % 3 == 0 ? Date(timeIntervalSince1970: 1_600_000_000 + Double(n) * 86_400) : nil
+            let collector: RecordFields? = n % 9 == 0 ? FilterIndexTests.pick(FilterIndexTests.own, &random) : nil
+            let entry = ImportEntry(
+                line: n + 1, gtin: makeGTIN(5_000 + n), releaseID: releaseID, note: note, addedAt: addedAt,
+                grading: CopyGrading(rating: Rating(clamping: n % 6)), collector: collector, handEntered: n % 17 == 3)
+            if let entry { entries.append(entry) }
         }
         let outcome = try await store.importEntries(ImportEntries(entries), copies: false, batchSize: 17)
         #expect(outcome.added == entries.count)
