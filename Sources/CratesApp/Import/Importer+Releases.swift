@@ -58,7 +58,7 @@ extension Importer {
             do {
                 if let known = fetched[id] {
                     release = known
-                } else if let catalogue, let listed = try? catalogue.release(id: id) {
+                } else if let catalogue, let listed = try? await catalogue.release(id: id) {
                     // As the catalogue answers a lookup: its full details (tracklist, notes,
                     // images) come from Discogs on demand.
                     var listed = listed

@@ -30,7 +30,7 @@ extension CollectionSession {
     /// matched when Discogs answers.
     func addBought(_ releaseID: Int, gtin: GTIN?, recheck: CheckReference?) async {
         let location = context.location
-        let known = try? catalogue?.release(id: releaseID)
+        let known = try? await catalogue?.release(id: releaseID)
         let allowing: AddAllowance = [.anotherCopy, .notARecord]
         if known == nil, discogs?.signedIn != true, let gtin {
             do {

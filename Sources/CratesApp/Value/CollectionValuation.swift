@@ -33,12 +33,13 @@ public struct CollectionValuation: Sendable {
 
     public let store: CollectionStore
     public let access: DiscogsAccess
-    public let now: @Sendable () -> Date
+    /// The clock the stored figures are dated by.
+    public let timeline: Timeline
 
-    public init(store: CollectionStore, access: DiscogsAccess, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(store: CollectionStore, access: DiscogsAccess, timeline: Timeline = Timeline()) {
         self.store = store
         self.access = access
-        self.now = now
+        self.timeline = timeline
     }
 
     /// The currency to show: `asked` (`--currency`), else config.json's, else the one the
@@ -160,7 +161,7 @@ public struct CollectionValuation: Sendable {
                 if let code = stats.lowestPrice?.currency { learned = learned ?? code }
                 try await store.storeReleasePrice(
                     releaseID: releaseID, currency: stats.lowestPrice?.currency ?? asked ?? learned ?? "",
-                    lowestPrice: stats.lowestPrice?.value, forSale: stats.numForSale, at: now())
+                    lowestPrice: stats.lowestPrice?.value, forSale: stats.numForSale, at: timeline.date)
             }
             guard next else { return outcome }
         }
@@ -180,7 +181,7 @@ public struct CollectionValuation: Sendable {
                 for copy in graded[releaseID] ?? [] {
                     guard let grade = copy.grade, let price = suggestions.byGrade[grade] else { continue }
                     accountCurrency = price.currency
-                    try await store.storeCopyPrice(recordID: copy.recordID, grade: grade, price: price, at: now())
+                    try await store.storeCopyPrice(recordID: copy.recordID, grade: grade, price: price, at: timeline.date)
                 }
             }
             guard next else { return outcome }
@@ -201,7 +202,7 @@ public struct CollectionValuation: Sendable {
         }) {
             let value = try await ask { () async throws(DiscogsError) in try await client.collectionValue(username: username) }
             // Discogs writes the collection's value in the account's currency.
-            try await store.storeCollectionValue(value, currency: accountCurrency ?? "", at: now())
+            try await store.storeCollectionValue(value, currency: accountCurrency ?? "", at: timeline.date)
         }
         guard valued else { return outcome }
         outcome.accountCurrency = accountCurrency

@@ -12,12 +12,13 @@ import Foundation
 public struct WantlistPrices: Sendable {
     public let store: CollectionStore
     public let access: DiscogsAccess
-    public let now: @Sendable () -> Date
+    /// The clock the stored figures are dated by.
+    public let timeline: Timeline
 
-    public init(store: CollectionStore, access: DiscogsAccess, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(store: CollectionStore, access: DiscogsAccess, timeline: Timeline = Timeline()) {
         self.store = store
         self.access = access
-        self.now = now
+        self.timeline = timeline
     }
 
     /// Asks for the figures of every want (`releases` nil) or of these; `currency` nil: the
@@ -68,7 +69,7 @@ public struct WantlistPrices: Sendable {
             do throws(StoreError) {
                 try await store.storeReleasePrice(
                     releaseID: releaseID, currency: stats.lowestPrice?.currency ?? currency ?? "",
-                    lowestPrice: stats.lowestPrice?.value, forSale: stats.numForSale, at: now())
+                    lowestPrice: stats.lowestPrice?.value, forSale: stats.numForSale, at: timeline.date)
             } catch {
                 outcome.messages.append(error.description)
                 outcome.exitStatus = 1
