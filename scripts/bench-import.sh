@@ -73,7 +73,7 @@ median = statistics.median(times)
 print("  times: " + " ".join("%.2f s" % t for t in times))
 print("  median %.2f s; target %.1f s: ratio %.2f (%s)" % (median, TARGET, median / TARGET,
                                                           "met" if median < TARGET else "MISSED"))
-print("  CPU (user + system) median %.2f s: on a shared machine, what the wall clock would be on an idle one"
+print("  CPU (user + system) median %.2f s (on a shared machine the wall clock also counts the waits for a core)"
       % statistics.median(cpus))
 print("  peak RSS %.1f MB (largest of the runs); load average after %.2f %.2f %.2f" % (max(peaks), *os.getloadavg()))
 
