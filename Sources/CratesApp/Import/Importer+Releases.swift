@@ -53,7 +53,7 @@ extension Importer {
                 outcome.unresolved += rows[index...].map { ImportUnresolved(entry: entries[$0.position], reason: .stopped(stop)) }
                 return
             }
-            progress.lookups(.init(counts: outcome.counts, total: outcome.total))
+            progress.lookups(.init(counts: outcome.counts, total: outcome.total), final: false)
             let release: Release
             do {
                 if let known = fetched[id] {

@@ -178,18 +178,6 @@ public enum DiscogsAnswerError: Error, CustomStringConvertible {
         case .discogs(let error): error.description
         }
     }
-
-    /// 1: not a record's code; 2: no such release; 3: not signed in or refused; 4:
-    /// unreachable or Discogs' error.
-    public var exitStatus: Int32 {
-        switch self {
-        case .notARecord: 1
-        case .noSuchRelease: 2
-        case .access, .notInCatalogue: 3
-        case .discogs(.unauthorized): 3
-        case .discogs: 4
-        }
-    }
 }
 
 private struct AnswerJSON: Encodable {

@@ -145,13 +145,4 @@ public enum ReleaseFinderError: Error, CustomStringConvertible {
     public var inTheUI: String {
         if case .access(let problem) = self { problem.inTheUI } else { description }
     }
-
-    /// 3: not signed in or refused; 4: unreachable, or Discogs answered with an error.
-    public var exitStatus: Int32 {
-        switch self {
-        case .access: 3
-        case .discogs(.unauthorized): 3
-        case .discogs: 4
-        }
-    }
 }

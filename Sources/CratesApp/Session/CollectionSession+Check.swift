@@ -109,7 +109,7 @@ extension CollectionSession {
         spawn {
             post(.message("Asking Discogs for \(counted(releaseIDs.count, "price"))…", isError: false))
             let outcome = await WantlistPrices(store: store, access: access).refresh(releases: releaseIDs)
-            if outcome.exitStatus == 0 {
+            if outcome.ending == .complete {
                 post(.message("Prices asked: \(counted(releaseIDs.count, "release"))", isError: false))
             } else {
                 post(.message(outcome.messages.joined(separator: "; "), isError: true))

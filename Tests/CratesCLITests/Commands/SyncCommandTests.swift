@@ -33,6 +33,23 @@ struct SyncCommandTests {
     /// The sync is killed -9 the moment Discogs has carried out its first add, before the
     /// answer (and so the instance id) reaches it: the server holds that answer until the
     /// process is gone. The next sync reconciles and adds the rest: one instance per copy.
+    @Test("an add Discogs refuses: named, exit 5; the next sync leaves it alone and exits 0")
+    func refusedAdd() async throws {
+        let (sandbox, server) = try await Self.signedIn()
+        defer { withExtendedLifetime(server) {} }
+        let store = try sandbox.openStore()
+        _ = try await store.add(NewRecord(
+            gtin: Seed.gtin(7), addedAt: Seed.addedAt, addMethod: .typed,
+            release: Seed.release(987_654_321, artist: "Nobody", title: "Withdrawn", genre: "Rock")))
+        let first = try await sandbox.crates(["sync"])
+        #expect(first.status == 5, "\(first)")
+        #expect(first.stdoutLines.first?.contains("1 refused") == true, "\(first)")
+        #expect(first.stdout.contains("not added to Discogs: 1 Nobody — Withdrawn: "), "\(first)")
+        let again = try await sandbox.crates(["sync"])
+        #expect(again.status == 0, "\(again)")
+        #expect(again.stdout.contains("1 copy Discogs refused before is not sent again"), "\(again)")
+    }
+
     @Test("kill -9 between the POST and storing the instance id, then a re-run: exactly one instance per copy")
     func killedMidPush() async throws {
         let (sandbox, server) = try await Self.signedIn()
