@@ -23,6 +23,8 @@ final class DumpInput {
         var fileBytesRead: Int64
         /// True for the last chunk: what follows the last `</release>` (`</releases>`).
         var isLast: Bool
+        static let empty = Chunk(
+            bytes: [], offset: 0, originalLength: 0, strippedOffset: 0, removals: [], fileBytesRead: 0, isLast: false)
     }
 
     static let readSize = 1 << 20
@@ -133,27 +135,6 @@ final class DumpInput {
                     if match { return index + tag.count }
                 }
                 index -= 1
-            }
-            return nil
-        }
-    }
-
-    /// The index just past the first `</release>` at or after `from` in `bytes`.
-    static func firstEndTag(in bytes: [UInt8], from: Int) -> Int? {
-        let tag = endTag
-        guard bytes.count >= tag.count else { return nil }
-        return bytes.withUnsafeBufferPointer { buffer -> Int? in
-            var index = max(0, from)
-            while index <= buffer.count - tag.count {
-                if buffer[index] == UInt8(ascii: "<") {
-                    var match = true
-                    for k in 1..<tag.count where buffer[index + k] != tag[k] {
-                        match = false
-                        break
-                    }
-                    if match { return index + tag.count }
-                }
-                index += 1
             }
             return nil
         }

@@ -27,6 +27,8 @@ public final class DumpReader: Sendable {
     private let chunks = BlockingChannel<DumpInput.Chunk>(capacity: 4)
     private let batches = BlockingChannel<DumpBatch>(capacity: 4)
     private let cancelled = Atomic<Bool>(false)
+    /// Whether the file's document element is `<releases>`, once the parsing thread knows.
+    private let rootIsReleases = LockedBox<Bool?>(nil)
 
     /// Opens `path` (a `.xml.gz`, an `.xml`, or "-" for standard input); throws when it cannot
     /// be opened.
@@ -51,6 +53,7 @@ public final class DumpReader: Sendable {
         let parserDone = DispatchSemaphore(value: 0)
         let input = self.input
         let path = self.path
+        let rootIsReleases = self.rootIsReleases
 
         let inflating = Thread {
             defer {
@@ -74,6 +77,7 @@ public final class DumpReader: Sendable {
                 parserDone.signal()
             }
             let parser = ReleaseElementParser()
+            defer { rootIsReleases.withLock { $0 = parser.rootIsReleases } }
             var fileBytesRead: Int64 = 0
             var bytesParsed: Int64 = 0
             func handOver() -> Bool {
@@ -132,7 +136,9 @@ public final class DumpReader: Sendable {
         batches.cancel()
         if cancelled.load(ordering: .relaxed) { return }
         if let error = failure.withLock({ $0 }) { throw error }
-        if releases == 0, skipped == 0 { throw DumpError.notADump(path: path) }
+        if releases == 0, skipped == 0 {
+            throw rootIsReleases.withLock({ $0 }) == true ? DumpError.noRelease(path: path) : DumpError.notADump(path: path)
+        }
     }
 }
 
