@@ -1,11 +1,10 @@
-import CZlib
+import CExpat
 import Foundation
 
-/// The dump's bytes, inflated: a `.xml.gz` through zlib, an uncompressed `.xml` as it is
-/// (gzread reads a file that is not gzip transparently), or standard input (`-`).
-///
-/// Cut into chunks that end just after a `</release>`, so that every chunk holds whole
-/// releases: a release the parser refuses can be stepped over within its chunk.
+/// The dump's bytes, inflated (`GzipStream`: a `.xml.gz`, an uncompressed `.xml` as it is, or
+/// standard input, `-`), cut into chunks that end just after a `</release>`, so that every
+/// chunk holds whole releases: a release the parser refuses can be stepped over within its
+/// chunk.
 final class DumpInput {
     /// A run of whole releases and where it stands in the file.
     struct Chunk: Sendable {
@@ -23,16 +22,21 @@ final class DumpInput {
         var fileBytesRead: Int64
         /// True for the last chunk: what follows the last `</release>` (`</releases>`).
         var isLast: Bool
+
         static let empty = Chunk(
             bytes: [], offset: 0, originalLength: 0, strippedOffset: 0, removals: [], fileBytesRead: 0, isLast: false)
     }
 
+    /// How much is inflated at a time.
     static let readSize = 1 << 20
     private static let endTag = Array("</release>".utf8)
 
     let path: String
-    private let file: gzFile
-    private var pending: [UInt8] = []
+    private let stream: GzipStream
+    /// The inflated bytes not yet cut into a chunk: `buffer[0..<used]`.
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var used = 0
     private var offset: Int64 = 0
     private var strippedOffset: Int64 = 0
     private var finished = false
@@ -40,27 +44,23 @@ final class DumpInput {
     /// Opens `path` ("-" for standard input).
     init(path: String) throws(DumpError) {
         self.path = path
-        let handle: gzFile?
-        if path == "-" {
-            handle = gzdopen(dup(STDIN_FILENO), "rb")
-        } else {
+        if path != "-" {
             var info = stat()
             guard stat(path, &info) == 0 else {
-                throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+                throw .unreadable(path: path, reason: errno == ENOENT ? "there is no such file" : String(cString: strerror(errno)))
             }
             guard (info.st_mode & S_IFMT) == S_IFREG || (info.st_mode & S_IFMT) == S_IFIFO else {
                 throw .unreadable(path: path, reason: "it is not a file")
             }
-            handle = gzopen(path, "rb")
         }
-        guard let handle else {
-            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
-        }
-        gzbuffer(handle, UInt32(Self.readSize))
-        file = handle
+        let descriptor = path == "-" ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        stream = GzipStream(descriptor: descriptor)
+        capacity = 2 * Self.readSize
+        buffer = .allocate(capacity: capacity)
     }
 
-    deinit { gzclose(file) }
+    deinit { buffer.deallocate() }
 
     /// The file's size in bytes (nil for standard input or a pipe).
     static func size(of path: String) -> Int64? {
@@ -74,35 +74,42 @@ final class DumpInput {
     func next() throws(DumpError) -> Chunk? {
         guard !finished else { return nil }
         while true {
-            let start = pending.count
-            pending.reserveCapacity(start + Self.readSize)
-            pending.append(contentsOf: repeatElement(0, count: Self.readSize))
-            let count = pending.withUnsafeMutableBufferPointer { buffer in
-                gzread(file, buffer.baseAddress.map { $0 + start }, UInt32(Self.readSize))
+            if capacity - used < Self.readSize { grow() }
+            let count: Int
+            do {
+                count = try stream.read(into: UnsafeMutableRawBufferPointer(start: buffer + used, count: Self.readSize))
+            } catch {
+                throw .damaged(path: path, reason: error.reason, offset: error.offset)
             }
-            var errorNumber: Int32 = 0
-            let message = gzerror(file, &errorNumber)
-            if count < 0 || (errorNumber != Z_OK && errorNumber != Z_STREAM_END) {
-                let reason = message.map { String(cString: $0) } ?? "read error"
-                throw .damaged(path: path, reason: reason, offset: Int64(gzoffset(file)))
-            }
-            pending.removeLast(Self.readSize - Int(max(0, count)))
+            let start = used
+            used += count
             if count == 0 {
                 finished = true
-                return take(pending.count, isLast: true)
+                return take(used, isLast: true, fileBytesRead: stream.fileBytesRead)
             }
-            if let end = Self.lastEndTag(in: pending, from: start) {
-                return take(end, isLast: false)
+            if let end = Self.lastEndTag(in: UnsafeBufferPointer(start: buffer, count: used), from: start) {
+                return take(end, isLast: false, fileBytesRead: stream.fileBytesRead)
             }
         }
     }
 
-    private func take(_ length: Int, isLast: Bool) -> Chunk {
-        let stripped = ElementStripper.strip(pending[..<length])
-        pending.removeFirst(length)
+    /// Room for another read: the buffer doubles.
+    private func grow() {
+        let larger = max(2 * capacity, used + Self.readSize)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        grown.update(from: buffer, count: used)
+        buffer.deallocate()
+        buffer = grown
+        capacity = larger
+    }
+
+    private func take(_ length: Int, isLast: Bool, fileBytesRead: Int64) -> Chunk {
+        let stripped = ElementStripper.strip(UnsafeBufferPointer(start: buffer, count: length))
         let chunk = Chunk(
             bytes: stripped.bytes, offset: offset, originalLength: length, strippedOffset: strippedOffset,
-            removals: stripped.removals, fileBytesRead: Int64(gzoffset(file)), isLast: isLast)
+            removals: stripped.removals, fileBytesRead: fileBytesRead, isLast: isLast)
+        if used > length { buffer.update(from: buffer + length, count: used - length) }
+        used -= length
         offset += Int64(length)
         strippedOffset += Int64(stripped.bytes.count)
         return chunk
@@ -120,23 +127,21 @@ final class DumpInput {
 
     /// The index just past the last `</release>` in `bytes`, looking at what was added since
     /// `from` (and the tag's length before it, for a tag split across reads).
-    static func lastEndTag(in bytes: [UInt8], from: Int) -> Int? {
+    static func lastEndTag(in buffer: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
         let tag = endTag
         let lowest = max(0, from - tag.count)
-        var index = bytes.count - tag.count
-        return bytes.withUnsafeBufferPointer { buffer -> Int? in
-            while index >= lowest {
-                if buffer[index] == UInt8(ascii: "<"), buffer[index + 1] == UInt8(ascii: "/") {
-                    var match = true
-                    for k in 2..<tag.count where buffer[index + k] != tag[k] {
-                        match = false
-                        break
-                    }
-                    if match { return index + tag.count }
+        var index = buffer.count - tag.count
+        while index >= lowest {
+            if buffer[index] == UInt8(ascii: "<"), buffer[index + 1] == UInt8(ascii: "/") {
+                var match = true
+                for k in 2..<tag.count where buffer[index + k] != tag[k] {
+                    match = false
+                    break
                 }
-                index -= 1
+                if match { return index + tag.count }
             }
-            return nil
+            index -= 1
         }
+        return nil
     }
 }
