@@ -5,6 +5,9 @@ import Foundation
 /// standard input, `-`), cut into chunks that end just after a `</release>`, so that every
 /// chunk holds whole releases: a release the parser refuses can be stepped over within its
 /// chunk.
+///
+/// The file is opened at the first `next()`, on the thread that reads: a FIFO nobody writes
+/// blocks there, not the thread that would stop the build.
 final class DumpInput {
     /// A run of whole releases and where it stands in the file.
     struct Chunk: Sendable {
@@ -32,7 +35,7 @@ final class DumpInput {
     private static let endTag = Array("</release>".utf8)
 
     let path: String
-    private let stream: GzipStream
+    private var stream: GzipStream?
     /// The inflated bytes not yet cut into a chunk: `buffer[0..<used]`.
     private var buffer: UnsafeMutablePointer<UInt8>
     private var capacity: Int
@@ -41,7 +44,7 @@ final class DumpInput {
     private var strippedOffset: Int64 = 0
     private var finished = false
 
-    /// Opens `path` ("-" for standard input).
+    /// Checks that `path` ("-" for standard input) names a file or a FIFO that exists.
     init(path: String) throws(DumpError) {
         self.path = path
         if path != "-" {
@@ -53,9 +56,6 @@ final class DumpInput {
                 throw .unreadable(path: path, reason: "it is not a file")
             }
         }
-        let descriptor = path == "-" ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-        stream = GzipStream(descriptor: descriptor)
         capacity = 2 * Self.readSize
         buffer = .allocate(capacity: capacity)
     }
@@ -70,9 +70,19 @@ final class DumpInput {
         return Int64(info.st_size)
     }
 
+    private func open() throws(DumpError) -> GzipStream {
+        if let stream { return stream }
+        let descriptor = path == "-" ? dup(STDIN_FILENO) : Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        let opened = GzipStream(descriptor: descriptor)
+        stream = opened
+        return opened
+    }
+
     /// The next chunk; nil at the end.
     func next() throws(DumpError) -> Chunk? {
         guard !finished else { return nil }
+        let stream = try open()
         while true {
             if capacity - used < Self.readSize { grow() }
             let count: Int
