@@ -111,6 +111,7 @@ final class ReleaseElementParser {
     /// Parses one chunk of whole releases, adding them to what `take()` returns. Returns
     /// where the file ended inside a release, if it did.
     func parse(_ chunk: DumpInput.Chunk) -> Int64? {
+        output.skipped += chunk.skipped
         self.chunk = chunk
         defer { self.chunk = .empty }
         var position = 0

@@ -173,4 +173,21 @@ import Testing
         #expect(two.labels.first?.id == 3)
         #expect(read.skipped.isEmpty, "\(read.skipped)")
     }
+
+    @Test("a release larger than any of Discogs' (a title of 50 MB) is skipped and named, never held")
+    func hugeRelease() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("huge.xml")
+        try Self.writeLarge([
+            .text("<releases><release id=\"1\"><title>One</title></release>\n<release id=\"3\" status=\"Accepted\"><title>"),
+            .repeated("x", megabytes: 50),
+            .text("</title></release>\n<release id=\"4\"><title>Four</title></release>\n</releases>\n"),
+        ], to: path)
+        let read = try DumpReaderTests.readAll(path)
+        #expect(read.releases.map(\.id) == [1, 4])
+        #expect(read.skipped.map(\.releaseID) == [3], "\(read.skipped)")
+        #expect(read.skipped.first?.reason.contains("larger than 16 MB") == true, "\(read.skipped)")
+        let start = "<releases><release id=\"1\"><title>One</title></release>\n".utf8.count
+        #expect(read.skipped.first?.offset == Int64(start), "\(read.skipped)")
+    }
 }
