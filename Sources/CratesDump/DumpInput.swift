@@ -59,20 +59,24 @@ final class DumpInput {
     /// Checks that `path` ("-" for standard input) names a file or a FIFO that exists.
     init(path: String) throws(DumpError) {
         self.path = path
-        if path != "-" {
-            var info = stat()
-            guard stat(path, &info) == 0 else {
-                throw .unreadable(path: path, reason: errno == ENOENT ? "there is no such file" : String(cString: strerror(errno)))
-            }
-            guard (info.st_mode & S_IFMT) == S_IFREG || (info.st_mode & S_IFMT) == S_IFIFO else {
-                throw .unreadable(path: path, reason: "it is not a file")
-            }
-        }
+        try Self.check(path)
         capacity = 2 * Self.readSize
         buffer = .allocate(capacity: capacity)
     }
 
     deinit { buffer.deallocate() }
+
+    /// Throws unless `path` is "-" or names a file or a FIFO that is there.
+    static func check(_ path: String) throws(DumpError) {
+        guard path != "-" else { return }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw .unreadable(path: path, reason: errno == ENOENT ? "there is no such file" : String(cString: strerror(errno)))
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG || (info.st_mode & S_IFMT) == S_IFIFO else {
+            throw .unreadable(path: path, reason: "it is not a file")
+        }
+    }
 
     /// The file's size in bytes (nil for standard input or a pipe).
     static func size(of path: String) -> Int64? {

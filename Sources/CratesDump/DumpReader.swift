@@ -38,6 +38,9 @@ public final class DumpReader: Sendable {
         input = InputBox(try DumpInput(path: path))
     }
 
+    /// Throws unless `path` is "-" or names a file or a FIFO that is there, without opening it.
+    public static func checkExists(_ path: String) throws(DumpError) { try DumpInput.check(path) }
+
     /// The size of the dump at `path` in bytes, without opening it; nil for standard input
     /// or a pipe.
     public static func fileSize(of path: String) -> Int64? { DumpInput.size(of: path) }
