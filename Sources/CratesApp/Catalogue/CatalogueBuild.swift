@@ -1,5 +1,6 @@
 import CratesCore
 import CratesDump
+import CratesNet
 import CratesStore
 import Foundation
 import Synchronization
@@ -159,6 +160,7 @@ public struct CatalogueBuild: Sendable {
             builder.abandon()
             throw .dump(error)
         } catch let error as CatalogueFileError {
+            if let detail = builder.failureDetail { Diagnostics.note("SQLite: \(detail)") }
             builder.abandon()
             throw .file(error)
         } catch {

@@ -35,6 +35,9 @@ public final class DiscogsCatalogueBuilder {
     private(set) public var releases = 0
     /// Releases the dump listed twice (the second is left out).
     private(set) public var duplicates: [Int] = []
+    /// SQLite's own words for the last failure, for `--verbose`: the messages say it in
+    /// crates' words.
+    private(set) public var failureDetail: String?
     private var finished = false
 
     private enum Statement: Int, CaseIterable {
@@ -374,15 +377,12 @@ public final class DiscogsCatalogueBuilder {
     }
 
     private func failure(_ what: String) -> CatalogueFileError {
-        var message = "unknown error"
-        var code: Int32 = 0
+        var code: Int32 = SQLITE_ERROR
         if let db {
-            if let text = sqlite3_errmsg(db) { message = String(cString: text) }
+            failureDetail = sqlite3_errmsg(db).map { String(cString: $0) }
             code = sqlite3_extended_errcode(db)
         }
-        if code & 0xFF == SQLITE_FULL {
-            return .cannotWrite(path: path, reason: "the disk is full (\(message))")
-        }
-        return .cannotWrite(path: path, reason: "\(what): \(message)")
+        let words = CatalogueFileError.writingWords(sqliteCode: code)
+        return .cannotWrite(path: path, reason: code & 0xFF == SQLITE_FULL ? words : "\(what): \(words)")
     }
 }

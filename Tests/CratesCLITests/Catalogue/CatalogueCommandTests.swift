@@ -121,6 +121,23 @@ struct CatalogueCommandTests {
         }
     }
 
+    @Test("a catalogue that is no catalogue is said in crates' words, not SQLite's")
+    func notACatalogueWords() async throws {
+        let sandbox = try CommandSandbox()
+        let text = sandbox.directory.appendingPathComponent("text.sqlite").path
+        try "not sqlite\n".write(toFile: text, atomically: false, encoding: .utf8)
+        let database = sandbox.directory.appendingPathComponent("other.sqlite").path
+        let made = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["sqlite3", database, "CREATE TABLE notes(a)"])
+        #expect(made.status == 0, "\(made)")
+        for path in [text, database] {
+            chmod(path, 0o600)
+            let status = try await sandbox.crates(["catalogue", "status", "--catalogue", path])
+            #expect(status.status == 1, "\(status)")
+            #expect(status.stderr.contains("it is not a catalogue crates built"), "\(status)")
+            for words in ["file is not a database", "no such table"] { #expect(!status.stderr.contains(words), "\(status)") }
+        }
+    }
+
     @Test("Ctrl-C during a build exits 130, removes the building file, and leaves the old catalogue")
     func interrupted() async throws {
         let sandbox = try CommandSandbox()
