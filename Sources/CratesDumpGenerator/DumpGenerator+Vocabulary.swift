@@ -37,6 +37,10 @@ extension DumpGenerator {
         (13, "Phonographic Copyright (p)"), (14, "Copyright (c)"), (17, "Pressed By"), (21, "Published By"),
         (9, "Distributed By"), (23, "Recorded At"),
     ]
+    static let formatTexts = [
+        "180 Gram", "Blue Marbled", "Test Pressing", "White Label", "Clear", "Red Translucent", "Promo", "Picture Disc",
+        "Club Edition", "Digipak", "Jewel Case", "Reissue, Remastered", "Etched B-side", "Orange", "Splatter", "Misprint",
+    ]
     static let countries = ["US", "UK", "Germany", "Belgium", "Europe", "Spain", "Japan", "France", "Netherlands"]
     // The credits, tracks, companies, notes and videos (what the catalogue strips): names and
     // words enough that a dump compresses as the real one does (about 550 bytes a release).

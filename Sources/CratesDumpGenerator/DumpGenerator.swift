@@ -167,9 +167,11 @@ public struct DumpGenerator {
         } else {
             x += "<title>\(Self.escaped(title))</title>"
         }
-        // Labels: one label twice with catalogue-number variants on every eighth release.
+        // Labels: one label twice with catalogue-number variants on every eighth release. Half
+        // the releases are on the big labels, half on one of a long tail (Discogs lists about
+        // two million labels).
         x += "<labels>"
-        let label = Self.labels[random.below(Self.labels.count)]
+        let label = random.below(2) == 0 ? Self.labels[random.below(Self.labels.count)] : smallLabel()
         let prefix = label.prefix
         let number = 1 + random.below(999)
         var credits: [DumpRelease.Label] = []
@@ -203,7 +205,14 @@ public struct DumpGenerator {
         // Formats.
         x += "<formats>"
         let format = Self.formats[random.below(Self.formats.count)]
-        let text = random.below(12) == 0 ? "Gatefold" : ""
+        // The format's free text: a few common ones, and now and then one of its own (what a
+        // catalogue numbers as terms grows with the dump, as the real ones' does).
+        let text = switch random.below(48) {
+        case 0...3: "Gatefold"
+        case 4...6: Self.formatTexts[random.below(Self.formatTexts.count)]
+        case 7: "Hand-numbered, signed by \(personName())"
+        default: ""
+        }
         x += "<format name=\"\(Self.escaped(format.name))\" qty=\"1\" text=\"\(text)\">"
         if !format.descriptions.isEmpty || old {
             x += "<descriptions>"
@@ -332,6 +341,14 @@ public struct DumpGenerator {
         x += "</release>"
         let listed = !unlisted && fault == nil
         return Generated(xml: x, expected: listed ? expected : nil, fault: fault)
+    }
+
+    /// One label of the long tail: its name and prefix follow from its id, as a label's do.
+    private mutating func smallLabel() -> (name: String, prefix: String, id: Int) {
+        let id = 100_000 + random.below(1_900_000)
+        let family = Self.familyNames[id % Self.familyNames.count]
+        let kind = ["Records", "Recordings", "Music", "Sounds", "Tonträger"][id / Self.familyNames.count % 5]
+        return ("\(family) \(kind)", String(family.uppercased().prefix(3)), id)
     }
 
     // MARK: - What the catalogue strips
