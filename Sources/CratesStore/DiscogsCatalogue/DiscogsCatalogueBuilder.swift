@@ -29,11 +29,21 @@ public final class DiscogsCatalogueBuilder {
     private var db: OpaquePointer?
     /// The prepared statements, by `Statement.rawValue` (an array: one is looked up per row).
     private var statements: [OpaquePointer?] = []
+    /// The terms met lately, by text: a cache of `temp.term_key`, emptied when it reaches
+    /// `termCacheLimit` (Discogs' free format texts make millions of terms, which held all
+    /// at once grew with the dump).
     private var terms: [String: Int] = [:]
+    private var termCount = 0
+    public static let termCacheLimit = 50_000
+    /// The label ids written lately, one a slot by the id's low bits: most releases are on a
+    /// few big labels, whose rows need no second INSERT.
+    private var labelsWritten = [Int](repeating: 0, count: 1 << 14)
     private var inTransaction = false
     private var sinceCommit = 0
     private(set) public var releases = 0
-    /// Releases the dump listed twice (the second is left out).
+    /// Releases the dump listed twice (the second is left out): how many, and the first
+    /// hundred ids (the summary names no more).
+    private(set) public var duplicateCount = 0
     private(set) public var duplicates: [Int] = []
     /// SQLite's own words for the last failure, for `--verbose`: the messages say it in
     /// crates' words.
@@ -41,13 +51,15 @@ public final class DiscogsCatalogueBuilder {
     private var finished = false
 
     private enum Statement: Int, CaseIterable {
-        case release, text, label, term, barcode, catno
+        case release, text, label, term, termKey, findTerm, barcode, catno
         var sql: String {
             switch self {
             case .release: "INSERT INTO release(id, artist, title, labels, facets, released, master, main) VALUES (?,?,?,?,?,?,?,?)"
             case .text: "INSERT INTO release_text(rowid, artist, title) VALUES (?,?,?)"
             case .label: "INSERT OR IGNORE INTO label(id, name) VALUES (?,?)"
             case .term: "INSERT INTO term(id, text) VALUES (?,?)"
+            case .termKey: "INSERT INTO temp.term_key(text, id) VALUES (?,?)"
+            case .findTerm: "SELECT id FROM temp.term_key WHERE text = ?"
             case .barcode: "INSERT INTO temp.barcode_load(gtin, release) VALUES (?,?)"
             case .catno: "INSERT INTO temp.catno_load(key, release) VALUES (?,?)"
             }
@@ -191,9 +203,13 @@ public final class DiscogsCatalogueBuilder {
             labelText += label.catno
             facets.labels.append(label.id)
             if label.id > 0 {
-                try run(.label) { s in
-                    sqlite3_bind_int64(s, 1, Int64(label.id))
-                    Self.bind(label.name, to: s, at: 2)
+                let slot = label.id & (labelsWritten.count - 1)
+                if labelsWritten[slot] != label.id {
+                    try run(.label) { s in
+                        sqlite3_bind_int64(s, 1, Int64(label.id))
+                        Self.bind(label.name, to: s, at: 2)
+                    }
+                    labelsWritten[slot] = label.id
                 }
             } else {
                 labelText += "\u{1F}" + label.name
@@ -212,7 +228,8 @@ public final class DiscogsCatalogueBuilder {
             sqlite3_bind_int64(s, 8, release.isMainRelease ? 1 : 0)
         }
         guard inserted else {
-            duplicates.append(release.id)
+            duplicateCount += 1
+            if duplicates.count < 100 { duplicates.append(release.id) }
             return
         }
         try run(.text) { s in
@@ -235,14 +252,25 @@ public final class DiscogsCatalogueBuilder {
         releases += 1
     }
 
-    /// The number of `text` in `term`, adding it when new.
+    /// The number of `text` in `term`, adding it when new: from the cache, else from
+    /// `temp.term_key` (the terms by text, which the catalogue does not keep).
     private func term(_ text: String) throws(CatalogueFileError) -> Int {
         if let id = terms[text] { return id }
-        let id = terms.count + 1
-        try run(.term) { s in
-            sqlite3_bind_int64(s, 1, Int64(id))
-            Self.bind(text, to: s, at: 2)
+        var id = 0
+        try run(.findTerm, row: { s in id = Int(sqlite3_column_int64(s, 0)) }) { s in Self.bind(text, to: s, at: 1) }
+        if id == 0 {
+            termCount += 1
+            id = termCount
+            try run(.term) { s in
+                sqlite3_bind_int64(s, 1, Int64(id))
+                Self.bind(text, to: s, at: 2)
+            }
+            try run(.termKey) { s in
+                Self.bind(text, to: s, at: 1)
+                sqlite3_bind_int64(s, 2, Int64(id))
+            }
         }
+        if terms.count >= Self.termCacheLimit { terms.removeAll(keepingCapacity: true) }
         terms[text] = id
         return id
     }
@@ -272,7 +300,7 @@ public final class DiscogsCatalogueBuilder {
         let meta: [(String, String)] = [
             ("format", CatalogueSchema.format), ("date", edition.dumpDate), ("releases", "\(releases)"),
             ("barcodes", "\(barcodes)"), ("builtAt", CatalogueSummary.timestamp(builtAt)),
-            ("seconds", String(format: "%.1f", seconds)), ("skipped", "\(skippedCount + duplicates.count)"),
+            ("seconds", String(format: "%.1f", seconds)), ("skipped", "\(skippedCount + duplicateCount)"),
             ("unlisted", "\(unlisted)"),
             ("skippedReleases", (skipped + duplicates.map { "release \($0): listed twice" }).prefix(100).joined(separator: "\n")),
         ]
@@ -314,7 +342,7 @@ public final class DiscogsCatalogueBuilder {
         }
         return CatalogueSummary(
             path: path, edition: edition, releases: releases, barcodes: barcodes, bytes: Self.size(of: path),
-            builtAt: builtAt, seconds: seconds, skipped: skippedCount + duplicates.count,
+            builtAt: builtAt, seconds: seconds, skipped: skippedCount + duplicateCount,
             skippedReleases: skipped + duplicates.map { "release \($0): listed twice" })
     }
 
@@ -351,12 +379,19 @@ public final class DiscogsCatalogueBuilder {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
-    /// Runs a prepared statement once; false when `allowConstraint` and a key was taken.
+    /// Runs a prepared statement once (`row` reads the row it gives, if any); false when
+    /// `allowConstraint` and a key was taken.
     @discardableResult
-    private func run(_ which: Statement, allowConstraint: Bool = false, _ bind: (OpaquePointer) -> Void) throws(CatalogueFileError) -> Bool {
+    private func run(
+        _ which: Statement, allowConstraint: Bool = false, row: ((OpaquePointer) -> Void)? = nil, _ bind: (OpaquePointer) -> Void
+    ) throws(CatalogueFileError) -> Bool {
         guard which.rawValue < statements.count, let statement = statements[which.rawValue] else { throw failure("the build was ended") }
         bind(statement)
-        let code = sqlite3_step(statement)
+        var code = sqlite3_step(statement)
+        if code == SQLITE_ROW {
+            row?(statement)
+            code = SQLITE_DONE
+        }
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
         if code == SQLITE_DONE { return true }
