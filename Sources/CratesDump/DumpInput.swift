@@ -1,4 +1,4 @@
-import CExpat
+import CStringSearch
 import Foundation
 
 /// The dump's bytes, inflated (`GzipStream`: a `.xml.gz`, an uncompressed `.xml` as it is, or

@@ -15,9 +15,10 @@ public struct DumpBatch: Sendable {
     public var bytesParsed: Int64
 }
 
-/// Discogs' releases dump read as a stream, never held whole: zlib inflates on one thread,
-/// expat parses on another, and the caller takes batches of releases on its own thread (three
-/// stages that overlap on a machine of two cores). Bounded queues between the stages keep the
+/// Discogs' releases dump read as a stream, never held whole: ISA-L inflates (and the strip
+/// cuts what the catalogue does not read) on one thread, the scanner reads releases on
+/// another, and the caller takes batches of releases on its own thread (three stages that
+/// overlap on a machine of two cores). Bounded queues between the stages keep the
 /// memory to a few megabytes whatever the dump's size.
 public final class DumpReader: Sendable {
     public let path: String
@@ -79,7 +80,7 @@ public final class DumpReader: Sendable {
                 batches.finish()
                 parserDone.signal()
             }
-            let parser = ReleaseElementParser()
+            let parser = ReleaseScanner()
             defer { rootIsReleases.withLock { $0 = parser.rootIsReleases } }
             var fileBytesRead: Int64 = 0
             var bytesParsed: Int64 = 0

@@ -1,5 +1,5 @@
-/// Removes from a run of releases the elements the catalogue does not read, before expat
-/// sees them: the tracklist, the credits, the videos, the companies, the notes and the images
+/// Removes from a run of releases the elements the catalogue does not read, before the
+/// scanner (`ReleaseScanner`) sees them: the tracklist, the credits, the videos, the companies, the notes and the images
 /// are most of a release's bytes (about three quarters in the 2025 format), and a byte scan
 /// skips them several times faster than a parser reads them.
 ///
@@ -9,7 +9,7 @@
 /// the next release tag is left to the parser. A fault inside what is
 /// stripped (a control character in the notes) no longer costs the release: it is read with
 /// everything the catalogue keeps.
-import CExpat
+import CStringSearch
 import Foundation
 
 enum ElementStripper {

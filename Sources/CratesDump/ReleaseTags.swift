@@ -1,4 +1,4 @@
-import CExpat
+import CStringSearch
 import Foundation
 
 /// Where releases begin and end in the dump's bytes, found without parsing: `<release` and

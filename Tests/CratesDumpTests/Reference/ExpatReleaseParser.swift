@@ -1,7 +1,13 @@
 import CExpat
+import CStringSearch
 import CratesCore
 import Foundation
 
+@testable import CratesDump
+
+/// The reference the dump's scanner (`ReleaseScanner`) is held to: the expat parser the build
+/// used before it, kept here for `ScannerDifferentialTests`.
+///
 /// Reads `<release>` elements with expat as their bytes come, keeping only what
 /// `DumpRelease` holds: elements and attributes are found by name, never by position, so the
 /// dumps of every year read alike (`<images>` or not, `status="Accepted"` or none, empty
@@ -12,7 +18,7 @@ import Foundation
 /// open (its bytes cut short, the next release following): the next `<release` inside it
 /// ends it. A release whose id is no release number is skipped too, named by where it begins.
 /// Every text kept is cut at `DumpRelease.fieldLimit` bytes, every list at `listLimit`.
-final class ReleaseElementParser {
+final class ExpatReleaseParser {
     /// What a chunk gave.
     struct Output {
         var releases: [DumpRelease] = []
@@ -75,14 +81,14 @@ final class ReleaseElementParser {
         XML_SetUserData(parser, Unmanaged.passUnretained(self).toOpaque())
         XML_SetElementHandler(parser, { data, name, attributes in
             guard let data, let name else { return }
-            Unmanaged<ReleaseElementParser>.fromOpaque(data)._withUnsafeGuaranteedRef { $0.start(name, attributes) }
+            Unmanaged<ExpatReleaseParser>.fromOpaque(data)._withUnsafeGuaranteedRef { $0.start(name, attributes) }
         }, { data, name in
             guard let data, let name else { return }
-            Unmanaged<ReleaseElementParser>.fromOpaque(data)._withUnsafeGuaranteedRef { $0.end(name) }
+            Unmanaged<ExpatReleaseParser>.fromOpaque(data)._withUnsafeGuaranteedRef { $0.end(name) }
         })
         XML_SetCharacterDataHandler(parser) { data, bytes, length in
             guard let data, let bytes, length > 0 else { return }
-            Unmanaged<ReleaseElementParser>.fromOpaque(data)._withUnsafeGuaranteedRef { me in
+            Unmanaged<ExpatReleaseParser>.fromOpaque(data)._withUnsafeGuaranteedRef { me in
                 guard me.capture != .none else { return }
                 // Up to a character past the limit, for the cut to fall on a character's boundary.
                 let room = DumpRelease.fieldLimit + 4 - me.text.count
