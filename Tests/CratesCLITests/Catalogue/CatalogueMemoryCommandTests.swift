@@ -2,10 +2,15 @@ import CratesTestSupport
 import Foundation
 import Testing
 
-/// A catalogue build's memory is bounded whatever the dump holds: fields of megabytes are not
-/// held whole. `crates catalogue build` runs under an address-space limit of 1 GiB (`prlimit
-/// --as`, so that a regression fails fast instead of eating the machine) and `/usr/bin/time
-/// -v`, whose "Maximum resident set size" is the measure.
+/// A catalogue build's memory is bounded whatever the dump holds: it does not grow with the
+/// number of releases, and fields of megabytes are not held whole. `crates catalogue build`
+/// runs under an address-space limit of 1 GiB (`prlimit --as`, so that a regression fails
+/// fast instead of eating the machine) and `/usr/bin/time -v`, whose "Maximum resident set
+/// size" is the measure.
+///
+/// The full measure is `make test`'s: the release build (`$CRATES_RELEASE_BINARY`), 50,000
+/// releases against 400,000 (`CRATES_FULL_MEMORY_TEST=1`). Elsewhere a tenth of each,
+/// through the tests' debug build.
 @Suite("crates catalogue build in bounded memory (process)", .serialized, .processTimeLimit)
 struct CatalogueMemoryCommandTests {
     static let tools = ["/usr/bin/time", "/usr/bin/prlimit"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
@@ -28,6 +33,45 @@ struct CatalogueMemoryCommandTests {
         let line = try #require(text.split(separator: "\n").first { $0.contains("Maximum resident set size (kbytes):") })
         let kilobytes = try #require(Double(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? ""))
         return (result, kilobytes / 1024)
+    }
+
+    /// Whether the releases are full size: set by `make test` (the Makefile).
+    static let full = ProcessInfo.processInfo.environment["CRATES_FULL_MEMORY_TEST"] == "1"
+
+    /// The peak memory in MB of a build of `releases` generated releases (crates-bench's
+    /// generator, real-size releases with every trait, streamed into the build's standard
+    /// input: no dump on disk), and the build's result.
+    static func build(releases: Int, sandbox: CommandSandbox) async throws -> (ProcessResult, Double) {
+        let binary = try #require(Self.binary)
+        let generator = try ProcessRunner.builtProduct(named: "crates-bench").path
+        let catalogue = sandbox.directory.appendingPathComponent("catalogue-\(releases).sqlite").path
+        let report = sandbox.directory.appendingPathComponent("time-\(releases).txt").path
+        let q = ProcessRunner.quote
+        let script = "\(q(generator)) generate-dump --releases \(releases) --seed 7 --out - 2>/dev/null"
+            + " | /usr/bin/time -v -o \(q(report)) /usr/bin/prlimit --as=\(1 << 30) \(q(binary))"
+            + " catalogue build --catalogue \(q(catalogue)) --date 20250601 -"
+        let result = try await ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script], environment: sandbox.environment, deadline: .seconds(1_100))
+        let text = try String(contentsOfFile: report, encoding: .utf8)
+        let line = try #require(text.split(separator: "\n").first { $0.contains("Maximum resident set size (kbytes):") })
+        let kilobytes = try #require(Double(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? ""))
+        return (result, kilobytes / 1024)
+    }
+
+    @Test("a build's memory does not grow with the releases: 400,000 against 50,000 (a tenth of each outside make test)", .enabled(if: tools))
+    func flat() async throws {
+        let sandbox = try CommandSandbox()
+        let small = full ? 50_000 : 5_000
+        let large = full ? 400_000 : 40_000
+        let (first, smallPeak) = try await Self.build(releases: small, sandbox: sandbox)
+        #expect(first.status == 0, "\(first)")
+        let (second, largePeak) = try await Self.build(releases: large, sandbox: sandbox)
+        #expect(second.status == 0, "\(second)")
+        #expect(second.stdout.contains("Built the Discogs catalogue of 2025-06-01"), "\(second.stdout)")
+        // Eight times the releases (and their labels, terms, keys and pages): the same
+        // memory, but for what the page cache and the sort fill before they are full.
+        #expect(largePeak < smallPeak + 24, "\(small) releases took \(smallPeak) MB, \(large) took \(largePeak) MB")
+        #expect(largePeak < 200, "\(large) releases took \(largePeak) MB")
     }
 
     /// Runs python3 `script` (with `sys.argv[1]` the path): quicker than Swift for a file of
