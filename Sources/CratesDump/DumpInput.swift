@@ -45,12 +45,13 @@ final class DumpInput {
 
     let path: String
     private var stream: GzipStream?
+    // The inflating thread's alone: no runtime check of each access (`@exclusivity(unchecked)`).
     /// The inflated bytes not yet cut into a chunk: `buffer[0..<used]`.
-    private var buffer: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    private var used = 0
-    private var offset: Int64 = 0
-    private var strippedOffset: Int64 = 0
+    @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var used = 0
+    @exclusivity(unchecked) private var offset: Int64 = 0
+    @exclusivity(unchecked) private var strippedOffset: Int64 = 0
     private var finished = false
     /// Set while a release too large to read is dropped, up to its `</release>`.
     private var dropping = false

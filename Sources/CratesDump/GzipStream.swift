@@ -25,13 +25,14 @@ final class GzipStream {
 
     private let descriptor: Int32
     private let input: UnsafeMutablePointer<UInt8>
+    // One thread reads it: no runtime check of each access (`@exclusivity(unchecked)`).
     /// The bytes read and not yet inflated: `input[start..<end]`.
-    private var start = 0
-    private var end = 0
+    @exclusivity(unchecked) private var start = 0
+    @exclusivity(unchecked) private var end = 0
     private var atEndOfFile = false
     private let state: UnsafeMutablePointer<inflate_state>
     private enum Mode { case unknown, gzip, raw, finished }
-    private var mode = Mode.unknown
+    @exclusivity(unchecked) private var mode = Mode.unknown
 
     /// Bytes read from the file so far.
     private(set) var fileBytesRead: Int64 = 0

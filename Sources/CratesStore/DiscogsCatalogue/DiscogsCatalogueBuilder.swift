@@ -27,24 +27,26 @@ public final class DiscogsCatalogueBuilder {
     /// before then removes nothing).
     private var lockDescriptor: Int32 = -1
     private var db: OpaquePointer?
+    // One thread drives a build, so the runtime's check of each access to the state it
+    // changes per release (`@exclusivity(unchecked)`) guards nothing.
     /// The prepared statements, by `Statement.rawValue` (an array: one is looked up per row).
-    private var statements: [OpaquePointer?] = []
+    @exclusivity(unchecked) private var statements: [OpaquePointer?] = []
     /// The terms met lately, by text: a cache of `temp.term_key`, emptied when it reaches
     /// `termCacheLimit` (Discogs' free format texts make millions of terms, which held all
     /// at once grew with the dump).
-    private var terms: [String: Int] = [:]
-    private var termCount = 0
+    @exclusivity(unchecked) private var terms: [String: Int] = [:]
+    @exclusivity(unchecked) private var termCount = 0
     public static let termCacheLimit = 50_000
     /// The label ids written lately, one a slot by the id's low bits: most releases are on a
     /// few big labels, whose rows need no second INSERT.
-    private var labelsWritten = [Int](repeating: 0, count: 1 << 14)
-    private var inTransaction = false
-    private var sinceCommit = 0
-    private(set) public var releases = 0
+    @exclusivity(unchecked) private var labelsWritten = [Int](repeating: 0, count: 1 << 14)
+    @exclusivity(unchecked) private var inTransaction = false
+    @exclusivity(unchecked) private var sinceCommit = 0
+    @exclusivity(unchecked) private(set) public var releases = 0
     /// Releases the dump listed twice (the second is left out): how many, and the first
     /// hundred ids (the summary names no more).
-    private(set) public var duplicateCount = 0
-    private(set) public var duplicates: [Int] = []
+    @exclusivity(unchecked) private(set) public var duplicateCount = 0
+    @exclusivity(unchecked) private(set) public var duplicates: [Int] = []
     /// SQLite's own words for the last failure, for `--verbose`: the messages say it in
     /// crates' words.
     private(set) public var failureDetail: String?
