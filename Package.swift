@@ -78,8 +78,9 @@ let package = Package(
         // kill -9 test: kept out of the shipping `crates` binary.
         // Also the driver processes of the store's and the scanner's process tests (Drivers).
         .executableTarget(name: "crates-bench", dependencies: ["CratesCore", "CratesStore", "CratesNet", "CratesApp", "CratesDump", "CratesDumpGenerator"], swiftSettings: strict),
-        // The UI benchmark (scripts/bench.sh): the UI core over a 100,000-record store.
-        .executableTarget(name: "crates-tui-bench", dependencies: ["CratesCore", "CratesStore", "CratesTUI"], swiftSettings: strict),
+        // The UI benchmark (scripts/bench.sh): the UI core over a 100,000-record store; with
+        // --check (scripts/bench-check.sh), check mode's scans answered by the app's check.
+        .executableTarget(name: "crates-tui-bench", dependencies: ["CratesCore", "CratesStore", "CratesTUI", "CratesApp"], swiftSettings: strict),
 
         // What every test target shares: waits with deadlines, the process runner, the
         // loopback Discogs server, a lock box, temporary directories, a seeded generator.

@@ -27,6 +27,10 @@ grep -aE '^[✔✘] Test .* (passed|failed) after [0-9.]+ seconds' "$log" | grep
   | sed -E 's/^[✔✘] Test (.*) (passed|failed) after ([0-9.]+) seconds.*/\3\t\1/' \
   | sort -rn -k1,1 | head -n 10 | awk -F'\t' '{ printf "  %7.1f s  %s\n", $1, substr($2, 1, 150) }'
 
+# How long a task waited for a thread of the cooperative pool at the worst (PoolWaitProbe):
+# what the tests' waits must allow for.
+grep -a '^== pool-wait probe:' "$log"
+
 [ "$status" -eq 0 ] && exit 0
 
 echo

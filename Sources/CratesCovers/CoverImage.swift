@@ -1,25 +1,7 @@
+import CratesCore
 import CJpeg
 import CPng
 import Glibc
-
-/// What an image's first bytes say it is. Only JPEG and PNG are decoded: WebP, GIF and
-/// anything else is not a cover crates reads (the UI shows its placeholder).
-enum CoverImageFormat: Equatable, Sendable {
-    case jpeg
-    case png
-
-    /// JPEG's start-of-image marker and the first byte of a marker (FF D8 FF); PNG's 8-byte
-    /// signature.
-    init?(sniffing bytes: [UInt8]) {
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
-            self = .jpeg
-        } else if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-            self = .png
-        } else {
-            return nil
-        }
-    }
-}
 
 /// An image decoded to 8-bit RGBA, every pixel opaque, rows `width` × 4 bytes; the memory is
 /// the C decoder's and is freed with the value.

@@ -17,6 +17,8 @@ import Foundation
 ///     crates-bench descriptors|scand …           the tests' driver processes (Drivers, NetDrivers)
 ///     crates-bench generate-dump --out FILE [--releases N] [--seed N] [--faults no]
 ///                                               a realistic releases dump (scripts/bench-catalogue.sh)
+///     crates-bench seed-check --db PATH --catalogue PATH --file GTINS [--copies N]
+///                                               the collection scripts/bench-check.sh checks against
 ///     crates-bench import-memory --file F [--db PATH]
 ///                                               an import's peak memory (scripts/bench-reliability.sh)
 @main
@@ -40,12 +42,13 @@ struct CratesBench {
             let drivers: [String: (Options) async throws -> Void] = [
                 "import": Drivers.importFile, "add": Drivers.add, "claim": Drivers.claim, "read": Drivers.read,
                 "descriptors": NetDrivers.descriptors, "scand": NetDrivers.scand, "import-memory": Drivers.importMemory,
-                "write-gtins": Drivers.writeGTINs,
+                "write-gtins": Drivers.writeGTINs, "seed-check": CheckCollection.seed,
             ]
             if let name = arguments.first, let driver = drivers[name] {
                 arguments.removeFirst()
                 try await driver(try Options(
-                    arguments, known: ["--db", "--file", "--gtin", "--copies", "--wait", "--racy", "--socket", "--decoder", "--count"]))
+                    arguments,
+                    known: ["--db", "--file", "--gtin", "--copies", "--wait", "--racy", "--socket", "--decoder", "--count", "--catalogue"]))
             } else if arguments.first == "list" {
                 arguments.removeFirst()
                 let options = try Options(arguments, known: ["--runs", "--records", "--dir"])

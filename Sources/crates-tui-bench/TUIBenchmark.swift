@@ -1,3 +1,4 @@
+import CratesApp
 import CratesCore
 import CratesStore
 import CratesTUI
@@ -19,11 +20,15 @@ struct TUIBenchmark {
         var database: String?
         var runs = 5
         var filterOnly = false
+        var checkCodes: String?
+        var catalogue: String?
         while let argument = arguments.popFirst() {
             switch argument {
             case "--db": database = arguments.popFirst()
             case "--runs": runs = arguments.popFirst().flatMap { Int($0) } ?? runs
             case "--filter-only": filterOnly = true
+            case "--check": checkCodes = arguments.popFirst()
+            case "--catalogue": catalogue = arguments.popFirst()
             default:
                 FileHandle.standardError.write(Data("usage: crates-tui-bench --db PATH [--runs N] [--filter-only]\n".utf8))
                 exit(2)
@@ -32,6 +37,10 @@ struct TUIBenchmark {
         guard let database else {
             FileHandle.standardError.write(Data("crates-tui-bench: --db PATH is required (scripts/bench.sh makes one)\n".utf8))
             exit(2)
+        }
+        if let checkCodes {
+            try await CheckModeBenchmark.run(database: database, catalogue: catalogue, codes: checkCodes)
+            return
         }
 
         // 1. Start to first full screen: open the store, read the collection, lay it out, render.

@@ -59,10 +59,10 @@ struct AuthCommand: ParsableCommand {
     private func signIn(_ signIn: SignIn) throws {
         if status {
             switch try blocking({ try await signIn.status() }) {
-            case .signedOut: print("Not signed in to Discogs: run `crates auth` (or `crates auth --token`).")
-            case .checked(let line), .unchecked(let line): print(line)
+            case .signedOut: try StandardStreams.out("Not signed in to Discogs: run `crates auth` (or `crates auth --token`).\n")
+            case .checked(let line), .unchecked(let line): try StandardStreams.out(line + "\n")
             case .refused(let line, let why):
-                print(line)
+                try StandardStreams.out(line + "\n")
                 StandardStreams.errLine("crates auth: \(why)")
                 throw ExitCode(3)
             }
@@ -70,13 +70,13 @@ struct AuthCommand: ParsableCommand {
         }
         if logout {
             let path = signIn.credentials.path
-            print(try signIn.logout() ? "Signed out of Discogs: removed \(path)" : "Not signed in to Discogs: nothing to remove.")
+            try StandardStreams.out((try signIn.logout() ? "Signed out of Discogs: removed \(path)" : "Not signed in to Discogs: nothing to remove.") + "\n")
             return
         }
         if token {
             let secret = try SignInError.token(from: readToken())
             let username = try blocking { try await signIn.withToken(secret) }
-            print("Signed in to Discogs as \(username)")
+            try StandardStreams.out("Signed in to Discogs as \(username)\n")
             return
         }
         let start = try blocking { try await signIn.startOAuth() }
@@ -88,7 +88,7 @@ struct AuthCommand: ParsableCommand {
         let verifier = (readLine(strippingNewline: true) ?? "").trimmingCharacters(in: .whitespaces)
         guard !verifier.isEmpty else { throw SignInError.noVerifier }
         let username = try blocking { try await signIn.finishOAuth(start, verifier: verifier) }
-        print("Signed in to Discogs as \(username)")
+        try StandardStreams.out("Signed in to Discogs as \(username)\n")
     }
 
     /// The token from standard input: at a terminal, a prompt with echo off; otherwise the

@@ -92,7 +92,7 @@ struct BarcodeCommand: ParsableCommand {
             // Unbuffered, so that the two streams interleave in input order when they share a
             // terminal or a file.
             if json {
-                try StandardStreams.out(try explanation.jsonLine() + "\n")
+                try StandardStreams.out(jsonLines: [try explanation.jsonLine()])
             } else if explanation.isInvalid {
                 StandardStreams.errLine(explanation.line)
             } else {

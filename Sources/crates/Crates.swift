@@ -3,6 +3,7 @@ import CratesApp
 import CratesCore
 import CratesNet
 import Foundation
+import Glibc
 
 /// The `crates` command: the TUI by default, subcommands for scripting.
 @main
@@ -20,6 +21,7 @@ struct Crates: ParsableCommand {
             Examples:
               crates
               crates --db ~/records/shop.sqlite
+              crates --check                   (at a record fair: scans add nothing)
               crates barcode 5099750442227
             """,
         version: CratesVersion.current,
@@ -29,13 +31,15 @@ struct Crates: ParsableCommand {
             LookupCommand.self, ImportCommand.self, BackupCommand.self, ScandCommand.self, ScanCommand.self,
             SearchCommand.self, EditCommand.self, RefreshCommand.self,
             LocationCommand.self, MoveCommand.self, LabelsCommand.self, SyncCommand.self, CatalogueCommand.self,
-            ConfigCommand.self, CoverCommand.self,
+            ConfigCommand.self, CoverCommand.self, CheckCommand.self, DeleteCommand.self, WantCommand.self,
         ],
     )
 
     /// Descriptors 0–2 are filled first (`StandardStreams.prepare`): `crates scand 2>&-` must
     /// not take its lock file for standard error. Then ArgumentParser's usual main, over the
-    /// arguments with `--name=` made `--name ''` (`emptyValuesSpelledOut`).
+    /// arguments with `--name=` made `--name ''` (`emptyValuesSpelledOut`), but for where its
+    /// messages go: through `StandardStreams` as every other text, so that an error thrown
+    /// with a server's words in it is made printable too.
     static func main() {
         StandardStreams.prepare()
         // What is wrong with config.json is said every time crates starts, before anything
@@ -43,7 +47,19 @@ struct Crates: ParsableCommand {
         for warning in ConfigurationFile.startupWarnings(startPreferences) {
             StandardStreams.errLine(warning)
         }
-        main(emptyValuesSpelledOut(Array(CommandLine.arguments.dropFirst())))
+        do {
+            var command = try parseAsRoot(dashedValuesJoined(emptyValuesSpelledOut(Array(CommandLine.arguments.dropFirst()))))
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            let text = fullMessage(for: error)
+            if !text.isEmpty {
+                // Help, --version and the completion scripts to standard output, as
+                // ArgumentParser writes them; errors to standard error.
+                if code == .success { try? StandardStreams.out(text + "\n") } else { StandardStreams.errLine(text) }
+            }
+            Glibc.exit(code.rawValue)
+        }
     }
 
     /// config.json as crates read it at start (once: the warnings above, and the collection
@@ -88,6 +104,34 @@ struct Crates: ParsableCommand {
         return out
     }
 
+    /// The options whose value is free text a record holds: a catalogue number may begin
+    /// with a dash ("-123"), and so may a title or a note.
+    static let freeTextOptions: Set<String> = ["--artist", "--title", "--genre", "--format", "--label", "--catno", "--country", "--note"]
+
+    /// `--catno -123` as `--catno=-123`: ArgumentParser takes an argument that begins with a
+    /// dash for an option, and so says the value is missing, while the help writes
+    /// `--catno C`. A free-text option's next argument is its value when it begins with a
+    /// single dash; one that begins with two is an option (`--catno --rating 4` is still
+    /// missing its value), and such a value is written `--note=--x`. Past a lone `--`,
+    /// arguments are left as they are.
+    static func dashedValuesJoined(_ arguments: [String]) -> [String] {
+        var out: [String] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            if argument == "--" { return out + arguments[index...] }
+            let next = index + 1 < arguments.endIndex ? arguments[index + 1] : nil
+            if freeTextOptions.contains(argument), let next, next.hasPrefix("-"), !next.hasPrefix("--") {
+                out.append(argument + "=" + next)
+                index += 2
+            } else {
+                out.append(argument)
+                index += 1
+            }
+        }
+        return out
+    }
+
     @OptionGroup var store: StoreOptions
 
     /// `--no-lookup`: a group shared with `crates import` (see `LookupOptions`).
@@ -106,6 +150,9 @@ struct Crates: ParsableCommand {
     @Flag(help: "Do not show covers (I shows them; config.json's `covers` false hides them for good).")
     var noCovers = false
 
+    @Flag(help: "Start in check mode: each scan says whether you own, want or lack the record, and adds nothing (f leaves it).")
+    var check = false
+
     func validate() throws {
         try ScanSocketOption.check(scannerSocket, flag: "--scanner")
         if noScanner, scannerSocket != nil {
@@ -122,12 +169,12 @@ struct Crates: ParsableCommand {
         // Credentials that cannot be read show as "not signed in" on the status line; `A`
         // (or `crates auth`) says why.
         let discogs = try? DiscogsAccess.make()
-        let catalogue = lookup.catalogue.open("crates")
+        let catalogue = lookup.catalogue.openFollowed("crates")
         // The preferences read at start: said on standard error then, and again on the status
         // line, which the UI's screen does not hide.
         if let signal = CollectionUI.run(
             store: store, discogs: discogs, lookups: !lookup.noLookup, scanner: scanner, catalogue: catalogue,
-            covers: !noCovers, preferences: Self.startPreferences)
+            covers: !noCovers, checking: check, preferences: Self.startPreferences)
         {
             // As a shell reports a process killed by a signal.
             throw ExitCode(128 + signal)

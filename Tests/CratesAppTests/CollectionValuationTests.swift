@@ -26,6 +26,32 @@ struct CollectionValuationTests {
         return ids
     }
 
+    @Test("for a person: artist — title by value, the total and the currency; a release Discogs has no figures for says so once asked")
+    func readable() async throws {
+        let server = try await DiscogsTestServer.start()
+        let store = try CollectionStore.inMemory()
+        let ids = try await Self.seeded(store)
+        try await server.inject("404", count: 1, match: "/marketplace/stats/5134861")
+        try await server.sellerSettings("no")
+        let now = Self.day("2026-11-02")
+        let valuation = CollectionValuation(store: store, access: try access(server), now: { now })
+        let outcome = await valuation.refresh(currency: "USD")
+        #expect(outcome.exitStatus == 0, "\(outcome.messages)")
+        let never = try await store.add(NewRecord(
+            gtin: sampleGTIN(7), addMethod: .typed, release: Release(id: 13_416_116, artist: "Later", title: "Added", genres: ["Rock"])))
+        let report = try await store.valueReport(currency: "USD", accountCurrency: false)
+        let lines = ValueText.readable(report, accountCurrency: false, now: now.addingTimeInterval(3 * 86_400))
+        #expect(lines.first == "Currency: USD")
+        #expect(lines[1] == "Total: $1.49 for 1 of 3 copies (1 with no figures on Discogs, 1 not asked yet)", "\(lines)")
+        #expect(lines.suffix(3) == [
+            "  $1.49  Artist — Title 0  (lowest listed, 2 for sale, 3 days ago)  #\(ids[0])",
+            "  no figures on Discogs  Artist — Title 1  (3 days ago)  #\(ids[1])",
+            "  not asked yet  Later — Added  #\(never.id)",
+        ], "\(lines)")
+        // The tab-separated lines for scripts stay as they were.
+        #expect(ValueText.lines(report, accountCurrency: false, now: now).contains("\(ids[1])\tr5134861\tnone listed, 2026-11-02 (today)"))
+    }
+
     @Test("--history after two refreshes on different months: one line per month, each month's figures; a second refresh the same day replaces it")
     func history() async throws {
         let server = try await DiscogsTestServer.start()
@@ -81,5 +107,19 @@ struct CollectionValuationTests {
         // Shown by `crates value` in the account's currency, as the refresh's figures are.
         let report = try await store.valueReport(currency: "", accountCurrency: true)
         #expect(report.records.first?.lowestPrice == 6.98)
+    }
+
+    @Test("a full release whose figures are none (a negative price, an absurd one, a negative count): nothing stored of them", arguments: [
+        #"{"id": 7, "title": "T", "lowest_price": -5.0, "num_for_sale": -2}"#,
+        #"{"id": 7, "title": "T", "lowest_price": 1e30, "num_for_sale": 3}"#,
+    ])
+    func releaseFiguresThatAreNone(json: String) async throws {
+        let store = try CollectionStore.inMemory()
+        var release = Release(id: 7, artist: "A", title: "T", genres: ["Rock"], formats: [], rawJSON: json)
+        release.hasFullDetails = true
+        let record = try await store.add(NewRecord(gtin: sampleGTIN(1), addMethod: .typed, release: release))
+        let figure = try await store.details(record.id)?.value?.figure
+        #expect(figure?.lowestPrice == nil, "\(String(describing: figure))")
+        #expect((figure?.forSale ?? 0) >= 0, "\(String(describing: figure))")
     }
 }

@@ -30,6 +30,22 @@ struct RecordAdderTests {
         #expect(try await temporary.store.copies(of: code) == 2)
     }
 
+    @Test("already have: the question names where the copies are and their grades")
+    func alreadyHaveNamesPlaceAndGrade() async throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        let adder = RecordAdder(store: store, discogs: nil)
+        let code = try gtin("5099750442227")
+        let shelf = try await store.addLocation(name: "Shelf 2", in: try await store.addLocation(name: "Room", in: nil).id)
+        _ = try await store.add(NewRecord(
+            gtin: code, addMethod: .typed, locationID: shelf.id, grading: CopyGrading(media: .veryGoodPlus, sleeve: .veryGood)))
+        guard case .held(let question) = try await adder.add(.barcode(code), method: .wedge) else {
+            Issue.record("a duplicate must be held")
+            return
+        }
+        #expect(question.text == "5099750442227: already have 1 copy (in Room › Shelf 2, VG+/VG): add another?")
+    }
+
     @Test("a book is held until allowed, then added to be looked up; a duplicate book asks twice")
     func books() async throws {
         let temporary = try TemporaryStore()

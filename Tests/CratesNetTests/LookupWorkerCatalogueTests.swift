@@ -2,6 +2,7 @@ import CratesCore
 import CratesStore
 import CratesTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import CratesNet
@@ -149,6 +150,62 @@ struct LookupWorkerCatalogueTests {
         #expect(kept.catalogueEdition?.dumpDate == "20260501", "matched from May's data, as it was")
         let found = try #require(try await store.record(ids[1]))
         #expect(found.lookupState == .matched && found.releaseID == 2 && found.catalogueEdition == Self.june)
+        #expect(try await server.stats().requests == 0)
+    }
+
+    /// A catalogue replaced on disk while a run uses it: `replace()` builds the newer one,
+    /// which the worker takes when it next asks (`takeReplacement`).
+    final class ReplacedCatalogue: ReleaseCatalogue {
+        private let state: Mutex<(current: InMemoryReleaseCatalogue, newer: InMemoryReleaseCatalogue?)>
+        init(_ first: InMemoryReleaseCatalogue) { state = Mutex((first, nil)) }
+        func replace(with newer: InMemoryReleaseCatalogue) { state.withLock { $0.newer = newer } }
+        private var current: InMemoryReleaseCatalogue { state.withLock { $0.current } }
+        var edition: CatalogueEdition { current.edition }
+        func releases(barcode: GTIN) throws(ReleaseCatalogueError) -> [Release] { try current.releases(barcode: barcode) }
+        func search(_ query: ReleaseSearchQuery, limit: Int) throws(ReleaseCatalogueError) -> [Release] {
+            try current.search(query, limit: limit)
+        }
+        func release(id: Int) throws(ReleaseCatalogueError) -> Release? { try current.release(id: id) }
+        func takeReplacement() -> Bool {
+            state.withLock { state in
+                guard let newer = state.newer else { return false }
+                (state.current, state.newer) = (newer, nil)
+                return true
+            }
+        }
+    }
+
+    @Test("a newer catalogue built while the worker runs: taken at its next look, and what the older one lacked is answered from it")
+    func replacedWhileRunning() async throws {
+        let server = try await DiscogsTestServer.start()
+        let (directory, store, ids) = try await collection([ean(1), ean(2)])
+        defer { _ = directory }  // the collection's file lives as long as the test
+        let catalogue = ReplacedCatalogue(InMemoryReleaseCatalogue(edition: "20260501", [(Self.release(1), [ean(1)])]))
+        let clock = TestClock()
+        let worker = LookupWorker(
+            queue: store, lookup: DiscogsBarcodeLookup(client: try virtualClient(server, clock: clock, credentials: nil)),
+            catalogue: catalogue, asksDiscogs: false, policy: .noHedge)
+        let running = Task { await worker.run() }
+        defer { running.cancel() }
+        try await advancing(clock, worker, until: "ean(2) asked of May's catalogue") {
+            try await store.record(ids[1])?.catalogueEdition?.dumpDate == "20260501"
+        }
+        #expect(try await state(store, ids[0]) == .matched)
+        #expect(try await state(store, ids[1]) == .pending)
+
+        // June's dump is built in its place; the idle worker's next look (no scan, no nudge)
+        // takes it.
+        catalogue.replace(with: InMemoryReleaseCatalogue(edition: "20260601", [(Self.release(2), [ean(2)])]))
+        try await waitUntil("the worker idle again") { clock.sleeping.first != nil }
+        clock.advance(by: ClaimPolicy().recheckInterval)
+        try await advancing(clock, worker, until: "ean(2) matched from June's catalogue") {
+            try await state(store, ids[1]) == .matched
+        }
+        await finish(worker, running)
+        let found = try #require(try await store.record(ids[1]))
+        #expect(found.releaseID == 2 && found.catalogueEdition == Self.june)
+        let kept = try #require(try await store.record(ids[0]))
+        #expect(kept.releaseID == 1 && kept.catalogueEdition?.dumpDate == "20260501", "matched from May's data, as it was")
         #expect(try await server.stats().requests == 0)
     }
 

@@ -14,6 +14,9 @@ import Glibc
 @Suite struct ClaimOwnerTests {
     /// One pending record in a new database, and a claimer process holding it (`crates-bench
     /// claim`: claims as a worker does, and holds the claim until its standard input closes).
+    /// The claimer has no deadline of its own: it lives exactly as long as the test needs its
+    /// claim (a deadline that ran out on a loaded machine freed the claim before the test
+    /// looked); each test ends it, and stops it on the way out whatever happens.
     private func claimedByAnotherProcess() async throws -> (CollectionStore, ChildProcess, Int64, TemporaryDirectory) {
         let directory = try TemporaryDirectory()
         let path = directory.file("crates.sqlite")
@@ -21,9 +24,15 @@ import Glibc
         let record = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))
         let claimer = try ChildProcess.start(
             try ProcessRunner.builtProduct(named: "crates-bench"), arguments: ["claim", "--db", path], keepStdinOpen: true,
-            deadline: .seconds(120))
-        let claimed = try await waitFor("the claim", lastSeen: { claimer.stdoutSoFar + claimer.stderrSoFar }) {
-            claimer.stdoutSoFar.split(separator: "\n").first { $0.hasPrefix("claimed ") }
+            deadline: nil)
+        let claimed: Substring
+        do {
+            claimed = try await waitFor("the claim", lastSeen: { claimer.stdoutSoFar + claimer.stderrSoFar }) {
+                claimer.stdoutSoFar.split(separator: "\n").first { $0.hasPrefix("claimed ") }
+            }
+        } catch {
+            claimer.terminate()
+            throw error
         }
         #expect(claimed == "claimed \(record.id)")
         return (store, claimer, record.id, directory)
@@ -31,6 +40,7 @@ import Glibc
 
     @Test func theClaimOfAProcessKilledMinus9IsTakenAtOnce() async throws {
         let (store, claimer, id, directory) = try await claimedByAnotherProcess()
+        defer { claimer.terminate() }
         claimer.signal(SIGKILL)
         let killed = await claimer.result()
         #expect(killed.signalled && killed.status == SIGKILL, "\(killed)")
@@ -43,6 +53,7 @@ import Glibc
 
     @Test func aLiveClaimOfAnotherProcessIsNotTaken() async throws {
         let (store, claimer, id, directory) = try await claimedByAnotherProcess()
+        defer { claimer.terminate() }
         #expect(try await store.dueLookups() == 0)
         #expect(try await store.claimNext(now: Date(), lease: 900) == nil)
         // Once it has ended (its claim left behind, as a SIGHUP would), the claim is free.

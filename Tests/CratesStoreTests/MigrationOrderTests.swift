@@ -28,7 +28,7 @@ struct MigrationOrderTests {
                         "v4 claim owner", "v6 collector values", "v8 discogs sync", "v9 sync lease",
                         "v10 collection search index", "v11 import entry values", "v12 catalogue edition",
                         "v13 lookup state check", "v14 sort keys", "v15 price observations",
-                        "v16 discogs conflicts", "v17 deleted copies",
+                        "v16 discogs conflicts", "v17 deleted copies", "v18 wantlist",
                     ].contains($0.identifier)
                 })
             try migrator.migrate(queue, upTo: "v3 pinned release")

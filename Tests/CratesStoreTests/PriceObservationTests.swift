@@ -34,7 +34,9 @@ struct PriceObservationTests {
             recordID: record.id, grade: .nearMint, price: DiscogsPrice(currency: "EUR", value: 15.5), at: day1.addingTimeInterval(3_600))
         let report = try await store.valueReport(currency: "EUR", accountCurrency: false)
         #expect(report.records == [
-            .init(id: record.id, releaseID: 7, grade: .nearMint, lowestPrice: 11, forSale: 4, suggestedPrice: 15.5, at: day1.addingTimeInterval(3_600)),
+            .init(
+                id: record.id, releaseID: 7, grade: .nearMint, lowestPrice: 11, forSale: 4, suggestedPrice: 15.5,
+                at: day1.addingTimeInterval(3_600), title: "A — T"),
         ])
         #expect(try await store.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM releasePrice") } == 1, "the day's row replaced")
         // Another currency's figures are not these.

@@ -16,7 +16,8 @@ public enum CatalogueFixture {
         guard result.status == 0 else { throw Failed(result: "\(result)") }
     }
 
-    /// The releases as Discogs' dump writes them: one `<release>` a line inside `<releases>`.
+    /// The releases as Discogs' dump writes them: one `<release>` a line inside `<releases>`;
+    /// a release whose JSON names its master (`Release.masterID`) has its `<master_id>`.
     public static func dumpXML(_ releases: [(release: Release, barcodes: [GTIN])]) -> String {
         var xml = "<releases>"
         for (release, barcodes) in releases {
@@ -40,6 +41,7 @@ public enum CatalogueFixture {
             if !release.styles.isEmpty { xml += "<styles>" + release.styles.map { "<style>\(escaped($0))</style>" }.joined() + "</styles>" }
             if let country = release.country { xml += "<country>\(escaped(country))</country>" }
             if let year = release.year { xml += "<released>\(year)</released>" }
+            if let master = release.masterID { xml += "<master_id is_main_release=\"false\">\(master)</master_id>" }
             if !barcodes.isEmpty {
                 xml += "<identifiers>" + barcodes.map {
                     "<identifier type=\"Barcode\" description=\"\" value=\"\($0.canonical)\"/>"

@@ -240,6 +240,11 @@ public final class DiscogsTestServer: Sendable {
         try await control("marketplace", [("currency", code)])
     }
 
+    /// The body `GET /marketplace/stats/RELEASE` answers from now on, as given.
+    public func marketplaceStats(release: Int, body: String) async throws {
+        try await control("marketplace", [("release", String(release)), ("stats", body)])
+    }
+
     /// The collection's value the server answers from now on, as Discogs writes it.
     public func collectionValue(minimum: String, median: String, maximum: String) async throws {
         let value = try JSONSerialization.data(withJSONObject: ["minimum": minimum, "median": median, "maximum": maximum])
@@ -257,7 +262,8 @@ public final class DiscogsTestServer: Sendable {
     }
 
     /// The image a release's addresses serve: "jpeg" or "png" (64×64, the left half red, the
-    /// right half blue), "404", "corrupt" (a JPEG's header and no image), "webp".
+    /// right half blue), "404", "corrupt" (a JPEG's header and no image), "webp"; "gif",
+    /// "svg", "html" (a 200 page) and "huge" (17 MB that begin as a JPEG).
     public func setCover(release: Int, _ kind: String) async throws {
         try await control("covers/set", [("release", String(release)), ("kind", kind)])
     }

@@ -11,6 +11,7 @@ public final class TemporaryDirectory: Sendable {
 
     /// Creates `/tmp/PREFIX-XXXXXX` (mode 0700, by mkdtemp).
     public init(prefix: String = "crates-test") throws {
+        PoolWaitProbe.start()
         var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
             throw TemporaryDirectoryError(reason: String(cString: strerror(errno)))

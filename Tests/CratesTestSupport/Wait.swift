@@ -34,6 +34,7 @@ public func waitFor<T>(
     every interval: Duration = .milliseconds(20), lastSeen: (() async -> String)? = nil,
     _ probe: () async throws -> T?
 ) async throws -> T {
+    PoolWaitProbe.start()
     let clock = ContinuousClock()
     let end = clock.now.advanced(by: deadline)
     while true {

@@ -16,7 +16,9 @@ Endpoints (under /users/{username}/collection, the name percent-decoded, case-in
   DELETE /folders/{f}/releases/{r}/instances/{i}             204
   GET    /fields                                             the custom fields
   POST   /folders/{f}/releases/{r}/instances/{i}/fields/{id}?value=V   204; a dropdown value
-                                                             not among the options: 422
+                                                             not among the options: 422; an
+                                                             empty value: 422 "Missing value."
+                                                             (no call empties a field)
 
 Sort keys (Discogs'): label artist title catno format rating added year; sort_order asc|desc.
 "added" breaks ties by instance id, so it is stable. Without a sort, and between equal keys
@@ -446,13 +448,13 @@ def answer(handler, c, st, kind, method, username, rest, query, raw_body, who):
         return 404, {"message": "Field not found."}
     if not isinstance(value, str):
         return 422, {"message": "A value is required."}
+    # As api.discogs.com answers: an empty value is no value, and no call empties a field.
+    if value == "":
+        return 422, {"message": "Missing value."}
     if field["type"] == "dropdown" and value not in field.get("options", []):
         return 422, {"message": "Invalid value for %s: %s." % (field["name"], value)}
     with c.lock:
-        if value == "":
-            inst["notes"].pop(str(field_id), None)
-        else:
-            inst["notes"][str(field_id)] = value
+        inst["notes"][str(field_id)] = value
         user.generation += 1
     return 204, None
 

@@ -7,7 +7,9 @@ release becomes one on this server, `/images/R-<release>-<n>.jpg`, when the requ
 signed, and "" when it was not.
 
 `/images/R-<release>-<n>.<ext>` serves the release's image, as set by
-`/_control/covers/set?release=ID&kind=K` (K: jpeg, png, 404, corrupt, webp); without one, a
+`/_control/covers/set?release=ID&kind=K` (K: jpeg, png, 404, corrupt, webp; and what an
+image address may answer that is no image crates reads: gif, svg, html (a 200 page, as a
+portal's), huge (17 MB that begin as a JPEG)); without one, a
 real JPEG for an even release id and a real PNG for an odd one (both 64x64, the left half
 red, the right half blue: images/). Image requests are never rate-limited by this server,
 but /_control/fault and /_control/hold apply to them (match "/images/").
@@ -24,6 +26,15 @@ HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "images")
 FILES = {"jpeg": ("red-blue.jpg", "image/jpeg"), "png": ("red-blue.png", "image/png"),
          "corrupt": ("corrupt.jpg", "image/jpeg"), "webp": ("cover.webp", "image/webp")}
 IMAGE_KEYS = ("uri", "uri150", "resource_url")
+# Answers made here rather than read from images/: (bytes, content type).
+MADE = {
+    "gif": (b"GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\x00\x00\x00\x00\xff!\xf9\x04\x01\x00\x00\x00\x00"
+            b",\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;", "image/gif"),
+    "svg": (b'<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64"/></svg>',
+            "image/svg+xml"),
+    "html": (b"<!DOCTYPE html><html><body>Sign in to the network to continue</body></html>", "text/html"),
+    "huge": (b"\xff\xd8\xff\xe0" + b"\x00" * (17 << 20), "image/jpeg"),
+}
 
 
 def reset(st):
@@ -97,11 +108,14 @@ def serve(handler, path):
         return handler.send(404, "<html><body>Not found</body></html>", "text/html")
     with st.lock:
         kind = st.covers["kinds"].get(release) or ("jpeg" if release % 2 == 0 else "png")
-    if kind == "404" or kind not in FILES:
+    if kind in MADE:
+        body, ctype = MADE[kind]
+    elif kind == "404" or kind not in FILES:
         return handler.send(404, "<html><body>Not found</body></html>", "text/html")
-    filename, ctype = FILES[kind]
-    with open(os.path.join(HERE, filename), "rb") as f:
-        body = f.read()
+    else:
+        filename, ctype = FILES[kind]
+        with open(os.path.join(HERE, filename), "rb") as f:
+            body = f.read()
     handler.send_response(200)
     handler.send_header("Content-Type", ctype)
     handler.send_header("Content-Length", str(len(body)))

@@ -26,6 +26,7 @@ host, 127.0.0.2, as a captive portal answers), slow, 404, 401, 429, 429-retryN (
 connection closed without an answer, as a timeout or a reset ends a request); and reset,
 stall, hold (lookups.py).
 The User Collection endpoints and their controls (/_control/collection/…): see collection.py.
+The User Wantlist endpoints and their controls (/_control/wants/…): see wants.py.
 Cover images (/images/…), image addresses in signed answers only, and /_control/covers: see covers.py.
 Generated releases for any GTIN, a seeded fault mix, holds (/_control/hold, /_control/release)
 and the in-flight counters: see lookups.py.
@@ -50,6 +51,7 @@ from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import search_index
+import wants         # the User Wantlist endpoints (wants.py)
 
 UNAUTHENTICATED = "You must authenticate to access this resource."
 
@@ -216,6 +218,9 @@ class Handler(BaseHTTPRequestHandler):
     def do_DELETE(self):
         self.handle_request("DELETE")
 
+    def do_PUT(self):
+        self.handle_request("PUT")
+
     def handle_request(self, method):
         st = self.server.state
         self.oauth = None   # one handler serves every request of a kept-alive connection
@@ -232,6 +237,8 @@ class Handler(BaseHTTPRequestHandler):
             return covers.control(self, path, query)
         if path.startswith("/_control/collection/"):
             return collection.control(self, path, query, raw_body)
+        if path.startswith("/_control/wants/"):
+            return wants.control(self, path, query, raw_body)
         if path.startswith("/_control/"):
             return (marketplace.control(self, path, query) or lookups.control(self, path, query)
                     or self.control(path, query))
@@ -288,6 +295,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.fault(fault, rl)
         if marketplace.handles(path):
             return marketplace.handle(self, path, query, who, rl)
+        if wants.handles(path):
+            return wants.handle(self, method, path, query, raw_body, who, rl)
         if path.startswith("/users/"):
             return collection.handle(self, method, path, query, raw_body, who, rl)
 

@@ -34,18 +34,19 @@ public struct AddCodes: Sendable {
 
     /// Adds the codes in order; `out` gets the record lines, `say` a message per code not
     /// added (and why a wait did not finish). Returns the exit status: 1 when a code was
-    /// refused, else 3 when a lookup did not finish, else 2 when a duplicate was skipped,
-    /// else 74 (EX_IOERR) when `out` failed. A line that cannot be printed (standard output
+    /// refused, else 4 when Discogs could not give a release (`unavailable`: a fault that
+    /// lasted, to run again later), else 3 when a lookup did not finish, else 2 when a
+    /// duplicate was skipped, else 74 (EX_IOERR) when `out` failed. A line that cannot be printed (standard output
     /// on a full disk) stops no add: the codes after it are added all the same, and `say`
     /// tells which records were added and kept.
     public func run(
-        _ codes: [String], out print: @Sendable (String) throws -> Void, say: @Sendable (String) -> Void
+        _ codes: [String], out write: @Sendable (String) throws -> Void, say: @Sendable (String) -> Void
     ) async throws -> Int32 {
         var printed: [Int64] = []
         let outputFailure = LockedBox<(any Error)?>(nil)
         let out: @Sendable (String) -> Void = { line in
             guard outputFailure.withLock({ $0 }) == nil else { return }
-            do { try print(line) } catch { outputFailure.withLock { $0 = error } }
+            do { try write(line) } catch { outputFailure.withLock { $0 = error } }
         }
         let status = try await adding(codes, out: out, say: say, added: &printed)
         guard let failure = outputFailure.withLock({ $0 }) else { return status }
@@ -69,6 +70,7 @@ public struct AddCodes: Sendable {
     ) async throws -> Int32 {
         let adder = RecordAdder(store: store, discogs: access)
         var refused = false
+        var unavailable = false
         var skipped = false
         for code in codes {
             let shown = GTIN.displayForm(of: code)
@@ -81,7 +83,12 @@ public struct AddCodes: Sendable {
                 continue
             }
             let method: AddMethod = if case .release = entry { .releaseID } else { .typed }
-            switch try await adder.add(entry, method: method, allowing: allowing) {
+            let allowing = self.allowing
+            let outcome = try await Self.stoppable(stopRequest) { try await adder.add(entry, method: method, allowing: allowing) }
+            // Stopped (SIGINT, SIGTERM, SIGHUP): a release being asked again is not waited
+            // for, and the codes after it are not added.
+            if let stopRequest, stopRequest.isRequested { break }
+            switch outcome {
             case .added(let record, _):
                 added.append(record.id)
                 if wait == nil { out(try await Self.line(for: record.id, store: store)) }
@@ -101,6 +108,9 @@ public struct AddCodes: Sendable {
             case .refused(let reason):
                 refused = true
                 say("\(shown): \(reason)")
+            case .unavailable(let reason):
+                unavailable = true
+                say("\(shown): \(reason)")
             }
         }
         var unfinished = false
@@ -113,7 +123,20 @@ public struct AddCodes: Sendable {
             }
             for id in added { out(try await Self.line(for: id, store: store)) }
         }
-        return refused ? 1 : unfinished ? 3 : skipped ? 2 : 0
+        return refused ? 1 : unavailable ? Self.discogsFailed : unfinished ? 3 : skipped ? 2 : 0
+    }
+
+    /// The exit status of an add Discogs could not serve (a release asked through its
+    /// retries, to no answer): as `crates lookup` and `crates search` say "unreachable".
+    public static let discogsFailed: Int32 = 4
+
+    /// `body`, cancelled when `stop` is asked for: an add by release that waits through
+    /// Discogs' faults (up to 15 s) ends at once on SIGTERM.
+    static func stoppable<T: Sendable>(_ stop: StopRequest?, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        guard let stop else { return try await body() }
+        let task = Task { try await body() }
+        stop.onRequest { task.cancel() }
+        return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
     }
 
     /// `--manual`: one record entered by hand from `values` as typed (checked by

@@ -17,9 +17,10 @@ import Foundation
 ///    in no place) is offered to be moved here instead (`AddQuestion.Kind.moveHere`: yes
 ///    moves it, "c" adds another copy here); when every copy is here already, the question
 ///    is another copy's.
-/// 3. A release is fetched from Discogs (anonymously if need be: a release page is public);
-///    its barcode makes the record, stored already matched to the release; a release that
-///    lists no barcode makes a record without one (its copies are counted by release).
+/// 3. A release is fetched from Discogs (anonymously if need be: a release page is public),
+///    through transient failures as a lookup is (`RequestRetry`: again after 1, 2, 4 and 8
+///    s); its barcode makes the record, stored already matched to the release; a release
+///    that lists no barcode makes a record without one (its copies are counted by release).
 /// 4. A record entered by hand has no barcode; its values are the collector's.
 public struct RecordAdder: Sendable {
     public let store: CollectionStore
@@ -36,6 +37,9 @@ public struct RecordAdder: Sendable {
         /// Held back by a rule: the person is asked (TUI) or told the flag (command line).
         case held(AddQuestion)
         case refused(String)
+        /// Discogs could not give the release now (a fault that lasted past the retries, or
+        /// Discogs unreachable): nothing was added, and the same add may work later.
+        case unavailable(String)
     }
 
     /// Adds what `entry` names, into `location` when given. `known`: the release `entry`
@@ -58,7 +62,8 @@ public struct RecordAdder: Sendable {
             } else {
                 switch await fetch(id) {
                 case .success(let found): release = found
-                case .failure(let refusal): return .refused(refusal.reason)
+                case .failure(let failure) where failure.transient: return .unavailable(failure.reason)
+                case .failure(let failure): return .refused(failure.reason)
                 }
             }
             // The person named this very release: whatever its barcode's kind, it is a
@@ -127,7 +132,7 @@ public struct RecordAdder: Sendable {
             }
             return .held(AddQuestion(
                 entry: entry, gtin: new.gtin, method: new.addMethod, kind: .anotherCopy(copies: copies), allowing: allowing,
-                title: try await copyTitle(new)))
+                title: try await copyTitle(new), whereabouts: try await whereabouts(new)))
         }
     }
 
@@ -154,6 +159,27 @@ public struct RecordAdder: Sendable {
     /// "Artist — Title" of the latest copy of `new` the collection has (of its barcode, or of
     /// its release when it lists none), as shown (the collector's values over Discogs'); nil
     /// when that copy has no title yet (waiting for its lookup).
+    /// Where the copies of `new` the collection has are, and their grades: "in Room ›
+    /// Shelf, VG+/VG; in no place" (the latest three); nil when none is in a place or
+    /// graded (nothing to name).
+    private func whereabouts(_ new: NewRecord) async throws(StoreError) -> String? {
+        let copies: [CollectionRecord]
+        if let gtin = new.gtin {
+            copies = try await store.copiesWithLocations(of: gtin, limit: 3)
+        } else if let release = new.release {
+            copies = try await store.copiesWithLocations(ofRelease: release.id, limit: 3)
+        } else {
+            return nil
+        }
+        guard copies.contains(where: { $0.location != nil || !$0.grading.isEmpty }) else { return nil }
+        let said = copies.map { copy in
+            let place = copy.location.map { "in \($0.pathText)" } ?? "in no place"
+            let grades = copy.grading.summary
+            return ControlCharacters.cleaned(grades.isEmpty ? place : "\(place), \(grades)")
+        }
+        return said.joined(separator: "; ")
+    }
+
     private func copyTitle(_ new: NewRecord) async throws(StoreError) -> String? {
         let latest: CollectionRecord?
         if let gtin = new.gtin {
@@ -169,14 +195,23 @@ public struct RecordAdder: Sendable {
 
     private struct FetchError: Error {
         var reason: String
+        /// A fault that may pass (`DiscogsError.isTransient`), which lasted past the retries.
+        var transient = false
     }
 
+    /// The release, asked again through transient faults (a 5xx, an answer that does not
+    /// parse, a timeout, a dropped connection) after 1, 2, 4 and 8 s, as a person waiting for
+    /// it would ask again: Discogs' own hiccups are not the person's to retry by hand.
     private func fetch(_ id: Int) async -> Result<Release, FetchError> {
         guard let client = discogs?.client else { return .failure(FetchError(reason: "adding by release needs Discogs, which is not set up")) }
+        var retry = RequestRetry(pauses: RequestRetry.shortPauses)
         do {
-            return .success(try await client.release(id: id))
+            return .success(try await retry.send { () async throws(DiscogsError) in try await client.release(id: id) })
         } catch .notFound {
             return .failure(FetchError(reason: "Discogs has no release \(id)"))
+        } catch where error.isTransient {
+            let tries = retry.requests == 1 ? "" : " (asked \(retry.requests) times)"
+            return .failure(FetchError(reason: "\(error.description)\(tries): nothing added; run it again later", transient: true))
         } catch {
             return .failure(FetchError(reason: error.description))
         }

@@ -14,7 +14,11 @@ import Foundation
 /// Changing a key rewrites only that member's text: the person's order, spacing and the
 /// members crates does not know stay as written (another crates' keys, say), and the file is
 /// replaced atomically (a killed `crates config` leaves the old file or the new one). A file
-/// that is not JSON is never written over: what it holds would be lost.
+/// that is not JSON is never written over: what it holds would be lost. A UTF-8 byte order
+/// mark before the JSON (Windows' Notepad writes one) is read past and kept. A file every
+/// user may write, or another user's, is neither read nor written, as the collection's are
+/// not (`CollectionStore.checkFiles`): it names the Discogs folder a sync adds copies to and
+/// the application crates signs in with, and what it holds could be anyone's.
 public struct ConfigurationFile: Sendable {
     public let path: String
 
@@ -54,9 +58,18 @@ public struct ConfigurationFile: Sendable {
         switch read() {
         case .success(nil): Preferences()
         case .success(let bytes?):
-            Preferences(reading: bytes, path: path, layouts: Self.layouts, layoutProblem: Self.layoutProblem)
+            Preferences(reading: Self.withoutByteOrderMark(bytes).text, path: path, layouts: Self.layouts, layoutProblem: Self.layoutProblem)
         case .failure(let reason): Preferences(unreadable: "\(path) cannot be read: \(reason)")
         }
+    }
+
+    /// UTF-8's byte order mark, EF BB BF: no JSON value (RFC 8259 §8.1 lets a reader ignore
+    /// it), but the first bytes a Windows editor writes.
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// The file's bytes past a byte order mark, and the mark (empty when there is none).
+    static func withoutByteOrderMark(_ bytes: [UInt8]) -> (text: [UInt8], mark: [UInt8]) {
+        bytes.starts(with: byteOrderMark) ? (Array(bytes.dropFirst(byteOrderMark.count)), byteOrderMark) : (bytes, [])
     }
 
     /// What crates says on standard error as it starts, one line a problem: the file named,
@@ -130,14 +143,17 @@ public struct ConfigurationFile: Sendable {
     /// `change` returning nil writes nothing.
     private func rewrite(_ change: (JSONOutline?) -> [UInt8]?) throws(ConfigurationError) {
         let outline: JSONOutline?
+        var mark: [UInt8] = []
         switch read() {
         case .failure(let reason):
             throw .unusable("\(path) cannot be read: \(reason)", path: path)
         case .success(nil):
             outline = nil
         case .success(let bytes?):
+            let text: [UInt8]
+            (text, mark) = Self.withoutByteOrderMark(bytes)
             do {
-                outline = try JSONOutline(bytes)
+                outline = try JSONOutline(text)
             } catch {
                 throw .unusable("\(path) is not valid JSON: \(error)", path: path)
             }
@@ -145,7 +161,8 @@ public struct ConfigurationFile: Sendable {
                 throw .unusable("\(path) must hold a JSON object, such as {\"covers\": false}", path: path)
             }
         }
-        guard let bytes = change(outline), bytes != outline?.bytes else { return }
+        guard let changed = change(outline), changed != outline?.bytes else { return }
+        let bytes = mark + changed
         let directory = (path as NSString).deletingLastPathComponent
         if !FileManager.default.fileExists(atPath: directory) {
             // As the credentials' directory: private, since the file may name an application's keys.
@@ -175,6 +192,15 @@ public struct ConfigurationFile: Sendable {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return .failure(.init(String(cString: strerror(errno)))) }
         guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.init("it is not a regular file")) }
+        if info.st_mode & S_IWOTH != 0 {
+            let mode = String(info.st_mode & 0o777, radix: 8)
+            return .failure(.init(
+                "it may be written by every user (mode \(mode)), so what it holds could be anyone's; make it yours alone: chmod o-w \(path)"))
+        }
+        if info.st_uid != geteuid() {
+            return .failure(.init(
+                "it belongs to another user (uid \(info.st_uid)), who could change it at will; make it yours, or remove it"))
+        }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {

@@ -95,7 +95,7 @@ public final class DownloadProgress: Sendable {
                 } ?? ""
                 let parts = [amount] + (rate.map { [Self.bytes(Int64($0)) + "/s"] } ?? [])
                     + (left.map { [ImportProgress.duration($0) + " left"] } ?? [])
-                return "\r\u{1B}[KDownloading \(bar)" + parts.joined(separator: " · ")
+                return "Downloading \(bar)" + parts.joined(separator: " · ")
             }
             let parts = [amount] + (rate.map { [Self.bytes(Int64($0)) + "/s"] } ?? [])
                 + (left.map { ["about " + ImportProgress.duration($0) + " left"] } ?? [])
@@ -104,7 +104,7 @@ public final class DownloadProgress: Sendable {
         guard let line else { return }
         if terminal {
             let width = max(10, StandardStreams.terminalWidth - 1)
-            StandardStreams.err(line.count > width + 4 ? String(line.prefix(width + 3)) + "…" : line)
+            StandardStreams.errStatusLine(line.count > width ? String(line.prefix(width - 1)) + "…" : line)
         } else {
             StandardStreams.err(line)
         }

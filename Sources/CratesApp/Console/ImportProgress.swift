@@ -91,7 +91,7 @@ public final class ImportProgress: Sendable {
             defer { state.barShown = false }
             return state.barShown
         }
-        if shown { try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K".utf8)) }
+        if shown { StandardStreams.errClearStatusLine() }
     }
 
     private func draw(_ text: String) {
@@ -100,7 +100,7 @@ public final class ImportProgress: Sendable {
         // redrawn in place).
         let width = max(10, StandardStreams.terminalWidth - 1)
         let line = text.count > width ? String(text.prefix(width - 1)) + "…" : text
-        try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K\(line)".utf8))
+        StandardStreams.errStatusLine(line)
     }
 
     public static func bar(_ done: Int, _ total: Int, width: Int) -> String {

@@ -1,5 +1,7 @@
+import CratesCore
 import CratesNet
 import Foundation
+import Glibc
 import Synchronization
 
 /// Standard output and standard error for the commands: written at once (no buffer to lose
@@ -34,8 +36,55 @@ public enum StandardStreams {
         closedAtStart.withLock { $0.contains(STDOUT_FILENO) }
     }
 
-    /// Writes `text` to standard output.
+    // Every text a command prints passes through here, and is made printable here
+    // (`ControlCharacters.printable`): what Discogs, a file or the camera daemon sent never
+    // reaches the terminal with a control character the terminal would obey, whichever
+    // command prints it, a new one included. JSON goes through `out(json:)`, which escapes
+    // them instead (the same strings, once parsed); crates' own escapes (a progress bar's
+    // redraw, a cover drawn in colours) through the two calls named for them.
+
+    /// Writes `text` to standard output, made printable.
     public static func out(_ text: String) throws(OutputError) {
+        try write(ControlCharacters.printable(text))
+    }
+
+    /// Lines on standard output, each made printable, written in chunks of about 64 KB.
+    public static func out(lines: some Sequence<String>) throws(OutputError) {
+        try chunked(lines.lazy.map(ControlCharacters.printable))
+    }
+
+    /// JSON values on standard output, one a line: each control character a string holds
+    /// written as its escape (`JSONStringLiteral.escapingControls`), never raw.
+    public static func out(jsonLines lines: some Sequence<String>) throws(OutputError) {
+        try chunked(lines.lazy.map(JSONStringLiteral.escapingControls))
+    }
+
+    /// JSON text (values a line each, their line feeds included) on standard output, as
+    /// `out(jsonLines:)` writes it.
+    public static func out(json text: String) throws(OutputError) {
+        try write(JSONStringLiteral.escapingControls(text))
+    }
+
+    /// A drawing crates made itself (a cover as colour escapes, from the image's pixels):
+    /// written as it is. Never for text from outside.
+    public static func out(drawing lines: [String]) throws(OutputError) {
+        try chunked(lines)
+    }
+
+    private static func chunked(_ lines: some Sequence<String>) throws(OutputError) {
+        var chunk = ""
+        for line in lines {
+            chunk += line
+            chunk += "\n"
+            if chunk.utf8.count >= 65_536 {
+                try write(chunk)
+                chunk = ""
+            }
+        }
+        if !chunk.isEmpty { try write(chunk) }
+    }
+
+    private static func write(_ text: String) throws(OutputError) {
         if standardOutputClosedAtStart {
             throw OutputError(reason: "it was closed when crates started")
         }
@@ -43,7 +92,7 @@ public enum StandardStreams {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { buffer in
-                write(STDOUT_FILENO, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                Glibc.write(STDOUT_FILENO, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
             }
             if written < 0 {
                 if errno == EINTR { continue }
@@ -53,27 +102,37 @@ public enum StandardStreams {
         }
     }
 
-    /// Lines on standard output, written in chunks of about 64 KB.
-    public static func out(lines: some Sequence<String>) throws(OutputError) {
-        var chunk = ""
-        for line in lines {
-            chunk += line
-            chunk += "\n"
-            if chunk.utf8.count >= 65_536 {
-                try out(chunk)
-                chunk = ""
-            }
+    /// A message for the person at the terminal, made printable. Never fails: a closed
+    /// stderr loses it. A text that begins with the status line's redraw (`errStatusLine`'s
+    /// carriage return and erase) keeps it: that much is crates' own, and only erases a line.
+    public static func err(_ text: String) {
+        if text.hasPrefix(statusLineRedraw) {
+            writeError(statusLineRedraw + ControlCharacters.printable(String(text.dropFirst(statusLineRedraw.count))))
+        } else {
+            writeError(ControlCharacters.printable(text))
         }
-        if !chunk.isEmpty { try out(chunk) }
     }
 
-    /// A message for the person at the terminal. Never fails: a closed stderr loses it.
-    public static func err(_ text: String) {
+    /// One line on standard error, made printable.
+    public static func errLine(_ line: String) { err(line + "\n") }
+
+    /// A progress bar's line, drawn over the one before it on a terminal's standard error
+    /// (a carriage return and an erase to the end of the line, then `line` made printable).
+    public static func errStatusLine(_ line: String) {
+        writeError(statusLineRedraw + ControlCharacters.printable(line))
+    }
+
+    /// Erases the progress bar's line (`errStatusLine`), leaving the cursor at its start.
+    public static func errClearStatusLine() {
+        writeError(statusLineRedraw)
+    }
+
+    /// A carriage return and an erase to the end of the line (ECMA-48 EL).
+    private static let statusLineRedraw = "\r\u{1B}[K"
+
+    private static func writeError(_ text: String) {
         try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
     }
-
-    /// One line on standard error.
-    public static func errLine(_ line: String) { err(line + "\n") }
 
     /// Whether standard error is a terminal (a progress bar), or a file or pipe (plain lines).
     public static var errorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }

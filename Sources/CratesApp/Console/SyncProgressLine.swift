@@ -38,7 +38,7 @@ public final class SyncProgressLine: Sendable {
                 state.shown = true
                 let width = max(10, StandardStreams.terminalWidth - 1)
                 let line = text.count > width ? String(text.prefix(width - 1)) + "…" : text
-                StandardStreams.err("\r\u{1B}[K\(line)")
+                StandardStreams.errStatusLine(line)
             }
         }
 
@@ -126,7 +126,7 @@ public final class SyncProgressLine: Sendable {
         await countdown?.stop()
         estimates?.finish()
         await estimator?.value
-        if shared.state.withLock({ $0.shown }) { StandardStreams.err("\r\u{1B}[K") }
+        if shared.state.withLock({ $0.shown }) { StandardStreams.errClearStatusLine() }
     }
 
     /// The requests a status has left: a page of 100 copies each while reading, one a copy

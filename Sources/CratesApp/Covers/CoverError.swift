@@ -13,10 +13,18 @@ public enum CoverError: Error, Equatable, Sendable, CustomStringConvertible {
     case notMatched
     /// No record of this id in the collection.
     case noSuchRecord(Int64)
+    /// The collection could not be read, in the store's words.
+    case collection(String)
     /// Discogs could not be asked now (offline, refused, a server error): said, not kept.
     case unreachable(String)
-    /// The cache on disk cannot be written.
+    /// The cache on disk cannot be written (a full disk, a file where its directory goes).
     case cache(String)
+    /// What the image's address answered is no JPEG or PNG (a GIF, a WebP, an SVG, a
+    /// portal's web page): nothing crates writes as a cover.
+    case notAnImage
+    /// The answer was larger than crates reads (`CurlTransport.Configuration.maximumBodyBytes`):
+    /// no cover is that large.
+    case tooLarge(limit: Int)
 
     public var description: String {
         switch self {
@@ -25,20 +33,25 @@ public enum CoverError: Error, Equatable, Sendable, CustomStringConvertible {
         case .budgetReached(let limit): "today's \(NumberText.grouped(limit)) covers fetched: more tomorrow"
         case .notMatched: "not matched to a Discogs release yet"
         case .noSuchRecord(let id): "no record \(id) in the collection (`crates list` shows the ids)"
+        case .collection(let reason): reason
         case .unreachable(let reason): "cover not fetched: \(reason)"
         case .cache(let reason): "the cover cache: \(reason)"
+        case .notAnImage: "what Discogs sent is not a JPEG or PNG image: no cover written"
+        case .tooLarge(let limit): "the image Discogs sent is larger than \(limit >> 20) MB, more than any cover: not kept"
         }
     }
 
     /// `crates cover`'s exit status for it (README's command table).
     public var exitStatus: Int32 {
         switch self {
-        case .noSuchRecord, .notMatched: 1
-        case .noCover: 2
+        case .noSuchRecord, .notMatched, .collection: 1
+        case .noCover, .notAnImage, .tooLarge: 2
         case .notSignedIn: 3
         case .unreachable: 4
         case .budgetReached: 5
-        case .cache: 1
+        // EX_CANTCREAT (sysexits(3)): a file crates keeps cannot be made; not 1, which says
+        // the record is not there.
+        case .cache: 73
         }
     }
 }

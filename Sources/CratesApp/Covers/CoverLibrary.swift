@@ -27,6 +27,12 @@ public struct CoverLibrary: Sendable {
     public struct Image: Sendable {
         public var bytes: [UInt8]
         public var fetched: Bool
+        /// Why the cache could not keep it, when it could not (a full disk): the image is
+        /// here all the same, and is fetched again next time.
+        public var notKept: CoverError?
+
+        /// Whether its bytes are a JPEG or a PNG: the only covers crates writes or draws.
+        public var isCover: Bool { CoverImageFormat(sniffing: bytes) != nil }
     }
 
     /// The cover of `release`; `url`, when the caller knows the image's address (a search
@@ -51,10 +57,16 @@ public struct CoverLibrary: Sendable {
         } catch .notFound {
             try cache.rememberNoCover(release)
             throw .noCover
+        } catch .transport(.tooLarge(let limit)) {
+            throw .tooLarge(limit: limit)
         } catch {
             throw .unreachable(error.description)
         }
-        try cache.store(bytes, release: release)
+        do {
+            try cache.store(bytes, release: release)
+        } catch {
+            return Image(bytes: bytes, fetched: true, notKept: error)
+        }
         return Image(bytes: bytes, fetched: true)
     }
 

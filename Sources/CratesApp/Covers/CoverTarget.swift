@@ -30,7 +30,7 @@ extension CoverLibrary {
             do {
                 record = try await store?.record(id)
             } catch {
-                throw .cache("\(error)")
+                throw .collection("\(error)")
             }
             guard let record else { throw .noSuchRecord(id) }
             guard let release = record.releaseID else { throw .notMatched }

@@ -1,3 +1,4 @@
+import CratesCore
 import CratesStore
 import Foundation
 import Synchronization
@@ -16,6 +17,10 @@ public final class ExportFile: Sendable {
         var descriptor: Int32
         var temporaryPath: String?
         var finished = false
+        /// Written to a terminal (`-` at one, `/dev/tty`): what goes there is made printable
+        /// first (`ControlCharacters.printable`), as every text the commands print. A file or
+        /// a pipe gets the bytes as they are (an export must restore exactly).
+        var terminal = false
     }
 
     /// The path as given, or "-".
@@ -38,7 +43,7 @@ public final class ExportFile: Sendable {
             }
             finalPath = nil
             replacedMode = nil
-            state = Mutex(State(descriptor: STDOUT_FILENO, temporaryPath: nil))
+            state = Mutex(State(descriptor: STDOUT_FILENO, temporaryPath: nil, terminal: isatty(STDOUT_FILENO) == 1))
             return
         }
         guard !path.isEmpty else { throw .cannotWrite(path: path, reason: "the file name is empty") }
@@ -63,7 +68,7 @@ public final class ExportFile: Sendable {
                 guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: Self.lastError()) }
                 finalPath = nil
                 replacedMode = nil
-                state = Mutex(State(descriptor: descriptor, temporaryPath: nil))
+                state = Mutex(State(descriptor: descriptor, temporaryPath: nil, terminal: isatty(descriptor) == 1))
                 return
             }
         }
@@ -102,7 +107,7 @@ public final class ExportFile: Sendable {
     /// Appends `bytes` (a PDF, say).
     public func write(bytes: [UInt8]) throws(ExportError) {
         let result: ExportError? = state.withLock { state in
-            var bytes = bytes
+            var bytes = state.terminal ? Array(ControlCharacters.printable(String(decoding: bytes, as: UTF8.self)).utf8) : bytes
             var offset = 0
             while offset < bytes.count {
                 let written = bytes.withUnsafeMutableBytes { buffer in

@@ -7,6 +7,9 @@ public struct ImportUnresolved: Hashable, Sendable {
         case lookupsOff
         /// No saved Discogs credentials.
         case notSignedIn
+        /// No saved Discogs credentials, and the local catalogue does not list the release
+        /// (released after its dump).
+        case notInCatalogue(CatalogueEdition)
         /// Discogs has no such release (deleted or merged).
         case noSuchRelease
         case failed(String)
@@ -18,6 +21,8 @@ public struct ImportUnresolved: Hashable, Sendable {
                 "its barcode comes from Discogs: import again without --no-lookup"
             case .notSignedIn:
                 "its barcode comes from Discogs: run `crates auth`, then import again"
+            case .notInCatalogue(let edition):
+                "not in the catalogue of \(edition), and its barcode comes from Discogs: run `crates auth`, then import again"
             case .noSuchRelease:
                 "Discogs has no such release (deleted or merged?): scan the record's barcode in crates"
             case .failed(let message):

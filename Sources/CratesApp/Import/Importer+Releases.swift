@@ -32,14 +32,19 @@ struct ReleaseRow: Sendable {
 }
 
 extension Importer {
-    /// Fetches each release; its barcode (`ReleaseBarcodes.gtin(in:)`, as adding by release
-    /// id anywhere), or none when it lists none, makes the record, stored matched to the
-    /// release with the row's note, date and location.
+    /// Finds each release: in the local catalogue first (no request, no account: the
+    /// record says which catalogue matched it), else on Discogs when `asksDiscogs`; its
+    /// barcode (`ReleaseBarcodes.gtin(in:)`, as adding by release id anywhere), or none when
+    /// it lists none, makes the record, stored matched to the release with the row's note,
+    /// date and location. Without `asksDiscogs` (no account), a release the catalogue does
+    /// not list stays unresolved, waiting for an account.
     func addReleases(
-        _ rows: [ReleaseRow], of entries: ImportEntries, client: DiscogsClient, into outcome: inout ReleaseLookups
+        _ rows: [ReleaseRow], of entries: ImportEntries, client: DiscogsClient, asksDiscogs: Bool = true,
+        into outcome: inout ReleaseLookups
     ) async {
         // Fetched once per release, however many copies of it the file lists.
         var fetched: [Int: Release] = [:]
+        var edition: [Int: CatalogueEdition] = [:]
         for (index, releaseRow) in rows.enumerated() {
             let row = entries[releaseRow.position]
             guard let id = row.releaseID else { continue }
@@ -53,6 +58,18 @@ extension Importer {
             do {
                 if let known = fetched[id] {
                     release = known
+                } else if let catalogue, let listed = try? catalogue.release(id: id) {
+                    // As the catalogue answers a lookup: its full details (tracklist, notes,
+                    // images) come from Discogs on demand.
+                    var listed = listed
+                    listed.hasFullDetails = false
+                    release = listed
+                    fetched[id] = listed
+                    edition[id] = catalogue.edition
+                } else if !asksDiscogs {
+                    let reason: ImportUnresolved.Reason = catalogue.map { .notInCatalogue($0.edition) } ?? .notSignedIn
+                    outcome.unresolved.append(ImportUnresolved(entry: row, reason: reason))
+                    continue
                 } else {
                     // Through transient failures, as the queue's lookups.
                     var retry = RequestRetry()
@@ -78,9 +95,11 @@ extension Importer {
             }
             // A release that lists no barcode makes a record without one.
             let gtin = ReleaseBarcodes.gtin(in: release)
-            let new = NewRecord(
+            var new = NewRecord(
                 gtin: gtin, addedAt: row.addedAt ?? Date(), addMethod: .import, note: row.note,
                 location: row.location, release: release, collector: row.collector ?? .none, grading: row.grading)
+            new.catalogueEdition = edition[id]
+            if edition[id] != nil { outcome.counts.fromCatalogue += 1 }
             do {
                 // Counted by the release, in the insert's transaction: the row's copy is added
                 // only if the collection does not hold it by now (an import of the same file

@@ -168,14 +168,18 @@ public struct Importer: Sendable {
                     summary.append("Failed, to be retried: \(reason)\(more).")
                 }
             case .success(let access) where catalogue != nil:
-                // No account: the catalogue answers what it knows; the rest waits.
-                let outcome = await lookUp(releaseRows: [], of: entries, client: access.client, asksDiscogs: false)
+                // No account: the catalogue answers what it knows, rows known by their
+                // release id too; the rest waits.
+                let outcome = await lookUp(releaseRows: releaseRows, of: entries, client: access.client, asksDiscogs: false)
                 lookups = outcome
-                unresolved = releaseRows.map { ImportUnresolved(entry: entries[$0.position], reason: .notSignedIn) }
+                unresolved = outcome.unresolved
                 summary.append(Self.lookupSummary(outcome.counts, stop: outcome.stop, catalogue: catalogue?.edition))
-                summary.append(
-                    "Not signed in to Discogs: run `crates auth`, then `crates` (or this import again) to look up what the "
-                        + "catalogue does not know.")
+                let due = (try? await store.dueLookups()) ?? 0
+                if !unresolved.isEmpty || due > 0 {
+                    summary.append(
+                        "Not signed in to Discogs: run `crates auth`, then `crates` (or this import again) to look up what the "
+                            + "catalogue does not know.")
+                }
             case .success:
                 unresolved = releaseRows.map { ImportUnresolved(entry: entries[$0.position], reason: .notSignedIn) }
                 summary.append(
@@ -316,7 +320,7 @@ public struct Importer: Sendable {
         let countdown = RateWaitCountdown(limiter: client.rateLimiter) { progress.rateWait($0) }
         var outcome = ReleaseLookups()
         outcome.total = releaseRows.count + due
-        if !releaseRows.isEmpty { await addReleases(releaseRows, of: entries, client: client, into: &outcome) }
+        if !releaseRows.isEmpty { await addReleases(releaseRows, of: entries, client: client, asksDiscogs: asksDiscogs, into: &outcome) }
         if outcome.stop == nil, due > 0 {
             let before = outcome.counts
             let total = outcome.total

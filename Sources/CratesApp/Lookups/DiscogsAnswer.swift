@@ -149,11 +149,12 @@ public struct DiscogsAnswer: Sendable {
         }
     }
 
-    /// One JSON object: input, gtin, outcome, matchedForm, releases and source.
-    public func json(input: String, web: String) throws -> String {
+    /// One JSON object: input, gtin, outcome, matchedForm, releases (each with what the
+    /// collection holds of it: `owned`, `wanted`) and source.
+    public func json(input: String, web: String, marks: [Int: ReleaseMarks] = [:]) throws -> String {
         let object = AnswerJSON(
             input: input, gtin: gtin?.canonical, outcome: outcome, matchedForm: matchedForm,
-            releases: releases.map { ListedJSON($0, web: web) }, source: source)
+            releases: releases.map { ListedJSON($0, web: web, marks: marks[$0.id] ?? ReleaseMarks()) }, source: source)
         return String(decoding: try ExportedRecord.makeJSONEncoder().encode(object), as: UTF8.self)
     }
 }
@@ -215,13 +216,15 @@ private struct AnswerJSON: Encodable {
 private struct ListedJSON: Encodable {
     let listed: DiscogsAnswer.Listed
     let web: String
+    let marks: ReleaseMarks
 
-    init(_ listed: DiscogsAnswer.Listed, web: String) {
+    init(_ listed: DiscogsAnswer.Listed, web: String, marks: ReleaseMarks) {
         self.listed = listed
         self.web = web
+        self.marks = marks
     }
 
-    enum Key: String, CodingKey { case id, artist, title, label, catno, formats, year, country, url }
+    enum Key: String, CodingKey { case id, artist, title, label, catno, formats, year, country, url, owned, wanted }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
@@ -234,5 +237,7 @@ private struct ListedJSON: Encodable {
         try c.encode(listed.year, forKey: .year)
         try c.encode(listed.country, forKey: .country)
         try c.encode(listed.page(web: web), forKey: .url)
+        try c.encode(OwnedJSON(marks), forKey: .owned)
+        try c.encode(marks.wanted, forKey: .wanted)
     }
 }

@@ -22,8 +22,12 @@ public enum SearchListing {
     /// One JSON object (a line of JSON Lines): `id`, `artist`, `title`, `country`, `year`,
     /// `formats`, `label`, `catno`, `url`, `catnoMatches` (its catalogue number has the
     /// key of the one asked), and `source`: "catalogue" or "discogs".
-    public static func jsonLine(_ hit: ReleaseSearchHit, source: AnswerSource, web: String, encoder: JSONEncoder) throws -> String {
-        String(decoding: try encoder.encode(HitJSON(hit: hit, url: page(hit, web: web), source: source)), as: UTF8.self)
+    /// `marks`: what the collection holds of it: `owned` (`copies`, `place` of the first, or
+    /// null) and `wanted`.
+    public static func jsonLine(
+        _ hit: ReleaseSearchHit, source: AnswerSource, web: String, encoder: JSONEncoder, marks: ReleaseMarks? = nil
+    ) throws -> String {
+        String(decoding: try encoder.encode(HitJSON(hit: hit, url: page(hit, web: web), source: source, marks: marks ?? ReleaseMarks())), as: UTF8.self)
     }
 
     /// "3 releases found (2 requests)", or "… in the catalogue of 2026-06-01 (no request)",
@@ -46,8 +50,9 @@ private struct HitJSON: Encodable {
     let hit: ReleaseSearchHit
     let url: String
     let source: AnswerSource
+    let marks: ReleaseMarks
 
-    enum Key: String, CodingKey { case id, artist, title, country, year, formats, label, catno, url, catnoMatches, source }
+    enum Key: String, CodingKey { case id, artist, title, country, year, formats, label, catno, url, catnoMatches, source, owned, wanted }
 
     func encode(to encoder: any Encoder) throws {
         let candidate = hit.candidate
@@ -63,5 +68,26 @@ private struct HitJSON: Encodable {
         try c.encode(url, forKey: .url)
         try c.encode(hit.match.catalogueNumber, forKey: .catnoMatches)
         try c.encode(source, forKey: .source)
+        try c.encode(OwnedJSON(marks), forKey: .owned)
+        try c.encode(marks.wanted, forKey: .wanted)
+    }
+}
+
+/// `owned` in the JSON of `crates search` and `crates lookup`: how many copies the
+/// collection holds and the first one's place; null when none.
+struct OwnedJSON: Encodable {
+    let marks: ReleaseMarks
+
+    init?(_ marks: ReleaseMarks) {
+        guard marks.copies > 0 else { return nil }
+        self.marks = marks
+    }
+
+    enum Key: String, CodingKey { case copies, place }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(marks.copies, forKey: .copies)
+        try c.encode(marks.place, forKey: .place)
     }
 }

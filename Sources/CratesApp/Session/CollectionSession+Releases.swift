@@ -50,7 +50,10 @@ extension CollectionSession {
         do {
             let release = try await client.release(id: releaseID, priority: .interactive)
             try await store.storeDetails(release)
-            if let details = try await store.details(recordID) { post(.details(details)) }
+            if let details = try await store.details(recordID) {
+                post(.details(details))
+                postMarks(Self.listedReleases(details))
+            }
         } catch {
             SessionLog.warning("details of release \(releaseID): \(error)")
         }
@@ -78,8 +81,25 @@ extension CollectionSession {
             post(.found(ReleaseSearchAnswer(
                 recordID: recordID, query: query, candidates: found.hits.map(\.candidate), requests: found.requests,
                 isComplete: found.isComplete, catalogue: found.edition)))
+            postMarks(found.hits.map(\.candidate.releaseID))
         } catch {
             post(.found(ReleaseSearchAnswer(recordID: recordID, query: query, candidates: [], requests: 0, failure: error.inTheUI)))
+        }
+    }
+
+    /// The releases a record's details list: its own, and its pressings to choose from.
+    static func listedReleases(_ details: RecordDetails) -> [Int] {
+        (details.release.map { [$0.id] } ?? []) + details.record.candidates.map(\.releaseID)
+    }
+
+    /// What the collection holds of releases just listed (owned, where, wanted), for the
+    /// picker's and the details' marks: read off the serial line, posted when read.
+    func postMarks(_ releaseIDs: [Int]) {
+        guard !releaseIDs.isEmpty else { return }
+        let store = self.store
+        let post = self.post
+        spawn {
+            if let marks = try? await store.releaseMarks(releaseIDs) { post(.marks(marks)) }
         }
     }
 }

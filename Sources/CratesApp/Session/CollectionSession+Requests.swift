@@ -42,6 +42,7 @@ extension CollectionSession {
             case .loadDetails(let id):
                 if let details = try await store.details(id) {
                     post(.details(details))
+                    postMarks(Self.listedReleases(details))
                     if let release = details.release, !release.hasFullDetails {
                         spawn { await self.fetchDetails(release.id, for: id) }
                     }
@@ -113,6 +114,14 @@ extension CollectionSession {
             case .loadStatistics:
                 // Off the serial line: a scan meanwhile is added at once.
                 spawn { await self.loadStatistics() }
+            case .check(let reference):
+                check(reference)
+            case .addBought(let releaseID, let gtin, let recheck):
+                spawn { await self.addBought(releaseID, gtin: gtin, recheck: recheck) }
+            case .want(let request, let recheck):
+                await want(request, recheck: recheck)
+            case .refreshPrices(let releaseIDs, let recheck):
+                refreshPrices(releaseIDs, recheck: recheck)
             }
         } catch {
             post(.message("\(error)", isError: true))
@@ -135,10 +144,12 @@ extension CollectionSession {
         }
     }
 
-    func add(_ entry: CodeEntry, method: AddMethod, allowing: AddAllowance, into location: Location?) async {
+    func add(
+        _ entry: CodeEntry, method: AddMethod, allowing: AddAllowance, into location: Location?, known given: Release? = nil
+    ) async {
         // A release a search found is added as found, without fetching it again.
-        var known: Release?
-        if case .release(let id) = entry { known = finder.knownRelease(id) }
+        var known = given
+        if known == nil, case .release(let id) = entry { known = finder.knownRelease(id) }
         do {
             switch try await RecordAdder(store: store, discogs: discogs).add(
                 entry, method: method, allowing: allowing, into: location, known: known)
@@ -152,6 +163,11 @@ extension CollectionSession {
                     ?? "Added \(record.subject)" + (location.map { " to \($0.name)" } ?? "")
                 post(.message(added + (onDiscogs.map { ": \($0)" } ?? ""), isError: false))
                 nudgeWorker()
+                // A barcode the catalogue names one release of is that release already.
+                let named = release ?? record.gtin.flatMap { gtin in
+                    (try? catalogue?.releases(barcode: gtin)).flatMap { $0.count == 1 ? $0.first : nil }
+                }
+                await offerUnwant(named)
             case .held(let question):
                 if case .moveHere(let move) = question.kind, move.from == nil {
                     // Shelving: a copy in no place goes into the current one at once (undo
@@ -162,7 +178,7 @@ extension CollectionSession {
                 } else {
                     post(.ask(question))
                 }
-            case .refused(let reason):
+            case .refused(let reason), .unavailable(let reason):
                 post(.message(reason, isError: true))
             }
         } catch {

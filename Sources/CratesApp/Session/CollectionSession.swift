@@ -131,6 +131,8 @@ public final class CollectionSession: Sendable {
             post(.message("\(error)", isError: true))
         }
         if let catalogue { post(.catalogue(catalogue.edition)) }
+        // A newer catalogue built while the UI runs, once the worker takes it.
+        (catalogue as? FollowedReleaseCatalogue)?.onReplaced { edition in post(.catalogue(edition)) }
         lifecycle { await self.startWorker() }
         startScanner()
     }

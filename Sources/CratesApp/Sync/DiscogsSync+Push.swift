@@ -85,6 +85,7 @@ extension SyncRun {
             case .add: try await add(entry)
             case .update: try await update(entry)
             case .remove: try await remove(entry)
+            case .wantAdd, .wantEdit, .wantRemove: try await sendWant(entry)
             }
             done += 1
             sync.progress(.pushing(done: min(done, total), total: total))
@@ -215,7 +216,8 @@ extension SyncRun {
                 return false
             }
             let fieldID = target.id
-            try await send { c, u async throws(DiscogsError) in try await c.setField(username: u, key, fieldID: fieldID, value: "") }
+            let cleared = DiscogsCollectionField.clearedText
+            try await send { c, u async throws(DiscogsError) in try await c.setField(username: u, key, fieldID: fieldID, value: cleared) }
             return true
         }
         guard target.accepts(value) else {

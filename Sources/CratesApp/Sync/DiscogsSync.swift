@@ -135,6 +135,8 @@ struct SyncRun {
     var applied: Set<Int64> = []
     /// Why the listing did not add up after every reading; nil when it did.
     var listingProblem: String?
+    /// Wants whose values changed here and go to Discogs (decided page by page).
+    var wantEdits: [Int] = []
 
     init(sync: DiscogsSync, options: DiscogsSync.Options) {
         self.sync = sync
@@ -176,6 +178,7 @@ struct SyncRun {
             listingProblem = listing.problem
             try await afterListing(listing)
             try await push(to: target)
+            try await syncWantlist()
             if let listingProblem { throw SyncError.incompleteListing(listingProblem, readings: DiscogsSync.listingReadings) }
         } catch {
             report.failure = SyncError.from(error)

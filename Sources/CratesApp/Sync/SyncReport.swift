@@ -134,6 +134,8 @@ public struct SyncReport: Sendable {
     public var notices: [String] = []
     /// Conflicts a person settled (the collection UI's conflicts view).
     public var settled: [SyncCopyConflict] = []
+    /// What the sync did to the wantlist.
+    public var wantlist = WantlistSyncReport()
     public var requests = 0
     public var failure: SyncError?
 
@@ -202,6 +204,7 @@ public struct SyncReport: Sendable {
         if notPushed > 0 {
             lines.append("\(counted(notPushed, "copy", plural: "copies")) only in crates not pushed (--pull): a sync without --pull adds them.")
         }
+        lines += wantlist.lines
         lines += notices.map(Self.clean)
         if let failure { lines.append("crates sync: \(failure)") }
         return lines

@@ -149,11 +149,13 @@ public struct CollectionValuation: Sendable {
 
         var learned: String?
         for releaseID in releases {
+            // A release Discogs has no figures for (404) is stored as asked, with none:
+            // "no figures on Discogs", not "not asked yet".
             let next = await step(expected: { error in
-                if case .notFound = error { .goOn(saying: "release \(releaseID): Discogs has no marketplace figures for it") } else { .stop }
+                Self.unreadable(error, "release \(releaseID): Discogs' marketplace figures for it")
             }) {
                 let stats = try await ask { () async throws(DiscogsError) in
-                    try await client.marketplaceStats(releaseID: releaseID, currency: asked)
+                    try await MarketplaceFigures.stats(of: releaseID, currency: asked, client: client, waitStop: waitStop)
                 }
                 if let code = stats.lowestPrice?.currency { learned = learned ?? code }
                 try await store.storeReleasePrice(
@@ -166,7 +168,10 @@ public struct CollectionValuation: Sendable {
         if currency == nil, accountCurrency == nil { accountCurrency = learned }
         for (index, releaseID) in gradedReleases.enumerated() {
             var noSellerSettings = false
-            let next = await step(expected: { error in if case .notFound = error { .goOn(saying: nil) } else { .stop } }) {
+            let next = await step(expected: { error in
+                if case .notFound = error { return .goOn(saying: nil) }
+                return Self.unreadable(error, "release \(releaseID): Discogs' price suggestions for it")
+            }) {
                 let answer = try await ask { () async throws(DiscogsError) in try await client.priceSuggestions(releaseID: releaseID) }
                 guard case .suggestions(let suggestions) = answer else {
                     noSellerSettings = true
@@ -191,7 +196,8 @@ public struct CollectionValuation: Sendable {
         }
 
         let valued = await step(expected: { error in
-            if case .forbidden = error { .goOn(saying: "Discogs tells the collection's value only to its owner: \(error.description)") } else { .stop }
+            if case .forbidden = error { return .goOn(saying: "Discogs tells the collection's value only to its owner: \(error.description)") }
+            return Self.unreadable(error, "Discogs' collection value")
         }) {
             let value = try await ask { () async throws(DiscogsError) in try await client.collectionValue(username: username) }
             // Discogs writes the collection's value in the account's currency.
@@ -200,6 +206,15 @@ public struct CollectionValuation: Sendable {
         guard valued else { return outcome }
         outcome.accountCurrency = accountCurrency
         return outcome
+    }
+
+    /// An answer that does not read as figures (a price that is text, a negative or absurd
+    /// figure: `MarketplaceFigure`) is that one figure's fault, and Discogs' every time it is
+    /// asked: skipped and named, so that the rest of the refresh, and the next, still come
+    /// in. Any other error stops the refresh.
+    static func unreadable(_ error: DiscogsError, _ what: String) -> Course {
+        guard case .malformedBody = error else { return .stop }
+        return .goOn(saying: "\(what) cannot be read (a figure that is none: text, negative or absurd): skipped, the rest kept")
     }
 
     /// What a Discogs error does to a step of a refresh.

@@ -10,13 +10,57 @@ public enum ValueText {
     }
 
     /// "today", "1 day ago", "12 days ago": how old a figure of `date` is at `now`.
-    public static func age(_ date: Date, now: Date) -> String {
-        let days = Int((now.timeIntervalSince(date) / 86_400).rounded(.down))
-        switch days {
-        case ..<1: return "today"
-        case 1: return "1 day ago"
-        default: return "\(days) days ago"
+    public static func age(_ date: Date, now: Date) -> String { FigureAge.text(date, now: now) }
+
+    /// For a person at a terminal: the currency and the total first, then one line per
+    /// copy, "Artist — Title", most valuable first, with its figure and age; a copy whose
+    /// release Discogs was asked about and has no figure for says "no figures on Discogs",
+    /// one never asked "not asked yet". Every text from outside cleaned.
+    public static func readable(_ report: CollectionValueReport, accountCurrency: Bool, now: Date) -> [String] {
+        let currency = report.currency.isEmpty ? "the account's currency" : report.currency + (accountCurrency ? " (the account's)" : "")
+        let valued = report.records.filter { $0.worth != nil }
+        let total = valued.reduce(0) { $0 + ($1.worth ?? 0) }
+        let unpriced = report.records.filter { $0.worth == nil && $0.at != nil }.count
+        let unasked = report.records.filter { $0.at == nil }.count
+        var lines = ["Currency: \(currency)"]
+        var totalLine = "Total: \(PriceFigure.money(total, report.currency)) for \(valued.count) of \(counted(report.records.count, "copy", plural: "copies"))"
+        var gaps: [String] = []
+        if unpriced > 0 { gaps.append("\(unpriced) with no figures on Discogs") }
+        if unasked > 0 { gaps.append("\(unasked) not asked yet") }
+        if !gaps.isEmpty { totalLine += " (\(gaps.joined(separator: ", ")))" }
+        lines.append(totalLine)
+        if let collection = report.collection {
+            let value = collection.value
+            lines.append(
+                "Discogs' collection value: minimum \(value.minimum), median \(value.median), maximum \(value.maximum) "
+                    + "(\(day(collection.at)), \(age(collection.at, now: now)))")
         }
+        let ordered = report.records.enumerated().sorted { a, b in
+            switch (a.element.worth, b.element.worth) {
+            case let (x?, y?) where x != y: return x > y
+            case (_?, nil): return true
+            case (nil, _?): return false
+            default:
+                // Asked (none on Discogs) before never asked, then in the list's order.
+                if (a.element.at == nil) != (b.element.at == nil) { return a.element.at != nil }
+                return a.offset < b.offset
+            }
+        }.map(\.element)
+        for copy in ordered {
+            let title = ControlCharacters.cleaned(copy.title ?? "record \(copy.id)")
+            let figure: String
+            if let worth = copy.worth {
+                var how = copy.suggestedPrice != nil ? "suggested for \(copy.grade?.abbreviation ?? "its grade")" : "lowest listed"
+                if let forSale = copy.forSale { how += ", \(forSale) for sale" }
+                figure = "\(PriceFigure.money(worth, report.currency))  \(title)  (\(how)\(copy.at.map { ", \(age($0, now: now))" } ?? ""))"
+            } else if let at = copy.at {
+                figure = "no figures on Discogs  \(title)  (\(age(at, now: now)))"
+            } else {
+                figure = "not asked yet  \(title)"
+            }
+            lines.append("  \(figure)  #\(copy.id)")
+        }
+        return lines
     }
 
     static func day(_ date: Date) -> String { String(UTCTimestamp.format(date, .iso8601).prefix(10)) }

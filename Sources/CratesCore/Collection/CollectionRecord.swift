@@ -113,6 +113,11 @@ public struct NewRecord: Hashable, Sendable {
     /// record). Otherwise a record without a release is stored `pending`.
     public var handEntered: Bool
 
+    /// The local catalogue `release` came from (an import's row known by its release id,
+    /// matched there with no request), as a lookup from it records
+    /// (`CollectionRecord.catalogueEdition`); nil: from Discogs, or no release.
+    public var catalogueEdition: CatalogueEdition?
+
     /// Boxed: a `Release` inline would triple the size of every new record, and an import
     /// holds 100,000 of them, nearly all without a release.
     private var releaseBox: ValueBox<Release>?

@@ -12,6 +12,12 @@ public struct DiscogsCollectionField: Decodable, Hashable, Sendable {
         case other(String)
     }
 
+    /// What clears a free-text field: Discogs refuses an empty value ("Missing value.") and
+    /// has no call that removes one, so a cleared note is sent as a single space, which shows
+    /// as nothing there and which crates reads back as no note (`DiscogsCollectionFieldMap.
+    /// read`, `SyncedValues`). A dropdown has no such value: its options are fixed.
+    public static let clearedText = " "
+
     public var id: Int
     public var name: String
     public var kind: Kind

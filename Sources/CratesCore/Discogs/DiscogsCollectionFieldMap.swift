@@ -31,8 +31,9 @@ public struct DiscogsCollectionFieldMap: Hashable, Sendable {
             } else if let sleeve, value.fieldID == sleeve.id, !value.value.isEmpty {
                 if let grade = SleeveCondition(discogsValue: value.value) { out.sleeve = grade } else { out.unrecognized.append(value) }
             } else if let notes, value.fieldID == notes.id {
+                // Only spaces: a note cleared (`DiscogsCollectionField.clearedText`).
                 let text = DiscogsCopyFields.cleanNotes(value.value)
-                out.notes = text.isEmpty ? nil : text
+                out.notes = text.allSatisfy(\.isWhitespace) ? nil : text
             }
         }
         return out

@@ -1,6 +1,22 @@
 import Foundation
 
-/// A price in Discogs' marketplace answers: `{"currency": "USD", "value": 12.5}`.
+/// What a figure of Discogs' marketplace may be. A price below 0, or of a billion or more in
+/// any currency (1e30 would be shown as 31 digits), is no price but a fault in the answer;
+/// nor is a count below 0. Such a figure is refused where it is read, never stored or shown.
+public enum MarketplaceFigure {
+    /// A price is below this (in any of Discogs' currencies, the yen included).
+    public static let priceLimit: Double = 1_000_000_000
+    /// A count of copies for sale is at most this.
+    public static let countLimit = 1_000_000_000
+    /// The collection's value (many copies) is below this.
+    public static let collectionLimit: Double = 1_000_000_000_000
+
+    public static func isPrice(_ value: Double) -> Bool { value.isFinite && value >= 0 && value < priceLimit }
+    public static func isCount(_ value: Int) -> Bool { (0...countLimit).contains(value) }
+}
+
+/// A price in Discogs' marketplace answers: `{"currency": "USD", "value": 12.5}`. One whose
+/// value is no price (`MarketplaceFigure.isPrice`) does not decode.
 public struct DiscogsPrice: Codable, Hashable, Sendable {
     public var currency: String
     public var value: Double
@@ -8,6 +24,19 @@ public struct DiscogsPrice: Codable, Hashable, Sendable {
     public init(currency: String, value: Double) {
         self.currency = currency
         self.value = value
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case currency, value
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        currency = try container.decode(String.self, forKey: .currency)
+        value = try container.decode(Double.self, forKey: .value)
+        guard MarketplaceFigure.isPrice(value) else {
+            throw DecodingError.dataCorruptedError(forKey: .value, in: container, debugDescription: "\(value) is no price")
+        }
     }
 }
 
@@ -25,16 +54,49 @@ public struct DiscogsCollectionValue: Codable, Hashable, Sendable {
         self.maximum = maximum
     }
 
-    /// The number in a value's text: the currency's letters and symbol before it ("A$",
-    /// "€", "CHF "), "," grouping thousands and "." before the decimals, as Discogs' API
-    /// writes every currency. Nil when the text holds no number.
+    /// The number in a value's text, as the currency's own writing has it: its letters and
+    /// symbol before or after ("A$1,597.46", "1.597,46 €", "CHF 1'597.46"), digits grouped
+    /// by thousands with ",", ".", "'" or a space, and the decimals after the last "," or "."
+    /// when one or two digits follow it (money has two at most; three after a lone
+    /// separator are a thousands group: "¥1,200"). Nil when the text holds no amount read so
+    /// without doubt, a negative one, or one of a thousand billion or more.
     public static func amount(_ text: String) -> Double? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let first = trimmed.firstIndex(where: { $0.isASCII && ($0.isNumber || $0 == "-") }) else { return nil }
-        let number = trimmed[first...].filter { $0 != "," && $0 != " " && $0 != "\u{00A0}" }
-        guard number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }) else { return nil }
-        return Double(number)
+        let scalars = Array(text.unicodeScalars)
+        guard let first = scalars.firstIndex(where: Self.isDigit), let last = scalars.lastIndex(where: Self.isDigit) else { return nil }
+        // A sign (or anything but a currency's letters and symbols) before the number.
+        if scalars[..<first].contains(where: { $0 == "-" || $0 == "\u{2212}" || Self.isDigit($0) }) { return nil }
+        let body = scalars[first...last]
+        var groups: [String] = [""]
+        var separators: [Unicode.Scalar] = []
+        for scalar in body {
+            if Self.isDigit(scalar) {
+                groups[groups.count - 1].unicodeScalars.append(scalar)
+            } else if [",", ".", "'", " ", "\u{00A0}", "\u{202F}", "\u{2009}"].contains(scalar) {
+                separators.append(scalar)
+                groups.append("")
+            } else {
+                return nil  // "1e30", "12-50": not an amount
+            }
+        }
+        guard !groups.contains(where: \.isEmpty) else { return nil }
+        var decimals = ""
+        if let mark = separators.last, mark == "," || mark == ".", let tail = groups.last, tail.count <= 2 {
+            decimals = tail
+            groups.removeLast()
+            separators.removeLast()
+        }
+        // The rest group thousands: one kind of separator, three digits a group after the first.
+        guard Set(separators).count <= 1, groups.dropFirst().allSatisfy({ $0.count == 3 }) else { return nil }
+        if let mark = separators.first, !decimals.isEmpty, let decimalMark = body.last(where: { $0 == "," || $0 == "." }), mark == decimalMark {
+            return nil  // "1,597,46": one mark for the groups and the decimals
+        }
+        guard let value = Double(groups.joined() + (decimals.isEmpty ? "" : "." + decimals)),
+              value < MarketplaceFigure.collectionLimit
+        else { return nil }
+        return value
     }
+
+    private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
 
     public var minimumAmount: Double? { Self.amount(minimum) }
     public var medianAmount: Double? { Self.amount(median) }
@@ -60,10 +122,15 @@ public struct DiscogsMarketplaceStats: Codable, Hashable, Sendable {
         case blockedFromSale = "blocked_from_sale"
     }
 
+    /// A price or count that is none (`MarketplaceFigure`) does not decode: the whole answer
+    /// is unreadable, and the refresh names the release and goes on.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         lowestPrice = try container.decodeIfPresent(DiscogsPrice.self, forKey: .lowestPrice)
         numForSale = try container.decodeIfPresent(Int.self, forKey: .numForSale)
+        if let numForSale, !MarketplaceFigure.isCount(numForSale) {
+            throw DecodingError.dataCorruptedError(forKey: .numForSale, in: container, debugDescription: "\(numForSale) is no count")
+        }
         blockedFromSale = try container.decodeIfPresent(Bool.self, forKey: .blockedFromSale) ?? false
     }
 }

@@ -146,7 +146,9 @@ extension ReleaseSearchHit {
 }
 
 /// Where an answer came from: the local catalogue (no request), or Discogs itself. The
-/// JSON of `crates lookup` and `crates search` says so (`"source"`).
+/// JSON of `crates lookup` and `crates search` says so (`"source"`). A check may also answer
+/// from what the collection itself keeps of a release (a copy's, or the wantlist's), when
+/// neither the catalogue nor Discogs could.
 public enum AnswerSource: String, Sendable, Hashable, Codable {
-    case catalogue, discogs
+    case catalogue, discogs, collection
 }

@@ -21,6 +21,17 @@ public protocol ReleaseCatalogue: Sendable {
 
     /// The release `id` as the dump had it; nil when the dump did not list it.
     func release(id: Int) throws(ReleaseCatalogueError) -> Release?
+
+    /// Takes a newer catalogue built in this one's place since it was opened (`crates
+    /// catalogue build` while the collection UI runs), so that what is asked next is answered
+    /// from it; true when it did. The lookup worker asks between two batches, never within
+    /// one: a batch's records are answered by one edition. A catalogue that cannot be
+    /// replaced (by default) says false.
+    func takeReplacement() -> Bool
+}
+
+extension ReleaseCatalogue {
+    public func takeReplacement() -> Bool { false }
 }
 
 /// Which dump a catalogue was built from.

@@ -53,4 +53,11 @@ public enum SessionEvent: Sendable {
     case syncConflicts([SyncCopyConflict])
     /// The answer to `SessionRequest.cover`: the cells, or a placeholder and why.
     case cover(CoverRequest, CoverState)
+    /// A code checked (`SessionRequest.check`), by its serial in the fair's list.
+    case checked(serial: Int, CheckOutcome)
+    /// The wantlist, with prices (after `WantRequest.load`, and after each change).
+    case wantlist([WantListing])
+    /// What the collection holds of releases just listed (a record's pressings, a search's
+    /// results, a record's release): owned, where, wanted.
+    case marks([Int: ReleaseMarks])
 }

@@ -73,6 +73,18 @@ public enum SessionRequest: Equatable, Sendable {
     /// A cover drawn as cells (`SessionEvent.cover`): from the cache on disk, else fetched
     /// from Discogs at background priority. The latest asked goes first.
     case cover(CoverRequest)
+    /// Checks a code without adding anything (check mode): answered by
+    /// `SessionEvent.checked` with the reference's serial. No request for a code the
+    /// catalogue knows.
+    case check(CheckReference)
+    /// A checked release bought: a copy of it added to the collection (into the current
+    /// place), then the code checked again.
+    case addBought(releaseID: Int, gtin: GTIN?, recheck: CheckReference?)
+    /// The wantlist (`w`, and the check panel's keys); the code checked again after.
+    case want(WantRequest, recheck: CheckReference?)
+    /// Asks Discogs' marketplace now for these releases' prices (the check panel's key),
+    /// at background priority; the code checked again after.
+    case refreshPrices([Int], recheck: CheckReference?)
 }
 
 /// What a person has allowed for one add, after being asked.
@@ -115,9 +127,13 @@ public struct AddQuestion: Equatable, Sendable {
     /// "Artist — Title" of the copy the collection has, for a question about another copy:
     /// the question names the record, not only its barcode; nil before its lookup.
     public var title: String?
+    /// Where the copies the collection has are, and in what grade ("in Room › Shelf,
+    /// VG+/VG"), for a question about another copy: "already have" names them.
+    public var whereabouts: String?
 
     public init(
-        entry: CodeEntry, gtin: GTIN?, method: AddMethod, kind: Kind, allowing: AddAllowance, title: String? = nil
+        entry: CodeEntry, gtin: GTIN?, method: AddMethod, kind: Kind, allowing: AddAllowance, title: String? = nil,
+        whereabouts: String? = nil
     ) {
         self.entry = entry
         self.gtin = gtin
@@ -125,6 +141,7 @@ public struct AddQuestion: Equatable, Sendable {
         self.kind = kind
         self.allowing = allowing
         self.title = title
+        self.whereabouts = whereabouts
     }
 
     /// What is asked about: the barcode, or "release 249504".
@@ -171,7 +188,7 @@ public struct AddQuestion: Equatable, Sendable {
     public var text: String {
         switch kind {
         case .anotherCopy(let copies):
-            "\(title ?? subject): already have \(copies == 1 ? "1 copy" : "\(copies) copies"): add another?"
+            "\(title ?? subject): already have \(copies == 1 ? "1 copy" : "\(copies) copies")\(whereabouts.map { " (\($0))" } ?? ""): add another?"
         case .notARecord(let code):
             code.question
         case .moveHere(let move):

@@ -37,6 +37,37 @@ public enum ControlCharacters {
         return String(out)
     }
 
+    /// `text` as it may reach a terminal whole: every control character taken out but the line
+    /// feed and the tab, which are the lines and columns crates writes itself (a value's own
+    /// are made spaces before: `cleaned`). The rule of the printing layer (`StandardStreams`):
+    /// whatever a command prints, a screen-clearing ESC, a clipboard-writing OSC 52, a BEL or
+    /// a C1 CSI from Discogs or a file is never obeyed by the terminal, and a carriage return
+    /// never writes one line over another.
+    public static func printable(_ text: String) -> String {
+        guard holdsUnprintable(text) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where !isControl(scalar) || scalar == "\n" || scalar == "\t" {
+            out.append(scalar)
+        }
+        return String(out)
+    }
+
+    /// Whether `text` holds a control character other than a line feed or a tab: read as
+    /// UTF-8 bytes (C0 and DEL are single bytes, C1 is 0xC2 then 0x80–0x9F), since every line
+    /// a command prints passes here.
+    static func holdsUnprintable(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if byte < 0x20 {
+                if byte != 0x0A, byte != 0x09 { return true }
+            } else if byte == 0x7F || (previous == 0xC2 && byte >= 0x80 && byte <= 0x9F) {
+                return true
+            }
+            previous = byte
+        }
+        return false
+    }
+
     /// `cleaned(text)`, cut to `limit` characters with "…" when longer: for a value quoted in
     /// an error message.
     public static func clipped(_ text: String, limit: Int = 120) -> String {

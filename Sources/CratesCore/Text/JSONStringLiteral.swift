@@ -43,5 +43,24 @@ public enum JSONStringLiteral {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// JSON text (one value a line) as it may reach a terminal whole: each control character
+    /// other than the line feed between values, which can only stand inside a string, written
+    /// as its escape (`\u009b`). DEL and the C1 controls are the ones an encoder leaves raw
+    /// (RFC 8259 requires escapes below U+0020 only), and some terminals obey them; escaped,
+    /// a program reading the JSON gets the same strings.
+    public static func escapingControls(_ json: String) -> String {
+        guard ControlCharacters.holdsUnprintable(json) || json.utf8.contains(0x09) else { return json }
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if ControlCharacters.isControl(scalar), scalar != "\n" {
+                let digits = String(scalar.value, radix: 16)
+                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - digits.count) + digits).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 }

@@ -29,11 +29,15 @@ public struct CollectionValueReport: Hashable, Sendable {
         public var suggestedPrice: Double?
         /// When the release's figures were asked; nil: never.
         public var at: Date?
+        /// "Artist — Title" as the list shows the copy (for a person's reading; not in the
+        /// JSON).
+        public var title: String?
 
         public init(
             id: Int64, releaseID: Int, grade: MediaCondition?, lowestPrice: Double?, forSale: Int?, suggestedPrice: Double?,
-            at: Date?
+            at: Date?, title: String? = nil
         ) {
+            self.title = title
             self.id = id
             self.releaseID = releaseID
             self.grade = grade
@@ -42,6 +46,10 @@ public struct CollectionValueReport: Hashable, Sendable {
             self.suggestedPrice = suggestedPrice
             self.at = at
         }
+
+        /// What the copy is worth by its figures: the price suggested for its grade, else the
+        /// lowest listed; nil when Discogs gave neither.
+        public var worth: Double? { suggestedPrice ?? lowestPrice }
 
         /// Each figure with where it comes from and its date, in words: "lowest listed
         /// 12.49 (3 for sale), 2026-11-25", "suggested for VG+ 7.20, 2026-11-25".

@@ -42,6 +42,8 @@ public enum DiscogsError: Error, Hashable, Sendable, CustomStringConvertible {
         case .transport(let e):
             switch e {
             case .connectionLost, .timedOut: "Discogs did not answer: \(e)"
+            // Discogs answered: with more than crates reads, which is no sign of a network down.
+            case .tooLarge: "Discogs' answer was too large: \(e)"
             default: "Discogs is unreachable: \(e)"
             }
         case .unauthorized(let m): Self.refusal(m) ?? "Discogs refused the credentials\(Self.said(m)): run `crates auth`"

@@ -16,10 +16,16 @@ extension LookupWorker {
     /// Answers every record due that the catalogue was not asked about, batch after batch,
     /// reporting each settled record as a lookup that cost no request.
     func answerFromCatalogue() async {
-        guard let catalogue, catalogueFailure == nil else { return }
+        guard let catalogue else { return }
         let source = catalogue.catalogue
-        let edition = source.edition
         while !stopping, refused == nil, !Task.isCancelled {
+            // Between two batches, a newer catalogue built in its place is taken (the
+            // collection UI runs for hours; a scan answered from the replaced dump would cost
+            // a request or wait for one). Its edition is another, so the records the older one
+            // did not know are asked of it too; one that failed is tried again.
+            if source.takeReplacement() { catalogueFailure = nil }
+            guard catalogueFailure == nil else { return }
+            let edition = source.edition
             let batch: CatalogueAnswers
             do {
                 batch = try await catalogue.queue.answerFromCatalogue(edition, now: timeline.date, limit: policy.catalogueBatch) { job in

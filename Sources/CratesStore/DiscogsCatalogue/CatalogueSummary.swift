@@ -34,16 +34,14 @@ public struct CatalogueSummary: Hashable, Sendable {
         self.skippedReleases = skippedReleases
     }
 
-    /// ISO 8601 in UTC, to the second ("2026-06-03T14:02:11Z").
+    /// ISO 8601 in UTC, to the second ("2026-06-03T14:02:11Z"). `UTCTimestamp`, not
+    /// Foundation's formatter: opening a catalogue reads this date, and the formatter's
+    /// first use loads ICU's data, a few milliseconds of every `crates check`.
     public static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
+        UTCTimestamp.format(date, .iso8601)
     }
 
     static func date(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        UTCTimestamp.parse(text)
     }
 }

@@ -12,6 +12,8 @@ extension CollectionStore {
     public struct OutboxEntry: Hashable, Sendable {
         public enum Kind: String, Sendable {
             case add, update, remove
+            /// The wantlist's (`CollectionStore+WantlistSync`): `value` holds what is sent.
+            case wantAdd, wantEdit, wantRemove
         }
 
         public var id: Int64
@@ -24,6 +26,24 @@ extension CollectionStore {
         public var value: String?
         /// Committed before the request went: it may have been carried out.
         public var sentAt: Date?
+
+        public init(
+            id: Int64, kind: Kind, recordID: Int64?, releaseID: Int, folderID: Int, instanceID: Int64? = nil,
+            field: SyncField? = nil, value: String? = nil, sentAt: Date? = nil
+        ) {
+            self.id = id
+            self.kind = kind
+            self.recordID = recordID
+            self.releaseID = releaseID
+            self.folderID = folderID
+            self.instanceID = instanceID
+            self.field = field
+            self.value = value
+            self.sentAt = sentAt
+        }
+
+        /// What a wantlist entry sends (notes and rating).
+        public var wantValues: SyncedValues? { CollectionStore.wantValues(value) }
 
         public var key: DiscogsInstanceKey? {
             instanceID.map { DiscogsInstanceKey(folderID: folderID, releaseID: releaseID, instanceID: $0) }

@@ -1,6 +1,7 @@
 import CratesCore
 import Foundation
 import GRDB
+import GRDBSQLite
 
 #if canImport(Glibc)
 import Glibc
@@ -134,13 +135,10 @@ extension CollectionStore {
     }
 
     /// Whether this SQLite reads `file:` URIs as filenames (compile option SQLITE_USE_URI;
-    /// GRDB does not pass SQLITE_OPEN_URI).
-    static let urisEnabled: Bool = {
-        let probe = try? DatabaseQueue().read { db in
-            try Bool.fetchOne(db, sql: "SELECT sqlite_compileoption_used('USE_URI')")
-        }
-        return probe == true
-    }()
+    /// GRDB does not pass SQLITE_OPEN_URI). Asked of the library itself, not through a
+    /// connection: opening one costs a few milliseconds of every short command (`crates
+    /// check`).
+    static let urisEnabled: Bool = sqlite3_compileoption_used("USE_URI") == 1
 
     enum Verdict: Equatable, Sendable {
         /// A crates database this build can open.

@@ -11,10 +11,10 @@ import GRDB
 /// - through `filterIndex` (trigram FTS5) when a word has 3 characters or more and the index
 ///   finds few enough records: those are read by id and sorted, in one pass that gives the
 ///   outline, the window's rows and the focus's row;
-/// - else by walking `record_filter` in the list's order, which reads every record's key and
-///   text but nothing else (no join, no sort): the words of 1 or 2 characters, which a trigram
-///   index cannot look up, and the words most records hold, for which reading the records by
-///   id would cost more than the walk.
+/// - else by walking `record_filter`, which reads every record's key and text but nothing
+///   else (no join, no sort): the words of 1 or 2 characters, which a trigram index cannot
+///   look up, and the words most records hold, for which reading the records by id would
+///   cost more than the walk (`matchesByScan`).
 ///
 /// Either way `crates_contains` decides (`FilterContains`: `instr`'s answer, faster), as
 /// `instr` did when the filter scanned the joined tables: the index only narrows, so both
@@ -205,19 +205,33 @@ extension CollectionStore {
     /// for while a person types is a screenful and its margins from the top, far fewer.
     static let scanProbeLimit = 2_000
 
-    /// The matches found by walking the records in the list's order, in one walk whatever
-    /// the filter keeps:
+    /// The matches found by walking the records, in one walk of every record whatever the
+    /// filter keeps (`FilterMatchWalk`, by the covering index: each section's count, and the
+    /// matches' ids while they are few):
     ///
-    /// - a first walk keeps the matches up to the window's end (when that is at most
-    ///   `scanProbeLimit` rows down) and stops there: when the filter keeps no more than
-    ///   those, they are all of its matches (a word few records hold: one walk, nothing more);
-    /// - otherwise (a word many records hold: the first walk stopped early) one walk counts
-    ///   the sections, and the window and the focus come from the first walk's rows, or, when
+    /// - when the filter keeps at most `scanProbeLimit` records (a word few records hold),
+    ///   those are read by id and sorted in the list's order: the window and the focus;
+    /// - otherwise (a word many records hold) a walk in the list's order keeps the matches up
+    ///   to the window's end (when that is at most `scanProbeLimit` rows down), which it meets
+    ///   soon, the matches being many; the window and the focus come from its rows, or, when
     ///   they lie further down, from a walk of the rows before them (the focus: of its section
     ///   only, the sections before it being counted).
     static func matchesByScan(
         _ db: Database, _ condition: String, _ arguments: StatementArguments, _ query: CollectionQuery
     ) throws -> (outline: CollectionOutline, ids: [Int64], focusRow: Int?) {
+        let walk = try FilterMatchWalk.run(db, condition, arguments, keeping: scanProbeLimit)
+        if let all = walk.ids {
+            guard !all.isEmpty else { return (CollectionOutline(sections: []), [], nil) }
+            let cursor = try Row.fetchCursor(db, sql: """
+                SELECT r.sectionKey, r.id FROM record r WHERE r.id IN (SELECT value FROM json_each(?))
+                ORDER BY \(query.order.orderTerms())
+                """, arguments: ["[" + all.map(String.init).joined(separator: ",") + "]"])
+            var tally = MatchTally(query)
+            while let match = try cursor.next() {
+                tally.add(sectionKey: try match.decode(String.self, atIndex: 0), id: try match.decode(Int64.self, atIndex: 1))
+            }
+            return tally.result
+        }
         let (end, overflow) = query.window.offset.addingReportingOverflow(query.window.limit)
         var windowIDs: [Int64]?
         var focusRow: Int?
@@ -235,19 +249,8 @@ extension CollectionStore {
             windowIDs = tally.result.ids
             if let row = tally.result.focusRow { (focusRow, focusFound) = (row, true) }
         }
-        var summaries: [SectionSummary] = []
-        var firstRows: [String: Int] = [:]
-        var first = 0
-        let cursor = try Row.fetchCursor(db, sql: """
-            SELECT r.sectionKey, COUNT(*) FROM record r WHERE \(condition) GROUP BY r.sectionKey ORDER BY r.sectionKey
-            """, arguments: arguments)
-        while let raw = try cursor.next() {
-            let key = try raw.decode(String.self, atIndex: 0)
-            let count = try raw.decode(Int.self, atIndex: 1)
-            summaries.append(SectionSummary(name: SortKey.sectionName(fromKey: key), count: count, firstRow: first))
-            firstRows[key] = first
-            first += count
-        }
+        let summaries = walk.summaries
+        let first = walk.total
         if !focusFound, let focus = query.focus,
            let key = try Row.fetchOne(
                db, sql: "SELECT r.sectionKey, r.\(query.order.keyColumn), r.id FROM record r WHERE r.id = ? AND \(condition)",
@@ -259,7 +262,7 @@ extension CollectionStore {
                 SELECT COUNT(*) FROM record r
                 WHERE r.sectionKey = ? AND (r.\(query.order.keyColumn), r.id) < (?, ?) AND \(condition)
                 """, arguments: StatementArguments([key[0], key[1], key[2]] as [DatabaseValue]) + arguments) ?? 0
-            focusRow = (firstRows[sectionKey] ?? 0) + before
+            focusRow = (walk.firstRows[sectionKey] ?? 0) + before
         }
         if windowIDs == nil {
             windowIDs = []

@@ -94,7 +94,7 @@ extension CollectionStore {
         }
         let columns = [
             "gtin", "addedAt", "addMethod", "note", "locationID", "releaseID", "lookupState", "sectionKey", "rowKey", "updatedAt",
-        ] + StoredValues.ownColumns + StoredValues.gradingColumns + ["ownSearchText", "entryKey"]
+        ] + StoredValues.ownColumns + StoredValues.gradingColumns + ["ownSearchText", "entryKey", "catalogueEdition"]
         // Each record with its filter text, the batch indexed at the end (`indexFilterTexts`).
         let statement = try db.cachedStatement(sql: """
             INSERT INTO record (\(columns.joined(separator: ", ")), filterText)
@@ -123,6 +123,7 @@ extension CollectionStore {
                 record.initialState, section, row ?? SortKey.unmatchedRow, nowSeconds,
             ] + StoredValues.ownValues(collector) + StoredValues.gradingValues(record.grading) + [
                 StoredValues.ownSearchText(collector), StoredValues.entryKey(gtin: record.gtin, collector: collector),
+                record.release == nil ? nil : record.catalogueEdition?.dumpDate,
                 gtin, record.release?.id, StoredValues.ownSearchText(collector),
             ]))
             let id = db.lastInsertedRowID

@@ -113,17 +113,25 @@ extension StoredValues {
     /// A full release carries its marketplace figures (`lowest_price`, in the account's
     /// currency, and `num_for_sale`): kept as the day's `releasePrice` row, with its currency
     /// unknown (''), unless `crates value` asked that day already (its figures say their
-    /// currency, and stay).
+    /// currency, and stay). A figure that is none (`MarketplaceFigure`: a negative price or
+    /// count, a price of a billion or more) is left out, as if the release did not carry it.
     static func storeMarketplaceFigures(_ db: Database, _ release: Release, now: Date) throws {
         // Releases from the data dump or a search result carry neither: no statement for them.
         guard release.rawJSON.contains("\"lowest_price\"") || release.rawJSON.contains("\"num_for_sale\"") else { return }
         try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO releasePrice (releaseID, day, currency, lowestPrice, numForSale, source, at)
-            SELECT ?1, ?2, '', CAST(json_extract(?3, '$.lowest_price') AS REAL), json_extract(?3, '$.num_for_sale'), 'release', ?4
-            WHERE json_valid(?3) AND (json_type(?3, '$.lowest_price') IN ('integer', 'real')
-                                      OR json_type(?3, '$.num_for_sale') = 'integer')
+            SELECT ?1, ?2, '', price, count, 'release', ?4 FROM (
+                SELECT CASE WHEN json_type(?3, '$.lowest_price') IN ('integer', 'real')
+                             AND json_extract(?3, '$.lowest_price') >= 0 AND json_extract(?3, '$.lowest_price') < ?5
+                            THEN CAST(json_extract(?3, '$.lowest_price') AS REAL) END AS price,
+                       CASE WHEN json_type(?3, '$.num_for_sale') = 'integer'
+                             AND json_extract(?3, '$.num_for_sale') BETWEEN 0 AND ?6
+                            THEN json_extract(?3, '$.num_for_sale') END AS count
+                WHERE json_valid(?3))
+            WHERE price IS NOT NULL OR count IS NOT NULL
             """).execute(arguments: [
                 release.id, CollectionStore.observationDay(now), release.rawJSON, seconds(now),
+                MarketplaceFigure.priceLimit, MarketplaceFigure.countLimit,
             ])
     }
 }

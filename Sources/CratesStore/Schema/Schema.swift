@@ -45,6 +45,7 @@ enum Schema {
             ("v15 price observations", addPriceObservations),
             ("v16 discogs conflicts", addSyncConflicts),
             ("v17 deleted copies", addDeletedCopies),
+            ("v18 wantlist", addWantlist),
         ]
     }
 

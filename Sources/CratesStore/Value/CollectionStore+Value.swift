@@ -124,8 +124,10 @@ extension CollectionStore {
             sql: """
                 SELECT r.id, r.releaseID, r.mediaCondition,
                        p.lowestPrice, p.numForSale, p.at AS priceAt,
-                       c.grade AS suggestedGrade, c.suggestedPrice, c.at AS suggestedAt
+                       c.grade AS suggestedGrade, c.suggestedPrice, c.at AS suggestedAt,
+                       COALESCE(r.ownArtist, rel.artist, '') AS artist, COALESCE(r.ownTitle, rel.title, '') AS title
                 FROM record r
+                LEFT JOIN release rel ON rel.id = r.releaseID
                 LEFT JOIN releasePrice p ON p.releaseID = r.releaseID AND p.day = (
                     SELECT max(day) FROM releasePrice WHERE releaseID = r.releaseID AND currency IN \(currencies))
                 LEFT JOIN copyPrice c ON c.recordID = r.id AND c.day = (
@@ -142,7 +144,8 @@ extension CollectionStore {
             let dates = [row["priceAt"] as Double?, suggested == nil ? nil : row["suggestedAt"] as Double?].compactMap { $0 }
             return CollectionValueReport.CopyFigure(
                 id: row["id"], releaseID: row["releaseID"], grade: grade, lowestPrice: row["lowestPrice"],
-                forSale: row["numForSale"], suggestedPrice: suggested, at: dates.max().map(StoredValues.date))
+                forSale: row["numForSale"], suggestedPrice: suggested, at: dates.max().map(StoredValues.date),
+                title: DisplayTitle.of(artist: row["artist"], title: row["title"]))
         }
         return CollectionValueReport(currency: currency, collection: collection, records: records)
     }

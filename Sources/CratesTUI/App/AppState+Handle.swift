@@ -102,6 +102,13 @@ extension AppState {
             applyGenres(names)
         case .cover(let request, let cover):
             applyCover(request, cover)
+        case .checked(let serial, let outcome):
+            applyChecked(serial: serial, outcome)
+        case .wantlist(let entries):
+            applyWantlist(entries)
+            for (id, mark) in releaseMarks { releaseMarks[id]?.wanted = mark.wanted && entries.contains { $0.id == id } }
+        case .marks(let marks):
+            for (id, mark) in marks { releaseMarks[id] = mark }
         }
         return []
     }
@@ -131,6 +138,7 @@ extension AppState {
         if key == .control("z") { return [.suspend] }
         // So is the picker's narrowing: a catalogue number's digits narrow, not scan.
         if case .picker(let state) = mode { return pickerKey(key, state) }
+        if case .verdict(let state) = mode, state.filterEditing { return verdictKey(key, state) }
 
         // In the rating picker a digit is the stars (`ratingDigit`), not a scan.
         if case .details(let state) = mode, let picker = state.picker, picker.kind == .rating, key.ratingDigit != nil {
@@ -194,6 +202,9 @@ extension AppState {
         case .statistics(let state): return statisticsKey(key, state)
         case .signIn(let state): return signInKey(key, state)
         case .conflicts(let state): return conflictsKey(key, state)
+        case .fair(let state): return fairKey(key, state)
+        case .verdict(let state): return verdictKey(key, state)
+        case .wantlist(let state): return wantlistKey(key, state)
         }
     }
 

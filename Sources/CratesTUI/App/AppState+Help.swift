@@ -14,7 +14,7 @@ extension AppState {
         case .pageUp: mode = scrolled(scroll - (listHeight - 1))
         case .top: mode = scrolled(0)
         case .bottom: mode = scrolled(last)
-        case .back, .quit: mode = walk != nil ? .needs : .list
+        case .back, .quit: mode = walk != nil ? .needs : (checkMode ? .fair(FairState()) : .list)
         case .redraw: return [.redraw]
         default: break
         }

@@ -89,6 +89,9 @@ extension AppState {
             return openConflicts()
         case .keepCrates, .takeDiscogs, .keepCratesForAll, .takeDiscogsForAll: break  // the conflicts view's
         case .covers: toggleCovers()
+        case .checkMode: return toggleCheckMode()
+        case .wantlist: return openWantlist()
+        case .bought, .want, .unwant, .prices, .lookUpAgain, .rateUp, .rateDown: break  // check mode's, the wantlist's
         case .quit: return quit()
         case .redraw: return [.redraw]
         }

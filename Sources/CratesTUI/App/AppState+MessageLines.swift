@@ -1,3 +1,5 @@
+import CratesCore
+
 /// A message longer than the screen is wide (a sync's summary: "Synced with Discogs
 /// (DamIDhagor): 0 pulled, …, 1 conflict, …; 5 requests used. C shows the conflict…") is
 /// wrapped over several bottom lines rather than cut at the edge, up to a third of the screen

@@ -83,6 +83,12 @@ extension AppState {
     /// prompt open with the reason (for keyboard entry), or says so (for the camera). What
     /// the application holds back (a duplicate, an ISBN) comes back as a question.
     mutating func submit(_ text: String, method: AddMethod) -> [AppCommand] {
+        // Check mode adds nothing: the code is checked. The wantlist view wants it.
+        if checkMode { return submitCheck(text, method: method) }
+        if case .wantlist = mode {
+            say("Wanting \(ControlCharacters.cleaned(text))…")
+            return [.session(.want(.addCode(text), recheck: nil))]
+        }
         let entry: CodeEntry
         do {
             entry = try CodeEntry.parse(text)

@@ -20,6 +20,12 @@ public struct AppState: Sendable {
         case signIn(SignInState)
         /// The copies in conflict with the Discogs collection (`C`).
         case conflicts(ConflictsState)
+        /// Check mode's list of every code checked this session, newest first (`c`).
+        case fair(FairState)
+        /// One checked code's verdict (a scan in check mode opens it).
+        case verdict(VerdictState)
+        /// The wantlist (`w`).
+        case wantlist(WantlistState)
     }
 
     /// Where a form or the picker goes back to when it closes.
@@ -147,6 +153,14 @@ public struct AppState: Sendable {
     public internal(set) var coversOn = false
     /// The colours the terminal shows covers in; nil: none, so no covers.
     public internal(set) var coverColours: CoverColours?
+    /// Check mode (`f`, `crates --check`): a scan or a typed code is checked, never added.
+    public internal(set) var checkMode = false
+    /// What the collection holds of the releases listed (pressings, search results, a
+    /// record's release), as the session last said.
+    public internal(set) var releaseMarks: [Int: ReleaseMarks] = [:]
+    /// Every code checked this session, newest first: the fair's list.
+    public internal(set) var fair: [FairEntry] = []
+    var nextCheckSerial = 1
     /// The covers asked of the session, and what came, by request (its size included).
     var covers: [CoverRequest: CoverState] = [:]
     /// The cover the person looked at when covers were last asked for (see `coverRequests`).

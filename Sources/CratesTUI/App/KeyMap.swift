@@ -21,6 +21,12 @@ public enum Action: String, Sendable, CaseIterable {
     case conflicts, keepCrates, takeDiscogs, keepCratesForAll, takeDiscogsForAll
     /// Shows or hides the covers (the details view's, the picker's).
     case covers
+    /// Check mode: scans say whether a record is owned, wanted or new, and add nothing; in
+    /// it, a checked release bought (added), wanted, taken off the wantlist, its price asked,
+    /// a code Discogs could not be asked about asked again.
+    case checkMode, bought, want, unwant, prices, lookUpAgain
+    /// The wantlist view; in it, the rating up and down.
+    case wantlist, rateUp, rateDown
 }
 
 /// Where a binding applies.
@@ -35,6 +41,8 @@ public enum KeyContext: String, Sendable, CaseIterable {
     case statistics = "Statistics (#)"
     case signIn = "Signing in to Discogs (A)"
     case conflicts = "Conflicts with Discogs (C)"
+    case check = "Check mode (f): scans add nothing"
+    case wantlist = "Wantlist (w)"
     case help = "Help"
 
     /// What the help says about the context beyond its keys.
@@ -46,6 +54,8 @@ public enum KeyContext: String, Sendable, CaseIterable {
         case .signIn: "Paste a personal access token (https://www.discogs.com/settings/developers): it is checked with Discogs before it is saved."
         case .grades: "In the rating picker a digit sets that many stars: 0 to 5 (0: not rated)."
         case .conflicts: "A value changed differently in crates and on Discogs since the last sync: choose which stays, for each copy."
+        case .check: "Each scan or typed code opens its verdict (OWNED, OTHER PRESSING, WANTED, NEW) and stays in the fair's list, newest first; nothing is added unless you say so."
+        case .wantlist: "Scan or type a code here to want it; synced with your Discogs wantlist by S."
         default: nil
         }
     }
@@ -89,6 +99,8 @@ public enum KeyMap {
         KeyBinding(keys: [.character("L")], action: .locations, help: "places: the tree with counts (Enter shows one)", contexts: [.list]),
         KeyBinding(keys: [.character("#")], action: .statistics, help: "statistics: bar charts (Enter on a bar lists it)", contexts: [.list]),
         KeyBinding(keys: [.character("C")], action: .conflicts, help: "conflicts with Discogs: choose crates' or Discogs' values", contexts: [.list, .details]),
+        KeyBinding(keys: [.character("f")], action: .checkMode, help: "check mode: scans say owned or wanted; add nothing", contexts: [.list, .check]),
+        KeyBinding(keys: [.character("w")], action: .wantlist, help: "the wantlist (scan to want; synced with Discogs')", contexts: [.list]),
         KeyBinding(keys: [.character("x"), .character("j"), .down], action: .leave, help: "leave it as it is: the next one", contexts: [.needs]),
         KeyBinding(keys: [.tab, .down], action: .nextField, help: "next field", contexts: [.form]),
         KeyBinding(keys: [.backTab, .up], action: .previousField, help: "previous field", contexts: [.form]),
@@ -169,6 +181,32 @@ public enum KeyMap {
         KeyBinding(keys: [.escape, .left, .character("h"), .character("q")], action: .back, help: "back to the list", contexts: [.conflicts]),
         KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.conflicts]),
         KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.conflicts]),
+        // Check mode: the fair's list and a code's verdict.
+        KeyBinding(keys: [.down, .character("j")], action: .moveDown, help: "next code, or next pressing of a code", contexts: [.check]),
+        KeyBinding(keys: [.up, .character("k")], action: .moveUp, help: "previous code, or previous pressing", contexts: [.check]),
+        KeyBinding(keys: [.enter, .right, .character("l")], action: .open, help: "the code's verdict", contexts: [.check]),
+        KeyBinding(keys: [.character("b")], action: .bought, help: "bought it: add this pressing to the collection", contexts: [.check]),
+        KeyBinding(keys: [.character("w")], action: .want, help: "add this pressing to the wantlist", contexts: [.check]),
+        KeyBinding(keys: [.character("x")], action: .unwant, help: "take it off the wantlist", contexts: [.check]),
+        KeyBinding(keys: [.character("p")], action: .prices, help: "ask Discogs for its price now", contexts: [.check]),
+        KeyBinding(keys: [.character("r")], action: .lookUpAgain, help: "look an unknown code up again (Discogs reachable)", contexts: [.check]),
+        KeyBinding(keys: [.character("/")], action: .filter, help: "narrow the pressings (catno, country, year)", contexts: [.check]),
+        KeyBinding(keys: [.escape, .left, .character("h")], action: .back, help: "back to the fair's list", contexts: [.check]),
+        KeyBinding(keys: [.character("q")], action: .quit, help: "quit (back to the fair's list, from a verdict)", contexts: [.check]),
+        KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.check]),
+        KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.check]),
+        // The wantlist.
+        KeyBinding(keys: [.down, .character("j")], action: .moveDown, help: "next release", contexts: [.wantlist]),
+        KeyBinding(keys: [.up, .character("k")], action: .moveUp, help: "previous release", contexts: [.wantlist]),
+        KeyBinding(keys: [.pageDown, .control("f"), .character(" ")], action: .pageDown, help: "page down", contexts: [.wantlist]),
+        KeyBinding(keys: [.pageUp, .control("b")], action: .pageUp, help: "page up", contexts: [.wantlist]),
+        KeyBinding(keys: [.character("x"), .character("d"), .delete], action: .unwant, help: "take it off the wantlist", contexts: [.wantlist]),
+        KeyBinding(keys: [.character("+")], action: .rateUp, help: "want it more (a star more)", contexts: [.wantlist]),
+        KeyBinding(keys: [.character("-")], action: .rateDown, help: "want it less (a star less)", contexts: [.wantlist]),
+        KeyBinding(keys: [.character("p")], action: .prices, help: "ask Discogs for every wanted release's price (background)", contexts: [.wantlist]),
+        KeyBinding(keys: [.escape, .left, .character("h"), .character("q")], action: .back, help: "back to the list", contexts: [.wantlist]),
+        KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.wantlist]),
+        KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.wantlist]),
     ]
 
     /// The action bound to `key` in `context`, if any.

@@ -17,13 +17,15 @@ public final class AppRunner {
     ///   - perform: runs a command on the workers; must return at once.
     ///   - order: the list's order to start with (the one remembered).
     ///   - covers: whether the details view shows covers (`I` toggles them).
+    ///   - checking: start in check mode (`crates --check`): scans add nothing.
     public init(
-        inbox: Inbox, order: ListOrder = .default, covers: Bool = false, perform: @escaping Perform
+        inbox: Inbox, order: ListOrder = .default, covers: Bool = false, checking: Bool = false, perform: @escaping Perform
     ) {
         self.inbox = inbox
         self.perform = perform
         terminal = CursesTerminal()
         state = AppState(width: 80, height: 24, order: order, covers: covers)
+        if checking { state.startChecking() }
     }
 
     /// Runs until the user quits or a terminating signal arrives; the terminal is restored on

@@ -11,6 +11,12 @@ enum Palette {
         .error: (Int16(COLOR_RED), -1),
         .pending: (Int16(COLOR_YELLOW), -1),
         .prompt: (Int16(COLOR_GREEN), -1),
+        .verdictOwned: (Int16(COLOR_BLACK), Int16(COLOR_GREEN)),
+        .verdictOtherPressing: (Int16(COLOR_BLACK), Int16(COLOR_YELLOW)),
+        .verdictWanted: (Int16(COLOR_WHITE), Int16(COLOR_MAGENTA)),
+        .verdictNew: (Int16(COLOR_BLACK), Int16(COLOR_CYAN)),
+        .verdictUnknown: (Int16(COLOR_WHITE), Int16(COLOR_RED)),
+        .checkBanner: (Int16(COLOR_WHITE), Int16(COLOR_MAGENTA)),
     ]
 
     static func install() {
@@ -32,6 +38,8 @@ enum Palette {
         case .status: attributes |= colours ? 0 : crates_a_reverse()
         case .statusAccent: attributes |= crates_a_bold() | (colours ? 0 : crates_a_reverse())
         case .error, .title, .prompt: attributes |= crates_a_bold()
+        case .verdictOwned, .verdictOtherPressing, .verdictWanted, .verdictNew, .verdictUnknown, .checkBanner:
+            attributes |= crates_a_bold() | (colours ? 0 : crates_a_reverse())
         }
         return attributes
     }

@@ -21,6 +21,9 @@ extension AppState {
         case .statistics(let state): renderStatistics(state, into: &screen)
         case .signIn(let state): renderSignIn(state, into: &screen)
         case .conflicts(let state): renderConflicts(state, into: &screen)
+        case .fair(let state): renderFair(state, into: &screen)
+        case .verdict(let state): renderVerdict(state, into: &screen)
+        case .wantlist(let state): renderWantlist(state, into: &screen)
         }
         renderStatus(into: &screen)
         renderBottomLine(into: &screen)
@@ -61,8 +64,15 @@ extension AppState {
         case .statistics: title = " crates · statistics"
         case .signIn: title = " crates · sign in to Discogs"
         case .conflicts: title = " crates · conflicts with Discogs"
+        case .fair: title = " crates · the fair's list"
+        case .verdict: title = " crates · verdict"
+        case .wantlist: title = " crates · wantlist"
         }
-        let end = screen.put(title, row: 0, column: 0, style: .statusAccent)
+        var end = screen.put(title, row: 0, column: 0, style: .statusAccent)
+        if checkMode {
+            // Said plainly while it is on, whatever the view: scans add nothing.
+            end = screen.put(" CHECK — scans add nothing ", row: 0, column: end + 1, style: .checkBanner)
+        }
         // The longest hint that fits.
         let hints: [String]
         switch mode {

@@ -41,7 +41,19 @@ extension AppState {
         // Long values wrap onto the lines below (under the value, not the label), so a long
         // title or note is read whole; the Discogs address stays one line (it is a link).
         var lines: [DetailsLayout.Row] = []
-        for line in details.lines {
+        var shownLines = details.lines
+        // How many copies of this release the collection holds, and the wantlist, under the
+        // title (the marks the session read for it).
+        if let id = details.release?.id, let mark = releaseMarks[id] {
+            var extra: [RecordDetails.Line] = []
+            if mark.copies > 1 {
+                let place = mark.place.map { "; the first in \($0)" } ?? ""
+                extra.append(RecordDetails.Line(label: "Copies", value: "\(mark.copies) of this release\(place)", style: .pending))
+            }
+            if mark.wanted { extra.append(RecordDetails.Line(label: "Wantlist", value: "this release is on your wantlist", style: .pending)) }
+            shownLines.insert(contentsOf: extra, at: min(2, shownLines.count))
+        }
+        for line in shownLines {
             let column = line.label.isEmpty && !line.indented ? 1 : min(right - 1, DetailsLayout.labelWidth + 2)
             let parts = line.label == "Discogs" ? [line.value] : TerminalText.wrapped(line.value, to: max(1, right - column - 1))
             for (index, part) in parts.enumerated() { lines.append(.init(line: line, text: part, first: index == 0)) }
@@ -89,7 +101,11 @@ extension AppState {
             if selected {
                 for offset in 0..<textRows { screen.fill(row: row + offset, style: .selected) }
             }
-            screen.put("\(index + 1). \(candidate.displayTitle)", row: row, column: left, style: selected ? .selected : .normal)
+            let titleEnd = screen.put("\(index + 1). \(candidate.displayTitle)", row: row, column: left, style: selected ? .selected : .normal)
+            // Owned (how many, where the first is) or wanted: said beside the pressing.
+            if let mark = releaseMarks[candidate.releaseID]?.text {
+                screen.put("  [\(mark)]", row: row, column: titleEnd, style: selected ? .selected : .pending, limit: max(0, width - titleEnd - 1))
+            }
             // What tells pressings apart first (what the narrowing reads: country, year, label,
             // catalogue number); the formats, long and often the same for all, last, where an
             // edge cuts them.

@@ -25,7 +25,9 @@ struct AddCommand: ParsableCommand {
             A code is refused when it is not a valid barcode (the reason says what is \
             wrong), when it is a shop's price label (a restricted-circulation number) or a \
             crates label (a place's or a copy's, 290… and 291…), or \
-            when Discogs cannot give the release. A barcode of another kind than a record's \
+            when Discogs has no such release. A release Discogs fails to give (a 5xx, an \
+            answer cut short, a timeout, a dropped connection) is asked again after 1, 2, 4 \
+            and 8 s; a fault that lasts past that adds nothing and exits 4. A barcode of another kind than a record's \
             (an ISBN, ISMN or ISSN, a coupon) is refused unless --force: Discogs lists some \
             audiobooks and book-and-CD sets under their ISBNs. A barcode already in the \
             collection is skipped, unless --copy adds it as another copy.
@@ -43,7 +45,8 @@ struct AddCommand: ParsableCommand {
             waiting in the queue) and prints each line with its outcome once all are done, \
             or when --timeout passes. Needs `crates auth` first. Records whose lookup did \
             not finish stay in the queue: the collection UI or `crates import` looks them up \
-            later.
+            later. Ctrl-C, SIGTERM or SIGHUP end the wait at once (exit 130, 143, 129), the \
+            lookup in hand back in the queue.
 
             Exit status:
               0  every code was added (and, with --wait, every lookup finished)
@@ -52,10 +55,12 @@ struct AddCommand: ParsableCommand {
                  (skipped)
               3  with --wait: some lookup did not finish (timed out, failed and will be
                  retried, not signed in, or Discogs refused the credentials)
+              4  a release could not be had from Discogs: a fault that lasted past the
+                 retries, or Discogs unreachable (nothing added for it: run it again later)
               74 the records were added and kept, but their lines could not be written to
                  standard output (a full disk, a closed output): said on standard error
 
-            When several apply, the lowest number but 0 wins in the order 1, 3, 2, 74.
+            When several apply, the first in the order 1, 4, 3, 2, 74 wins.
 
             Examples:
               crates add 5099750442227 '0 77774 62002 4'

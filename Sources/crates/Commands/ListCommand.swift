@@ -106,7 +106,7 @@ struct ListCommand: ParsableCommand {
         let json = self.json
         for warning in try blocking({ try await export.unknownGenreWarnings() }) { StandardStreams.errLine(warning) }
         if json {
-            try blocking { try await export.list(json: true) { try StandardStreams.out($0) } }
+            try blocking { try await export.list(json: true) { try StandardStreams.out(json: $0) } }
             return
         }
         let output = ColumnOutput(names: Self.names, columns: Self.terminalColumns, header: header.header)

@@ -23,8 +23,10 @@ struct LookupCommand: ParsableCommand {
 
             With --json, one JSON object: input, gtin, outcome (matched, ambiguous or \
             notFound), matchedForm (the barcode form that had results), releases (id, \
-            artist, title, label, catno, formats, year, country, url) and source \
-            ("catalogue" or "discogs").
+            artist, title, label, catno, formats, year, country, url, owned: what the \
+            collection holds of it, copies and the first one's place, or null; wanted: on \
+            the wantlist) and source ("catalogue" or "discogs"). On a terminal, aligned \
+            columns instead, with a HAVE column (owned, where; wanted).
 
             The local catalogue of Discogs' data (--catalogue, $CRATES_CATALOGUE) answers \
             first when it knows the code: no request, no account. --online asks Discogs \
@@ -57,10 +59,29 @@ struct LookupCommand: ParsableCommand {
 
     @OptionGroup var catalogue: CatalogueOption
 
+    @OptionGroup var store: StoreOptions
+
     @Argument(help: "The barcode (as printed or scanned), or a Discogs release (r249504 or its URL).")
     var code: String
 
     @OptionGroup var diagnostics: VerboseOption
+
+    /// The tab-separated lines' columns.
+    static let names = ["outcome", "release_id", "artist", "title", "label", "catno", "format", "year", "country", "url"]
+
+    /// What a terminal shows: the release as `crates add` takes it, what tells the pressings
+    /// apart, and what the collection holds of each (HAVE: owned, where; wanted).
+    static let terminalColumns = [
+        TableColumn(heading: "RELEASE", field: 1, cap: 10) { $0.isEmpty ? "" : "r" + $0 },
+        TableColumn(heading: "ARTIST", field: 2, cap: 24),
+        TableColumn(heading: "TITLE", field: 3, cap: 30),
+        TableColumn(heading: "LABEL", field: 4, cap: 18),
+        TableColumn(heading: "CAT#", field: 5, cap: 16),
+        TableColumn(heading: "FORMAT", field: 6, cap: 14),
+        TableColumn(heading: "YEAR", field: 7, cap: 4),
+        TableColumn(heading: "COUNTRY", field: 8, cap: 12),
+        CollectionMarks.column(field: names.count),
+    ]
 
     func run() throws {
         diagnostics.install("lookup")
@@ -96,10 +117,19 @@ struct LookupCommand: ParsableCommand {
             throw fail("\(shown): \(failure)", failure.exitStatus)
         }
         let web = access?.client.endpoints.web ?? DiscogsEndpoints.production.web
+        let marks = CollectionMarks.read(store, answer.releases.map(\.id))
         if json {
-            try StandardStreams.out(try answer.json(input: shown, web: web) + "\n")
+            try StandardStreams.out(jsonLines: [try answer.json(input: shown, web: web, marks: marks)])
         } else {
-            try StandardStreams.out(lines: answer.releases.map { TabSeparatedText.line([answer.outcome] + $0.fields(web: web)) })
+            // On a terminal, aligned columns with what the collection holds of each; to a
+            // pipe, the lines as scripts read them.
+            let output = ColumnOutput(names: Self.names, columns: Self.terminalColumns, header: false)
+            let terminal = ColumnOutput.outputIsTerminal
+            try output.write(lines: answer.releases.map { release in
+                let line = TabSeparatedText.line([answer.outcome] + release.fields(web: web))
+                return terminal ? line + "\t" + (marks[release.id]?.text ?? "") : line
+            })
+            try output.finish()
         }
         if answer.releases.isEmpty {
             let forms = answer.searched.isEmpty ? "" : " (searched: \(answer.searched.joined(separator: "; ")))"

@@ -26,7 +26,9 @@ struct SearchCommand: ParsableCommand {
             add` takes it (r20000001); --header puts a line of the column names before the \
             tab-separated lines. With --json, JSON Lines: one object per release with id, artist, title, \
             country, year, formats, label, catno, url, catnoMatches and source \
-            ("catalogue" or "discogs"). Add the one in your hands with \
+            ("catalogue" or "discogs"), owned (what the collection holds of it: copies and \
+            the first one's place, or null) and wanted (on the wantlist). On a terminal a \
+            HAVE column says the same. Add the one in your hands with \
             `crates add rRELEASE_ID`.
 
             The local catalogue of Discogs' data (--catalogue, $CRATES_CATALOGUE) answers \
@@ -79,6 +81,8 @@ struct SearchCommand: ParsableCommand {
     var online = false
 
     @OptionGroup var catalogue: CatalogueOption
+
+    @OptionGroup var store: StoreOptions
 
     @Argument(help: ArgumentHelp("Free text searched in every field.", valueName: "text"))
     var text: [String] = []
@@ -141,13 +145,22 @@ struct SearchCommand: ParsableCommand {
             throw fail(failure.description, failure.exitStatus)
         }
         let web = access?.client.endpoints.web ?? DiscogsEndpoints.production.web
+        let marks = CollectionMarks.read(store, found.hits.map(\.candidate.releaseID))
         if json {
             let encoder = ExportedRecord.makeJSONEncoder()
-            try StandardStreams.out(
-                lines: try found.hits.map { try SearchListing.jsonLine($0, source: found.source, web: web, encoder: encoder) })
+            try StandardStreams.out(jsonLines: try found.hits.map {
+                try SearchListing.jsonLine($0, source: found.source, web: web, encoder: encoder, marks: marks[$0.candidate.releaseID])
+            })
         } else {
-            let output = ColumnOutput(names: Self.names, columns: Self.terminalColumns, header: header.header)
-            try output.write(lines: found.hits.map { SearchListing.line($0, web: web) })
+            // A person sees what the collection holds of each (owned, where; wanted); the
+            // piped lines stay as scripts read them.
+            let output = ColumnOutput(
+                names: Self.names, columns: Self.terminalColumns + [CollectionMarks.column(field: Self.names.count)], header: header.header)
+            let terminal = ColumnOutput.outputIsTerminal
+            try output.write(lines: found.hits.map { hit in
+                let line = SearchListing.line(hit, web: web)
+                return terminal ? line + "\t" + (marks[hit.candidate.releaseID]?.text ?? "") : line
+            })
             try output.finish()
         }
         StandardStreams.errLine("crates search: \(SearchListing.summary(found))")

@@ -2,7 +2,6 @@ import ArgumentParser
 import CratesApp
 import CratesCore
 import CratesStore
-import CratesTUI
 import Foundation
 
 /// `crates stats`: totals and counts of the collection, as bar charts or one JSON object.
@@ -73,7 +72,7 @@ struct StatsCommand: ParsableCommand {
         let dimensions = try self.dimensions()
         let statistics = try blocking { try await store.statistics(filter, dimensions: dimensions) }
         if json {
-            try StandardStreams.out(statistics.json + "\n")
+            try StandardStreams.out(jsonLines: [statistics.json])
         } else {
             try StandardStreams.out(lines: Self.text(statistics, width: Self.outputWidth()))
         }

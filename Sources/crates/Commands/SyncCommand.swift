@@ -32,9 +32,19 @@ struct SyncCommand: ParsableCommand {
             twice. A second sync right after the first sends only the listing requests and \
             changes nothing.
 
+            The wantlist (`crates want`) is kept as one with your Discogs wantlist by the \
+            same rules: wants only on Discogs are pulled, wants only here pushed, notes and \
+            ratings merged (a value changed on both sides is a conflict, settled by \
+            --prefer); a want removed on Discogs is removed here unless changed here since \
+            (then it is a conflict); a want removed here is removed there. A wantlist \
+            listing that does not add up removes and adds nothing it did not show. The \
+            marketplace figures of wanted releases not asked today are then stored for \
+            `crates check` (background priority).
+
             Output: one summary line (pulled, pushed, linked, updated, conflicts, removed, \
             requests used), then one line per conflict, per copy removed on Discogs and per \
-            copy deleted here. Requests go at the rate Discogs allows (about 100 copies a \
+            copy deleted here; then, when the wantlist changed, a "Wantlist:" line and one \
+            line per wantlist conflict. Requests go at the rate Discogs allows (about 100 copies a \
             request for the listing).
 
             Exit status:

@@ -108,18 +108,22 @@ struct ValueCommand: ParsableCommand {
         }
         if history {
             let entries = try blocking { try await store.valueHistory(currency: accountCurrency ? nil : code) }
-            try StandardStreams.out(lines: ValueText.history(entries, json: json))
+            let lines = ValueText.history(entries, json: json)
+            try json ? StandardStreams.out(jsonLines: lines) : StandardStreams.out(lines: lines)
         } else {
             let report = try blocking {
                 try await store.valueReport(currency: code ?? "", accountCurrency: accountCurrency)
             }
             if json {
-                try StandardStreams.out(lines: [report.json])
+                try StandardStreams.out(jsonLines: [report.json])
             } else {
                 if !ValueText.hasFigures(report), status == 0 {
                     StandardStreams.errLine("crates value: no figures stored yet: run `crates value --refresh` to ask Discogs")
                 }
-                try StandardStreams.out(lines: ValueText.lines(report, accountCurrency: accountCurrency, now: Date()))
+                let lines = isatty(STDOUT_FILENO) == 1
+                    ? ValueText.readable(report, accountCurrency: accountCurrency, now: Date())
+                    : ValueText.lines(report, accountCurrency: accountCurrency, now: Date())
+                try StandardStreams.out(lines: lines)
             }
         }
         if status != 0 { throw ExitCode(status) }

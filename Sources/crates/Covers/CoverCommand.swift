@@ -15,15 +15,20 @@ struct CoverCommand: ParsableCommand {
             with a signed answer, so a cover not cached yet needs `crates auth`. With -o the \
             image is written as Discogs sent it (JPEG or PNG; the file is replaced \
             atomically); without, it is drawn in the terminal when standard output is one, \
-            and its bytes are written to standard output otherwise (a pipe, a file).
+            and its bytes are written to standard output otherwise (a pipe, a file). What \
+            is not a JPEG or a PNG (a GIF, a WebP, an SVG, a web page answering for the \
+            image's address) is not written.
 
             Exit status:
               0  written or shown
               1  no such record, or it is not matched to a Discogs release
-              2  Discogs has no cover for it, or it is not an image crates can show
+              2  Discogs has no cover for it, or what it sent is no JPEG or PNG (or larger
+                 than 16 MB)
               3  not signed in (and the cover is not cached)
               4  Discogs could not be reached
               5  today's covers are fetched (1,000 a day): more tomorrow
+             73  the cover cache cannot be written (a full disk; the image is written or
+                 shown all the same when it was fetched)
              74  the image could not be written
 
             Examples:
@@ -42,6 +47,7 @@ struct CoverCommand: ParsableCommand {
     @OptionGroup var diagnostics: VerboseOption
 
     func validate() throws {
+        if output == "" { throw ValidationError("-o needs a file name (- for standard output)") }
         guard CoverTarget(id) != nil else {
             throw ValidationError("\(id) is neither a record's id (a number, as `crates list` shows) nor a release (r249504)")
         }
@@ -66,13 +72,23 @@ struct CoverCommand: ParsableCommand {
         }
         if output == nil, isatty(STDOUT_FILENO) == 1 {
             try show(image.bytes)
-            return
+        } else {
+            // A cover is a JPEG or a PNG: a web page or another format at the image's address
+            // is not written under a cover's name.
+            guard image.isCover else {
+                StandardStreams.errLine("crates cover: \(id): \(CoverError.notAnImage)")
+                throw ExitCode(CoverError.notAnImage.exitStatus)
+            }
+            do {
+                try ExportFile.write(bytes: image.bytes, to: output ?? "-", sparing: try self.store.path())
+            } catch {
+                StandardStreams.errLine("crates cover: \(error)")
+                throw ExitCode(74)
+            }
         }
-        do {
-            try ExportFile.write(bytes: image.bytes, to: output ?? "-", sparing: try self.store.path())
-        } catch {
-            StandardStreams.errLine("crates cover: \(error)")
-            throw ExitCode(74)
+        if let notKept = image.notKept {
+            StandardStreams.errLine("crates cover: \(id): \(notKept) (the cover is fetched again next time)")
+            throw ExitCode(notKept.exitStatus)
         }
     }
 
@@ -85,7 +101,7 @@ struct CoverCommand: ParsableCommand {
             StandardStreams.errLine("crates cover: \(id): not an image crates can show (-o FILE writes it as it is)")
             throw ExitCode(2)
         }
-        try StandardStreams.out(lines: art.ansiLines(colours: Self.colours()))
+        try StandardStreams.out(drawing: art.ansiLines(colours: Self.colours()))
     }
 
     /// 24-bit colour where COLORTERM says so, 256 where TERM does, else 16.

@@ -81,7 +81,7 @@ struct LocationCommand: ParsableCommand {
             let directory = LocationDirectory(store: try store.openForReading())
             let entries = try blocking { try await directory.entries() }
             if json {
-                try StandardStreams.out(lines: try entries.map { try LocationDirectory.jsonLine($0) })
+                try StandardStreams.out(jsonLines: try entries.map { try LocationDirectory.jsonLine($0) })
                 return
             }
             let output = ColumnOutput(names: LocationDirectory.listingColumns, columns: Self.terminalColumns, header: header.header)

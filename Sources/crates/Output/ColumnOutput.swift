@@ -1,6 +1,6 @@
 import ArgumentParser
 import CratesApp
-import CratesTUI
+import CratesCore
 import Foundation
 import Synchronization
 
@@ -147,7 +147,7 @@ final class ColumnOutput: Sendable {
     static func line(_ fields: [String], widths: [Int], columns: [TableColumn]) -> String {
         var out = ""
         for (index, field) in fields.enumerated() {
-            let text = cut(field, to: widths[index])
+            let text = TerminalText.truncated(field, to: widths[index])
             let pad = String(repeating: " ", count: max(0, widths[index] - DisplayWidth.of(text)))
             if index > 0 { out += "  " }
             if columns[index].rightAligned {
@@ -159,19 +159,6 @@ final class ColumnOutput: Sendable {
         return out
     }
 
-    /// `text` in at most `width` display columns: cut with "…" when longer.
-    static func cut(_ text: String, to width: Int) -> String {
-        guard DisplayWidth.of(text) > width else { return text }
-        var out = ""
-        var used = 0
-        for character in text {
-            let w = DisplayWidth.of(character)
-            if used + w > width - 1 { break }
-            out.append(character)
-            used += w
-        }
-        return out + "…"
-    }
 }
 
 /// `--header`, for the commands whose lines are tab-separated columns.

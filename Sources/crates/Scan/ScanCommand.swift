@@ -90,7 +90,7 @@ struct ScanCommand: ParsableCommand {
             StandardStreams.errLine("crates scan: connected to \(path)")
         case .event(let event):
             // One write per line, at once: a script reading the pipe sees each scan as it comes.
-            try? StandardStreams.out((json ? event.jsonLine : ScanReport.line(for: event)) + "\n")
+            try? json ? StandardStreams.out(jsonLines: [event.jsonLine]) : StandardStreams.out(ScanReport.line(for: event) + "\n")
         case .dropped(let error):
             StandardStreams.errLine("crates scan: dropped a line from the daemon: \(error.description)")
         case .disconnected(let error):

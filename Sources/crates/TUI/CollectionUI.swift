@@ -13,7 +13,7 @@ enum CollectionUI {
     /// said again on the status line.
     static func run(
         store: CollectionStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?,
-        catalogue: (any ReleaseCatalogue)? = nil, covers: Bool = true, preferences: Preferences
+        catalogue: (any ReleaseCatalogue)? = nil, covers: Bool = true, checking: Bool = false, preferences: Preferences
     ) -> Int32? {
         let inbox = Inbox()
         // Only to write the order chosen back (`rememberOrder`).
@@ -33,7 +33,7 @@ enum CollectionUI {
             covers: library, renderer: CoverRenderers.terminal, post: { inbox.post(.session($0)) })
         session.start()
         let runner = AppRunner(
-            inbox: inbox, order: preferences.sort, covers: covers && preferences.covers,
+            inbox: inbox, order: preferences.sort, covers: covers && preferences.covers, checking: checking,
             perform: { command in
                 switch command {
                 case .session(let request): session.perform(request)

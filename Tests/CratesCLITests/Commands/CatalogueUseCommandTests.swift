@@ -87,4 +87,47 @@ struct CatalogueUseCommandTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(object["source"] as? String == "discogs" && object["outcome"] as? String == "matched")
     }
+
+    @Test("a Discogs export's release_id rows, no account: matched through the catalogue with their values, no request; a release it lacks waits for an account (exit 3)")
+    func discogsExportWithoutAccount() async throws {
+        var sandbox = try CommandSandbox()
+        let server = try await DiscogsTestServer.start(token: "catalogue-token")
+        sandbox.api = server.base  // never signed in
+        let path = sandbox.directory.appendingPathComponent("discogs-catalogue.sqlite").path
+        try await CatalogueFixture.build(
+            Self.known.enumerated().map { (Self.release(1 + $0.offset), [$0.element]) } + [(Self.release(12), [])], at: path)
+        let header = "Catalog#,Artist,Title,Label,Format,Rating,Released,release_id,CollectionFolder,Date Added,"
+            + "Collection Media Condition,Collection Sleeve Condition,Collection Notes\n"
+        let export = sandbox.directory.appendingPathComponent("discogs-export.csv")
+        try Data((header
+            + "CAT 1,Artist 1,Title 1,Label,Vinyl,4,1971,1,Uncategorized,2024-01-31 12:34:56,Very Good Plus (VG+),,mine\n"
+            + "CAT 2,Artist 2,Title 2,Label,Vinyl,,1971,2,Uncategorized,2024-01-31 12:35:56,,,\n"
+            + "CAT 12,Artist 12,Title 12,Label,Vinyl,,1971,12,Uncategorized,2024-01-31 12:36:56,,,\n").utf8).write(to: export)
+        let result = try await sandbox.crates(["import", "--catalogue", path, export.path])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("3 added"), "\(result)")
+        #expect(!result.stdout.contains("not-added") && !result.stdout.contains("crates auth"), "\(result)")
+        #expect(try await server.stats().requests == 0, "the catalogue answered: no request")
+        let records = try await sandbox.crates(["list", "--json"]).stdoutLines.map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(records.count == 3)
+        let byRelease = Dictionary(uniqueKeysWithValues: records.map { (($0["release"] as? [String: Any])?["id"] as? Int ?? 0, $0) })
+        #expect(Set(byRelease.keys) == [1, 2, 12], "\(records)")
+        #expect(records.allSatisfy { $0["state"] as? String == "matched" && $0["catalogueEdition"] as? String == "2026-06-01" }, "\(records)")
+        #expect(byRelease[1]?["note"] as? String == "mine" && byRelease[1]?["mediaCondition"] as? String == "Very Good Plus (VG+)")
+        #expect(byRelease[1]?["rating"] as? Int == 4)
+        // Known by its release, as a copy a sync pulls: the catalogue is indexed from barcode
+        // to release, not back.
+        #expect(records.allSatisfy { $0["gtin"] is NSNull }, "\(records)")
+
+        // Run again: nothing twice. A release the catalogue does not list waits for an account.
+        let again = try await sandbox.crates(["import", "--catalogue", path, export.path])
+        #expect(again.status == 0 && again.stdout.contains("0 added, 3 already in the collection"), "\(again)")
+        try Data((header + "X 1,Someone,Something,Label,Vinyl,,1999,999,Uncategorized,2024-01-31 12:37:56,,,\n").utf8).write(to: export)
+        let unknown = try await sandbox.crates(["import", "--catalogue", path, export.path])
+        #expect(unknown.status == 3, "\(unknown)")
+        #expect(unknown.stdout.contains("run `crates auth`"), "\(unknown)")
+        #expect(try await server.stats().requests == 0)
+    }
 }

@@ -97,6 +97,23 @@ struct EditCommandTests {
         #expect(tooLong.status == 1 && tooLong.stderr.contains("\(RecordFieldValue.maximumNoteLength)"), "\(tooLong)")
     }
 
+    @Test("a value that begins with a dash, as the help writes it: --catno '-123' (and --note, --title…), for edit and add --manual")
+    func dashedValues() async throws {
+        let sandbox = try CommandSandbox()
+        let added = try await sandbox.crates(["add", "--manual", "--artist", "-OZ-", "--title", "-", "--catno", "-7"])
+        #expect(added.status == 0, "\(added)")
+        let edited = try await sandbox.crates(["edit", "1", "--catno", "-123", "--note", "-signed-"])
+        #expect(edited.status == 0, "\(edited)")
+        let json = try await sandbox.crates(["list", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let collector = try #require(object["collector"] as? [String: Any])
+        #expect(collector["catno"] as? String == "-123" && collector["artist"] as? String == "-OZ-" && collector["title"] as? String == "-")
+        #expect(object["note"] as? String == "-signed-")
+        // An option after an option that takes a value is still an option.
+        let missing = try await sandbox.crates(["edit", "1", "--catno", "--rating", "4"])
+        #expect(missing.status == 64, "\(missing)")
+    }
+
     @Test("refresh: the release fetched again, the edit still wins; entered by hand: refused; not signed in: exit 3")
     func refresh() async throws {
         var sandbox = try CommandSandbox()

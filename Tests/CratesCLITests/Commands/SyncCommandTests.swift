@@ -59,7 +59,7 @@ struct SyncCommandTests {
         let third = try await sandbox.crates(["sync"])
         #expect(third.status == 0, "\(third)")
         #expect(third.stdoutLines == [
-            "Synced with Discogs (DamIDhagor): 0 pulled, 0 pushed, 0 linked, 0 updated, 0 conflicts, 0 removed; 3 requests used.",
+            "Synced with Discogs (DamIDhagor): 0 pulled, 0 pushed, 0 linked, 0 updated, 0 conflicts, 0 removed; 4 requests used.",
         ])
         #expect(try await server.collection.stats().writes == 3, "the third sync wrote nothing")
 
@@ -90,7 +90,7 @@ struct SyncCommandTests {
 
         let sync = try await sandbox.crates(["sync"])
         #expect(sync.status == 0, "\(sync)")
-        #expect(sync.stdoutLines.first == "Synced with Discogs (DamIDhagor): 1 pulled, 2 pushed, 1 linked, 1 updated, 0 conflicts, 0 removed; 9 requests used.", "\(sync)")
+        #expect(sync.stdoutLines.first == "Synced with Discogs (DamIDhagor): 1 pulled, 2 pushed, 1 linked, 1 updated, 0 conflicts, 0 removed; 10 requests used.", "\(sync)")
         let glory = try #require(try await server.collection.dump().instances.first { $0.release_id == 5_134_861 })
         #expect(glory.rating == 4 && glory.note(1) == "Very Good Plus (VG+)" && glory.note(2) == "Near Mint (NM or M-)" && glory.note(3) == "signed")
 

@@ -213,11 +213,16 @@ import Testing
             try await client.setField(username: owner, key, fieldID: sleeve.id, value: SleeveCondition.notGraded.rawValue)
         }
         #expect(try await server.collection.dump().instances[0].notes.map(\.value) == ["Very Good Plus (VG+)", "Generic", text])
-        // An empty text clears the notes.
-        try await client.setField(username: owner, key, fieldID: notes.id, value: "")
-        #expect(try await server.collection.dump().instances[0].notes.map(\.field_id) == [1, 2])
+        // An empty value is refused, as api.discogs.com refuses it; a single space clears the
+        // notes as crates reads them.
+        await #expect(throws: DiscogsError.unprocessable(message: "Missing value.")) {
+            try await client.setField(username: owner, key, fieldID: notes.id, value: "")
+        }
+        try await client.setField(username: owner, key, fieldID: notes.id, value: DiscogsCollectionField.clearedText)
+        let cleared = try #require(try await client.collectionPage(username: owner, page: 1).releases.first)
+        #expect(map.read(cleared.notes) == DiscogsCopyFields(media: .veryGoodPlus, sleeve: .generic, notes: nil))
         let stats = try await server.collection.stats()
-        #expect(stats.requests["set_field"] == 6 && stats.statuses["422"] == 2)
+        #expect(stats.requests["set_field"] == 7 && stats.statuses["422"] == 3)
     }
 
     /// 403 for another user's collection and for anonymous requests, with Discogs' messages,

@@ -1,6 +1,5 @@
-import CratesCore
 import Testing
-@testable import CratesTUI
+@testable import CratesCore
 
 @Suite struct BarChartTests {
     typealias Count = CollectionStatistics.Count

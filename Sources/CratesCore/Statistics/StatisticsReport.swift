@@ -1,4 +1,3 @@
-import CratesCore
 
 /// The statistics as lines of text, for `crates stats` and the statistics screen alike: the
 /// totals (labels left, numbers right-aligned), then for each dimension a blank line, its

@@ -1,4 +1,3 @@
-import CratesCore
 
 /// Horizontal bar charts in Unicode eighth blocks ("█▉▊▋▌▍▎▏"), for `crates stats` and the
 /// statistics screen: one line per count, `key  bar  count`, the bars proportional to the

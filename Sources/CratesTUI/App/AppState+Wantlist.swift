@@ -1,0 +1,66 @@
+import CratesCore
+
+/// The wantlist view (`w`): the releases the collector is looking for, with their notes,
+/// rating and price; scan or type a code to want it; synced with the Discogs wantlist.
+extension AppState {
+    public struct WantlistState: Equatable, Sendable {
+        public var entries: [WantListing] = []
+        public var loaded = false
+        public var selected = 0
+        public var scroll = 0
+    }
+
+    mutating func openWantlist() -> [AppCommand] {
+        mode = .wantlist(WantlistState())
+        return [.session(.want(.load, recheck: nil))]
+    }
+
+    mutating func applyWantlist(_ entries: [WantListing]) {
+        // The fair's verdicts follow the wantlist as it is now (a want added, taken off).
+        let wanted = Dictionary(entries.map { ($0.id, $0.want) }, uniquingKeysWith: { a, _ in a })
+        for index in fair.indices {
+            guard case .answered(var answer)? = fair[index].outcome else { continue }
+            answer.wanted = answer.releases.compactMap { wanted[$0.id] }
+            answer.decide()
+            fair[index].outcome = .answered(answer)
+        }
+        guard case .wantlist(var state) = mode else { return }
+        let selectedID = state.entries.indices.contains(state.selected) ? state.entries[state.selected].id : nil
+        state.entries = entries
+        state.loaded = true
+        state.selected = selectedID.flatMap { id in entries.firstIndex { $0.id == id } } ?? min(state.selected, max(0, entries.count - 1))
+        mode = .wantlist(state)
+    }
+
+    mutating func wantlistKey(_ key: Key, _ state: WantlistState) -> [AppCommand] {
+        guard let action = KeyMap.action(for: key, in: .wantlist) else {
+            if case .character(let c) = key { say("\(c): no such key (? for help)") }
+            return []
+        }
+        var state = state
+        let count = state.entries.count
+        let visible = max(1, listHeight - 1)
+        let selected = state.entries.indices.contains(state.selected) ? state.entries[state.selected] : nil
+        switch action {
+        case .moveDown: state.selected = min(max(0, count - 1), state.selected + 1)
+        case .moveUp: state.selected = max(0, state.selected - 1)
+        case .pageDown: state.selected = min(max(0, count - 1), state.selected + visible)
+        case .pageUp: state.selected = max(0, state.selected - visible)
+        case .unwant:
+            guard let selected else { return [] }
+            return [.session(.want(.remove(releaseID: selected.id), recheck: nil))]
+        case .rateUp, .rateDown:
+            guard let selected else { return [] }
+            let rating = Rating(clamping: selected.want.rating.value + (action == .rateUp ? 1 : -1))
+            return [.session(.want(.rate(releaseID: selected.id, rating), recheck: nil))]
+        case .prices:
+            return [.session(.want(.refreshPrices, recheck: nil))]
+        default:
+            if let common = viewCommonKey(action) { return common }
+        }
+        if state.selected < state.scroll { state.scroll = state.selected }
+        if state.selected >= state.scroll + visible { state.scroll = state.selected - visible + 1 }
+        mode = .wantlist(state)
+        return []
+    }
+}

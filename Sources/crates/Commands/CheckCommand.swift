@@ -1,0 +1,166 @@
+import ArgumentParser
+import CratesApp
+import CratesCore
+import CratesStore
+import Foundation
+
+/// `crates check CODE...`: at a record fair, what each record is and where the collector
+/// stands with it (owned, another pressing owned, wanted, new) and what it is worth, from
+/// what is on this machine. Nothing is added, queued or sent.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Say whether you own, want or lack a record, and what it is worth, without adding it.",
+        discussion: """
+            CODE is a barcode in any form `crates barcode` reads, or a Discogs release \
+            (r249504, or a release page URL); with --search, free text (artist, title, \
+            catalogue number) searched in the local catalogue. Without CODE, codes are read \
+            from standard input, one a line, each answered as it comes \
+            (`zbarimg -q --raw *.jpg | crates check`).
+
+            The answer comes from the local catalogue of Discogs' data, the collection, the \
+            wantlist and the price cache: no request for a code the catalogue knows, whether \
+            or not Discogs can be reached. A code it does not know is looked up on Discogs \
+            when it can be reached; otherwise it is said so, and the verdict is unknown. \
+            Nothing is written: no record added, no lookup queued, nothing pushed.
+
+            Verdicts, for each pressing and for the code (the strongest of its pressings):
+              owned          a copy of this pressing is in the collection (its place and grades said)
+              otherPressing  a copy of another pressing of the same master is (how they differ said)
+              wanted         it is on the wantlist
+              new            none of these
+              unknown        nothing is known of the code
+
+            Output: on a terminal, a block per code; to a pipe, one tab-separated line per \
+            pressing:
+              \(CheckAnswer.columns.joined(separator: "  "))
+            With --json, one JSON object per code and line: code, gtin, releases (id, \
+            artist, title, country, year, label, catno, format, master, source, verdict, \
+            price), owned (id, release, place, media, sleeve, rating, added), \
+            otherPressings (the copy's members, of, master, differences), wanted (release, \
+            notes, rating, added), price (per release id: lowest, currency, forSale, asOf, \
+            or null), verdict and note. A code refused is said on standard error.
+
+            Exit status:
+              0  every code answered
+              2  a code refused: not a barcode, or not a record's (an ISBN, a coupon, a
+                 shop's price label, a crates label): never looked up
+              4  a code not in the catalogue, and Discogs could not be reached (or asked)
+
+            Examples:
+              crates check 5099750442227
+              crates check r249504 --json | jq -r .verdict
+              zbarimg -q --raw crate/*.jpg | crates check
+              crates check --search 'dark side of the moon'
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @OptionGroup var catalogue: CatalogueOption
+
+    @Flag(help: "One JSON object per code and line (JSON Lines).")
+    var json = false
+
+    @Option(help: ArgumentHelp("Search the catalogue for this text (artist, title, catalogue number) instead of a code.", valueName: "text"))
+    var search: String?
+
+    @Argument(help: ArgumentHelp("Barcodes or Discogs releases (r249504); none: read from standard input.", valueName: "code"))
+    var codes: [String] = []
+
+    @OptionGroup var diagnostics: VerboseOption
+
+    func validate() throws {
+        if search != nil, !codes.isEmpty { throw ValidationError("give either --search TEXT or codes, not both") }
+    }
+
+    func run() throws {
+        diagnostics.install("check")
+        let store = try openCollection()
+        let catalogue = openCatalogue()
+        let check = RecordCheck(store: store, catalogue: catalogue, makeAccess: { try? DiscogsAccess.make() })
+        let terminal = isatty(STDOUT_FILENO) == 1
+        var tally = CheckTally()
+        let answer = { (outcome: RecordCheck.Outcome) throws in
+            tally.count(outcome)
+            switch outcome {
+            case .refused(let code, let reason):
+                StandardStreams.errLine("crates check: \(code): \(reason)")
+            case .answered(let answer):
+                if json {
+                    try StandardStreams.out(jsonLines: [answer.json])
+                } else if terminal {
+                    try StandardStreams.out(lines: answer.block(now: Date()) + [""])
+                } else {
+                    try StandardStreams.out(lines: answer.lines)
+                }
+            }
+        }
+        if let search {
+            try answer(try blocking { await check.search(search) })
+        } else if !codes.isEmpty {
+            for code in codes { try answer(try blocking { await check.check(code) }) }
+        } else {
+            while let line = readLine(strippingNewline: true) {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                guard !code.isEmpty else { continue }
+                try answer(try blocking { await check.check(code) })
+            }
+        }
+        if let status = tally.exitStatus { throw ExitCode(status) }
+    }
+
+    /// The collection, read only: a check writes nothing. A collection an older crates
+    /// wrote is upgraded first (the only write, and only its schema); none at all reads as
+    /// an empty one.
+    private func openCollection() throws -> CollectionStore {
+        do {
+            return try CollectionStore(readingAt: try store.path())
+        } catch StoreError.noDatabase {
+            return try CollectionStore.inMemory()
+        } catch StoreError.needsMigration {
+            return try store.open()
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError("\(error)")
+        }
+    }
+
+    /// The catalogue; without one (or one that cannot be read), said once, with how to
+    /// build one: the collection and the wantlist still answer.
+    private func openCatalogue() -> (any ReleaseCatalogue)? {
+        guard let path = ReleaseCatalogueAccess.path(flag: catalogue.path) else { return nil }
+        switch openReleaseCatalogue(path: path) {
+        case .success(let catalogue):
+            return catalogue
+        case .failure(.none):
+            StandardStreams.errLine(
+                "crates check: no Discogs catalogue at \(path): `crates catalogue fetch` downloads Discogs' data and builds one "
+                    + "(or `crates catalogue build FILE`); answering from the collection and the wantlist")
+        case .failure(let error):
+            StandardStreams.errLine(
+                "crates check: \(error) `crates catalogue fetch` builds a new one; answering from the collection and the wantlist")
+        }
+        return nil
+    }
+}
+
+/// The exit status of a run of checks: 4 when a code was unknown for want of Discogs, else
+/// 2 when a code was refused, else none (0).
+struct CheckTally {
+    var refused = 0
+    var unreachable = 0
+
+    mutating func count(_ outcome: RecordCheck.Outcome) {
+        switch outcome {
+        case .refused: refused += 1
+        case .answered(let answer): if answer.unreachable, answer.verdict == .unknown { unreachable += 1 }
+        }
+    }
+
+    var exitStatus: Int32? {
+        if unreachable > 0 { return 4 }
+        if refused > 0 { return 2 }
+        return nil
+    }
+}

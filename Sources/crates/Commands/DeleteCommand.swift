@@ -1,0 +1,108 @@
+import ArgumentParser
+import CratesApp
+import CratesCore
+import Foundation
+
+/// `crates delete ID...`: takes copies out of the collection, asking first.
+struct DeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Take copies out of the collection (a record added by mistake), asking first.",
+        discussion: """
+            Each ID is a record's id (the first column of `crates list`) or its copy label \
+            (291…, typed or scanned). crates names the copies (title, place, grades) and asks \
+            (y/N) before deleting them; --yes deletes without asking, for scripts.
+
+            A copy that `crates sync` had linked to your Discogs collection stays there: on \
+            a terminal crates then asks whether to remove it from Discogs too (as the \
+            collection UI offers); otherwise it says so, and `crates sync --delete` removes \
+            it there later (`crates sync` lists it meanwhile).
+
+            Exit status:
+              0  every copy named was deleted
+              1  an ID names no copy (the others are deleted), or the answer was no
+              3  the removal from Discogs: not signed in, or refused
+              4  the removal from Discogs: Discogs could not be reached (the copies are
+                 deleted here; `crates sync --delete` removes them there later)
+
+            Examples:
+              crates delete 12
+              crates delete 12 13 --yes
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @Flag(help: "Delete without asking.")
+    var yes = false
+
+    @Argument(help: "Record ids, or copy labels.")
+    var ids: [String]
+
+    func run() throws {
+        var ids: [Int64] = []
+        var failed = false
+        for text in self.ids {
+            switch LocationDirectory.recordID(text) {
+            case .success(let id): ids.append(id)
+            case .failure(let error):
+                failed = true
+                StandardStreams.errLine("crates delete: \(error)")
+            }
+        }
+        let deletion = CopyDeletion(store: try store.open())
+        let chosen = ids
+        let (found, missing) = try blocking { try await deletion.targets(chosen) }
+        for id in missing {
+            failed = true
+            StandardStreams.errLine("crates delete: record \(id) is not in the collection")
+        }
+        guard !found.isEmpty else { throw ExitCode(1) }
+        if !yes {
+            let what = found.count == 1 ? "this copy" : "these \(found.count) copies"
+            StandardStreams.errLine("Delete \(what) from the collection?")
+            for target in found { StandardStreams.errLine("  \(target.description)") }
+            guard Self.confirmed() else { throw CLIError("nothing deleted") }
+        }
+        let targets = found.map(\.id)
+        let outcome = try blocking { try await deletion.delete(targets) }
+        try StandardStreams.out(lines: outcome.deleted.map { "deleted \($0)" })
+        if failed { throw ExitCode(1) }
+        guard !outcome.onDiscogs.isEmpty else { return }
+        let count = outcome.onDiscogs.count
+        let copies = count == 1 ? "1 copy deleted here is" : "\(count) copies deleted here are"
+        guard isatty(STDIN_FILENO) == 1 else {
+            StandardStreams.errLine("crates delete: \(copies) still in your Discogs collection: `crates sync --delete` removes \(count == 1 ? "it" : "them") there")
+            return
+        }
+        StandardStreams.errLine("\(copies) still in your Discogs collection.")
+        StandardStreams.err("Remove \(count == 1 ? "it" : "them") from Discogs too?")
+        guard Self.confirmed() else {
+            StandardStreams.errLine("Kept on Discogs: `crates sync --delete` removes \(count == 1 ? "it" : "them") there later.")
+            return
+        }
+        let access: DiscogsAccess
+        do {
+            access = try DiscogsAccess.make()
+            try access.requireSignedIn()
+        } catch {
+            StandardStreams.errLine("crates delete: \(error)")
+            throw ExitCode(3)
+        }
+        let instances = outcome.onDiscogs
+        let report = try blocking { await deletion.removeFromDiscogs(instances, access: access) }
+        if let failure = report.failure {
+            StandardStreams.errLine("crates delete: not removed from Discogs: \(failure); `crates sync --delete` removes it later")
+            throw ExitCode(failure.exitStatus)
+        }
+        for notice in report.notices { StandardStreams.errLine("crates delete: \(notice)") }
+        try StandardStreams.out("removed from Discogs: \(report.removedThere)\n")
+    }
+
+    /// A yes (y, yes) on standard input; anything else, or nothing, is no.
+    static func confirmed() -> Bool {
+        StandardStreams.err(" (y/N) ")
+        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+        if answer == nil { StandardStreams.errLine("") }
+        return answer == "y" || answer == "yes"
+    }
+}

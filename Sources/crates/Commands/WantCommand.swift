@@ -1,0 +1,255 @@
+import ArgumentParser
+import CratesApp
+import CratesCore
+import CratesStore
+import Foundation
+
+/// `crates want`: the wantlist, kept in the collection file and as one with the Discogs
+/// wantlist by `crates sync`.
+struct WantCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "want",
+        abstract: "Keep the wantlist: releases you are looking for (synced with your Discogs wantlist).",
+        discussion: """
+            The wantlist lives in the collection file; `crates sync` keeps it as one with \
+            your Discogs wantlist, both ways (changes made offline go out at the next sync). \
+            `crates check` and the collection UI's check mode say when a record is on it.
+
+            Examples:
+              crates want add 5099750442227 --notes 'first UK press only' --rating 4
+              crates want add r249504
+              crates want list --refresh
+              crates want edit 249504 --rating 5
+              crates want remove r249504
+            """,
+        subcommands: [Add.self, Remove.self, List.self, Edit.self])
+
+    /// The wantlist of this run.
+    static func wantlist(_ store: StoreOptions, _ catalogue: CatalogueOption) throws -> Wantlist {
+        Wantlist(store: try store.open(), catalogue: catalogue.open("crates want"), makeAccess: { try? DiscogsAccess.make() })
+    }
+
+    static func rating(_ text: String?) throws -> Rating? {
+        guard let text else { return nil }
+        if text.isEmpty { return .unrated }
+        do {
+            return try Rating(parsing: text)
+        } catch {
+            throw ValidationError("--rating: \(error)")
+        }
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Put releases on the wantlist.",
+            discussion: """
+                Each CODE is a barcode (any form `crates barcode` reads) or a Discogs release \
+                (r249504, or a release page URL). A barcode is answered by the local \
+                catalogue (no request), else Discogs; when several pressings share it, crates \
+                names them and you add the one you want by its rID. A release Discogs cannot \
+                be asked about now is added by its id, and the next sync says what it is.
+
+                Exit status: 0 every code added (or on the wantlist already); 1 a code \
+                refused, ambiguous or not found (the others are added); 4 a code not in the \
+                catalogue and Discogs could not be reached.
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var catalogue: CatalogueOption
+        @Option(help: ArgumentHelp("Your notes on what you want (Discogs' wantlist notes).", valueName: "text")) var notes: String?
+        @Option(help: ArgumentHelp("How much you want it, 1 to 5.", valueName: "n")) var rating: String?
+        @Argument(help: ArgumentHelp("Barcodes or Discogs releases.", valueName: "code")) var codes: [String]
+
+        func validate() throws { _ = try WantCommand.rating(rating) }
+
+        func run() throws {
+            let wantlist = try WantCommand.wantlist(store, catalogue)
+            let rating = try WantCommand.rating(self.rating) ?? .unrated
+            let notes = self.notes.flatMap { $0.isEmpty ? nil : $0 }
+            var status: Int32 = 0
+            for code in codes {
+                switch try blocking({ try await wantlist.add(code, notes: notes, rating: rating) }) {
+                case .success(.added(let want)):
+                    try StandardStreams.out("wanted r\(want.releaseID) \(WantCommand.describe(want))\n")
+                case .success(.already(let want)):
+                    try StandardStreams.out("already wanted r\(want.releaseID) \(WantCommand.describe(want))\n")
+                case .failure(let failure):
+                    StandardStreams.errLine("crates want add: \(failure)")
+                    if case .unreachable = failure { status = 4 } else if status == 0 { status = 1 }
+                }
+            }
+            if status != 0 { throw ExitCode(status) }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Take releases off the wantlist.",
+            discussion: """
+                Each CODE is a release (r249504, a release page, or the id `crates want list` \
+                prints) or a barcode (each of its pressings on the wantlist). The next sync \
+                removes them from your Discogs wantlist too. Exit status: 0 removed; 1 a code \
+                names nothing on the wantlist.
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var catalogue: CatalogueOption
+        @Argument(help: ArgumentHelp("Releases or barcodes.", valueName: "code")) var codes: [String]
+
+        func run() throws {
+            let wantlist = try WantCommand.wantlist(store, catalogue)
+            var failed = false
+            for code in codes {
+                switch try blocking({ try await wantlist.remove(code) }) {
+                case .success(let removed) where removed.isEmpty:
+                    failed = true
+                    StandardStreams.errLine("crates want remove: \(ControlCharacters.cleaned(code)): not on the wantlist")
+                case .success(let removed):
+                    try StandardStreams.out(lines: removed.map { "removed r\($0.releaseID) \(WantCommand.describe($0))" })
+                case .failure(let failure):
+                    failed = true
+                    StandardStreams.errLine("crates want remove: \(failure)")
+                }
+            }
+            if failed { throw ExitCode(1) }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the wantlist, with the lowest price when known.",
+            discussion: """
+                On a terminal, a line per release: artist — title, the pressing, notes, \
+                rating, when added, and the lowest price with its age. To a pipe, tab-separated:
+                  \(WantCommand.columns.joined(separator: "  "))
+                With --json, one object per release and line: release, artist, title, \
+                country, year, label, catno, format, master, notes, rating, added, price \
+                (lowest, currency, forSale, asOf; or null).
+
+                --refresh first asks Discogs' marketplace for each wanted release's lowest \
+                price and number for sale (one request each, at background priority within \
+                the rate limit), kept for `crates check` at a fair, offline. Exit status: 3 \
+                --refresh not signed in, 4 --refresh Discogs could not be reached (the \
+                figures asked so far are kept).
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @Flag(help: "One JSON object per release and line.") var json = false
+        @Flag(help: "Ask Discogs for the prices first.") var refresh = false
+
+        func run() throws {
+            let store = try self.store.open()
+            var status: Int32 = 0
+            if refresh {
+                let access: DiscogsAccess
+                do {
+                    access = try DiscogsAccess.make()
+                    try access.requireSignedIn()
+                } catch {
+                    StandardStreams.errLine("crates want list: \(error)")
+                    throw ExitCode(3)
+                }
+                let stop = StopRequest.install(announcement: "Stopping: the figures asked so far are kept (Ctrl-C again to quit at once)")
+                let progress = SyncProgressLine(limiter: access.client.rateLimiter, priority: CollectionValuation.priority)
+                let prices = WantlistPrices(store: store, access: access)
+                let currency = ConfigurationFile.current().currency
+                let outcome = try blocking {
+                    let outcome = await prices.refresh(currency: currency, stop: stop) { done, total in
+                        progress.show(.pricing(done: done, total: total))
+                    }
+                    await progress.finish()
+                    return outcome
+                }
+                for message in outcome.messages { StandardStreams.errLine("crates want list: \(message)") }
+                status = outcome.exitStatus
+            }
+            let wantlist = Wantlist(store: store, catalogue: nil, makeAccess: { nil })
+            let entries = try blocking { try await wantlist.list() }
+            let now = Date()
+            if json {
+                try StandardStreams.out(jsonLines: entries.map { WantCommand.json($0.want, price: $0.price) })
+            } else if isatty(STDOUT_FILENO) == 1 {
+                if entries.isEmpty { StandardStreams.errLine("The wantlist is empty: `crates want add CODE` puts a release on it.") }
+                try StandardStreams.out(lines: entries.map { WantCommand.readable($0.want, price: $0.price, now: now) })
+            } else {
+                try StandardStreams.out(lines: entries.map { WantCommand.line($0.want, price: $0.price) })
+            }
+            if status != 0 { throw ExitCode(status) }
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set a wanted release's notes and rating.",
+            discussion: """
+                ID is the release (249504, r249504 or its page). --notes '' removes the \
+                notes, --rating 0 the rating. The next sync writes them to your Discogs \
+                wantlist. Exit status: 1 the release is not on the wantlist; 64 nothing to change.
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @Argument(help: ArgumentHelp("The wanted release.", valueName: "id")) var id: String
+        @Option(help: ArgumentHelp("Your notes ('' removes them).", valueName: "text")) var notes: String?
+        @Option(help: ArgumentHelp("How much you want it, 1 to 5 (0: not rated).", valueName: "n")) var rating: String?
+
+        func validate() throws {
+            _ = try WantCommand.rating(rating)
+            if notes == nil, rating == nil { throw ValidationError("nothing to change: give --notes or --rating") }
+        }
+
+        func run() throws {
+            let wantlist = Wantlist(store: try store.open(), catalogue: nil, makeAccess: { nil })
+            let (id, notes, rating) = (self.id, self.notes.map { $0.isEmpty ? nil : $0 }, try WantCommand.rating(self.rating))
+            let found = try blocking { try await wantlist.wanted(by: id) }
+            guard case .success(let wants) = found, let want = wants.first else {
+                if case .failure(let failure) = found { throw CLIError("\(failure)") }
+                throw CLIError("\(ControlCharacters.cleaned(id)): not on the wantlist")
+            }
+            let store = wantlist.store
+            guard let edited = try blocking({ try await store.editWant(want.releaseID, notes: notes, rating: rating) }) else {
+                throw CLIError("\(ControlCharacters.cleaned(id)): not on the wantlist")
+            }
+            try StandardStreams.out("edited r\(edited.releaseID) \(WantCommand.describe(edited))\n")
+        }
+    }
+
+    // MARK: Output
+
+    static let columns = [
+        "release_id", "artist", "title", "label", "catno", "format", "country", "year", "notes", "rating", "added", "lowest",
+        "currency", "for_sale", "price_date",
+    ]
+
+    /// "Artist — Title (Harvest SHVL 804 · Vinyl, LP · UK 1973)".
+    static func describe(_ want: WantEntry) -> String {
+        let pressing = want.pressing
+        return ControlCharacters.cleaned(want.displayTitle + (pressing.isEmpty ? "" : " (\(pressing))"))
+    }
+
+    static func readable(_ want: WantEntry, price: PriceFigure?, now: Date) -> String {
+        var parts = [describe(want), "r\(want.releaseID)"]
+        if want.rating.isRated { parts.append(want.rating.stars) }
+        if let notes = want.notes, !notes.isEmpty { parts.append("“\(ControlCharacters.cleaned(notes))”") }
+        parts.append("added \(UTCTimestamp.format(want.addedAt, .iso8601).prefix(10))")
+        parts.append(price.map { $0.text(now: now) } ?? "price not asked yet")
+        return parts.joined(separator: "  ")
+    }
+
+    static func line(_ want: WantEntry, price: PriceFigure?) -> String {
+        TabSeparatedText.line([
+            String(want.releaseID), want.artist, want.title, want.label ?? "", want.catno ?? "", want.format ?? "", want.country ?? "",
+            want.year.map(String.init) ?? "", want.notes ?? "", String(want.rating.value), UTCTimestamp.format(want.addedAt, .iso8601),
+            price?.lowest.map { String(format: "%.2f", $0) } ?? "", price?.currency ?? "", price?.forSale.map(String.init) ?? "",
+            price.map { String(UTCTimestamp.format($0.asOf, .iso8601).prefix(10)) } ?? "",
+        ])
+    }
+
+    static func json(_ want: WantEntry, price: PriceFigure?) -> String {
+        let q = { (text: String?) in text.map(JSONStringLiteral.quoted) ?? "null" }
+        return "{\"release\":\(want.releaseID),\"artist\":\(q(want.artist)),\"title\":\(q(want.title)),\"country\":\(q(want.country)),"
+            + "\"year\":\(want.year.map(String.init) ?? "null"),\"label\":\(q(want.label)),\"catno\":\(q(want.catno)),"
+            + "\"format\":\(q(want.format)),\"master\":\(want.masterID.map(String.init) ?? "null"),\"notes\":\(q(want.notes)),"
+            + "\"rating\":\(want.rating.value),\"added\":\(q(UTCTimestamp.format(want.addedAt, .iso8601))),"
+            + "\"price\":\(CheckAnswer.priceJSON(price))}"
+    }
+}
