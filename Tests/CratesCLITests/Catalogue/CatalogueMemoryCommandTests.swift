@@ -61,8 +61,8 @@ struct CatalogueMemoryCommandTests {
     @Test("a build's memory does not grow with the releases: 400,000 against 50,000 (a tenth of each outside make test)", .enabled(if: tools))
     func flat() async throws {
         let sandbox = try CommandSandbox()
-        let small = full ? 50_000 : 5_000
-        let large = full ? 400_000 : 40_000
+        let small = Self.full ? 50_000 : 5_000
+        let large = Self.full ? 400_000 : 40_000
         let (first, smallPeak) = try await Self.build(releases: small, sandbox: sandbox)
         #expect(first.status == 0, "\(first)")
         let (second, largePeak) = try await Self.build(releases: large, sandbox: sandbox)
