@@ -5,6 +5,9 @@ import Synchronization
 /// What the reader hands over at a time: releases in dump order, and how far it got.
 public struct DumpBatch: Sendable {
     public var releases: [DumpRelease]
+    /// Each release's index keys (`keys[i]` is `releases[i]`'s), worked out on the parsing
+    /// thread.
+    public var keys: [DumpReleaseKeys]
     /// Releases that could not be read in this stretch (named, in order).
     public var skipped: [DumpSkip]
     /// Releases not Accepted (drafts, deleted, rejected: older dumps list them).
@@ -87,7 +90,8 @@ public final class DumpReader: Sendable {
             func handOver() -> Bool {
                 let output = parser.take()
                 return batches.send(DumpBatch(
-                    releases: output.releases, skipped: output.skipped, unlisted: output.unlisted,
+                    releases: output.releases, keys: output.releases.map(DumpReleaseKeys.init),
+                    skipped: output.skipped, unlisted: output.unlisted,
                     fileBytesRead: fileBytesRead, bytesParsed: bytesParsed))
             }
             while let chunk = chunks.receive() {

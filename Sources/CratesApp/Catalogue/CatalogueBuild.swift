@@ -141,7 +141,7 @@ public struct CatalogueBuild: Sendable {
         do {
             try reader.read { batch in
                 if stopped.isSet { throw Failure.stopped }
-                try builder.add(batch.releases)
+                try builder.add(batch.releases, keys: batch.keys)
                 releases += batch.releases.count
                 skippedCount += batch.skipped.count
                 unlisted += batch.unlisted

@@ -183,11 +183,18 @@ public final class DiscogsCatalogueBuilder {
 
     /// Adds `batch` (releases in dump order).
     public func add(_ batch: [DumpRelease]) throws(CatalogueFileError) {
+        try add(batch, keys: batch.map(DumpReleaseKeys.init))
+    }
+
+    /// Adds `batch` (releases in dump order) with each one's index keys (`keys[i]` is
+    /// `batch[i]`'s; `DumpBatch` brings both).
+    public func add(_ batch: [DumpRelease], keys: [DumpReleaseKeys]) throws(CatalogueFileError) {
+        precondition(keys.count == batch.count, "one DumpReleaseKeys a release")
         if !inTransaction {
             try execute("BEGIN")
             inTransaction = true
         }
-        for release in batch { try add(release) }
+        for index in batch.indices { try add(batch[index], keys[index]) }
         sinceCommit += batch.count
         if sinceCommit >= Self.releasesPerTransaction {
             try execute("COMMIT")
@@ -196,7 +203,7 @@ public final class DiscogsCatalogueBuilder {
         }
     }
 
-    private func add(_ release: DumpRelease) throws(CatalogueFileError) {
+    private func add(_ release: DumpRelease, _ keys: DumpReleaseKeys) throws(CatalogueFileError) {
         var facets = CatalogueFacets()
         facets.genres = try release.genres.map(term)
         facets.styles = try release.styles.map(term)
@@ -242,13 +249,13 @@ public final class DiscogsCatalogueBuilder {
             Self.bind(credit, to: s, at: 2)
             Self.bind(release.title, to: s, at: 3)
         }
-        for key in DumpBarcode.keys(release.barcodes) {
+        for key in keys.barcodes {
             try run(.barcode) { s in
                 sqlite3_bind_int64(s, 1, Int64(bitPattern: key))
                 sqlite3_bind_int64(s, 2, Int64(release.id))
             }
         }
-        for key in DumpBarcode.catalogueNumberKeys(release.labels.map(\.catno)) {
+        for key in keys.catalogueNumbers {
             try run(.catno) { s in
                 Self.bind(key, to: s, at: 1)
                 sqlite3_bind_int64(s, 2, Int64(release.id))
