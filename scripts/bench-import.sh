@@ -54,10 +54,12 @@ def run(path, database):
     _, status, usage = os.wait4(process.pid, 0)
     elapsed = time.perf_counter() - start
     process.returncode = os.waitstatus_to_exitcode(status)
+    run.cpu = usage.ru_utime + usage.ru_stime
     return elapsed, usage.ru_maxrss / 1024.0, process.returncode, stderr.decode("utf-8", "replace")
 
-print("crates import --no-lookup: %d GTINs into a fresh database, %d runs (release build)" % (lines, runs))
-times, peaks = [], []
+print("crates import --no-lookup: %d GTINs into a fresh database, %d runs (release build); load average %.2f %.2f %.2f"
+      % (lines, runs, *os.getloadavg()))
+times, peaks, cpus = [], [], []
 for i in range(runs):
     database = os.path.join(directory, "run%d.sqlite" % i)
     elapsed, peak, status, stderr = run(valid, database)
@@ -65,12 +67,15 @@ for i in range(runs):
         print("run %d failed with exit status %d:\n%s" % (i + 1, status, stderr))
         sys.exit(1)
     times.append(elapsed)
+    cpus.append(run.cpu)
     peaks.append(peak)
 median = statistics.median(times)
 print("  times: " + " ".join("%.2f s" % t for t in times))
 print("  median %.2f s; target %.1f s: ratio %.2f (%s)" % (median, TARGET, median / TARGET,
                                                           "met" if median < TARGET else "MISSED"))
-print("  peak RSS %.1f MB (largest of the runs)" % max(peaks))
+print("  CPU (user + system) median %.2f s (on a shared machine the wall clock also counts the waits for a core)"
+      % statistics.median(cpus))
+print("  peak RSS %.1f MB (largest of the runs); load average after %.2f %.2f %.2f" % (max(peaks), *os.getloadavg()))
 
 # 1% invalid: every 100th line, alternately a wrong check digit and a letter.
 invalid_lines = []

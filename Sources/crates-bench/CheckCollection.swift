@@ -25,7 +25,7 @@ enum CheckCollection {
         var added = 0
         var priced: [Int] = []
         for gtin in codes.prefix(copies) {
-            guard let release = try catalogue.releases(barcode: gtin).first else { continue }
+            guard let release = try await catalogue.releases(barcode: gtin).first else { continue }
             batch.append(NewRecord(gtin: gtin, addedAt: Date(timeIntervalSince1970: 1_600_000_000 + Double(added)), addMethod: .typed, release: release))
             if added % 10 == 0 { priced.append(release.id) }
             added += 1
@@ -42,7 +42,7 @@ enum CheckCollection {
         }
         var wanted = 0
         for gtin in codes.dropFirst(copies).enumerated().filter({ $0.offset % 100 == 0 }).map(\.element) {
-            guard let release = try catalogue.releases(barcode: gtin).first else { continue }
+            guard let release = try await catalogue.releases(barcode: gtin).first else { continue }
             _ = try await store.addWant(WantEntry(release: release, addedAt: Date()))
             wanted += 1
         }

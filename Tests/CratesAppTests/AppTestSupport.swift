@@ -73,3 +73,12 @@ func running<T>(_ session: CollectionSession, _ body: () async throws -> T) asyn
         throw error
     }
 }
+
+/// An import's progress, heard and not shown: the use case's tests look at its outcome.
+struct QuietImportProgress: ImportReporting {
+    func adding(_ done: Int, of total: Int) {}
+    func lookups(_ value: ImportLookupsProgress, final: Bool) {}
+    func rateWait(_ secondsLeft: Int?) {}
+    func note(_ text: String) {}
+    func finish() {}
+}

@@ -34,9 +34,9 @@ struct CollectionValuationTests {
         try await server.inject("404", count: 1, match: "/marketplace/stats/5134861")
         try await server.sellerSettings("no")
         let now = Self.day("2026-11-02")
-        let valuation = CollectionValuation(store: store, access: try access(server), now: { now })
+        let valuation = CollectionValuation(store: store, access: try access(server), timeline: Timeline(TestClock(), from: now))
         let outcome = await valuation.refresh(currency: "USD")
-        #expect(outcome.exitStatus == 0, "\(outcome.messages)")
+        #expect(outcome.ending == .complete, "\(outcome.messages)")
         let never = try await store.add(NewRecord(
             gtin: sampleGTIN(7), addMethod: .typed, release: Release(id: 13_416_116, artist: "Later", title: "Added", genres: ["Rock"])))
         let report = try await store.valueReport(currency: "USD", accountCurrency: false)
@@ -57,16 +57,16 @@ struct CollectionValuationTests {
         let server = try await DiscogsTestServer.start()
         let store = try CollectionStore.inMemory()
         _ = try await Self.seeded(store)
-        let clock = LockedBox(Self.day("2026-10-30"))
-        let valuation = CollectionValuation(store: store, access: try access(server), now: { clock.withLock { $0 } })
+        let clock = TestClock()
+        let valuation = CollectionValuation(store: store, access: try access(server), timeline: Timeline(clock, from: Self.day("2026-10-30")))
         try await server.collectionValue(minimum: "$1,000.00", median: "$2,000.50", maximum: "$3,000.00")
-        #expect(await valuation.refresh(currency: nil).exitStatus == 0)
-        clock.withLock { $0 = Self.day("2026-11-02") }
+        #expect(await valuation.refresh(currency: nil).ending == .complete)
+        clock.advance(by: .seconds(Self.day("2026-11-02").timeIntervalSince(Self.day("2026-10-30"))))
         try await server.collectionValue(minimum: "$1,100.00", median: "$2,200.00", maximum: "$3,300.00")
-        #expect(await valuation.refresh(currency: nil).exitStatus == 0)
+        #expect(await valuation.refresh(currency: nil).ending == .complete)
         // Asked again the same day: that day's figures replaced, not added.
         try await server.collectionValue(minimum: "$1,200.00", median: "$2,400.00", maximum: "$3,600.00")
-        #expect(await valuation.refresh(currency: nil).exitStatus == 0)
+        #expect(await valuation.refresh(currency: nil).ending == .complete)
 
         let history = try await store.valueHistory(currency: nil)
         #expect(ValueText.history(history, json: false) == [

@@ -12,14 +12,14 @@ struct ImporterTests {
     @Test("the plan adds each copy once; a second run adds nothing; lines refused and release rows said")
     func twice() async throws {
         let temporary = try TemporaryStore()
-        let importer = Importer(store: temporary.store, progress: ImportProgress(terminal: false), stopRequest: StopRequest())
+        let importer = Importer(store: temporary.store, progress: QuietImportProgress(), stopRequest: StopRequest())
         let parsed = try ImportFile.parse(Self.file)
         let options = Importer.Options(lookups: false)
         let first = try await importer.run(parsed, name: "shelf.txt", options: options, discogs: { .failure(.notSignedIn) })
         #expect(first.added == 3)
         #expect(first.lines.first
             == "shelf.txt: 3 added, 0 already in the collection, 1 not added (known by release id only), 1 refused.")
-        #expect(first.exitStatus == 2, "lines refused outrank release rows not added")
+        #expect(first.ending == .linesRefused, "lines refused outrank release rows not added")
         #expect(first.report.items.map(\.kind) == ["invalid", "not-added"])
         let again = try await importer.run(parsed, name: "shelf.txt", options: options, discogs: { .failure(.notSignedIn) })
         #expect(again.added == 0)
@@ -32,18 +32,18 @@ struct ImporterTests {
         let temporary = try TemporaryStore()
         let stop = StopRequest()
         stop.request(SIGTERM)
-        let importer = Importer(store: temporary.store, progress: ImportProgress(terminal: false), stopRequest: stop)
+        let importer = Importer(store: temporary.store, progress: QuietImportProgress(), stopRequest: stop)
         let outcome = try await importer.run(
             try ImportFile.parse(Self.file), name: "shelf.txt", options: .init(lookups: false), discogs: { .failure(.notSignedIn) })
         #expect(outcome.added == 0)
-        #expect(outcome.exitStatus == 128 + SIGTERM)
+        #expect(outcome.ending == .interrupted)
         #expect(outcome.closingMessage == "Interrupted: 0 records added and kept; run the same import again to finish.")
     }
 
     @Test("lookups on, but the credentials cannot be read: the import stands and says why")
     func unusableCredentials() async throws {
         let temporary = try TemporaryStore()
-        let importer = Importer(store: temporary.store, progress: ImportProgress(terminal: false), stopRequest: StopRequest())
+        let importer = Importer(store: temporary.store, progress: QuietImportProgress(), stopRequest: StopRequest())
         let outcome = try await importer.run(
             try ImportFile.parse(Array("5099750442227\n".utf8)), name: "one.txt", options: .init(),
             discogs: { .failure(.unusable("credentials.json is not valid JSON")) })

@@ -88,7 +88,7 @@ struct NoBarcodeTests {
         #expect(edited.listingLine.hasSuffix("\ttitle,year\t"), "the collector's fields, then no place")
         try await server.reset()
         let outcome = try await Refresh.run([record.id], store: temporary.store, access: access, timeout: 30)
-        #expect(outcome.exitStatus == 0, "\(outcome.messages)")
+        #expect(outcome.ending == .complete, "\(outcome.messages)")
         #expect(outcome.lines == ["\(record.id)\t\tmatched\tPink Floyd — DSOTM\n"])
         #expect(try await server.stats().releases == ["20000001"], "the release fetched again by its id, not searched")
         let details = try #require(try await temporary.store.details(record.id))
@@ -102,7 +102,7 @@ struct NoBarcodeTests {
             return
         }
         let refused = try await Refresh.run([typed.id, 999], store: temporary.store, access: access, timeout: 30)
-        #expect(refused.exitStatus == 1 && refused.lines.isEmpty)
+        #expect(refused.ending == .notLookedUp && refused.lines.isEmpty)
         #expect(refused.messages.count == 2 && refused.messages[0].contains("entered by hand"), "\(refused.messages)")
     }
 
@@ -121,9 +121,9 @@ struct NoBarcodeTests {
             """
         let parsed = try ImportFile.parse(Array(csv.utf8))
         #expect(parsed.refusals.isEmpty && parsed.entries.count == 4)
-        let importer = Importer(store: temporary.store, progress: ImportProgress(terminal: false), stopRequest: StopRequest())
+        let importer = Importer(store: temporary.store, progress: QuietImportProgress(), stopRequest: StopRequest())
         let first = try await importer.run(parsed, name: "shelf.csv", options: .init(), discogs: { .success(access) })
-        #expect(first.exitStatus == 0)
+        #expect(first.ending == .complete)
         #expect(first.lines.first == "shelf.csv: 4 added, 0 already in the collection.")
         #expect(first.lines.contains("Discogs: 4 lookups: 2 matched, 1 ambiguous, 1 not found, 0 failed."), "\(first.lines)")
         #expect(first.report.items.map(\.kind) == ["ambiguous", "not-found"])
@@ -165,14 +165,14 @@ struct NoBarcodeTests {
         let parsed = try ImportFile.parse(Array(csv.utf8))
         // The release the row finds, as another collection holds it.
         let elsewhere = try TemporaryStore()
-        _ = try await Importer(store: elsewhere.store, progress: ImportProgress(terminal: false), stopRequest: StopRequest())
+        _ = try await Importer(store: elsewhere.store, progress: QuietImportProgress(), stopRequest: StopRequest())
             .run(parsed, name: "shelf.csv", options: .init(), discogs: { .success(access) })
         let found = try #require(try await elsewhere.store.details(1)?.release, "the row found its release")
 
         // A collection with that release already (added by its release, say).
         let temporary = try TemporaryStore()
         let held = try await temporary.store.add(NewRecord(gtin: nil, addMethod: .typed, release: found))
-        let importer = Importer(store: temporary.store, progress: ImportProgress(terminal: false), stopRequest: StopRequest())
+        let importer = Importer(store: temporary.store, progress: QuietImportProgress(), stopRequest: StopRequest())
         let outcome = try await importer.run(parsed, name: "shelf.csv", options: .init(), discogs: { .success(access) })
         #expect(outcome.lines.prefix(2) == [
             "shelf.csv: 0 added, 1 already in the collection.",
@@ -193,9 +193,9 @@ struct NoBarcodeTests {
         let access = try Self.access(server)
         let csv = "artist,title,catno\nKraftwerk,Trans Europa Express,1C 064-82 306\n"
         let parsed = try ImportFile.parse(Array(csv.utf8))
-        let importer = Importer(store: temporary.store, progress: ImportProgress(terminal: false), stopRequest: StopRequest())
+        let importer = Importer(store: temporary.store, progress: QuietImportProgress(), stopRequest: StopRequest())
         let outcome = try await importer.run(parsed, name: "shelf.csv", options: .init(keepValues: true), discogs: { .success(access) })
-        #expect(outcome.exitStatus == 0, "\(outcome.lines)")
+        #expect(outcome.ending == .complete, "\(outcome.lines)")
         let row = try #require(try await temporary.store.sections().flatMap(\.rows).first)
         #expect(row.lookupState == .matched)
         let kept = try #require(try await temporary.store.record(row.recordID)?.collector)

@@ -43,7 +43,7 @@ struct RateWaitCountdownTests {
 
     @Test("what the import's bar and the sync's line say during a wait, and the sync's bar with the time left")
     func progressLines() {
-        #expect(RateWaitCountdown.text(36) == "rate limit: resuming in 36 s")
+        #expect(StatusWording.rateLimit(seconds: 36) == "rate limit: resuming in 36 s")
         #expect(
             SyncProgressLine.line(status: .pushing(done: 53, total: 199), secondsLeft: 150, rateWait: 36)
                 == "sync: pushing [####------------] 53/199 · rate limit: resuming in 36 s · 3 min left")

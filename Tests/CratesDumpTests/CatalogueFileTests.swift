@@ -33,7 +33,7 @@ import Testing
         return releases
     }
 
-    @Test("a build, then releases(barcode:), search and release(id:) answer from it")
+    @Test("a build, then its barcode, search and release-id reads answer from it")
     func answers() throws {
         let directory = try TemporaryDirectory()
         let dump = directory.file("discogs_20250601_releases.xml.gz")
@@ -55,7 +55,7 @@ import Testing
         for release in releases {
             for value in release.barcodes {
                 guard let gtin = DumpBarcode.gtin(value) else { continue }
-                let found = try catalogue.releases(barcode: gtin)
+                let found = try catalogue.blockingReleases(barcode: gtin)
                 #expect(found.contains { $0.id == release.id }, "barcode \(value) of release \(release.id)")
                 checked += 1
             }
@@ -63,13 +63,13 @@ import Testing
         #expect(checked > 500)
         // A UPC-A finds what its EAN-13 finds.
         let upc = try #require(releases.lazy.flatMap(\.barcodes).first { $0.count == 12 && $0.allSatisfy(\.isNumber) })
-        #expect(try catalogue.releases(barcode: GTIN(parsing: upc)) == catalogue.releases(barcode: GTIN(parsing: "0" + upc)))
+        #expect(try catalogue.blockingReleases(barcode: GTIN(parsing: upc)) == catalogue.blockingReleases(barcode: GTIN(parsing: "0" + upc)))
         // Runout text and a wrong check digit gave no key: nothing else was indexed.
         #expect(summary.barcodes == Set(releases.flatMap { DumpBarcode.keys($0.barcodes) }).count)
 
         // release(id:) gives the fields as the dump had them.
         let sample = try #require(releases.first { $0.labels.count == 2 && $0.labels[0].catno != $0.labels[1].catno && $0.country != nil })
-        let release = try #require(try catalogue.release(id: sample.id))
+        let release = try #require(try catalogue.blockingRelease(id: sample.id))
         #expect(release.title == sample.title)
         #expect(release.artist == DiscogsName.displayCredit(sample.artistCredit))
         #expect(release.genres == sample.genres)
@@ -81,29 +81,29 @@ import Testing
         #expect(release.labels.first?.name == DiscogsName.display(sample.labels[0].name))
         #expect(release.hasFullDetails == false)
         #expect(release.rawJSON.contains("\"source\":\"catalogue\""))
-        #expect(try catalogue.release(id: 999_999_999) == nil)
+        #expect(try catalogue.blockingRelease(id: 999_999_999) == nil)
 
         // Catalogue numbers in every spelling: "SK 026", "SK026", "sk-026".
         let catno = sample.labels[0].catno
         for spelling in [catno, catno.lowercased(), catno.replacingOccurrences(of: " ", with: ""), catno.replacingOccurrences(of: " ", with: "-")] {
-            let found = try catalogue.search(try ReleaseSearchQuery(catno: spelling), limit: 500)
+            let found = try catalogue.blockingSearch(try ReleaseSearchQuery(catno: spelling), limit: 500)
             #expect(found.contains { $0.id == sample.id }, "\(spelling)")
         }
         // Artist and title, accents and case folded, the last word as a prefix.
         let accented = try #require(releases.first { $0.title.contains("é") || $0.title.contains("ó") })
         let folded = accented.title.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
-        let byTitle = try catalogue.search(try ReleaseSearchQuery(title: folded), limit: 5_000)
+        let byTitle = try catalogue.blockingSearch(try ReleaseSearchQuery(title: folded), limit: 5_000)
         #expect(byTitle.contains { $0.id == accented.id })
         let artist = DiscogsName.displayCredit(accented.artistCredit)
-        let both = try catalogue.search(try ReleaseSearchQuery(artist: artist.uppercased(), title: accented.title), limit: 50)
+        let both = try catalogue.blockingSearch(try ReleaseSearchQuery(artist: artist.uppercased(), title: accented.title), limit: 50)
         #expect(both.first.map { TextFolding.words($0.title) == TextFolding.words(accented.title) } == true)
         let typed = String(accented.title.prefix(while: { $0 != " " }).dropLast())
         if typed.count >= 2 {
-            #expect(try !catalogue.search(try ReleaseSearchQuery(text: typed), limit: 10).isEmpty)
+            #expect(try !catalogue.blockingSearch(try ReleaseSearchQuery(text: typed), limit: 10).isEmpty)
         }
         // Narrowed by year.
         let year = try #require(sample.year)
-        let narrowed = try catalogue.search(try ReleaseSearchQuery(catno: catno, year: String(year)), limit: 50)
+        let narrowed = try catalogue.blockingSearch(try ReleaseSearchQuery(catno: catno, year: String(year)), limit: 50)
         #expect(narrowed.allSatisfy { $0.year == year })
         #expect(narrowed.contains { $0.id == sample.id })
     }
@@ -143,7 +143,7 @@ import Testing
             _ = try DiscogsCatalogueBuilder(path: path, edition: CatalogueEdition(dumpDate: "20250601"), neededBytes: 0)
         }
         #expect(try DiscogsCatalogueFile(path: path).edition.dumpDate == "20250501")
-        #expect(try old.release(id: Self.generated(1, seed: 4)[0].id) != nil)
+        #expect(try old.blockingRelease(id: Self.generated(1, seed: 4)[0].id) != nil)
         builder.abandon()
         #expect(!FileManager.default.fileExists(atPath: CatalogueLocation.buildingPath(for: path)))
         #expect(try DiscogsCatalogueFile(path: path).edition.dumpDate == "20250501")

@@ -161,11 +161,11 @@ struct LookupWorkerCatalogueTests {
         func replace(with newer: InMemoryReleaseCatalogue) { state.withLock { $0.newer = newer } }
         private var current: InMemoryReleaseCatalogue { state.withLock { $0.current } }
         var edition: CatalogueEdition { current.edition }
-        func releases(barcode: GTIN) throws(ReleaseCatalogueError) -> [Release] { try current.releases(barcode: barcode) }
-        func search(_ query: ReleaseSearchQuery, limit: Int) throws(ReleaseCatalogueError) -> [Release] {
-            try current.search(query, limit: limit)
+        func blockingReleases(barcode: GTIN) throws(ReleaseCatalogueError) -> [Release] { try current.blockingReleases(barcode: barcode) }
+        func blockingSearch(_ query: ReleaseSearchQuery, limit: Int) throws(ReleaseCatalogueError) -> [Release] {
+            try current.blockingSearch(query, limit: limit)
         }
-        func release(id: Int) throws(ReleaseCatalogueError) -> Release? { try current.release(id: id) }
+        func blockingRelease(id: Int) throws(ReleaseCatalogueError) -> Release? { try current.blockingRelease(id: id) }
         func takeReplacement() -> Bool {
             state.withLock { state in
                 guard let newer = state.newer else { return false }

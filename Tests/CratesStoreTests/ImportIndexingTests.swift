@@ -113,4 +113,46 @@ import Testing
             try String.fetchOne(db, sql: "SELECT artistKey FROM record WHERE gtin = ?", arguments: [makeGTIN(990).canonical])
         }?.isEmpty == false)
     }
+
+    /// A list of barcodes in no place is written with its sort keys computed once a batch and
+    /// the insert triggers lifted (`insertImported`): the same rows as the triggers make,
+    /// releases attached at once, the collector's values and records entered by hand too.
+    @Test("barcodes imported in no place have the filter's text and index and the sort keys the triggers give them")
+    func barcodesInNoPlaceAsTheTriggersIndexThem() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try CollectionStore(path: directory.file("crates.sqlite"))
+        var random = SeededGenerator(seed: 47)
+        let releases = (1...4).map { FilterIndexTests.makeRelease($0, &random) }
+        try await store.write { db in
+            for release in releases { _ = try StoredValues.upsertRelease(db, release, now: Date()) }
+        }
+        _ = try await store.addAll((0..<20).map { NewRecord(gtin: makeGTIN(2_000 + $0), addMethod: .typed) })
+        let before = try await RestoreIndexingTests.indexed(store)
+        var entries: [ImportEntry] = []
+        for n in 0..<120 {
+            let releaseID: Int? = n % 6 == 1 ? releases[n % releases.count].id : nil
+            let note: String? = n % 4 == 0 ? "note \(n)" : nil
+            let addedAt: Date? = n % 3 == 0 ? Date(timeIntervalSince1970: 1_600_000_000 + Double(n) * 86_400) : nil
+            let collector: RecordFields? = n % 9 == 0 ? FilterIndexTests.pick(FilterIndexTests.own, &random) : nil
+            let entry = ImportEntry(
+                line: n + 1, gtin: makeGTIN(5_000 + n), releaseID: releaseID, note: note, addedAt: addedAt,
+                grading: CopyGrading(rating: Rating(clamping: n % 6)), collector: collector, handEntered: n % 17 == 3)
+            if let entry { entries.append(entry) }
+        }
+        let outcome = try await store.importEntries(ImportEntries(entries), copies: false, batchSize: 17)
+        #expect(outcome.added == entries.count)
+        let after = try await RestoreIndexingTests.indexed(store)
+        #expect(after.triggers == before.triggers, "the triggers are back after each batch")
+        let reference = try await Self.reindexedByTheTriggers(store, in: directory)
+        #expect(after.rows == (try await RestoreIndexingTests.indexed(reference)).rows)
+        let matched = try await store.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record WHERE releaseID IS NOT NULL")
+        }
+        #expect(matched ?? 0 > 10, "records matched to a release stored are compared")
+
+        var filters = FilterIndexTests.filters(&random)
+        filters += [makeGTIN(5_007).canonical, "note 1", "note"]
+        try await FilterIndexTests.expectIndexInStep(store, filters: filters)
+        try await FilterIndexTests.expectSameAsScan(store, filters: filters)
+    }
 }

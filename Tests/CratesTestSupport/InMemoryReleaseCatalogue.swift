@@ -35,18 +35,18 @@ public final class InMemoryReleaseCatalogue: ReleaseCatalogue {
         state.withLock { $0.failing = fails }
     }
 
-    public func releases(barcode: GTIN) throws(ReleaseCatalogueError) -> [Release] {
+    public func blockingReleases(barcode: GTIN) throws(ReleaseCatalogueError) -> [Release] {
         try asked()
         return (byBarcode[barcode.gtin14Value] ?? []).compactMap { byID[$0] }
     }
 
-    public func search(_ query: ReleaseSearchQuery, limit: Int) throws(ReleaseCatalogueError) -> [Release] {
+    public func blockingSearch(_ query: ReleaseSearchQuery, limit: Int) throws(ReleaseCatalogueError) -> [Release] {
         try asked()
         let found = byID.values.filter { Self.fits($0, query) }.sorted { $0.id < $1.id }
         return Array(found.prefix(max(0, limit)))
     }
 
-    public func release(id: Int) throws(ReleaseCatalogueError) -> Release? {
+    public func blockingRelease(id: Int) throws(ReleaseCatalogueError) -> Release? {
         try asked()
         return byID[id]
     }

@@ -21,7 +21,7 @@ public final class CatalogueProgress: Sendable {
         var left = ""
         if let size = progress.fileSize, size > 0, progress.fileBytesRead > 0, progress.seconds > 2 {
             let remaining = Double(size - progress.fileBytesRead) / (Double(progress.fileBytesRead) / progress.seconds)
-            left = ImportProgress.duration(max(0, remaining)) + " left"
+            left = ProgressText.duration(max(0, remaining)) + " left"
         }
         let read = ByteCount.text(progress.fileBytesRead) + (progress.fileSize.map { " of " + ByteCount.text($0) } ?? "")
         let skipped = progress.skipped > 0 ? " · \(progress.skipped) skipped" : ""
@@ -33,7 +33,7 @@ public final class CatalogueProgress: Sendable {
                 return true
             }
             guard due else { return }
-            let bar = progress.fileSize.map { ImportProgress.bar(Int(progress.fileBytesRead / 1024), Int($0 / 1024), width: 20) + " " } ?? ""
+            let bar = progress.fileSize.map { ProgressText.bar(Int(progress.fileBytesRead / 1024), Int($0 / 1024), width: 20) + " " } ?? ""
             let line = "Building \(bar)\(read) · \(Self.grouped(progress.releases)) releases · \(Self.grouped(Int(rate)))/s"
                 + (left.isEmpty ? "" : " · " + left) + skipped
             let width = max(10, StandardStreams.terminalWidth - 1)

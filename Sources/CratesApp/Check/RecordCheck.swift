@@ -79,7 +79,7 @@ public struct RecordCheck: Sendable {
             return .answered(CheckAnswer(code: shown, gtin: nil, note: "no catalogue to search: `crates catalogue fetch` builds one"))
         }
         do {
-            let found = try catalogue.search(query, limit: Self.searchLimit).map { CheckedRelease($0, source: .catalogue) }
+            let found = try await catalogue.search(query, limit: Self.searchLimit).map { CheckedRelease($0, source: .catalogue) }
             let note = found.isEmpty ? "nothing in the catalogue of \(catalogue.edition) answers it" : nil
             return .answered(await answer(code: shown, gtin: nil, found: Found(releases: found, note: note)))
         } catch {
@@ -102,7 +102,7 @@ public struct RecordCheck: Sendable {
         var catalogueNote: String?
         if let catalogue {
             do {
-                let found = try catalogue.releases(barcode: gtin)
+                let found = try await catalogue.releases(barcode: gtin)
                 if !found.isEmpty { return Found(releases: found.map { CheckedRelease($0, source: .catalogue) }) }
                 catalogueNote = "not in the catalogue of \(catalogue.edition)"
             } catch {
@@ -126,7 +126,7 @@ public struct RecordCheck: Sendable {
         var catalogueNote = "no catalogue"
         if let catalogue {
             do {
-                if let found = try catalogue.release(id: id) { return Found(releases: [CheckedRelease(found, source: .catalogue)]) }
+                if let found = try await catalogue.release(id: id) { return Found(releases: [CheckedRelease(found, source: .catalogue)]) }
                 catalogueNote = "release \(id) is not in the catalogue of \(catalogue.edition)"
             } catch {
                 catalogueNote = error.description

@@ -91,14 +91,14 @@ public final class DownloadProgress: Sendable {
             if terminal {
                 state.barShown = true
                 let bar = state.total.map { total in
-                    ImportProgress.bar(Int(min(state.done, total) >> 10), Int(total >> 10), width: 20) + " "
+                    ProgressText.bar(Int(min(state.done, total) >> 10), Int(total >> 10), width: 20) + " "
                 } ?? ""
                 let parts = [amount] + (rate.map { [Self.bytes(Int64($0)) + "/s"] } ?? [])
-                    + (left.map { [ImportProgress.duration($0) + " left"] } ?? [])
+                    + (left.map { [ProgressText.duration($0) + " left"] } ?? [])
                 return "Downloading \(bar)" + parts.joined(separator: " · ")
             }
             let parts = [amount] + (rate.map { [Self.bytes(Int64($0)) + "/s"] } ?? [])
-                + (left.map { ["about " + ImportProgress.duration($0) + " left"] } ?? [])
+                + (left.map { ["about " + ProgressText.duration($0) + " left"] } ?? [])
             return "download: \(state.name): " + parts.joined(separator: ", ") + "\n"
         }
         guard let line else { return }

@@ -49,9 +49,4 @@ public final class RateWaitCountdown: Sendable {
         task.cancel()
         await task.value
     }
-
-    /// "rate limit: resuming in 36 s": the words of the UI's status line.
-    public static func text(_ secondsLeft: Int) -> String {
-        "rate limit: resuming in \(secondsLeft) s"
-    }
 }

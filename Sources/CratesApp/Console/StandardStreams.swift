@@ -88,18 +88,21 @@ public enum StandardStreams {
         if standardOutputClosedAtStart {
             throw OutputError(reason: "it was closed when crates started")
         }
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.write(STDOUT_FILENO, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+        // The string's own UTF-8, not a copy of it (a page of a listing is hundreds of KB).
+        var text = text
+        let failure: Int32? = text.withUTF8 { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(STDOUT_FILENO, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
             }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw OutputError(reason: String(cString: strerror(errno)))
-            }
-            offset += written
+            return nil
         }
+        if let failure { throw OutputError(reason: String(cString: strerror(failure))) }
     }
 
     /// A message for the person at the terminal, made printable. Never fails: a closed

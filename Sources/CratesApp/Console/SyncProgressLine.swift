@@ -51,7 +51,7 @@ public final class SyncProgressLine: Sendable {
                 label = state.status.text
             }
             if !terminal, started, let secondsLeft, let label {
-                StandardStreams.errLine("crates \(label): \(RateWaitCountdown.text(secondsLeft))")
+                StandardStreams.errLine("crates \(label): \(StatusWording.rateLimit(seconds: secondsLeft))")
             }
         }
     }
@@ -144,17 +144,17 @@ public final class SyncProgressLine: Sendable {
         var text: String
         switch status {
         case .reading(let done, let total?) where total > 0:
-            text = "sync: reading \(ImportProgress.bar(done, total, width: 16)) \(NumberText.grouped(done))/\(NumberText.grouped(total))"
+            text = "sync: reading \(ProgressText.bar(done, total, width: 16)) \(NumberText.grouped(done))/\(NumberText.grouped(total))"
         case .pushing(let done, let total) where total > 0:
-            text = "sync: pushing \(ImportProgress.bar(done, total, width: 16)) \(done)/\(total)"
+            text = "sync: pushing \(ProgressText.bar(done, total, width: 16)) \(done)/\(total)"
         case .pricing(let done, let total) where total > 0:
-            text = "value: asking Discogs \(ImportProgress.bar(done, total, width: 16)) \(done)/\(total)"
+            text = "value: asking Discogs \(ProgressText.bar(done, total, width: 16)) \(done)/\(total)"
         default:
             guard let plain = status.text else { return nil }
             text = plain
         }
-        if let rateWait { text += " · " + RateWaitCountdown.text(rateWait) }
-        if let secondsLeft, secondsLeft > 0 { text += " · " + ImportProgress.duration(secondsLeft) + " left" }
+        if let rateWait { text += " · " + StatusWording.rateLimit(seconds: rateWait) }
+        if let secondsLeft, secondsLeft > 0 { text += " · " + ProgressText.duration(secondsLeft) + " left" }
         return text
     }
 }

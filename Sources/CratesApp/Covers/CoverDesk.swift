@@ -34,13 +34,12 @@ final class CoverDesk: Sendable {
         var line: [Fetch] = []
         var fetching: Int?
         var worker: Task<Void, Never>?
-        var tasks: [Int: Task<Void, Never>] = [:]
-        var nextTask = 0
         var nextAsk = 0
         var stopped = false
     }
 
     private let state = Mutex(State())
+    private let tasks = TaskRegistry()
 
     init(library: CoverLibrary, renderer: any CoverRendering, post: @escaping @Sendable (SessionEvent) -> Void) {
         self.library = library
@@ -59,25 +58,18 @@ final class CoverDesk: Sendable {
 
     /// Cancels the fetch under way and forgets the line; returns once every task has ended.
     func stop() async {
-        let tasks = state.withLock { state in
+        let worker = state.withLock { state in
             state.stopped = true
             state.line.removeAll()
-            return Array(state.tasks.values) + [state.worker].compactMap { $0 }
+            return state.worker
         }
-        for task in tasks { task.cancel() }
-        for task in tasks { await task.value }
+        worker?.cancel()
+        await tasks.stop()
+        await worker?.value
     }
 
     private func run(_ work: @escaping @Sendable () async -> Void) {
-        state.withLock { state in
-            guard !state.stopped else { return }
-            let number = state.nextTask
-            state.nextTask += 1
-            state.tasks[number] = Task {
-                await work()
-                _ = self.state.withLock { $0.tasks.removeValue(forKey: number) }
-            }
-        }
+        tasks.spawn(work)
     }
 
     private func answer(_ request: CoverRequest, asked: Int) async {

@@ -40,18 +40,4 @@ public enum CoverError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooLarge(let limit): "the image Discogs sent is larger than \(limit >> 20) MB, more than any cover: not kept"
         }
     }
-
-    /// `crates cover`'s exit status for it (README's command table).
-    public var exitStatus: Int32 {
-        switch self {
-        case .noSuchRecord, .notMatched, .collection: 1
-        case .noCover, .notAnImage, .tooLarge: 2
-        case .notSignedIn: 3
-        case .unreachable: 4
-        case .budgetReached: 5
-        // EX_CANTCREAT (sysexits(3)): a file crates keeps cannot be made; not 1, which says
-        // the record is not there.
-        case .cache: 73
-        }
-    }
 }

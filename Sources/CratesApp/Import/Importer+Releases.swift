@@ -53,12 +53,12 @@ extension Importer {
                 outcome.unresolved += rows[index...].map { ImportUnresolved(entry: entries[$0.position], reason: .stopped(stop)) }
                 return
             }
-            progress.lookups(.init(counts: outcome.counts, total: outcome.total))
+            progress.lookups(.init(counts: outcome.counts, total: outcome.total), final: false)
             let release: Release
             do {
                 if let known = fetched[id] {
                     release = known
-                } else if let catalogue, let listed = try? catalogue.release(id: id) {
+                } else if let catalogue, let listed = try? await catalogue.release(id: id) {
                     // As the catalogue answers a lookup: its full details (tracklist, notes,
                     // images) come from Discogs on demand.
                     var listed = listed

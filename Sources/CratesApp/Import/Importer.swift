@@ -21,12 +21,12 @@ import Foundation
 /// 5. Report: the summary, what needs a person, and `--report FILE`.
 public struct Importer: Sendable {
     public let store: CollectionStore
-    public let progress: ImportProgress
+    public let progress: any ImportReporting
     public let stopRequest: StopRequest
     /// The local Discogs catalogue: asked first, with no request and no account needed.
     public let catalogue: (any ReleaseCatalogue)?
 
-    public init(store: CollectionStore, progress: ImportProgress, stopRequest: StopRequest, catalogue: (any ReleaseCatalogue)? = nil) {
+    public init(store: CollectionStore, progress: any ImportReporting, stopRequest: StopRequest, catalogue: (any ReleaseCatalogue)? = nil) {
         self.store = store
         self.progress = progress
         self.stopRequest = stopRequest
@@ -68,9 +68,23 @@ public struct Importer: Sendable {
         public var added: Int
         /// For standard error at the very end (an interrupted import says how to finish).
         public var closingMessage: String?
-        /// 0, 2 (lines refused), 3 (release rows not added), 4 (the lookups stopped before the
-        /// end), 5 (lookups failed: their records wait in the queue), 128 + signal (interrupted).
-        public var exitStatus: Int32
+        /// How it ended.
+        public var ending: Ending
+    }
+
+    /// How an import ended; when several are true of it, the first.
+    public enum Ending: Sendable, Hashable {
+        /// A stop was asked for: the records added so far are kept.
+        case interrupted
+        /// Some lines were refused (the rest were imported).
+        case linesRefused
+        /// Rows known by release id only were not added.
+        case releasesNotAdded
+        /// The lookups stopped before the end (offline, refused, timed out).
+        case lookupsStopped
+        /// Some lookups failed: their records wait in the queue.
+        case lookupsFailed
+        case complete
     }
 
     /// Imports `parsed` (whose refused lines the command has already reported). The report
@@ -276,21 +290,21 @@ public struct Importer: Sendable {
             describedLines: describedLines)
         var outcome = Outcome(
             lines: summary + report.listing(file: name, reportPath: options.reportPath), report: report,
-            added: counts.added, closingMessage: nil, exitStatus: 0)
+            added: counts.added, closingMessage: nil, ending: .complete)
         if stopRequest.isRequested {
             outcome.closingMessage =
                 "Interrupted: \(counted(counts.added, "record")) added and kept; run the same import again to finish."
-            outcome.exitStatus = stopRequest.exitStatus
+            outcome.ending = .interrupted
         } else if parsed.refusalCount > 0 {
-            outcome.exitStatus = 2
+            outcome.ending = .linesRefused
         } else if !unresolved.isEmpty {
-            outcome.exitStatus = 3
+            outcome.ending = .releasesNotAdded
         } else if lookups?.stop != nil {
-            outcome.exitStatus = 4
+            outcome.ending = .lookupsStopped
         } else if let lookups, lookups.counts.failed > 0 {
             // Ran to the end, and some record is not final: it failed (after the retries
             // within the run) and waits in the queue, as the summary says.
-            outcome.exitStatus = 5
+            outcome.ending = .lookupsFailed
         }
         return outcome
     }
@@ -345,7 +359,7 @@ public struct Importer: Sendable {
                 let secondsLeft =
                     remaining > 0 && asksDiscogs
                     ? await limiter.secondsUntilSent(Self.requestsLeft(remaining, counts: counts, answeredLocally: local)) : nil
-                progress.lookups(.init(counts: all, total: max(total, all.done), secondsLeft: secondsLeft))
+                progress.lookups(.init(counts: all, total: max(total, all.done), secondsLeft: secondsLeft), final: false)
             }
             outcome.counts = before.adding(run.counts)
             outcome.counts.writeRetries += await worker.statistics.writeRetries

@@ -72,7 +72,7 @@ public struct DiscogsAnswer: Sendable {
     public static func ask(
         _ entry: CodeEntry, access: DiscogsAccess?, catalogue: (any ReleaseCatalogue)? = nil
     ) async throws(DiscogsAnswerError) -> DiscogsAnswer {
-        if let catalogue, let answer = fromCatalogue(entry, catalogue) { return answer }
+        if let catalogue, let answer = await fromCatalogue(entry, catalogue) { return answer }
         guard let access else {
             throw catalogue.map { .notInCatalogue($0.edition, .notSignedIn) } ?? .access(.notSignedIn)
         }
@@ -86,16 +86,16 @@ public struct DiscogsAnswer: Sendable {
 
     /// The catalogue's answer: a release it lists, or the releases that list a barcode;
     /// nil when it has none (or cannot be read: Discogs is asked, as without one).
-    static func fromCatalogue(_ entry: CodeEntry, _ catalogue: any ReleaseCatalogue) -> DiscogsAnswer? {
+    static func fromCatalogue(_ entry: CodeEntry, _ catalogue: any ReleaseCatalogue) async -> DiscogsAnswer? {
         let edition = catalogue.edition
         switch entry {
         case .release(let id):
-            guard let release = try? catalogue.release(id: id) else { return nil }
+            guard let release = try? await catalogue.release(id: id) else { return nil }
             return DiscogsAnswer(
                 gtin: ReleaseBarcodes.gtin(in: release), outcome: LookupState.matched.rawValue, matchedForm: nil,
                 searched: [], releases: [Listed(release)], source: .catalogue, edition: edition)
         case .barcode(let gtin):
-            guard let found = try? catalogue.releases(barcode: gtin), !found.isEmpty else { return nil }
+            guard let found = try? await catalogue.releases(barcode: gtin), !found.isEmpty else { return nil }
             let outcome = found.count == 1 ? LookupState.matched : .ambiguous
             return DiscogsAnswer(
                 gtin: gtin, outcome: outcome.rawValue, matchedForm: nil, searched: [], releases: found.map(Listed.init),
@@ -176,18 +176,6 @@ public enum DiscogsAnswerError: Error, CustomStringConvertible {
         case .notARecord(let reason): reason
         case .access(let problem): problem.description
         case .discogs(let error): error.description
-        }
-    }
-
-    /// 1: not a record's code; 2: no such release; 3: not signed in or refused; 4:
-    /// unreachable or Discogs' error.
-    public var exitStatus: Int32 {
-        switch self {
-        case .notARecord: 1
-        case .noSuchRelease: 2
-        case .access, .notInCatalogue: 3
-        case .discogs(.unauthorized): 3
-        case .discogs: 4
         }
     }
 }

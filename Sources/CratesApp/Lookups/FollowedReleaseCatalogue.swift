@@ -73,16 +73,16 @@ public final class FollowedReleaseCatalogue: ReleaseCatalogue {
 
     public var edition: CatalogueEdition { current.edition }
 
-    public func releases(barcode: GTIN) throws(ReleaseCatalogueError) -> [Release] {
-        try current.releases(barcode: barcode)
+    public func blockingReleases(barcode: GTIN) throws(ReleaseCatalogueError) -> [Release] {
+        try current.blockingReleases(barcode: barcode)
     }
 
-    public func search(_ query: ReleaseSearchQuery, limit: Int) throws(ReleaseCatalogueError) -> [Release] {
-        try current.search(query, limit: limit)
+    public func blockingSearch(_ query: ReleaseSearchQuery, limit: Int) throws(ReleaseCatalogueError) -> [Release] {
+        try current.blockingSearch(query, limit: limit)
     }
 
-    public func release(id: Int) throws(ReleaseCatalogueError) -> Release? {
-        try current.release(id: id)
+    public func blockingRelease(id: Int) throws(ReleaseCatalogueError) -> Release? {
+        try current.blockingRelease(id: id)
     }
 
     /// Takes the catalogue at `path` when it is another file than the one opened: a newer

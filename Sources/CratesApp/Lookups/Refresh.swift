@@ -13,9 +13,18 @@ public enum Refresh {
         public var lines: [String] = []
         /// For standard error: ids not found, records entered by hand, why lookups stopped.
         public var messages: [String] = []
-        /// 0: every record looked up; 1: an id not in the collection, or entered by hand;
-        /// 3: some lookup did not finish (not signed in, refused, offline, timed out, failed).
-        public var exitStatus: Int32 = 0
+        /// How it ended.
+        public var ending = Ending.complete
+    }
+
+    /// How a refresh ended; when both are true of it, the first.
+    public enum Ending: Sendable, Hashable {
+        /// Every record asked looked up.
+        case complete
+        /// An id not in the collection, or a record entered by hand: not looked up.
+        case notLookedUp
+        /// Some lookup did not finish (not signed in, refused, offline, timed out, failed).
+        case unfinished
     }
 
     /// Queues `ids` (every record but those entered by hand when nil) and looks them up
@@ -29,13 +38,13 @@ public enum Refresh {
             for id in ids {
                 guard let record = try await store.record(id) else {
                     outcome.messages.append("\(id): no record has this id (see `crates list`)")
-                    outcome.exitStatus = 1
+                    outcome.ending = .notLookedUp
                     continue
                 }
                 if record.lookupState == .handEntered {
                     outcome.messages.append(
                         "\(id): entered by hand: never looked up (link it to a Discogs release with s on it in the collection UI)")
-                    outcome.exitStatus = 1
+                    outcome.ending = .notLookedUp
                     continue
                 }
                 if !wanted.contains(id) { wanted.append(id) }
@@ -47,7 +56,7 @@ public enum Refresh {
         let queued = try await store.retry(wanted)
         if let unfinished = try await AddCodes.waitForLookups(queued, store: store, access: access, timeout: timeout) {
             if let message = unfinished.message { outcome.messages.append(message) }
-            if outcome.exitStatus == 0 { outcome.exitStatus = 3 }
+            if outcome.ending == .complete { outcome.ending = .unfinished }
         }
         for id in queued { outcome.lines.append(try await AddCodes.line(for: id, store: store)) }
         return outcome

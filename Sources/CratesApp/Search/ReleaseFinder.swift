@@ -43,19 +43,19 @@ public final class ReleaseFinder: Sendable {
     /// without one, or with credentials Discogs refuses, the failure says to run
     /// `crates auth`.
     public func search(_ query: ReleaseSearchQuery, online: Bool = false) async throws(ReleaseFinderError) -> Answer {
-        if !online, let answer = searchCatalogue(query) { return answer }
+        if !online, let answer = await searchCatalogue(query) { return answer }
         let result = try await searchDiscogs(query)
         return Answer(hits: result.hits, requests: result.requests, isComplete: result.isComplete, source: .discogs)
     }
 
     /// The catalogue's answer; nil when there is no catalogue, it finds nothing, or it
     /// cannot be read (then Discogs is asked, as without one).
-    public func searchCatalogue(_ query: ReleaseSearchQuery) -> Answer? {
+    public func searchCatalogue(_ query: ReleaseSearchQuery) async -> Answer? {
         guard let catalogue else { return nil }
         let releases: [Release]
         do {
             // One more than listed: whether there were more to list.
-            releases = try catalogue.search(query, limit: Self.catalogueLimit + 1)
+            releases = try await catalogue.search(query, limit: Self.catalogueLimit + 1)
         } catch {
             return nil
         }
@@ -115,7 +115,7 @@ public final class ReleaseFinder: Sendable {
     ) async throws(ReleaseFinderError) -> (release: Release, edition: CatalogueEdition?) {
         if let release = catalogued.withLock({ $0[id] }) { return (release, catalogue?.edition) }
         if let known = knownRelease(id) { return (known, nil) }
-        if let catalogue, let release = try? catalogue.release(id: id) {
+        if let catalogue, let release = try? await catalogue.release(id: id) {
             var release = release
             release.hasFullDetails = false  // the tracklist, notes and images come from Discogs
             return (release, catalogue.edition)
@@ -144,14 +144,5 @@ public enum ReleaseFinderError: Error, CustomStringConvertible {
     /// The description as the collection UI says it (`DiscogsAccessError.inTheUI`).
     public var inTheUI: String {
         if case .access(let problem) = self { problem.inTheUI } else { description }
-    }
-
-    /// 3: not signed in or refused; 4: unreachable, or Discogs answered with an error.
-    public var exitStatus: Int32 {
-        switch self {
-        case .access: 3
-        case .discogs(.unauthorized): 3
-        case .discogs: 4
-        }
     }
 }

@@ -30,7 +30,7 @@ extension CollectionSession {
     /// matched when Discogs answers.
     func addBought(_ releaseID: Int, gtin: GTIN?, recheck: CheckReference?) async {
         let location = context.location
-        let known = try? catalogue?.release(id: releaseID)
+        let known = try? await catalogue?.release(id: releaseID)
         let allowing: AddAllowance = [.anotherCopy, .notARecord]
         if known == nil, discogs?.signedIn != true, let gtin {
             do {
@@ -109,7 +109,7 @@ extension CollectionSession {
         spawn {
             post(.message("Asking Discogs for \(counted(releaseIDs.count, "price"))…", isError: false))
             let outcome = await WantlistPrices(store: store, access: access).refresh(releases: releaseIDs)
-            if outcome.exitStatus == 0 {
+            if outcome.ending == .complete {
                 post(.message("Prices asked: \(counted(releaseIDs.count, "release"))", isError: false))
             } else {
                 post(.message(outcome.messages.joined(separator: "; "), isError: true))

@@ -66,9 +66,9 @@ extension CollectionSession {
 
     /// The search as typed so far, in the catalogue alone: what it has goes back to the UI
     /// at once (an empty answer too: the form says Enter asks Discogs).
-    func searchCatalogue(_ query: ReleaseSearchQuery, for recordID: Int64?) {
+    func searchCatalogue(_ query: ReleaseSearchQuery, for recordID: Int64?) async {
         guard let catalogue else { return }
-        let found = finder.searchCatalogue(query)
+        let found = await finder.searchCatalogue(query)
         post(.found(ReleaseSearchAnswer(
             recordID: recordID, query: query, candidates: found?.hits.map(\.candidate) ?? [], requests: 0,
             isComplete: found?.isComplete ?? true, catalogue: catalogue.edition, preview: true)))

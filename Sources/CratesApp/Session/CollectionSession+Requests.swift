@@ -86,8 +86,9 @@ extension CollectionSession {
                 // Waits for Discogs: off the serial line, as an add by release.
                 spawn { await self.search(query, for: recordID) }
             case .searchCatalogue(let query, let recordID):
-                // A keystroke's: the catalogue only, never a request.
-                searchCatalogue(query, for: recordID)
+                // A keystroke's: the catalogue only, never a request. On the serial line, so
+                // the answers come back in the order typed.
+                await searchCatalogue(query, for: recordID)
             case .enterByHand(let fields, let recordID):
                 try await enterByHand(fields, for: recordID, into: context.location)
             case .edit(let id, let edit):
@@ -164,8 +165,9 @@ extension CollectionSession {
                 post(.message(added + (onDiscogs.map { ": \($0)" } ?? ""), isError: false))
                 nudgeWorker()
                 // A barcode the catalogue names one release of is that release already.
-                let named = release ?? record.gtin.flatMap { gtin in
-                    (try? catalogue?.releases(barcode: gtin)).flatMap { $0.count == 1 ? $0.first : nil }
+                var named = release
+                if named == nil, let gtin = record.gtin, let found = try? await catalogue?.releases(barcode: gtin), found.count == 1 {
+                    named = found.first
                 }
                 await offerUnwant(named)
             case .held(let question):

@@ -33,6 +33,8 @@ public final class CollectionSession: Sendable {
     private let requests: AsyncStream<SessionRequest>
     private let requestSink: AsyncStream<SessionRequest>.Continuation
     let state: Mutex<State>
+    /// The tasks started for requests, until each ends.
+    private let tasks = TaskRegistry()
 
     struct State {
         enum Phase { case created, running, stopped }
@@ -46,9 +48,6 @@ public final class CollectionSession: Sendable {
         /// Workers whose `run()` has begun and not yet returned.
         var workersRunning = 0
         var executor: Task<Void, Never>?
-        /// The tasks started for requests, by a number of their own, until each ends.
-        var tasks: [Int: Task<Void, Never>] = [:]
-        var nextTask = 0
         var observation: WindowObservation?
         var follower: ScanFollower?
         /// Releases whose full details are being fetched for a person now.
@@ -156,21 +155,21 @@ public final class CollectionSession: Sendable {
     /// `stop()` for a task: never blocks a thread of the cooperative pool. Returns once
     /// everything the session started has ended.
     public func stopped() async {
-        let (observation, follower, executor, tasks) = state.withLock { state in
+        let (observation, follower, executor) = state.withLock { state in
             state.phase = .stopped
             defer { (state.observation, state.follower) = (nil, nil) }
-            return (state.observation, state.follower, state.executor, Array(state.tasks.values))
+            return (state.observation, state.follower, state.executor)
         }
         observation?.cancel()
         follower?.stop()
-        for task in tasks { task.cancel() }
+        let started = tasks.cancelAll()
         await covers?.stop()
         // The requests already queued still run (a scan just before quitting is added); what
         // they would start now is not started.
         requestSink.finish()
         await executor?.value
         await lifecycle { await self.stopWorker() }.value
-        for task in tasks { await task.value }
+        for task in started { await task.value }
     }
 
     /// New credentials (signed in from the UI), or none (signed out): the worker starts
@@ -208,15 +207,6 @@ public final class CollectionSession: Sendable {
     /// Runs `work` on a task the session holds until it ends, and cancels when it stops.
     /// Nothing runs once the session has stopped.
     func spawn(_ work: @escaping @Sendable () async -> Void) {
-        state.withLock { state in
-            guard state.phase != .stopped else { return }
-            let number = state.nextTask
-            state.nextTask += 1
-            // Made under the lock: the task cannot remove itself before it is added.
-            state.tasks[number] = Task {
-                await work()
-                _ = self.state.withLock { $0.tasks.removeValue(forKey: number) }
-            }
-        }
+        tasks.spawn(work)
     }
 }

@@ -235,7 +235,7 @@ extension SyncRun {
         let access = DiscogsAccess(client: client, username: username, signedIn: true)
         let outcome = await WantlistPrices(store: store, access: access).refresh(releases: due)
         report.wantlist.priced = outcome.requests
-        if outcome.exitStatus != 0 {
+        if outcome.ending != .complete {
             report.notices += outcome.messages.map { "wantlist prices: \($0)" }
         }
     }

@@ -34,16 +34,6 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// 3: not signed in, refused, or signed in as someone else; 4: Discogs unreachable, or
-    /// a trouble that may pass (a listing that did not add up); 1: anything else.
-    public var exitStatus: Int32 {
-        switch self {
-        case .notSignedIn, .refused, .otherAccount: 3
-        case .unreachable, .incompleteListing: 4
-        case .folder, .other: 1
-        }
-    }
-
     /// The failure an error stops a sync with: a Discogs error by its kind, a store error
     /// (or anything else) as it says.
     static func from(_ error: any Error) -> SyncError {
@@ -141,8 +131,6 @@ public struct SyncReport: Sendable {
 
     /// Copies updated on either side.
     public var updated: Int { updatedHere.union(updatedThere).count }
-
-    public var exitStatus: Int32 { failure?.exitStatus ?? 0 }
 
     /// Copies deleted in crates that the collection UI may offer to remove on Discogs.
     public var deletedHereInstances: [Int64] { deletedHere.compactMap(\.instanceID) }

@@ -18,13 +18,26 @@ public struct CollectionValuation: Sendable {
         /// For standard error: what Discogs would not tell (each said once).
         public var messages: [String] = []
         public var requests = 0
-        /// 0: every figure asked; 1: the collection could not be read or written; 3: not
-        /// signed in, or refused; 4: Discogs could not be reached, or failed past its
-        /// retries; 128+n: stopped by signal n.
-        public var exitStatus: Int32 = 0
+        /// How it ended.
+        public var ending = Ending.complete
         /// The account's currency (its profile's, else the one Discogs' answers were in),
         /// when crates did not name one.
         public var accountCurrency: String?
+    }
+
+    /// How a refresh of figures ended.
+    public enum Ending: Sendable, Hashable {
+        /// Every figure asked.
+        case complete
+        /// The collection could not be read or written.
+        case collectionFailed
+        /// Not signed in, or Discogs refused the credentials.
+        case refused
+        /// Discogs could not be reached, or failed past its retries: the figures asked so
+        /// far are kept.
+        case unreachable
+        /// A stop was asked for: the figures asked so far are kept.
+        case stopped
     }
 
     /// The rate limiter's priority of a refresh's requests: never ahead of a lookup or a
@@ -33,12 +46,13 @@ public struct CollectionValuation: Sendable {
 
     public let store: CollectionStore
     public let access: DiscogsAccess
-    public let now: @Sendable () -> Date
+    /// The clock the stored figures are dated by.
+    public let timeline: Timeline
 
-    public init(store: CollectionStore, access: DiscogsAccess, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(store: CollectionStore, access: DiscogsAccess, timeline: Timeline = Timeline()) {
         self.store = store
         self.access = access
-        self.now = now
+        self.timeline = timeline
     }
 
     /// The currency to show: `asked` (`--currency`), else config.json's, else the one the
@@ -61,7 +75,7 @@ public struct CollectionValuation: Sendable {
         var outcome = Outcome()
         guard access.signedIn, let username = access.username else {
             outcome.messages.append("\(DiscogsAccessError.notSignedIn)")
-            outcome.exitStatus = 3
+            outcome.ending = .refused
             return outcome
         }
         let copies: [CollectionStore.ValuedCopy]
@@ -69,7 +83,7 @@ public struct CollectionValuation: Sendable {
             copies = try await store.valuedCopies()
         } catch {
             outcome.messages.append(error.description)
-            outcome.exitStatus = 1
+            outcome.ending = .collectionFailed
             return outcome
         }
         var releases: [Int] = []
@@ -91,7 +105,7 @@ public struct CollectionValuation: Sendable {
         func stopped() -> Bool {
             guard let stop, stop.isRequested else { return false }
             outcome.messages.append("Stopped: the figures asked so far are kept.")
-            outcome.exitStatus = stop.exitStatus
+            outcome.ending = .stopped
             return true
         }
         /// One request at the refresh's priority, counted whether Discogs answered or not.
@@ -117,16 +131,16 @@ public struct CollectionValuation: Sendable {
                 case .stop:
                     if case .unauthorized = error {
                         outcome.messages.append(error.description)
-                        outcome.exitStatus = 3
+                        outcome.ending = .refused
                     } else {
                         outcome.messages.append("\(error.description); the figures asked so far are kept (run it again to go on)")
-                        outcome.exitStatus = 4
+                        outcome.ending = .unreachable
                     }
                     return false
                 }
             } catch {
                 outcome.messages.append(SystemError.describe(error))
-                outcome.exitStatus = 1
+                outcome.ending = .collectionFailed
                 return false
             }
             done += 1
@@ -160,7 +174,7 @@ public struct CollectionValuation: Sendable {
                 if let code = stats.lowestPrice?.currency { learned = learned ?? code }
                 try await store.storeReleasePrice(
                     releaseID: releaseID, currency: stats.lowestPrice?.currency ?? asked ?? learned ?? "",
-                    lowestPrice: stats.lowestPrice?.value, forSale: stats.numForSale, at: now())
+                    lowestPrice: stats.lowestPrice?.value, forSale: stats.numForSale, at: timeline.date)
             }
             guard next else { return outcome }
         }
@@ -180,7 +194,7 @@ public struct CollectionValuation: Sendable {
                 for copy in graded[releaseID] ?? [] {
                     guard let grade = copy.grade, let price = suggestions.byGrade[grade] else { continue }
                     accountCurrency = price.currency
-                    try await store.storeCopyPrice(recordID: copy.recordID, grade: grade, price: price, at: now())
+                    try await store.storeCopyPrice(recordID: copy.recordID, grade: grade, price: price, at: timeline.date)
                 }
             }
             guard next else { return outcome }
@@ -201,7 +215,7 @@ public struct CollectionValuation: Sendable {
         }) {
             let value = try await ask { () async throws(DiscogsError) in try await client.collectionValue(username: username) }
             // Discogs writes the collection's value in the account's currency.
-            try await store.storeCollectionValue(value, currency: accountCurrency ?? "", at: now())
+            try await store.storeCollectionValue(value, currency: accountCurrency ?? "", at: timeline.date)
         }
         guard valued else { return outcome }
         outcome.accountCurrency = accountCurrency

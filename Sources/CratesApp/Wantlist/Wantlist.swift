@@ -107,7 +107,7 @@ public struct Wantlist: Sendable {
         case .label(let label):
             return .failure(.refused(code: trimmed, reason: label.notARecordReason))
         case .barcode(let gtin):
-            let ids = ((try? catalogue?.releases(barcode: gtin)) ?? []).map(\.id)
+            let ids = ((try? await catalogue?.releases(barcode: gtin)) ?? []).map(\.id)
             var found: [WantEntry] = []
             for id in ids { if let want = try await store.want(id) { found.append(want) } }
             return .success(found)

@@ -12,12 +12,13 @@ import Foundation
 public struct WantlistPrices: Sendable {
     public let store: CollectionStore
     public let access: DiscogsAccess
-    public let now: @Sendable () -> Date
+    /// The clock the stored figures are dated by.
+    public let timeline: Timeline
 
-    public init(store: CollectionStore, access: DiscogsAccess, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(store: CollectionStore, access: DiscogsAccess, timeline: Timeline = Timeline()) {
         self.store = store
         self.access = access
-        self.now = now
+        self.timeline = timeline
     }
 
     /// Asks for the figures of every want (`releases` nil) or of these; `currency` nil: the
@@ -29,7 +30,7 @@ public struct WantlistPrices: Sendable {
         var outcome = CollectionValuation.Outcome()
         guard access.signedIn else {
             outcome.messages.append("\(DiscogsAccessError.notSignedIn)")
-            outcome.exitStatus = 3
+            outcome.ending = .refused
             return outcome
         }
         var ids = releases ?? []
@@ -37,7 +38,7 @@ public struct WantlistPrices: Sendable {
             if releases == nil { ids = try await store.wants().map(\.releaseID) }
         } catch {
             outcome.messages.append(error.description)
-            outcome.exitStatus = 1
+            outcome.ending = .collectionFailed
             return outcome
         }
         let waitStop = RateWaitStop()
@@ -47,7 +48,7 @@ public struct WantlistPrices: Sendable {
         for (index, releaseID) in ids.enumerated() {
             if let stop, stop.isRequested {
                 outcome.messages.append("Stopped: the figures asked so far are kept.")
-                outcome.exitStatus = stop.exitStatus
+                outcome.ending = .stopped
                 return outcome
             }
             outcome.requests += 1
@@ -58,20 +59,20 @@ public struct WantlistPrices: Sendable {
                 if let stop, stop.isRequested { continue }
                 if case .unauthorized = error {
                     outcome.messages.append(error.description)
-                    outcome.exitStatus = 3
+                    outcome.ending = .refused
                 } else {
                     outcome.messages.append("\(error.description); the figures asked so far are kept (run it again to go on)")
-                    outcome.exitStatus = 4
+                    outcome.ending = .unreachable
                 }
                 return outcome
             }
             do throws(StoreError) {
                 try await store.storeReleasePrice(
                     releaseID: releaseID, currency: stats.lowestPrice?.currency ?? currency ?? "",
-                    lowestPrice: stats.lowestPrice?.value, forSale: stats.numForSale, at: now())
+                    lowestPrice: stats.lowestPrice?.value, forSale: stats.numForSale, at: timeline.date)
             } catch {
                 outcome.messages.append(error.description)
-                outcome.exitStatus = 1
+                outcome.ending = .collectionFailed
                 return outcome
             }
             progress(index + 1, ids.count)

@@ -145,7 +145,11 @@ struct JSONLineBuilder {
     /// Appends to `bytes` (given away: keep no other reference, so that it grows in place).
     init(bytes: [UInt8] = []) {
         self.bytes = bytes
-        self.bytes.reserveCapacity(self.bytes.count + 1024)
+        // Grown by doubling: reserving exactly 1 KB more for each line would copy a page's
+        // bytes again for every line written into it.
+        if self.bytes.capacity - self.bytes.count < 1024 {
+            self.bytes.reserveCapacity(Swift.max(self.bytes.count * 2, self.bytes.count + 1024))
+        }
         started.reserveCapacity(4)
     }
 

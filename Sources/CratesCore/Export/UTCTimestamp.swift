@@ -19,13 +19,19 @@ public enum UTCTimestamp {
 
     /// `date` as text in `style`.
     public static func format(_ date: Date, _ style: Style) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        append(date, style, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `format(date, style)` to `bytes` as UTF-8 (`crates list` writes a million).
+    public static func append(_ date: Date, _ style: Style, to bytes: inout [UInt8]) {
         let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
         let days = floorDivide(seconds, 86_400)
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
         // Written as bytes: an export writes three of these per record, a million records.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(24)
         if year < 0 { bytes.append(UInt8(ascii: "-")) }
         append(year.magnitude, width: 4, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
@@ -39,19 +45,25 @@ public enum UTCTimestamp {
         bytes.append(UInt8(ascii: ":"))
         append(UInt64(secondOfDay % 60), width: 2, to: &bytes)
         if style == .iso8601 { bytes.append(UInt8(ascii: "Z")) }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `value` in decimal, zero-padded to at least `width` digits.
     private static func append(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
-        var digits: [UInt8] = []
+        // The digits in place, no array of their own (three or four of these per date).
+        var count = 1
+        var power: UInt64 = 10
+        while count < 20, value >= power {
+            count += 1
+            power = power.multipliedReportingOverflow(by: 10).partialValue
+        }
+        for _ in count..<max(width, count) { bytes.append(UInt8(ascii: "0")) }
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
         var rest = value
-        repeat {
-            digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
+        for index in stride(from: start + count - 1, through: start, by: -1) {
+            bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
             rest /= 10
-        } while rest > 0
-        for _ in digits.count..<max(width, digits.count) { bytes.append(UInt8(ascii: "0")) }
-        bytes.append(contentsOf: digits.reversed())
+        }
     }
 
     /// Reads `YYYY-MM-DD HH:MM:SS` (a `T` between date and time is accepted too, and a final

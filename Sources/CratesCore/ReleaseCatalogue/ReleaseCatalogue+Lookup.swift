@@ -10,12 +10,13 @@ extension ReleaseCatalogue {
     /// price label) is skipped, as the Discogs lookup would skip it with no request. A record
     /// without a barcode is searched by its own values and decided as Discogs' answer would
     /// be (`ReleaseSearchDecision`); none found leaves it to Discogs (pressed after the dump).
-    public func answer(_ job: LookupJob) throws(ReleaseCatalogueError) -> LookupOutcome? {
-        if let id = job.releaseID, let release = try release(id: id) { return .matched(edition.stamped(release)) }
-        if job.gtin == nil, let query = job.search { return try answer(query) }
+    /// Blocking, as the pass that asks it runs inside the store's write transaction.
+    public func blockingAnswer(_ job: LookupJob) throws(ReleaseCatalogueError) -> LookupOutcome? {
+        if let id = job.releaseID, let release = try blockingRelease(id: id) { return .matched(edition.stamped(release)) }
+        if job.gtin == nil, let query = job.search { return try blockingAnswer(query) }
         guard let gtin = job.gtin else { return nil }
         if let reason = DiscogsBarcodeQuery(gtin: gtin).skipReason { return .skipped(reason: reason) }
-        let found = try releases(barcode: gtin)
+        let found = try blockingReleases(barcode: gtin)
         switch found.count {
         case 0: return nil
         case 1: return .matched(edition.stamped(found[0]))
@@ -27,8 +28,8 @@ extension ReleaseCatalogue {
 extension ReleaseCatalogue {
     /// A record's own values searched in the catalogue: as many as a page of Discogs'
     /// results, decided by the same rule.
-    func answer(_ query: ReleaseSearchQuery) throws(ReleaseCatalogueError) -> LookupOutcome? {
-        let found = try search(query, limit: 50)
+    func blockingAnswer(_ query: ReleaseSearchQuery) throws(ReleaseCatalogueError) -> LookupOutcome? {
+        let found = try blockingSearch(query, limit: 50)
         switch ReleaseSearchDecision(hits: found.map { ReleaseSearchHit(release: $0, query: query) }, query: query) {
         case .none:
             return nil

@@ -11,16 +11,22 @@ public protocol ReleaseCatalogue: Sendable {
 
     /// Every release that lists `barcode` among its identifiers, in release-id order. A UPC-A
     /// and its EAN-13 are one barcode (`GTIN.gtin14Value` is the key).
-    func releases(barcode: GTIN) throws(ReleaseCatalogueError) -> [Release]
+    ///
+    /// The three `blocking` reads hold the calling thread for as long as the file takes (an
+    /// index read, or a full-text search over millions of releases): async code asks through
+    /// `releases(barcode:)`, `search(_:limit:)` and `release(id:)`, which run them off the
+    /// cooperative pool. Only work that already runs on a thread of its own calls them
+    /// directly: the catalogue pass, inside the store's write transaction on its queue.
+    func blockingReleases(barcode: GTIN) throws(ReleaseCatalogueError) -> [Release]
 
     /// Releases answering `query`, best first, at most `limit`: artist and title by full-text
     /// search (accents and case folded), a catalogue number by `CatalogueNumber.key` (so
     /// "SOMA92", "soma 92" and "SOMA-92" find "SOMA 92"), free text over artist and title,
     /// narrowed by label, year, country and format when given.
-    func search(_ query: ReleaseSearchQuery, limit: Int) throws(ReleaseCatalogueError) -> [Release]
+    func blockingSearch(_ query: ReleaseSearchQuery, limit: Int) throws(ReleaseCatalogueError) -> [Release]
 
     /// The release `id` as the dump had it; nil when the dump did not list it.
-    func release(id: Int) throws(ReleaseCatalogueError) -> Release?
+    func blockingRelease(id: Int) throws(ReleaseCatalogueError) -> Release?
 
     /// Takes a newer catalogue built in this one's place since it was opened (`crates
     /// catalogue build` while the collection UI runs), so that what is asked next is answered
@@ -32,6 +38,21 @@ public protocol ReleaseCatalogue: Sendable {
 
 extension ReleaseCatalogue {
     public func takeReplacement() -> Bool { false }
+
+    /// `blockingReleases(barcode:)`, off the cooperative pool.
+    public func releases(barcode: GTIN) async throws(ReleaseCatalogueError) -> [Release] {
+        try await CatalogueReads.run { () throws(ReleaseCatalogueError) in try self.blockingReleases(barcode: barcode) }
+    }
+
+    /// `blockingSearch(_:limit:)`, off the cooperative pool.
+    public func search(_ query: ReleaseSearchQuery, limit: Int) async throws(ReleaseCatalogueError) -> [Release] {
+        try await CatalogueReads.run { () throws(ReleaseCatalogueError) in try self.blockingSearch(query, limit: limit) }
+    }
+
+    /// `blockingRelease(id:)`, off the cooperative pool.
+    public func release(id: Int) async throws(ReleaseCatalogueError) -> Release? {
+        try await CatalogueReads.run { () throws(ReleaseCatalogueError) in try self.blockingRelease(id: id) }
+    }
 }
 
 /// Which dump a catalogue was built from.

@@ -52,20 +52,28 @@ public enum ControlCharacters {
         return String(out)
     }
 
-    /// Whether `text` holds a control character other than a line feed or a tab: read as
-    /// UTF-8 bytes (C0 and DEL are single bytes, C1 is 0xC2 then 0x80–0x9F), since every line
-    /// a command prints passes here.
-    static func holdsUnprintable(_ text: String) -> Bool {
-        var previous: UInt8 = 0
-        for byte in text.utf8 {
-            if byte < 0x20 {
-                if byte != 0x0A, byte != 0x09 { return true }
-            } else if byte == 0x7F || (previous == 0xC2 && byte >= 0x80 && byte <= 0x9F) {
-                return true
+    /// Whether `text` holds a control character other than a line feed or (unless
+    /// `countingTabs`) a tab: read as UTF-8 bytes (C0 and DEL are single bytes, C1 is 0xC2
+    /// then 0x80–0x9F), from the string's own buffer, since every line a command prints
+    /// passes here (a million-line listing, in pages of hundreds of kilobytes).
+    static func holdsUnprintable(_ text: String, countingTabs: Bool = false) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte < 0x20 {
+                    if byte != 0x0A, byte != 0x09 || countingTabs { return true }
+                } else if byte == 0x7F {
+                    return true
+                } else if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] <= 0x9F {
+                    // 0xC2 is only ever a lead byte; its continuation is 0x80 or more.
+                    return true
+                }
+                index += 1
             }
-            previous = byte
+            return false
         }
-        return false
     }
 
     /// `cleaned(text)`, cut to `limit` characters with "…" when longer: for a value quoted in

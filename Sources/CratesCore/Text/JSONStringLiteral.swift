@@ -49,7 +49,7 @@ public enum JSONStringLiteral {
     /// (RFC 8259 requires escapes below U+0020 only), and some terminals obey them; escaped,
     /// a program reading the JSON gets the same strings.
     public static func escapingControls(_ json: String) -> String {
-        guard ControlCharacters.holdsUnprintable(json) || json.utf8.contains(0x09) else { return json }
+        guard ControlCharacters.holdsUnprintable(json, countingTabs: true) else { return json }
         var out = String.UnicodeScalarView()
         for scalar in json.unicodeScalars {
             if ControlCharacters.isControl(scalar), scalar != "\n" {

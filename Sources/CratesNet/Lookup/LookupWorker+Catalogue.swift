@@ -30,7 +30,7 @@ extension LookupWorker {
             do {
                 batch = try await catalogue.queue.answerFromCatalogue(edition, now: timeline.date, limit: policy.catalogueBatch) { job in
                     do throws(ReleaseCatalogueError) {
-                        return try source.answer(job).map(CatalogueVerdict.answered) ?? .absent
+                        return try source.blockingAnswer(job).map(CatalogueVerdict.answered) ?? .absent
                     } catch {
                         return .unavailable(error)
                     }

@@ -11,13 +11,23 @@ public struct Timeline: Sendable {
     public let clock: any Clock<Duration>
     private let elapsed: @Sendable () -> Duration
     private let sleeper: @Sendable (Duration) async throws -> Void
-    /// The system's date and monotonic time when the reading began (see `date`).
-    private let start: (date: Date, instant: ContinuousClock.Instant)
+    /// The system's monotonic time when the reading began (see `date`), and the date the
+    /// reading began at when one was given.
+    private let start: (instant: ContinuousClock.Instant, date: Date?)
 
     public init(_ clock: any Clock<Duration> = ContinuousClock()) {
         self.clock = clock
         (elapsed, sleeper) = Self.reading(clock)
-        start = (Date(), .now)
+        start = (.now, nil)
+    }
+
+    /// A reading of `clock` whose `date` begins at `date` and moves as the clock does: for a
+    /// test whose stored dates must be given days ("the refresh of 2026-10-30"), read on a
+    /// clock the test moves.
+    public init(_ clock: any Clock<Duration>, from date: Date) {
+        self.clock = clock
+        (elapsed, sleeper) = Self.reading(clock)
+        start = (.now, date)
     }
 
     private static func reading<C: Clock<Duration>>(
@@ -44,8 +54,10 @@ public struct Timeline: Sendable {
     /// The date now, for what is stored (a retry time, a claim's lease): the system's date,
     /// moved on by however far the clock has run ahead of the system's monotonic time. On the
     /// system's clock that is nothing (and a corrected system date is followed at once); on a
-    /// test clock, what the test advanced it by.
+    /// test clock, what the test advanced it by. A reading begun `from` a date: that date,
+    /// moved on by the clock.
     public var date: Date {
+        if let begun = start.date { return begun.addingTimeInterval(now.inSeconds) }
         let ahead = now - start.instant.duration(to: .now)
         return Date().addingTimeInterval(ahead.inSeconds)
     }

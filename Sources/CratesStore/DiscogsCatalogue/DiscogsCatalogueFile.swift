@@ -9,7 +9,9 @@ public final class DiscogsCatalogueFile: ReleaseCatalogue {
     public let path: String
     public let summary: CatalogueSummary
     public var edition: CatalogueEdition { summary.edition }
-    private let queue: DatabaseQueue
+    /// Readers, so that questions asked at once (the search as one types, the lookup
+    /// worker's pass, a check) are answered side by side rather than one behind another.
+    private let readers: DatabasePool
     /// Term and label strings already read (they repeat across releases).
     private let names = Mutex<(terms: [Int: String], labels: [Int: String])>(([:], [:]))
 
@@ -23,8 +25,8 @@ public final class DiscogsCatalogueFile: ReleaseCatalogue {
         configuration.label = "crates.catalogue"
         configuration.readonly = true
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
-            let meta = try queue.read { db -> [String: String] in
+            readers = try DatabasePool(path: path, configuration: configuration)
+            let meta = try readers.read { db -> [String: String] in
                 var meta: [String: String] = [:]
                 for row in try Row.fetchAll(db, sql: "SELECT key, value FROM meta") {
                     let key: String = row[0]
@@ -67,7 +69,7 @@ public final class DiscogsCatalogueFile: ReleaseCatalogue {
 
     private static let columns = "r.id, r.artist, r.title, r.labels, r.facets, r.released, r.master, r.main"
 
-    public func releases(barcode: GTIN) throws(ReleaseCatalogueError) -> [Release] {
+    public func blockingReleases(barcode: GTIN) throws(ReleaseCatalogueError) -> [Release] {
         try read { db in
             try Row.fetchAll(
                 db, sql: "SELECT \(Self.columns) FROM barcode b JOIN release r ON r.id = b.release WHERE b.gtin = ? ORDER BY b.release",
@@ -76,14 +78,14 @@ public final class DiscogsCatalogueFile: ReleaseCatalogue {
         }
     }
 
-    public func release(id: Int) throws(ReleaseCatalogueError) -> Release? {
+    public func blockingRelease(id: Int) throws(ReleaseCatalogueError) -> Release? {
         try read { db in
             try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM release r WHERE r.id = ?", arguments: [id])
                 .map { try self.release(from: $0, db) }
         }
     }
 
-    public func search(_ query: ReleaseSearchQuery, limit: Int) throws(ReleaseCatalogueError) -> [Release] {
+    public func blockingSearch(_ query: ReleaseSearchQuery, limit: Int) throws(ReleaseCatalogueError) -> [Release] {
         guard limit > 0 else { return [] }
         let wanted = CatalogueSearchMatch(query: query)
         let cap = max(limit * 20, 500)
@@ -115,7 +117,7 @@ public final class DiscogsCatalogueFile: ReleaseCatalogue {
 
     private func read<T>(_ body: (Database) throws -> T) throws(ReleaseCatalogueError) -> T {
         do {
-            return try queue.read(body)
+            return try readers.read(body)
         } catch let error as DatabaseError {
             throw .unreadable(path: path, reason: CatalogueFileError.readingWords(sqliteCode: error.extendedResultCode.rawValue))
         } catch {

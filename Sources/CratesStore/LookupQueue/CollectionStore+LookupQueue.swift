@@ -175,25 +175,18 @@ extension CollectionStore: CatalogueLookupQueue {
         _ edition: CatalogueEdition, now: Date, limit: Int, answer: @escaping @Sendable (LookupJob) -> CatalogueVerdict
     ) async throws(StoreError) -> CatalogueAnswers {
         let nowSeconds = StoredValues.seconds(now)
-        let due = """
-            FROM record
-            WHERE (lookupState IN (?, ?)
-                   OR (lookupState = ?
-                       AND (claimedUntil IS NULL OR claimedUntil <= ? OR crates_claim_dead(claimOwner))))
-              AND catalogueEdition IS NOT ?
-            """
-        let dueArguments: StatementArguments = [
-            LookupState.pending, LookupState.failed, LookupState.lookingUp, nowSeconds, edition.dumpDate,
-        ]
+        let (isDue, dueArguments) = DueLookups.catalogue(now: nowSeconds)
+        let due = "FROM record WHERE \(isDue) AND catalogueEdition IS NOT ?"
+        let arguments = dueArguments + [edition.dumpDate]
         // The worker asks after every lookup: a read says whether there is anything to
         // answer, so that an idle look never takes the collection's write lock.
         let any = try await read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 \(due))", arguments: dueArguments) ?? false
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 \(due))", arguments: arguments) ?? false
         }
         guard any else { return CatalogueAnswers() }
         return try await write(patience: .oneTimeout) { db in
             let rows = try Row.fetchAll(
-                db, sql: "SELECT \(Self.jobColumns) \(due) ORDER BY id LIMIT ?", arguments: dueArguments + [max(1, limit)])
+                db, sql: "SELECT \(Self.jobColumns) \(due) ORDER BY id LIMIT ?", arguments: arguments + [max(1, limit)])
             var batch = CatalogueAnswers()
             for row in rows {
                 guard let job = try Self.job(db, from: row, now: nowSeconds) else { continue }

@@ -21,13 +21,16 @@ enum DueLookups {
         var arguments: StatementArguments
     }
 
-    /// The parts in the order of the claim, at `now` (seconds since 1970).
-    static func parts(now: Double) -> [Part] {
+    /// The parts in the order of the claim, at `now` (seconds since 1970). `retryTimes`
+    /// false: a failed record is due whatever its retry time.
+    static func parts(now: Double, retryTimes: Bool = true) -> [Part] {
         [
             Part(condition: "lookupState = ?", order: "retryAt, id", arguments: [LookupState.pending]),
-            Part(
-                condition: "lookupState = ? AND (retryAt IS NULL OR retryAt <= ?)", order: "retryAt, id",
-                arguments: [LookupState.failed, now]),
+            retryTimes
+                ? Part(
+                    condition: "lookupState = ? AND (retryAt IS NULL OR retryAt <= ?)", order: "retryAt, id",
+                    arguments: [LookupState.failed, now])
+                : Part(condition: "lookupState = ?", order: "retryAt, id", arguments: [LookupState.failed]),
             Part(
                 condition: "lookupState = ? AND (claimedUntil IS NULL OR claimedUntil <= ? OR crates_claim_dead(claimOwner))",
                 order: "claimedUntil, id", arguments: [LookupState.lookingUp, now]),
@@ -39,5 +42,16 @@ enum DueLookups {
         let parts = parts(now: now)
         let sql = "SELECT " + parts.map { "(SELECT COUNT(*) FROM record WHERE \($0.condition))" }.joined(separator: " + ")
         return (sql, parts.reduce(into: StatementArguments()) { $0 += $1.arguments })
+    }
+
+    /// The records the catalogue pass answers at `now`, as one condition: those due, but a
+    /// failed record whatever its retry time. The retry time paces the requests to Discogs
+    /// after a failure; the catalogue costs no request, so it is asked at once.
+    static func catalogue(now: Double) -> (condition: String, arguments: StatementArguments) {
+        let parts = parts(now: now, retryTimes: false)
+        return (
+            "(" + parts.map { "(\($0.condition))" }.joined(separator: " OR ") + ")",
+            parts.reduce(into: StatementArguments()) { $0 += $1.arguments }
+        )
     }
 }

@@ -12,21 +12,26 @@ extension StoredValues {
 
     static func release(from row: Row) throws -> Release {
         let id = try row.decode(Int.self, atIndex: 0)
-        func list(_ index: Int, _ column: String) throws -> [String] {
-            try decodeJSON([String].self, try row.decode(String.self, atIndex: index), recordID: nil, column: column)
+        // `StoredJSONList` first: JSONDecoder only for what it does not read (it says why).
+        func list(_ index: Int, _ column: StaticString) throws -> [String] {
+            let text = try row.decode(String.self, atIndex: index)
+            return try StoredJSONList.strings(text) ?? decodeJSON([String].self, text, recordID: nil, column: "release \(id) \(column)")
+        }
+        func labels(_ index: Int) throws -> [Release.LabelCredit] {
+            let text = try row.decode(String.self, atIndex: index)
+            return try StoredJSONList.labels(text)
+                ?? decodeJSON([Release.LabelCredit].self, text, recordID: nil, column: "release \(id) labelsJSON")
         }
         return Release(
             id: id,
             artist: try row.decode(String.self, atIndex: 1),
             title: try row.decode(String.self, atIndex: 2),
-            genres: try list(3, "release \(id) genresJSON"),
-            styles: try list(4, "release \(id) stylesJSON"),
-            formats: try list(5, "release \(id) formatsJSON"),
+            genres: try list(3, "genresJSON"),
+            styles: try list(4, "stylesJSON"),
+            formats: try list(5, "formatsJSON"),
             year: try row.decode(Int?.self, atIndex: 6),
             country: try row.decode(String?.self, atIndex: 7),
-            labels: try decodeJSON(
-                [Release.LabelCredit].self, try row.decode(String.self, atIndex: 8), recordID: nil,
-                column: "release \(id) labelsJSON"),
+            labels: try labels(8),
             url: try row.decode(String?.self, atIndex: 9),
             thumbURL: try row.decode(String?.self, atIndex: 10),
             rawJSON: try row.decode(String?.self, atIndex: 11) ?? "{}",

@@ -60,14 +60,26 @@ extension Schema {
     /// where that cost 125 µs a record (12.5 s of CPU at 100,000 records); this costs a
     /// fraction of it.
     static func sortKeyUpdate(ofNew r: String, where condition: String? = nil) -> String {
+        """
+            UPDATE record SET (artistKey, yearKey, labelKey, placeKey) = (
+                \(sortKeySelect { "\(r).\($0)" }))
+            WHERE \(condition ?? "id = \(r).id")
+            """
+    }
+
+    /// The one row (artistKey, yearKey, labelKey, placeKey) of a record whose columns
+    /// `column` gives as SQL operands (`rowKey`, `ownYear`, `ownLabel`, `ownCatno`,
+    /// `releaseID`, `locationID`): a trigger's `NEW.rowKey`, or values bound to a statement
+    /// (`importedSortKeys`), so that every writer keys a record by this one rule.
+    static func sortKeySelect(_ column: (String) -> String) -> String {
         let filed = "CASE " + ListOrder.articles.map { article in
             "WHEN substr(artist, 1, \(article.count + 1)) = '\(article) ' AND length(artist) > \(article.count + 1) "
                 + "THEN substr(artist, \(article.count + 2)) "
         }.joined() + "ELSE artist END"
         let shown = """
-            SELECT \(r).rowKey AS rk, coalesce(\(r).ownYear, rel.year) AS yv, \(r).ownLabel AS ol, \(r).ownCatno AS oc,
-                   rel.labelsJSON AS lj, (SELECT pathKey FROM location WHERE id = \(r).locationID) AS pk
-            FROM (SELECT 1) LEFT JOIN release rel ON rel.id = \(r).releaseID
+            SELECT \(column("rowKey")) AS rk, coalesce(\(column("ownYear")), rel.year) AS yv, \(column("ownLabel")) AS ol, \(column("ownCatno")) AS oc,
+                   rel.labelsJSON AS lj, (SELECT pathKey FROM location WHERE id = \(column("locationID"))) AS pk
+            FROM (SELECT 1) LEFT JOIN release rel ON rel.id = \(column("releaseID"))
             """
         let parts = """
             SELECT rk, instr(rk, char(1)) AS i,
@@ -84,11 +96,7 @@ extension Schema {
             FROM (\(split) LIMIT 1 OFFSET 0)
             """
         let keyed = "SELECT \(filed) || char(1) || y || char(1) || title || char(1) || gtin AS a, y, l, p FROM (\(named) LIMIT 1 OFFSET 0)"
-        return """
-            UPDATE record SET (artistKey, yearKey, labelKey, placeKey) = (
-                SELECT a, y || char(1) || a, l || char(1) || a, p || char(1) || a FROM (\(keyed) LIMIT 1 OFFSET 0))
-            WHERE \(condition ?? "id = \(r).id")
-            """
+        return "SELECT a, y || char(1) || a, l || char(1) || a, p || char(1) || a FROM (\(keyed) LIMIT 1 OFFSET 0)"
     }
 
     /// Computes the sort keys of the records above `id` with `record_sort_added`'s own

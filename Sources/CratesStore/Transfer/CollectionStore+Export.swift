@@ -91,8 +91,9 @@ extension CollectionStore {
         func fetch(_ extra: [String], _ extraArguments: StatementArguments, order: String, limit: Int, into items: inout [Item]) throws {
             let all = conditions + extra
             let whereClause = all.isEmpty ? "" : "WHERE " + all.joined(separator: " AND ")
+            // Cached: the same text for every page (compiling it again was a page's cost).
             let rows = try Row.fetchCursor(
-                db, sql: "\(columns) \(whereClause) ORDER BY \(order) LIMIT ?",
+                db.cachedStatement(sql: "\(columns) \(whereClause) ORDER BY \(order) LIMIT ?"),
                 arguments: arguments + extraArguments + StatementArguments([limit]))
             let sectionIndex = StoredValues.recordColumnCount
             while let row = try rows.next() {
@@ -181,15 +182,15 @@ extension CollectionStore {
     static func fetchReleases(_ db: Database, ids: Set<Int>, detail: ExportDetail) throws -> [Int: Release] {
         guard !ids.isEmpty else { return [:] }
         let json = detail == .full ? "j.rawJSON" : "NULL"
+        // The ids as one JSON array: one statement text for every page, compiled once.
         let rows = try Row.fetchAll(
-            db,
-            sql: """
+            db.cachedStatement(sql: """
                 SELECT r.id, r.artist, r.title, r.genresJSON, r.stylesJSON, r.formatsJSON, r.year,
                        r.country, r.labelsJSON, r.url, r.thumbURL, \(json), r.hasFullDetails
                 FROM release r LEFT JOIN releaseJSON j ON j.id = r.id
-                WHERE r.id IN (\(placeholders(ids.count)))
-                """,
-            arguments: StatementArguments(Array(ids)))
+                WHERE r.id IN (SELECT value FROM json_each(?))
+                """),
+            arguments: [jsonArray(Array(ids))])
         var releases: [Int: Release] = [:]
         for row in rows {
             let release = try StoredValues.release(from: row)

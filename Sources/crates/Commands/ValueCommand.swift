@@ -101,7 +101,7 @@ struct ValueCommand: ParsableCommand {
                 return outcome
             }
             for message in outcome.messages { StandardStreams.errLine("crates value: \(message)") }
-            status = outcome.exitStatus
+            status = outcome.exitStatus(stoppedBy: stop)
         }
         let (code, accountCurrency) = try blocking {
             try await CollectionValuation.currency(asked: asked, configured: configured, store: store)

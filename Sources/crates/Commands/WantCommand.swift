@@ -161,7 +161,7 @@ struct WantCommand: ParsableCommand {
                     return outcome
                 }
                 for message in outcome.messages { StandardStreams.errLine("crates want list: \(message)") }
-                status = outcome.exitStatus
+                status = outcome.exitStatus(stoppedBy: stop)
             }
             let wantlist = Wantlist(store: store, catalogue: nil, makeAccess: { nil })
             let entries = try blocking { try await wantlist.list() }

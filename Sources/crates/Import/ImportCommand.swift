@@ -274,7 +274,7 @@ struct ImportCommand: ParsableCommand {
         } catch let error as ImportRunError {
             throw CLIError(error.description)
         }
-        var status = outcome.exitStatus
+        var status = outcome.exitStatus(stoppedBy: stop)
         do {
             try StandardStreams.out(lines: outcome.lines)
         } catch {

@@ -83,6 +83,19 @@ final class ColumnOutput: Sendable {
 
     /// Writes `text`: whole tab-separated lines, each ended by a newline.
     func write(_ text: String) throws {
+        if case .tabs(let header) = form {
+            // As they are, in one write: splitting a million lines only to join them again
+            // cost more than making them.
+            var lines = 0
+            for byte in text.utf8 where byte == UInt8(ascii: "\n") { lines += 1 }
+            guard lines > 0 else { return }
+            let first = state.withLock { state in
+                defer { state.rows += lines }
+                return state.rows == 0
+            }
+            try StandardStreams.out(first && header ? names.joined(separator: "\t") + "\n" + text : text)
+            return
+        }
         try write(lines: text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init))
     }
 

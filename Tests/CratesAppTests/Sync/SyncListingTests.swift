@@ -65,7 +65,6 @@ struct SyncListingTests {
         try await bench.collection.listing(.empty, page: 2, count: DiscogsSync.listingReadings)
         let always = try await bench.sync(.init(restoreRemoved: true))
         #expect(always.failure == .incompleteListing("page 2 of 3 came back empty", readings: DiscogsSync.listingReadings), "\(always.lines)")
-        #expect(always.exitStatus == 4)
         #expect(always.failure?.description.contains("none was added to Discogs, so that none is added twice") == true)
         #expect((always.pushed, always.newlyRemoved, always.notAdded) == (0, 0, 1))
         #expect(always.lines.contains("1 copy only in crates not added to Discogs: the listing did not add up, and such a copy may be one it did not show."))
@@ -100,7 +99,7 @@ struct SyncListingTests {
         try await bench.addCopy(SyncReleases.stockholm, at: SyncReleases.day(1))
         try await bench.collection.listing(.empty, page: 1, count: 100)
         let report = try await bench.sync(.init(pull: false))
-        #expect(report.exitStatus == 4, "\(report.lines)")
+        #expect(Self.mayPass(report.failure), "\(report.lines)")
         #expect(report.pushed == 0 && report.notAdded == 1)
         #expect(try await bench.collection.stats().writes == 0)
         #expect(try await Self.doubled(bench).isEmpty)
@@ -138,8 +137,17 @@ struct SyncListingTests {
         _ = try await Self.linkedCollection(bench, count: 120)
         try await bench.server.inject("truncated", count: 100, match: "page=2")
         let report = try await bench.sync(retryPauses: [0.1, 0.1])
-        #expect(report.exitStatus == 4, "\(report.lines)")
+        #expect(Self.mayPass(report.failure), "\(report.lines)")
         #expect(try await Self.flaggedRemoved(bench) == 0)
+    }
+
+    /// A trouble that may pass (crates sync exits 4 for it): Discogs unreachable, or a
+    /// listing that did not add up.
+    static func mayPass(_ failure: SyncError?) -> Bool {
+        switch failure {
+        case .unreachable?, .incompleteListing?: true
+        default: false
+        }
     }
 }
 
@@ -194,7 +202,7 @@ struct SyncDryRunAndFolderTests {
         _ = try await bench.addCopy(R.likemind, at: R.day(1))
         let sync = DiscogsSync(store: bench.store, access: try bench.access(), configuredFolder: broken)
         let refused = await sync.run(.init())
-        #expect(refused.exitStatus == 1 && refused.requests == 0, "\(refused.lines)")
+        #expect(refused.requests == 0, "\(refused.lines)")
         #expect(refused.failure?.description.hasPrefix("/c/config.json is not valid JSON") == true)
         // Taking Discogs' side adds nothing, and needs no folder: it goes on.
         let pulled = await sync.run(.init(push: false))

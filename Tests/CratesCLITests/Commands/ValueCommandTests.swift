@@ -204,6 +204,11 @@ struct ValueCommandTests {
         let child = try ProcessRunner.startCrates(["value", "--refresh"], environment: sandbox.environment)
         try await server.waitUntilHeld()
         #expect(child.signal(SIGINT))
+        // The held answer comes once the command has taken the interrupt: released before,
+        // the refresh could read it and ask the next release before it heard the signal.
+        try await waitUntil("the refresh stopping", lastSeen: { child.stderrSoFar }) {
+            child.stderrSoFar.contains("Stopping: the figures asked so far are kept")
+        }
         try await server.release()
         let result = await child.result()
         #expect(result.status == 130, "\(result)")

@@ -25,6 +25,25 @@ struct ExportedRecordTests {
     ])
     func tabSeparated(_ input: String, _ expected: String) {
         #expect(TabSeparatedText.field(input) == expected)
+        var bytes: [UInt8] = []
+        TabSeparatedText.append(input, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == expected)
+    }
+
+    /// The listing is written as bytes, cleaned byte by byte: the same as `field`, which
+    /// cleans scalar by scalar, for every scalar below U+0100 and around it.
+    @Test("a field appended as bytes is cleaned as field() cleans it, every control and its neighbours")
+    func appendedAsField() {
+        var scalars = (0x00...0x1FF).compactMap(Unicode.Scalar.init)
+        scalars += ["\u{2028}", "\u{FEFF}", "坂", "😀", "\u{10FFFF}"]
+        for (index, scalar) in scalars.enumerated() {
+            let neighbour = scalars[(index * 7 + 3) % scalars.count]
+            for text in [String(scalar), "a\(scalar)b", "\(scalar)\(neighbour)\(scalar)", "\(neighbour)\u{C2}\(scalar)"] {
+                var bytes: [UInt8] = [UInt8(ascii: "x")]
+                TabSeparatedText.append(text, to: &bytes)
+                #expect(String(decoding: bytes, as: UTF8.self) == "x" + TabSeparatedText.field(text), "U+\(String(scalar.value, radix: 16))")
+            }
+        }
     }
 
     @Test("JSON: every key always there, nulls included, dates in ISO 8601 UTC")

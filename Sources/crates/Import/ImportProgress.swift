@@ -1,3 +1,4 @@
+import CratesApp
 import CratesCore
 import Foundation
 import Synchronization
@@ -5,38 +6,24 @@ import Synchronization
 /// The progress of an import on standard error: a bar redrawn in place when stderr is a
 /// terminal, plain lines every `plainInterval` seconds (and at the end of each phase) when
 /// it is a file or a pipe.
-public final class ImportProgress: Sendable {
-    /// The lookups so far.
-    public struct Lookups: Hashable, Sendable {
-        public var counts = LookupCounts()
-        public var total = 0
-        /// Seconds left at Discogs' rate, if it can be told.
-        public var secondsLeft: Double?
+final class ImportProgress: ImportReporting {
+    let terminal: Bool
+    let plainInterval: Double
+    private let state = Mutex<(lastPlain: Date?, barShown: Bool, last: ImportLookupsProgress?, rateWait: Int?)>((nil, false, nil, nil))
 
-        public init(counts: LookupCounts = LookupCounts(), total: Int = 0, secondsLeft: Double? = nil) {
-            self.counts = counts
-            self.total = total
-            self.secondsLeft = secondsLeft
-        }
-    }
-
-    public let terminal: Bool
-    public let plainInterval: Double
-    private let state = Mutex<(lastPlain: Date?, barShown: Bool, last: Lookups?, rateWait: Int?)>((nil, false, nil, nil))
-
-    public init(terminal: Bool = StandardStreams.errorIsTerminal, plainInterval: Double = 10) {
+    init(terminal: Bool = StandardStreams.errorIsTerminal, plainInterval: Double = 10) {
         self.terminal = terminal
         self.plainInterval = plainInterval
     }
 
     /// Records added so far (shown on a terminal only: adding takes a second or two).
-    public func adding(_ done: Int, of total: Int) {
+    func adding(_ done: Int, of total: Int) {
         guard terminal, total > 0 else { return }
-        draw("Adding \(Self.bar(done, total, width: 20)) \(done)/\(total)")
+        draw("Adding \(ProgressText.bar(done, total, width: 20)) \(done)/\(total)")
     }
 
     /// The lookups so far; `final` forces a plain line (the end of the phase).
-    public func lookups(_ value: Lookups, final: Bool = false) {
+    func lookups(_ value: ImportLookupsProgress, final: Bool = false) {
         let wait = state.withLock { state in
             state.last = value
             return final ? nil : state.rateWait
@@ -44,11 +31,11 @@ public final class ImportProgress: Sendable {
         let c = value.counts
         let counts = "matched \(c.matched) · ambiguous \(c.ambiguous) · not found \(c.notFound)"
             + (c.skipped > 0 ? " · skipped \(c.skipped)" : "") + " · failed \(c.failed)"
-        let left = value.secondsLeft.map { " · " + Self.duration($0) + " left" } ?? ""
+        let left = value.secondsLeft.map { " · " + ProgressText.duration($0) + " left" } ?? ""
         if terminal {
             // The wait first, so that a narrow terminal's cut never hides it.
-            let waiting = wait.map { " · " + RateWaitCountdown.text($0) } ?? ""
-            draw("Looking up \(Self.bar(c.done, value.total, width: 16)) \(c.done)/\(value.total)\(waiting) · \(counts)\(left)")
+            let waiting = wait.map { " · " + StatusWording.rateLimit(seconds: $0) } ?? ""
+            draw("Looking up \(ProgressText.bar(c.done, value.total, width: 16)) \(c.done)/\(value.total)\(waiting) · \(counts)\(left)")
             return
         }
         let now = Date()
@@ -59,15 +46,15 @@ public final class ImportProgress: Sendable {
         }
         guard due else { return }
         let plainCounts = counts.replacingOccurrences(of: " · ", with: ", ")
-        let plainLeft = value.secondsLeft.map { ", about " + Self.duration($0) + " left" } ?? ""
+        let plainLeft = value.secondsLeft.map { ", about " + ProgressText.duration($0) + " left" } ?? ""
         StandardStreams.errLine("lookups: \(c.done)/\(value.total) done, \(plainCounts)\(final ? "" : plainLeft)")
     }
 
     /// Discogs' rate limit holds the lookups back for `secondsLeft` more seconds (nil: no
     /// longer): the bar says so, counting down (`RateWaitCountdown`); a plain log gets a line
     /// when a wait starts.
-    public func rateWait(_ secondsLeft: Int?) {
-        let (last, started) = state.withLock { state -> (Lookups?, Bool) in
+    func rateWait(_ secondsLeft: Int?) {
+        let (last, started) = state.withLock { state -> (ImportLookupsProgress?, Bool) in
             defer { state.rateWait = secondsLeft }
             return (state.last, state.rateWait == nil && secondsLeft != nil)
         }
@@ -75,18 +62,18 @@ public final class ImportProgress: Sendable {
             if let last { lookups(last) }
         } else if started, let secondsLeft {
             let done = last.map { "\($0.counts.done)/\($0.total) done, " } ?? ""
-            StandardStreams.errLine("lookups: \(done)\(RateWaitCountdown.text(secondsLeft))")
+            StandardStreams.errLine("lookups: \(done)\(StatusWording.rateLimit(seconds: secondsLeft))")
         }
     }
 
     /// A line of its own on standard error (what the lookups wait for), below any bar.
-    public func note(_ text: String) {
+    func note(_ text: String) {
         finish()
         StandardStreams.errLine(text)
     }
 
     /// Ends the bar's line, so what follows starts on a fresh one.
-    public func finish() {
+    func finish() {
         let shown = state.withLock { state -> Bool in
             defer { state.barShown = false }
             return state.barShown
@@ -101,19 +88,5 @@ public final class ImportProgress: Sendable {
         let width = max(10, StandardStreams.terminalWidth - 1)
         let line = text.count > width ? String(text.prefix(width - 1)) + "…" : text
         StandardStreams.errStatusLine(line)
-    }
-
-    public static func bar(_ done: Int, _ total: Int, width: Int) -> String {
-        let filled = total > 0 ? min(width, done * width / total) : 0
-        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
-    }
-
-    /// "45 s", "12 min", "3 h 20 min".
-    public static func duration(_ seconds: Double) -> String {
-        let s = Int(seconds.rounded(.up))
-        if s < 60 { return "\(s) s" }
-        let minutes = (s + 59) / 60
-        if minutes < 60 { return "\(minutes) min" }
-        return "\(minutes / 60) h \(minutes % 60) min"
     }
 }
