@@ -172,7 +172,7 @@ import Testing
 
         let catalogue = try DiscogsCatalogueFile(path: path)
         for id in [1, 2, count, count + 1, count + 300] {
-            let release = try catalogue.release(id: id)
+            let release = try await catalogue.release(id: id)
             let found = try #require(release)
             let text = id > count ? id - count : id
             #expect(found.formats == ["Vinyl, Numbered \(text)"], "release \(id): \(found.formats)")
