@@ -27,7 +27,11 @@ let package = Package(
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
         .systemLibrary(name: "CZint", path: "Sources/CZint"),
         .systemLibrary(name: "CCairo", path: "Sources/CCairo"),
-        // Discogs' data dump: zlib inflates it, expat parses it as it streams.
+        // Discogs' data dump: ISA-L inflates it and crates' own scanner reads it (glibc's memmem
+        // finds its tags); zlib writes the generator's dumps, and zlib and expat are what the
+        // tests hold ISA-L's inflate and the scanner to.
+        .systemLibrary(name: "CIsal", path: "Sources/CIsal"),
+        .systemLibrary(name: "CStringSearch", path: "Sources/CStringSearch"),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CExpat", path: "Sources/CExpat"),
         // Covers: JPEG and PNG decoded (the shims' decoders keep libjpeg's and libpng's
@@ -52,7 +56,7 @@ let package = Package(
         .target(name: "CratesLabels", dependencies: ["CratesCore", "CZint", "CCairo"], swiftSettings: strict),
         // Discogs' releases data dump read as a stream: inflating and parsing on threads of
         // their own, releases handed out in batches (`DumpReader`).
-        .target(name: "CratesDump", dependencies: ["CratesCore", "CZlib", "CExpat"], swiftSettings: strict),
+        .target(name: "CratesDump", dependencies: ["CratesCore", "CIsal", "CStringSearch"], swiftSettings: strict),
         // Covers as terminal cells (`CoverRenderer`): an image's bytes sniffed, decoded and
         // drawn with chafa. Nothing of curses: the UI paints the cells it returns.
         .target(name: "CratesCovers", dependencies: ["CratesCore", "CJpeg", "CPng", "CChafa"], swiftSettings: strict),
@@ -98,7 +102,7 @@ let package = Package(
             swiftSettings: strict),
         // The dump reader over real release elements and generated dumps (crates-bench's generator).
         .testTarget(
-            name: "CratesDumpTests", dependencies: ["CratesDump", "CratesDumpGenerator", "CratesCore", "CratesStore", "CratesTestSupport"],
+            name: "CratesDumpTests", dependencies: ["CratesDump", "CratesDumpGenerator", "CratesCore", "CratesStore", "CratesTestSupport", "CZlib", "CExpat", "CStringSearch"],
             swiftSettings: strict),
         .testTarget(name: "CratesTUITests", dependencies: ["CratesTUI"], swiftSettings: strict),
         // Decodes and draws the image fixtures of Tests/Fixtures/covers (real encoders' files).

@@ -13,7 +13,9 @@ packages=(
   zint                  # barcode images for the camera tests
   libzint-dev           # label symbols (CZint; no pkg-config file, linked by name)
   libcairo2-dev         # label PDFs (CCairo: cairo.h, cairo-pdf.h)
-  zlib1g-dev            # Discogs' data dump: gzread (CZlib)
+  libisal-dev           # Discogs' data dump: ISA-L's inflate (CIsal)
+  isal                  # igzip: the catalogue benchmark's floor beside zcat
+  zlib1g-dev            # the generated dumps' gzip, and the tests' reference inflate (CZlib)
   libexpat1-dev         # Discogs' data dump: the streaming XML parser (CExpat)
   libjpeg-dev           # covers: JPEG decoding, libjpeg-turbo (CJpeg)
   libpng-dev            # covers: PNG decoding (CPng)

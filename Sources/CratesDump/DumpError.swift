@@ -9,6 +9,8 @@ public enum DumpError: Error, Hashable, Sendable, CustomStringConvertible {
     case truncated(path: String, offset: Int64)
     /// Not one release could be read from the start of the file: not a releases dump.
     case notADump(path: String)
+    /// A releases dump with not one release in it (`<releases></releases>`).
+    case noRelease(path: String)
 
     public var description: String {
         switch self {
@@ -20,6 +22,8 @@ public enum DumpError: Error, Hashable, Sendable, CustomStringConvertible {
             "The dump \(path) ends inside a release at byte \(offset): it is cut short; download it again."
         case let .notADump(path):
             "\(path) is not a Discogs releases dump (it does not begin with <releases>)."
+        case let .noRelease(path):
+            "The dump \(path) holds no release: its <releases> element is empty."
         }
     }
 }

@@ -5,6 +5,9 @@ import Synchronization
 /// What the reader hands over at a time: releases in dump order, and how far it got.
 public struct DumpBatch: Sendable {
     public var releases: [DumpRelease]
+    /// Each release's index keys (`keys[i]` is `releases[i]`'s), worked out on the parsing
+    /// thread.
+    public var keys: [DumpReleaseKeys]
     /// Releases that could not be read in this stretch (named, in order).
     public var skipped: [DumpSkip]
     /// Releases not Accepted (drafts, deleted, rejected: older dumps list them).
@@ -15,9 +18,10 @@ public struct DumpBatch: Sendable {
     public var bytesParsed: Int64
 }
 
-/// Discogs' releases dump read as a stream, never held whole: zlib inflates on one thread,
-/// expat parses on another, and the caller takes batches of releases on its own thread (three
-/// stages that overlap on a machine of two cores). Bounded queues between the stages keep the
+/// Discogs' releases dump read as a stream, never held whole: ISA-L inflates (and the strip
+/// cuts what the catalogue does not read) on one thread, the scanner reads releases on
+/// another, and the caller takes batches of releases on its own thread (three stages that
+/// overlap on a machine of two cores). Bounded queues between the stages keep the
 /// memory to a few megabytes whatever the dump's size.
 public final class DumpReader: Sendable {
     public let path: String
@@ -27,6 +31,8 @@ public final class DumpReader: Sendable {
     private let chunks = BlockingChannel<DumpInput.Chunk>(capacity: 4)
     private let batches = BlockingChannel<DumpBatch>(capacity: 4)
     private let cancelled = Atomic<Bool>(false)
+    /// Whether the file's document element is `<releases>`, once the parsing thread knows.
+    private let rootIsReleases = LockedBox<Bool?>(nil)
 
     /// Opens `path` (a `.xml.gz`, an `.xml`, or "-" for standard input); throws when it cannot
     /// be opened.
@@ -35,6 +41,9 @@ public final class DumpReader: Sendable {
         fileSize = Self.fileSize(of: path)
         input = InputBox(try DumpInput(path: path))
     }
+
+    /// Throws unless `path` is "-" or names a file or a FIFO that is there, without opening it.
+    public static func checkExists(_ path: String) throws(DumpError) { try DumpInput.check(path) }
 
     /// The size of the dump at `path` in bytes, without opening it; nil for standard input
     /// or a pipe.
@@ -51,6 +60,7 @@ public final class DumpReader: Sendable {
         let parserDone = DispatchSemaphore(value: 0)
         let input = self.input
         let path = self.path
+        let rootIsReleases = self.rootIsReleases
 
         let inflating = Thread {
             defer {
@@ -73,13 +83,15 @@ public final class DumpReader: Sendable {
                 batches.finish()
                 parserDone.signal()
             }
-            let parser = ReleaseElementParser()
+            let parser = ReleaseScanner()
+            defer { rootIsReleases.withLock { $0 = parser.rootIsReleases } }
             var fileBytesRead: Int64 = 0
             var bytesParsed: Int64 = 0
             func handOver() -> Bool {
                 let output = parser.take()
                 return batches.send(DumpBatch(
-                    releases: output.releases, skipped: output.skipped, unlisted: output.unlisted,
+                    releases: output.releases, keys: output.releases.map(DumpReleaseKeys.init),
+                    skipped: output.skipped, unlisted: output.unlisted,
                     fileBytesRead: fileBytesRead, bytesParsed: bytesParsed))
             }
             while let chunk = chunks.receive() {
@@ -132,7 +144,9 @@ public final class DumpReader: Sendable {
         batches.cancel()
         if cancelled.load(ordering: .relaxed) { return }
         if let error = failure.withLock({ $0 }) { throw error }
-        if releases == 0, skipped == 0 { throw DumpError.notADump(path: path) }
+        if releases == 0, skipped == 0 {
+            throw rootIsReleases.withLock({ $0 }) == true ? DumpError.noRelease(path: path) : DumpError.notADump(path: path)
+        }
     }
 }
 

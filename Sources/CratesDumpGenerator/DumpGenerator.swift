@@ -12,6 +12,12 @@ import Foundation
 /// release's notes (which the catalogue does not read), and a control character and an
 /// invalid token where it does read, as dumps of 2011 and 2014 held.
 ///
+/// Releases are of the real dump's size and make-up, since byte-bound work (inflating,
+/// stripping) and release-bound work (parsing, writing) weigh differently: about 3.9 KB of
+/// XML and 550 bytes of gzip a release (the 2025-2026 dumps: 3.7 KB and 547 bytes), most of
+/// it the tracklist, credits, companies, notes and videos the catalogue strips, with names,
+/// ids and video ids varied enough to compress as the real ones do.
+///
 /// Deterministic for a seed: each release comes with what a reader must make of it.
 public struct DumpGenerator {
     /// One `<release>` element and what it holds.
@@ -161,9 +167,11 @@ public struct DumpGenerator {
         } else {
             x += "<title>\(Self.escaped(title))</title>"
         }
-        // Labels: one label twice with catalogue-number variants on every eighth release.
+        // Labels: one label twice with catalogue-number variants on every eighth release. Half
+        // the releases are on the big labels, half on one of a long tail (Discogs lists about
+        // two million labels).
         x += "<labels>"
-        let label = Self.labels[random.below(Self.labels.count)]
+        let label = random.below(2) == 0 ? Self.labels[random.below(Self.labels.count)] : smallLabel()
         let prefix = label.prefix
         let number = 1 + random.below(999)
         var credits: [DumpRelease.Label] = []
@@ -190,20 +198,21 @@ public struct DumpGenerator {
         if !old, random.below(6) == 0 {
             x += "<series><series name=\"Take\" catno=\"\(random.below(20))\" id=\"183060\"/></series>"
         }
-        // Credits: most of a real release's bytes.
+        // Credits.
         x += "<extraartists>"
-        for _ in 0..<(1 + random.below(7)) {
-            x += "<artist><id>\(random.below(1_000_000))</id><name>\(Self.escaped(Self.artistNames[random.below(Self.artistNames.count)]))</name>"
-            x += old ? "<anv></anv><join></join>" : ""
-            x += "<role>\(Self.roles[random.below(Self.roles.count)])</role>"
-            x += random.below(3) == 0 ? "<tracks>A1 to B2</tracks>" : (old ? "<tracks></tracks>" : "")
-            x += "</artist>"
-        }
+        for _ in 0..<(1 + random.below(6)) { x += credit(old: old, tracks: random.below(3) == 0) }
         x += "</extraartists>"
         // Formats.
         x += "<formats>"
         let format = Self.formats[random.below(Self.formats.count)]
-        let text = random.below(12) == 0 ? "Gatefold" : ""
+        // The format's free text: a few common ones, and now and then one of its own (what a
+        // catalogue numbers as terms grows with the dump, as the real ones' does).
+        let text = switch random.below(48) {
+        case 0...3: "Gatefold"
+        case 4...6: Self.formatTexts[random.below(Self.formatTexts.count)]
+        case 7: "Hand-numbered, signed by \(personName())"
+        default: ""
+        }
         x += "<format name=\"\(Self.escaped(format.name))\" qty=\"1\" text=\"\(text)\">"
         if !format.descriptions.isEmpty || old {
             x += "<descriptions>"
@@ -244,7 +253,10 @@ public struct DumpGenerator {
             // A control character where the catalogue does not read: the release still is.
             x += "<notes>Pressed at \u{01} the plant.</notes>"
         } else if index % 4 == 0 {
-            x += "<notes>Recorded at \(Self.titleWords[random.below(Self.titleWords.count)]) Studios.&#13;\n&#13;\n℗ &amp; © \(year) \(Self.escaped(label.name)).&#13;\n</notes>"
+            x += "<notes>Recorded at \(Self.titleWords[random.below(Self.titleWords.count)]) Studios.&#13;\n&#13;\n℗ &amp; © \(year) \(Self.escaped(label.name)).&#13;\n"
+            x += notes(year: year) + "</notes>"
+        } else if random.below(3) == 0 {
+            x += "<notes>" + notes(year: year) + "</notes>"
         }
         x += "<data_quality>\(random.below(3) == 0 ? "Correct" : "Needs Vote")</data_quality>"
         switch random.below(10) {
@@ -259,23 +271,27 @@ public struct DumpGenerator {
         default:
             break
         }
-        // Tracklist, with sub_tracks now and then.
+        // Tracklist, with sub_tracks now and then: most of a real release's bytes.
         x += "<tracklist>"
-        let tracks = 3 + random.below(10)
+        let tracks = 3 + random.below(11)
+        var trackTitles: [String] = []
         for n in 0..<tracks {
             let side = n < tracks / 2 ? "A" : "B"
-            x += "<track><position>\(side)\(n + 1)</position><title>\(Self.escaped(Self.titleWords[random.below(Self.titleWords.count)]))</title>"
-            x += "<duration>\(2 + random.below(8)):\(String(format: "%02d", random.below(60)))</duration>"
+            let trackTitle = self.trackTitle()
+            trackTitles.append(trackTitle)
+            x += "<track><position>\(side)\(n + 1)</position><title>\(Self.escaped(trackTitle))</title>"
+            x += "<duration>\(2 + random.below(8)):\(Self.twoDigits(random.below(60)))</duration>"
             if n == 0, index % 20 == 0 {
                 x += "<sub_tracks><track><position>\(side)1a</position><title>Intro</title><duration>1:02</duration></track>"
                 x += "<track><position>\(side)1b</position><title>Theme</title><duration>3:40</duration></track></sub_tracks>"
             }
             if random.below(4) == 0 {
-                x += "<artists><artist><id>\(random.below(1_000_000))</id><name>\(Self.escaped(Self.artistNames[random.below(Self.artistNames.count)]))</name>\(old ? "<anv/><join/><role/><tracks/>" : "")</artist></artists>"
+                x += "<artists><artist><id>\(random.below(9_000_000))</id><name>\(Self.escaped(personName()))</name>\(old ? "<anv/><join/><role/><tracks/>" : "")</artist></artists>"
             }
-            if random.below(3) == 0 {
-                x += "<extraartists><artist><id>\(random.below(1_000_000))</id><name>\(Self.escaped(Self.artistNames[random.below(Self.artistNames.count)]))</name>"
-                x += "<role>\(Self.roles[random.below(Self.roles.count)])</role></artist></extraartists>"
+            if random.below(5) < 2 {
+                x += "<extraartists>"
+                for _ in 0..<(1 + random.below(2)) { x += credit(old: old, tracks: false) }
+                x += "</extraartists>"
             }
             x += "</track>"
         }
@@ -292,14 +308,30 @@ public struct DumpGenerator {
         expected.barcodes = barcodes.map(\.value)
         x += "<identifier type=\"Matrix / Runout\" description=\"Side A\" value=\"\(Self.escaped(prefix))-\(number)-A1\"/>"
         x += "<identifier type=\"Rights Society\" description=\"\" value=\"GEMA\"/>"
+        for _ in 0..<random.below(4) {
+            let type = Self.identifierTypes[random.below(Self.identifierTypes.count)]
+            let side = ["Side A", "Side B", "", "Runout Side A, Etched", "Variant 1"][random.below(5)]
+            x += "<identifier type=\"\(type)\" description=\"\(side)\" value=\"\(Self.escaped(prefix)) \(random.below(100_000))-\(random.below(10))\(["", " A", " B2", " ▽"][random.below(4)])\"/>"
+        }
         x += "</identifiers>"
-        if index % 3 == 0 {
-            x += "<videos><video src=\"https://www.youtube.com/watch?v=\(id)\" duration=\"\(100 + random.below(400))\" embed=\"true\">"
-            x += "<title>\(Self.escaped(title))</title><description>Provided to YouTube by \(Self.escaped(label.name))\n\n\(Self.escaped(title))\n\nReleased on: \(year)</description></video></videos>"
+        if index % 3 == 0 || random.below(3) == 0 {
+            x += "<videos>"
+            for n in 0..<(1 + random.below(3)) {
+                let name = n == 0 ? title : trackTitles[random.below(trackTitles.count)]
+                x += "<video src=\"https://www.youtube.com/watch?v=\(videoID())\" duration=\"\(100 + random.below(400))\" embed=\"true\">"
+                x += "<title>\(Self.escaped(expected.artistCredit)) - \(Self.escaped(name))</title>"
+                x += "<description>Provided to YouTube by \(Self.escaped(label.name))\n\n\(Self.escaped(name)) · \(Self.escaped(personName()))\n\n"
+                x += "℗ \(year) \(Self.escaped(label.name))\n\nReleased on: \(year)-\(Self.twoDigits(month))-\(Self.twoDigits(day))</description></video>"
+            }
+            x += "</videos>"
         }
         x += "<companies>"
         for (type, name) in Self.companyRoles.prefix(1 + random.below(Self.companyRoles.count)) {
-            let company = random.below(2) == 0 ? label : Self.labels[random.below(Self.labels.count)]
+            let company: (name: String, id: Int) = switch random.below(3) {
+            case 0: (label.name, label.id)
+            case 1: (Self.labels[random.below(Self.labels.count)].name, Self.labels[random.below(Self.labels.count)].id)
+            default: ("\(Self.familyNames[random.below(Self.familyNames.count)]) \(["Studios", "Music", "Pressing", "Publishing", "GmbH", "Ltd."][random.below(6)])", random.below(2_000_000))
+            }
             x += "<company><id>\(company.id)</id><name>\(Self.escaped(company.name))</name>"
             x += old ? "<catno></catno>" : ""
             x += "<entity_type>\(type)</entity_type><entity_type_name>\(name)</entity_type_name>"
@@ -310,6 +342,82 @@ public struct DumpGenerator {
         let listed = !unlisted && fault == nil
         return Generated(xml: x, expected: listed ? expected : nil, fault: fault)
     }
+
+    /// One label of the long tail: its name and prefix follow from its id, as a label's do.
+    private mutating func smallLabel() -> (name: String, prefix: String, id: Int) {
+        let id = 100_000 + random.below(1_900_000)
+        let family = Self.familyNames[id % Self.familyNames.count]
+        let kind = ["Records", "Recordings", "Music", "Sounds", "Tonträger"][id / Self.familyNames.count % 5]
+        return ("\(family) \(kind)", String(family.uppercased().prefix(3)), id)
+    }
+
+    // MARK: - What the catalogue strips
+
+    /// A person as credits name them: "Maurice Engelen", now and then with a middle initial
+    /// or Discogs' " (2)".
+    private mutating func personName() -> String {
+        var name = Self.givenNames[random.below(Self.givenNames.count)]
+        if random.below(6) == 0 { name += " \(Character(UnicodeScalar(UInt8(65 + random.below(26)))))." }
+        name += " " + Self.familyNames[random.below(Self.familyNames.count)]
+        if random.below(10) == 0 { name += " (\(2 + random.below(20)))" }
+        return name
+    }
+
+    /// One credit of `<extraartists>`: an artist, a role, and the tracks it covers.
+    private mutating func credit(old: Bool, tracks: Bool) -> String {
+        var x = "<artist><id>\(random.below(9_000_000))</id><name>\(Self.escaped(personName()))</name>"
+        if random.below(8) == 0 { x += "<anv>\(Self.escaped(Self.familyNames[random.below(Self.familyNames.count)]))</anv>" } else if old { x += "<anv></anv>" }
+        x += old ? "<join></join>" : ""
+        var role = Self.roles[random.below(Self.roles.count)]
+        if random.below(4) == 0 { role += ", " + Self.roles[random.below(Self.roles.count)] }
+        x += "<role>\(Self.escaped(role))</role>"
+        x += tracks ? "<tracks>A\(1 + random.below(3)) to B\(1 + random.below(4))</tracks>" : (old ? "<tracks></tracks>" : "")
+        return x + "</artist>"
+    }
+
+    /// "Heart Of Glass (Dub)".
+    private mutating func trackTitle() -> String {
+        var words: [String] = []
+        for _ in 0..<(1 + random.below(4)) { words.append(Self.trackWords[random.below(Self.trackWords.count)]) }
+        var title = words.joined(separator: " ")
+        if random.below(5) == 0 { title += " (\(Self.trackVersions[random.below(Self.trackVersions.count)]))" }
+        return title
+    }
+
+    /// A few sentences of liner notes, with raw newlines between them.
+    private mutating func notes(year: Int) -> String {
+        var text: [String] = []
+        for _ in 0..<(1 + random.below(4)) {
+            let place = Self.places[random.below(Self.places.count)]
+            let sentence = switch random.below(8) {
+            case 0: "Recorded at \(Self.familyNames[random.below(Self.familyNames.count)]) Studios, \(place), \(year)."
+            case 1: "Limited edition of \(100 * (1 + random.below(50))) copies."
+            case 2: "Artwork by \(personName())."
+            case 3: "\(personName()) appears courtesy of \(Self.labels[random.below(Self.labels.count)].name)."
+            case 4: "Tracks \(1 + random.below(5)) and \(6 + random.below(5)) previously unreleased."
+            case 5: "Made in \(place). Pressed on \(120 + 20 * random.below(4)) gram vinyl."
+            case 6: "All tracks written by \(personName()) except \(["A", "B"][random.below(2)])\(1 + random.below(6))."
+            default: "Remastered in \(year + random.below(30)) by \(personName())."
+            }
+            text.append(Self.escaped(sentence))
+        }
+        return text.joined(separator: "\n")
+    }
+
+    /// A YouTube video's id: eleven characters of base64url.
+    private mutating func videoID() -> String {
+        var value = random.next()
+        var id = ""
+        for _ in 0..<11 {
+            id.append(Self.base64URL[Int(value & 63)])
+            value >>= 6
+        }
+        return id
+    }
+
+    private static let base64URL = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
     private func element(_ name: String, _ value: String, old: Bool) -> String {
         if !value.isEmpty { return "<\(name)>\(Self.escaped(value))</\(name)>" }

@@ -149,6 +149,39 @@ import Testing
         #expect(try DiscogsCatalogueFile(path: path).edition.dumpDate == "20250501")
     }
 
+    @Test("more terms than the build keeps in memory, and releases listed twice: every term one number, every duplicate counted")
+    func boundedBookkeeping() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("catalogue.sqlite")
+        let builder = try DiscogsCatalogueBuilder(path: path, edition: CatalogueEdition(dumpDate: "20250601"), neededBytes: 0)
+        // Each format text its own term, and each met again after the cache was emptied.
+        let count = DiscogsCatalogueBuilder.termCacheLimit + 5_000
+        func release(_ id: Int, text: Int) -> DumpRelease {
+            DumpRelease(id: id, title: "T \(id)", formats: [.init(name: "Vinyl", text: "Numbered \(text)")], genres: ["Rock"])
+        }
+        try builder.add((1...count).map { release($0, text: $0) })
+        try builder.add(((count + 1)...(count + 300)).map { release($0, text: $0 - count) })
+        // 250 releases listed again.
+        try builder.add((1...250).map { release($0, text: $0) })
+        #expect(builder.duplicateCount == 250)
+        #expect(builder.duplicates.count == 100)
+        let summary = try builder.finish(seconds: 1, skipped: [], skippedCount: 0, unlisted: 0)
+        #expect(summary.releases == count + 300)
+        #expect(summary.skipped == 250)
+        #expect(summary.skippedReleases.count == 100)
+
+        let catalogue = try DiscogsCatalogueFile(path: path)
+        for id in [1, 2, count, count + 1, count + 300] {
+            let release = try await catalogue.release(id: id)
+            let found = try #require(release)
+            let text = id > count ? id - count : id
+            #expect(found.formats == ["Vinyl, Numbered \(text)"], "release \(id): \(found.formats)")
+        }
+        // One number a term: the terms table holds each text once (and "Rock").
+        let terms = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["sqlite3", path, "SELECT count(*) FROM term"])
+        #expect(terms.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(count + 1)", "\(terms)")
+    }
+
     @Test("not enough free space is said before anything is written")
     func noSpace() throws {
         let directory = try TemporaryDirectory()

@@ -1,5 +1,6 @@
 import CratesCore
 import CratesDump
+import CratesNet
 import CratesStore
 import Foundation
 import Synchronization
@@ -22,6 +23,8 @@ public struct CatalogueBuild: Sendable {
     public enum Failure: Error, Sendable, CustomStringConvertible {
         case noDate(file: String)
         case badDate(String)
+        /// The date (of `--date`, or in the dump's name) is after today.
+        case futureDate(String)
         case dump(DumpError)
         case file(CatalogueFileError)
         /// Stopped by a signal (Ctrl-C): nothing was changed.
@@ -32,7 +35,9 @@ public struct CatalogueBuild: Sendable {
             case .noDate(let file):
                 "The dump's date is not in its name (\(file)); Discogs names it discogs_YYYYMMDD_releases.xml.gz: pass --date YYYYMMDD."
             case .badDate(let text):
-                "--date takes the dump's date as YYYYMMDD (20260601), not \(text)."
+                "--date takes the dump's date as YYYYMMDD (20260601), a day from 2000 on, not \(text)."
+            case .futureDate(let text):
+                "The dump's date \(text) is after today: Discogs dates a dump the day it makes it; pass --date YYYYMMDD."
             case .dump(let error): "\(error) The catalogue was not changed."
             case .file(let error): "\(error)"
             case .stopped: "Stopped: the catalogue was not changed."
@@ -50,20 +55,35 @@ public struct CatalogueBuild: Sendable {
     public var force: Bool
 
     /// A build of `dumpPath` into `cataloguePath`; the dump's date from `date` (YYYYMMDD), else
-    /// from the file's name.
-    public init(dumpPath: String, cataloguePath: String, date: String?, sparing collectionPath: String?, force: Bool = false) throws(Failure) {
+    /// from the file's name. A dump that is not there is said first, before its date.
+    ///
+    /// The date is a real day from 2000 on and not after today (`DiscogsDumpDate`); it need not
+    /// be the 1st of a month, as Discogs' monthly dumps are, since older dumps were dated on
+    /// other days.
+    public init(
+        dumpPath: String, cataloguePath: String, date: String?, sparing collectionPath: String?, force: Bool = false,
+        now: Date = Date()
+    ) throws(Failure) {
         self.dumpPath = dumpPath
         self.cataloguePath = cataloguePath
         self.collectionPath = collectionPath
         self.force = force
+        do {
+            try DumpReader.checkExists(dumpPath)
+        } catch {
+            throw .dump(error)
+        }
+        let digits: String
         if let date {
-            guard Self.isDate(date) else { throw .badDate(date) }
-            edition = CatalogueEdition(dumpDate: date)
+            digits = date
+            guard DiscogsDumpDate(digits: date) != nil else { throw .badDate(date) }
         } else if let date = Self.dumpDate(fileName: dumpPath) {
-            edition = CatalogueEdition(dumpDate: date)
+            digits = date
         } else {
             throw .noDate(file: dumpPath)
         }
+        if DiscogsDumpDate(digits: digits)?.isAfterToday(now: now) == true { throw .futureDate(digits) }
+        edition = CatalogueEdition(dumpDate: digits)
     }
 
     /// The date in a dump's name: `discogs_20260601_releases.xml.gz` → 20260601.
@@ -71,14 +91,8 @@ public struct CatalogueBuild: Sendable {
         let name = fileName.split(separator: "/").last.map(String.init) ?? fileName
         guard name.hasPrefix("discogs_") else { return nil }
         let date = String(name.dropFirst("discogs_".count).prefix(8))
-        guard name.dropFirst("discogs_".count + 8).hasPrefix("_releases"), isDate(date) else { return nil }
+        guard name.dropFirst("discogs_".count + 8).hasPrefix("_releases"), DiscogsDumpDate(digits: date) != nil else { return nil }
         return date
-    }
-
-    static func isDate(_ text: String) -> Bool {
-        guard text.count == 8, text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text) else { return false }
-        let month = value / 100 % 100, day = value % 100
-        return value / 10_000 >= 2000 && (1...12).contains(month) && (1...31).contains(day)
     }
 
     /// The free space a build needs beside the catalogue: the new file (at most 160 bytes a
@@ -127,7 +141,7 @@ public struct CatalogueBuild: Sendable {
         do {
             try reader.read { batch in
                 if stopped.isSet { throw Failure.stopped }
-                try builder.add(batch.releases)
+                try builder.add(batch.releases, keys: batch.keys)
                 releases += batch.releases.count
                 skippedCount += batch.skipped.count
                 unlisted += batch.unlisted
@@ -146,6 +160,7 @@ public struct CatalogueBuild: Sendable {
             builder.abandon()
             throw .dump(error)
         } catch let error as CatalogueFileError {
+            if let detail = builder.failureDetail { Diagnostics.note("SQLite: \(detail)") }
             builder.abandon()
             throw .file(error)
         } catch {

@@ -30,6 +30,15 @@ public struct DiscogsDumpDate: Hashable, Sendable, Comparable, CustomStringConve
         return DiscogsDumpDate(year: parts.year ?? 2000, month: parts.month ?? 1, day: 1)
     }
 
+    /// Whether this date is after today (UTC, as Discogs dates its dumps): no dump is dated
+    /// so, so such a date is a typing error (`--date 20990101`).
+    public func isAfterToday(now: Date) -> Bool {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .gmt
+        let parts = calendar.dateComponents([.year, .month, .day], from: now)
+        return self > DiscogsDumpDate(year: parts.year ?? 2000, month: parts.month ?? 1, day: parts.day ?? 1)
+    }
+
     /// The 1st of the month before.
     public var monthBefore: DiscogsDumpDate {
         month == 1 ? DiscogsDumpDate(year: year - 1, month: 12, day: 1) : DiscogsDumpDate(year: year, month: month - 1, day: 1)
@@ -62,17 +71,19 @@ public struct DiscogsDumpDate: Hashable, Sendable, Comparable, CustomStringConve
 }
 
 /// A dump's checksum file: one `HASH NAME` line per file of the month, SHA-256 in hex, ONE
-/// space between them (not sha256sum's two), in no fixed order.
+/// space between them (not sha256sum's two, though those and a tab are read too), in no fixed
+/// order.
 public struct DiscogsDumpChecksums: Hashable, Sendable {
     /// File name to lowercase hex digest.
     public let digests: [String: String]
 
-    /// Reads every line that is a 64-digit hex digest, spaces, and a name (a `*` before the
-    /// name, as sha256sum writes for binary mode, is dropped); anything else is skipped.
+    /// Reads every line that is a 64-digit hex digest, blanks (spaces or tabs), and a name (a
+    /// `*` before the name, as sha256sum writes for binary mode, is dropped); anything else is
+    /// skipped.
     public init(text: String) {
         var digests: [String: String] = [:]
         for line in text.split(whereSeparator: \.isNewline) {
-            let fields = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+            let fields = line.split(maxSplits: 1, omittingEmptySubsequences: true) { $0 == " " || $0 == "\t" }
             guard fields.count == 2 else { continue }
             let hash = fields[0].lowercased()
             var name = fields[1].trimmingCharacters(in: .whitespaces)

@@ -54,6 +54,14 @@ public struct DumpRelease: Hashable, Sendable {
         }
     }
 
+    /// The most bytes of one text a release keeps (a title, a name, a catalogue number, a
+    /// barcode as written): a longer one is cut at a character's boundary. No record shows
+    /// more, and a field of megabytes would otherwise be held, stored and printed whole.
+    public static let fieldLimit = 1_000
+    /// The most artists, labels, formats, genres, styles, descriptions or barcodes a release
+    /// keeps; what is listed after them is left out.
+    public static let listLimit = 200
+
     public var id: Int
     /// `status` as the release carried it; nil when absent (dumps since 2026 write none).
     public var status: String?

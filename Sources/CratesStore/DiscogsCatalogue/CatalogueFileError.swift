@@ -1,3 +1,5 @@
+import GRDBSQLite
+
 /// Why a catalogue could not be built, opened or removed, in words a person can act on.
 public enum CatalogueFileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No catalogue at `path`.
@@ -56,6 +58,36 @@ public enum CatalogueFileError: Error, Hashable, Sendable, CustomStringConvertib
         case let .unsafeBuildingFile(path, reason):
             "Cannot build the Discogs catalogue: \(path) \(reason), and crates neither writes through it nor removes it. "
                 + "Remove it if you did not make it, or name another catalogue with --catalogue."
+        }
+    }
+}
+
+extension CatalogueFileError {
+    /// What SQLite's result `code` (primary or extended) says of a catalogue being read, in
+    /// crates' words: messages never quote SQLite's own text ("file is not a database", "no
+    /// such table: meta").
+    public static func readingWords(sqliteCode code: Int32) -> String {
+        switch code & 0xFF {
+        case SQLITE_NOTADB: "it is not a catalogue crates built (not a database at all)"
+        case SQLITE_ERROR: "it is not a catalogue crates built"
+        case SQLITE_CORRUPT: "it is damaged; build it again"
+        case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH: "it cannot be opened"
+        case SQLITE_BUSY, SQLITE_LOCKED: "another program holds it locked"
+        case SQLITE_IOERR: "the disk could not read it"
+        case SQLITE_NOMEM: "there is not enough memory to read it"
+        default: "it cannot be read (SQLite's code \(code))"
+        }
+    }
+
+    /// What SQLite's result `code` says of a catalogue being built, in crates' words.
+    public static func writingWords(sqliteCode code: Int32) -> String {
+        switch code & 0xFF {
+        case SQLITE_FULL: "the disk is full"
+        case SQLITE_IOERR: "the disk refused a write"
+        case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH, SQLITE_READONLY: "the file cannot be written there"
+        case SQLITE_NOMEM: "there is not enough memory"
+        case SQLITE_CORRUPT, SQLITE_NOTADB: "the file being built was changed by another program"
+        default: "SQLite refused it (code \(code))"
         }
     }
 }

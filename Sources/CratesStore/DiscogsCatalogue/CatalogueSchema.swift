@@ -26,6 +26,7 @@ enum CatalogueSchema {
             tokenize='unicode61 remove_diacritics 2', detail=column, columnsize=0);
         CREATE TEMP TABLE barcode_load(gtin INTEGER NOT NULL, release INTEGER NOT NULL);
         CREATE TEMP TABLE catno_load(key TEXT NOT NULL, release INTEGER NOT NULL);
+        CREATE TEMP TABLE term_key(text TEXT PRIMARY KEY NOT NULL, id INTEGER NOT NULL) WITHOUT ROWID;
         """
 
     /// Created after the load, filled in key order: a b-tree written in order is written once

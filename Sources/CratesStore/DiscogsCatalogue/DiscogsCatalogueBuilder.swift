@@ -27,24 +27,41 @@ public final class DiscogsCatalogueBuilder {
     /// before then removes nothing).
     private var lockDescriptor: Int32 = -1
     private var db: OpaquePointer?
+    // One thread drives a build, so the runtime's check of each access to the state it
+    // changes per release (`@exclusivity(unchecked)`) guards nothing.
     /// The prepared statements, by `Statement.rawValue` (an array: one is looked up per row).
-    private var statements: [OpaquePointer?] = []
-    private var terms: [String: Int] = [:]
-    private var inTransaction = false
-    private var sinceCommit = 0
-    private(set) public var releases = 0
-    /// Releases the dump listed twice (the second is left out).
-    private(set) public var duplicates: [Int] = []
+    @exclusivity(unchecked) private var statements: [OpaquePointer?] = []
+    /// The terms met lately, by text: a cache of `temp.term_key`, emptied when it reaches
+    /// `termCacheLimit` (Discogs' free format texts make millions of terms, which held all
+    /// at once grew with the dump).
+    @exclusivity(unchecked) private var terms: [String: Int] = [:]
+    @exclusivity(unchecked) private var termCount = 0
+    public static let termCacheLimit = 50_000
+    /// The label ids written lately, one a slot by the id's low bits: most releases are on a
+    /// few big labels, whose rows need no second INSERT.
+    @exclusivity(unchecked) private var labelsWritten = [Int](repeating: 0, count: 1 << 14)
+    @exclusivity(unchecked) private var inTransaction = false
+    @exclusivity(unchecked) private var sinceCommit = 0
+    @exclusivity(unchecked) private(set) public var releases = 0
+    /// Releases the dump listed twice (the second is left out): how many, and the first
+    /// hundred ids (the summary names no more).
+    @exclusivity(unchecked) private(set) public var duplicateCount = 0
+    @exclusivity(unchecked) private(set) public var duplicates: [Int] = []
+    /// SQLite's own words for the last failure, for `--verbose`: the messages say it in
+    /// crates' words.
+    private(set) public var failureDetail: String?
     private var finished = false
 
     private enum Statement: Int, CaseIterable {
-        case release, text, label, term, barcode, catno
+        case release, text, label, term, termKey, findTerm, barcode, catno
         var sql: String {
             switch self {
             case .release: "INSERT INTO release(id, artist, title, labels, facets, released, master, main) VALUES (?,?,?,?,?,?,?,?)"
             case .text: "INSERT INTO release_text(rowid, artist, title) VALUES (?,?,?)"
             case .label: "INSERT OR IGNORE INTO label(id, name) VALUES (?,?)"
             case .term: "INSERT INTO term(id, text) VALUES (?,?)"
+            case .termKey: "INSERT INTO temp.term_key(text, id) VALUES (?,?)"
+            case .findTerm: "SELECT id FROM temp.term_key WHERE text = ?"
             case .barcode: "INSERT INTO temp.barcode_load(gtin, release) VALUES (?,?)"
             case .catno: "INSERT INTO temp.catno_load(key, release) VALUES (?,?)"
             }
@@ -144,10 +161,13 @@ public final class DiscogsCatalogueBuilder {
         }
         // SQLite's temporary files (the keys before they are sorted, and the sort) go beside
         // the catalogue, where the free space was checked, not to a /tmp that may be small.
+        // The page cache is what bounds the build's memory whatever the dump's size (and the
+        // sort's, which takes as much): 16 MB each. The rows are written in order, so a larger
+        // cache buys little; at 64 MB it was most of a peak that grew to 158 MB.
         let directory = StoreLocation.directoryPart(of: path)
         try execute("""
             PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;
-            PRAGMA cache_size=-65536; PRAGMA temp_store=FILE;
+            PRAGMA cache_size=-16384; PRAGMA temp_store=FILE;
             PRAGMA temp_store_directory=\(Self.literal(directory.isEmpty ? "." : directory));
             """)
         try execute(CatalogueSchema.tables)
@@ -163,11 +183,18 @@ public final class DiscogsCatalogueBuilder {
 
     /// Adds `batch` (releases in dump order).
     public func add(_ batch: [DumpRelease]) throws(CatalogueFileError) {
+        try add(batch, keys: batch.map(DumpReleaseKeys.init))
+    }
+
+    /// Adds `batch` (releases in dump order) with each one's index keys (`keys[i]` is
+    /// `batch[i]`'s; `DumpBatch` brings both).
+    public func add(_ batch: [DumpRelease], keys: [DumpReleaseKeys]) throws(CatalogueFileError) {
+        precondition(keys.count == batch.count, "one DumpReleaseKeys a release")
         if !inTransaction {
             try execute("BEGIN")
             inTransaction = true
         }
-        for release in batch { try add(release) }
+        for index in batch.indices { try add(batch[index], keys[index]) }
         sinceCommit += batch.count
         if sinceCommit >= Self.releasesPerTransaction {
             try execute("COMMIT")
@@ -176,7 +203,7 @@ public final class DiscogsCatalogueBuilder {
         }
     }
 
-    private func add(_ release: DumpRelease) throws(CatalogueFileError) {
+    private func add(_ release: DumpRelease, _ keys: DumpReleaseKeys) throws(CatalogueFileError) {
         var facets = CatalogueFacets()
         facets.genres = try release.genres.map(term)
         facets.styles = try release.styles.map(term)
@@ -188,9 +215,13 @@ public final class DiscogsCatalogueBuilder {
             labelText += label.catno
             facets.labels.append(label.id)
             if label.id > 0 {
-                try run(.label) { s in
-                    sqlite3_bind_int64(s, 1, Int64(label.id))
-                    Self.bind(label.name, to: s, at: 2)
+                let slot = label.id & (labelsWritten.count - 1)
+                if labelsWritten[slot] != label.id {
+                    try run(.label) { s in
+                        sqlite3_bind_int64(s, 1, Int64(label.id))
+                        Self.bind(label.name, to: s, at: 2)
+                    }
+                    labelsWritten[slot] = label.id
                 }
             } else {
                 labelText += "\u{1F}" + label.name
@@ -209,7 +240,8 @@ public final class DiscogsCatalogueBuilder {
             sqlite3_bind_int64(s, 8, release.isMainRelease ? 1 : 0)
         }
         guard inserted else {
-            duplicates.append(release.id)
+            duplicateCount += 1
+            if duplicates.count < 100 { duplicates.append(release.id) }
             return
         }
         try run(.text) { s in
@@ -217,13 +249,13 @@ public final class DiscogsCatalogueBuilder {
             Self.bind(credit, to: s, at: 2)
             Self.bind(release.title, to: s, at: 3)
         }
-        for key in DumpBarcode.keys(release.barcodes) {
+        for key in keys.barcodes {
             try run(.barcode) { s in
                 sqlite3_bind_int64(s, 1, Int64(bitPattern: key))
                 sqlite3_bind_int64(s, 2, Int64(release.id))
             }
         }
-        for key in DumpBarcode.catalogueNumberKeys(release.labels.map(\.catno)) {
+        for key in keys.catalogueNumbers {
             try run(.catno) { s in
                 Self.bind(key, to: s, at: 1)
                 sqlite3_bind_int64(s, 2, Int64(release.id))
@@ -232,14 +264,25 @@ public final class DiscogsCatalogueBuilder {
         releases += 1
     }
 
-    /// The number of `text` in `term`, adding it when new.
+    /// The number of `text` in `term`, adding it when new: from the cache, else from
+    /// `temp.term_key` (the terms by text, which the catalogue does not keep).
     private func term(_ text: String) throws(CatalogueFileError) -> Int {
         if let id = terms[text] { return id }
-        let id = terms.count + 1
-        try run(.term) { s in
-            sqlite3_bind_int64(s, 1, Int64(id))
-            Self.bind(text, to: s, at: 2)
+        var id = 0
+        try run(.findTerm, row: { s in id = Int(sqlite3_column_int64(s, 0)) }) { s in Self.bind(text, to: s, at: 1) }
+        if id == 0 {
+            termCount += 1
+            id = termCount
+            try run(.term) { s in
+                sqlite3_bind_int64(s, 1, Int64(id))
+                Self.bind(text, to: s, at: 2)
+            }
+            try run(.termKey) { s in
+                Self.bind(text, to: s, at: 1)
+                sqlite3_bind_int64(s, 2, Int64(id))
+            }
         }
+        if terms.count >= Self.termCacheLimit { terms.removeAll(keepingCapacity: true) }
         terms[text] = id
         return id
     }
@@ -269,7 +312,7 @@ public final class DiscogsCatalogueBuilder {
         let meta: [(String, String)] = [
             ("format", CatalogueSchema.format), ("date", edition.dumpDate), ("releases", "\(releases)"),
             ("barcodes", "\(barcodes)"), ("builtAt", CatalogueSummary.timestamp(builtAt)),
-            ("seconds", String(format: "%.1f", seconds)), ("skipped", "\(skippedCount + duplicates.count)"),
+            ("seconds", String(format: "%.1f", seconds)), ("skipped", "\(skippedCount + duplicateCount)"),
             ("unlisted", "\(unlisted)"),
             ("skippedReleases", (skipped + duplicates.map { "release \($0): listed twice" }).prefix(100).joined(separator: "\n")),
         ]
@@ -311,7 +354,7 @@ public final class DiscogsCatalogueBuilder {
         }
         return CatalogueSummary(
             path: path, edition: edition, releases: releases, barcodes: barcodes, bytes: Self.size(of: path),
-            builtAt: builtAt, seconds: seconds, skipped: skippedCount + duplicates.count,
+            builtAt: builtAt, seconds: seconds, skipped: skippedCount + duplicateCount,
             skippedReleases: skipped + duplicates.map { "release \($0): listed twice" })
     }
 
@@ -348,12 +391,19 @@ public final class DiscogsCatalogueBuilder {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
-    /// Runs a prepared statement once; false when `allowConstraint` and a key was taken.
+    /// Runs a prepared statement once (`row` reads the row it gives, if any); false when
+    /// `allowConstraint` and a key was taken.
     @discardableResult
-    private func run(_ which: Statement, allowConstraint: Bool = false, _ bind: (OpaquePointer) -> Void) throws(CatalogueFileError) -> Bool {
+    private func run(
+        _ which: Statement, allowConstraint: Bool = false, row: ((OpaquePointer) -> Void)? = nil, _ bind: (OpaquePointer) -> Void
+    ) throws(CatalogueFileError) -> Bool {
         guard which.rawValue < statements.count, let statement = statements[which.rawValue] else { throw failure("the build was ended") }
         bind(statement)
-        let code = sqlite3_step(statement)
+        var code = sqlite3_step(statement)
+        if code == SQLITE_ROW {
+            row?(statement)
+            code = SQLITE_DONE
+        }
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
         if code == SQLITE_DONE { return true }
@@ -374,15 +424,12 @@ public final class DiscogsCatalogueBuilder {
     }
 
     private func failure(_ what: String) -> CatalogueFileError {
-        var message = "unknown error"
-        var code: Int32 = 0
+        var code: Int32 = SQLITE_ERROR
         if let db {
-            if let text = sqlite3_errmsg(db) { message = String(cString: text) }
+            failureDetail = sqlite3_errmsg(db).map { String(cString: $0) }
             code = sqlite3_extended_errcode(db)
         }
-        if code & 0xFF == SQLITE_FULL {
-            return .cannotWrite(path: path, reason: "the disk is full (\(message))")
-        }
-        return .cannotWrite(path: path, reason: "\(what): \(message)")
+        let words = CatalogueFileError.writingWords(sqliteCode: code)
+        return .cannotWrite(path: path, reason: code & 0xFF == SQLITE_FULL ? words : "\(what): \(words)")
     }
 }

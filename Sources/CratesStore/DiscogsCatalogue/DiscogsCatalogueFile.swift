@@ -47,9 +47,9 @@ public final class DiscogsCatalogueFile: ReleaseCatalogue {
         } catch let error as CatalogueFileError {
             throw error
         } catch let error as DatabaseError {
-            throw .unreadable(path: path, reason: error.message ?? "not a database")
+            throw .unreadable(path: path, reason: CatalogueFileError.readingWords(sqliteCode: error.extendedResultCode.rawValue))
         } catch {
-            throw .unreadable(path: path, reason: "\(error)")
+            throw .unreadable(path: path, reason: "it cannot be read")
         }
     }
 
@@ -119,9 +119,9 @@ public final class DiscogsCatalogueFile: ReleaseCatalogue {
         do {
             return try readers.read(body)
         } catch let error as DatabaseError {
-            throw .unreadable(path: path, reason: error.message ?? "database error")
+            throw .unreadable(path: path, reason: CatalogueFileError.readingWords(sqliteCode: error.extendedResultCode.rawValue))
         } catch {
-            throw .unreadable(path: path, reason: "\(error)")
+            throw .unreadable(path: path, reason: "it cannot be read")
         }
     }
 

@@ -44,7 +44,10 @@ struct CatalogueBuildCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The releases dump (.xml.gz, .xml, or - for standard input).", valueName: "file"))
     var file: String
 
+    @OptionGroup var diagnostics: VerboseOption
+
     func run() throws {
+        diagnostics.install("catalogue build")
         let stop = StopRequest.install(announcement: "Stopping the build; the catalogue stays as it was.")
         try Self.build(from: file, into: try catalogue.resolvedPath(), sparing: try? store.path(), date: date, force: force, stop: stop)
     }

@@ -36,8 +36,13 @@ struct CatalogueFetchCommand: ParsableCommand {
     @OptionGroup var diagnostics: VerboseOption
 
     func validate() throws {
-        if let date, DiscogsDumpDate(digits: date) == nil {
-            throw ValidationError("--date takes a dump's date as Discogs names its files, YYYYMMDD (e.g. 20260601): \(date) is not one")
+        if let date {
+            guard let dumpDate = DiscogsDumpDate(digits: date) else {
+                throw ValidationError("--date takes a dump's date as Discogs names its files, YYYYMMDD (e.g. 20260601): \(date) is not one")
+            }
+            guard !dumpDate.isAfterToday(now: Date()) else {
+                throw ValidationError("--date \(date) is after today: Discogs dates a dump the day it makes it (the 1st of the month)")
+            }
         }
     }
 

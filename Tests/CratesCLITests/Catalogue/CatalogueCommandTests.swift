@@ -92,6 +92,52 @@ struct CatalogueCommandTests {
         #expect(built.stdout.contains("2026-06-01"))
     }
 
+    @Test("--date after today, or no calendar date, is refused; the dump's name is held to the same")
+    func impossibleDates() async throws {
+        let sandbox = try CommandSandbox()
+        let path = sandbox.directory.appendingPathComponent("releases.xml").path
+        try DumpGenerator.write(count: 20, seed: 1, faults: false, to: path)
+        for date in ["20990101", "20260230", "19990101"] {
+            let refused = try await sandbox.crates(["catalogue", "build", "--date", date, path])
+            #expect(refused.status == 1, "\(date): \(refused)")
+            #expect(refused.stderr.contains(date == "20990101" ? "is after today" : "--date takes the dump's date"), "\(date): \(refused)")
+        }
+        let named = sandbox.directory.appendingPathComponent("discogs_20990101_releases.xml").path
+        try FileManager.default.copyItem(atPath: path, toPath: named)
+        let future = try await sandbox.crates(["catalogue", "build", named])
+        #expect(future.status == 1 && future.stderr.contains("is after today"), "\(future)")
+        #expect(!FileManager.default.fileExists(atPath: Self.cataloguePath(sandbox)))
+    }
+
+    @Test("a dump that is not there is said to be missing, before its date is asked for")
+    func missingDump() async throws {
+        let sandbox = try CommandSandbox()
+        for name in ["releases.xml", "discogs_20250601_releases.xml.gz"] {
+            let path = sandbox.directory.appendingPathComponent(name).path
+            let result = try await sandbox.crates(["catalogue", "build", path])
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.contains("Cannot read the dump \(path): there is no such file."), "\(result)")
+            #expect(!result.stderr.contains("date"), "\(result)")
+        }
+    }
+
+    @Test("a catalogue that is no catalogue is said in crates' words, not SQLite's")
+    func notACatalogueWords() async throws {
+        let sandbox = try CommandSandbox()
+        let text = sandbox.directory.appendingPathComponent("text.sqlite").path
+        try "not sqlite\n".write(toFile: text, atomically: false, encoding: .utf8)
+        let database = sandbox.directory.appendingPathComponent("other.sqlite").path
+        let made = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["sqlite3", database, "CREATE TABLE notes(a)"])
+        #expect(made.status == 0, "\(made)")
+        for path in [text, database] {
+            chmod(path, 0o600)
+            let status = try await sandbox.crates(["catalogue", "status", "--catalogue", path])
+            #expect(status.status == 1, "\(status)")
+            #expect(status.stderr.contains("it is not a catalogue crates built"), "\(status)")
+            for words in ["file is not a database", "no such table"] { #expect(!status.stderr.contains(words), "\(status)") }
+        }
+    }
+
     @Test("Ctrl-C during a build exits 130, removes the building file, and leaves the old catalogue")
     func interrupted() async throws {
         let sandbox = try CommandSandbox()

@@ -345,12 +345,15 @@ struct CatalogueFetchCommandTests {
         #expect(requests == 3, "one request for the checksum file only")
     }
 
-    @Test("--date that is not a date: refused before any request")
+    @Test("--date that is not a date, or is after today: refused before any request")
     func badDate() async throws {
         let f = try await Fetching()
         let result = try await f.fetch(["--date", "2026-06-01"])
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains("--date takes a dump's date as Discogs names its files, YYYYMMDD"), "\(result)")
+        let future = try await f.fetch(["--date", "20990101"])
+        #expect(future.status == 64, "\(future)")
+        #expect(future.stderr.contains("20990101 is after today"), "\(future)")
         let requests = try await f.site.stats().requests
         #expect(requests == 0)
     }

@@ -17,25 +17,34 @@ struct DiscogsDumpFileTests {
             #expect(DiscogsDumpDate(digits: bad) == nil, "\(bad)")
         }
         #expect(DiscogsDumpDate(digits: "20240229") != nil)
+        // A dump is dated when Discogs made it: never after today (UTC).
+        let now = Date(timeIntervalSince1970: 1_796_083_140)
+        #expect(DiscogsDumpDate(digits: "20261130")?.isAfterToday(now: now) == false)
+        #expect(DiscogsDumpDate(digits: "20261201")?.isAfterToday(now: now) == true)
+        #expect(DiscogsDumpDate(digits: "20990101")?.isAfterToday(now: Date()) == true)
         // 2026-11-30 23:59 UTC is still November's, whatever the local zone.
         #expect(DiscogsDumpDate.firstOfMonth(containing: Date(timeIntervalSince1970: 1_796_083_140)).digits == "20261101")
     }
 
-    @Test("a checksum file: ONE space between hash and name, lines in any order, other lines skipped")
+    @Test("a checksum file: a space (or sha256sum's two, or a tab) between hash and name, lines in any order, other lines skipped")
     func checksums() {
         let releases = String(repeating: "ab", count: 32)
         let text = """
             \(String(repeating: "1", count: 64)) discogs_20260601_masters.xml.gz
             \(releases.uppercased()) discogs_20260601_releases.xml.gz
             not a line of checksums
-            \(String(repeating: "2", count: 63)) discogs_20260601_labels.xml.gz
+            \(String(repeating: "2", count: 63)) discogs_20260601_images.xml.gz
             \(String(repeating: "3", count: 64))  *discogs_20260601_artists.xml.gz\r
+            \(String(repeating: "4", count: 64))\tdiscogs_20260601_labels.xml.gz
+            \(String(repeating: "5", count: 64)) \t discogs_20260601_extra.xml.gz\t
             """
         let checksums = DiscogsDumpChecksums(text: text)
         #expect(checksums.sha256(of: "discogs_20260601_releases.xml.gz") == releases)
-        #expect(checksums.sha256(of: "discogs_20260601_masters.xml.gz") == String(repeating: "1", count: 64))
         #expect(checksums.sha256(of: "discogs_20260601_artists.xml.gz") == String(repeating: "3", count: 64), "sha256sum's form too")
-        #expect(checksums.sha256(of: "discogs_20260601_labels.xml.gz") == nil, "63 digits is no SHA-256")
+        #expect(checksums.sha256(of: "discogs_20260601_labels.xml.gz") == String(repeating: "4", count: 64), "a tab between them")
+        #expect(checksums.sha256(of: "discogs_20260601_extra.xml.gz") == String(repeating: "5", count: 64), "blanks and tabs")
+        #expect(checksums.sha256(of: "discogs_20260601_masters.xml.gz") == String(repeating: "1", count: 64))
+        #expect(checksums.sha256(of: "discogs_20260601_images.xml.gz") == nil, "63 digits is no SHA-256")
         #expect(DiscogsDumpChecksums(text: "<html><body>Not Found</body></html>").digests.isEmpty)
     }
 }
