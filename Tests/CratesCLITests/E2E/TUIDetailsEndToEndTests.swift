@@ -35,7 +35,13 @@ struct TUIDetailsEndToEndTests {
             lines.contains { $0.contains("Germany") } && !lines.contains { $0.contains("from the barcode search") }
         }
         #expect(screen.contains { $0.contains("NB 265-2") })
-        #expect(try await store.details(1)?.release?.hasFullDetails == true)
+        // The status line's "Added … (Germany, 1997, NB 265-2)" can meet the screen's
+        // condition before the details are drawn: the fetch they ask for is waited for by
+        // what it stores. While the background fetch is held, only the details' own fetch
+        // can store the full release.
+        try await waitUntil("the full release fetched for the details") {
+            try await store.details(1)?.release?.hasFullDetails == true
+        }
         #expect(try await store.details(1)?.release?.rawJSON.contains("tracklist") == true)
         try await server.release()
         try await tmux.press("Escape", "q")
