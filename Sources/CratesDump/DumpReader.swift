@@ -55,7 +55,8 @@ public final class DumpReader: Sendable {
     public func read(batchSize: Int = 2_000, _ body: (DumpBatch) throws -> Void) throws {
         let chunks = self.chunks
         let batches = self.batches
-        let failure = FailureBox()
+        // The first error of the inflating or parsing thread.
+        let failure = LockedBox<DumpError?>(nil)
         let inputDone = DispatchSemaphore(value: 0)
         let parserDone = DispatchSemaphore(value: 0)
         let input = self.input
@@ -157,12 +158,6 @@ extension DumpReader {
         chunks.cancel()
         batches.cancel()
     }
-}
-
-/// The first error of the inflating or parsing thread.
-private final class FailureBox: Sendable {
-    private let value = Mutex<DumpError?>(nil)
-    func withLock<T>(_ body: (inout DumpError?) -> T) -> T { value.withLock { body(&$0) } }
 }
 
 /// The input, handed to the inflating thread before it starts and used by it alone.

@@ -1,5 +1,6 @@
 import CratesCore
 import CratesNet
+import CratesStore
 import Foundation
 import Synchronization
 
@@ -206,15 +207,5 @@ struct ContentRange: Equatable {
         self.first = first
         self.last = last
         total = spec[1] == "*" ? nil : Int64(spec[1])
-    }
-}
-
-/// Free space on the file system holding a path.
-enum FreeSpace {
-    /// Bytes an unprivileged writer may still use there; nil when it cannot be told.
-    static func bytes(at path: String) -> Int64? {
-        var info = statvfs()
-        guard statvfs(path, &info) == 0 else { return nil }
-        return Int64(info.f_bavail) * Int64(info.f_frsize)
     }
 }

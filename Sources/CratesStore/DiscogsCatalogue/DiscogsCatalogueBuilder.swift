@@ -85,7 +85,7 @@ public final class DiscogsCatalogueBuilder {
         }
         replacing = try CatalogueFileSafety.checkReplaceable(path, sparing: collection)
         let directory = StoreLocation.directoryPart(of: path)
-        let free = Self.freeBytes(in: directory.isEmpty ? "." : directory)
+        let free = FreeSpace.bytes(at: directory.isEmpty ? "." : directory)
         if let free, free < neededBytes {
             throw .noSpace(directory: directory.isEmpty ? "." : directory, needed: neededBytes, available: free)
         }
@@ -142,13 +142,6 @@ public final class DiscogsCatalogueBuilder {
 
     deinit {
         if !finished { abandon() }
-    }
-
-    /// Free bytes for an unprivileged writer in `directory`; nil when unknown.
-    public static func freeBytes(in directory: String) -> Int64? {
-        var info = statvfs()
-        guard statvfs(directory, &info) == 0 else { return nil }
-        return Int64(info.f_bavail) * Int64(info.f_frsize)
     }
 
     private func openDatabase() throws(CatalogueFileError) {
