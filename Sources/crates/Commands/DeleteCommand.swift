@@ -61,27 +61,11 @@ struct DeleteCommand: ParsableCommand {
     }
 
     private func delete() throws {
-        var ids: [Int64] = []
-        var failed = false
-        if query {
-            let store = try self.store.open()
-            let query = try QueryArguments(terms: self.ids).query()
-            ids = try blocking { try await store.recordIDs(matching: query) }
-            if ids.isEmpty {
-                try StandardStreams.out("No record matches: nothing deleted\n")
-                return
-            }
-        }
-        for text in query ? [] : self.ids {
-            switch LocationDirectory.recordID(text) {
-            case .success(let id): ids.append(id)
-            case .failure(let error):
-                failed = true
-                StandardStreams.errLine("crates delete: \(error)")
-            }
-        }
-        let deletion = CopyDeletion(store: try store.open())
-        let chosen = ids
+        let store = try self.store.open()
+        guard let named = try NamedRecords.read(ids, query: query, in: store, command: "delete", verb: "deleted") else { return }
+        var failed = named.failed
+        let deletion = CopyDeletion(store: store)
+        let chosen = named.ids
         let (found, missing) = try blocking { try await deletion.targets(chosen) }
         for id in missing {
             failed = true

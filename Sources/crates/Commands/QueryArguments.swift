@@ -49,3 +49,37 @@ struct QueryArguments: ParsableArguments {
         }
     }
 }
+
+/// The records a command that acts on records is given (`delete`, `move`): a query's
+/// (`--query`), else each id or copy label; one that names none is said on standard error.
+struct NamedRecords {
+    var ids: [Int64] = []
+    /// Some id or label named no record.
+    var failed = false
+
+    /// Reads the records `arguments` name, in `store`; nil (after saying "No record matches:
+    /// nothing VERB") when a query keeps none.
+    static func read(
+        _ arguments: [String], query: Bool, in store: CollectionStore, command: String, verb: String
+    ) throws -> NamedRecords? {
+        var named = NamedRecords()
+        if query {
+            let query = try QueryArguments(terms: arguments).query()
+            named.ids = try blocking { try await store.recordIDs(matching: query) }
+            if named.ids.isEmpty {
+                try StandardStreams.out("No record matches: nothing \(verb)\n")
+                return nil
+            }
+            return named
+        }
+        for text in arguments {
+            switch LocationDirectory.recordID(text) {
+            case .success(let id): named.ids.append(id)
+            case .failure(let error):
+                named.failed = true
+                StandardStreams.errLine("crates \(command): \(error)")
+            }
+        }
+        return named
+    }
+}

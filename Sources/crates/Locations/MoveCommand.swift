@@ -40,27 +40,11 @@ struct MoveCommand: ParsableCommand {
     }
 
     private func move() throws {
-        var ids: [Int64] = []
-        var failed = false
-        if query {
-            let store = try self.store.open()
-            let query = try QueryArguments(terms: self.ids).query()
-            ids = try blocking { try await store.recordIDs(matching: query) }
-            if ids.isEmpty {
-                try StandardStreams.out("No record matches: nothing moved\n")
-                return
-            }
-        }
-        for text in query ? [] : self.ids {
-            switch LocationDirectory.recordID(text) {
-            case .success(let id): ids.append(id)
-            case .failure(let error):
-                failed = true
-                StandardStreams.errLine("crates move: \(error)")
-            }
-        }
-        let directory = LocationDirectory(store: try store.open())
-        let (chosen, to) = (ids, self.to)
+        let store = try self.store.open()
+        guard let named = try NamedRecords.read(ids, query: query, in: store, command: "move", verb: "moved") else { return }
+        var failed = named.failed
+        let directory = LocationDirectory(store: store)
+        let (chosen, to) = (named.ids, self.to)
         let moved = try blocking { try await directory.move(chosen, to: to) }
         for id in moved.missing {
             failed = true
