@@ -26,9 +26,9 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory manual-tool
-	$(SWIFT) build -c release --product crates
+	$(SWIFT) build -c release --static-swift-stdlib --product crates
 	LANG=C.UTF-8 TERM=tmux-256color CRATES_FULL_MEMORY_TEST=1 \
-		CRATES_RELEASE_BINARY="$$($(SWIFT) build -c release --show-bin-path)/crates" \
+		CRATES_RELEASE_BINARY="$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/crates" \
 		scripts/run-tests.sh timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build
 
 # The in-process targets only (every one but CratesCLITests): the quick loop while
@@ -38,8 +38,11 @@ check: deps
 	LANG=C.UTF-8 TERM=tmux-256color \
 		scripts/run-tests.sh timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build --skip CratesCLITests
 
+# Every release build carries Swift's runtime and Foundation in the binary
+# (--static-swift-stdlib): resolving their symbols across a dozen shared libraries at every
+# start cost more than a whole `crates check` (bench-check.sh). Benchmarks build the same way.
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib
 
 bench: deps
 	@scripts/bench.sh
@@ -53,8 +56,8 @@ manual-tool:
 # they run).
 install:
 	@bin="$(CRATES_BIN)"; \
-	if [ -z "$$bin" ]; then scripts/install-deps.sh && $(SWIFT) build -c release --product crates && \
-		bin="$$($(SWIFT) build -c release --show-bin-path)/crates"; fi; \
+	if [ -z "$$bin" ]; then scripts/install-deps.sh && $(SWIFT) build -c release --static-swift-stdlib --product crates && \
+		bin="$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/crates"; fi; \
 	tool="$(GENERATE_MANUAL)"; \
 	if [ -z "$$tool" ]; then $(MAKE) --no-print-directory manual-tool && tool="$$($(SWIFT) build --show-bin-path)/generate-manual-tool"; fi; \
 	scripts/install.sh install "$(PREFIX)" "$$bin" "$$tool"

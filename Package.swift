@@ -23,7 +23,6 @@ let package = Package(
         // System libraries: a module map plus a shim header of static inline wrappers for
         // what Swift cannot import (macros, variadic functions, mutable C globals).
         .systemLibrary(name: "CNcursesW", path: "Sources/CNcursesW"),
-        .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
         .systemLibrary(name: "CZint", path: "Sources/CZint"),
         .systemLibrary(name: "CCairo", path: "Sources/CCairo"),
@@ -50,6 +49,8 @@ let package = Package(
                 "CratesCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
+        // libcurl, loaded by the first transfer (dlopen), not at start: see crates_curl.h.
+        .target(name: "CCurl"),
         .target(name: "CratesNet", dependencies: ["CratesCore", "CCurl", "CCrypto"], swiftSettings: strict),
         .target(name: "CratesTUI", dependencies: ["CratesCore", "CNcursesW"], swiftSettings: strict),
         // Label PDFs: symbols from libzint's vector output, pages drawn with cairo.

@@ -41,9 +41,9 @@ SCRATCH="${BENCH_SCRATCH_PATH:-.build}"
 for tool in zcat igzip /usr/bin/time; do
   command -v "$tool" > /dev/null || { echo "bench-catalogue: $tool is missing (scripts/install-deps.sh installs it)" >&2; exit 1; }
 done
-swift build -c release -j 1 --scratch-path "$SCRATCH" --product crates >&2
-swift build -c release -j 1 --scratch-path "$SCRATCH" --product crates-bench >&2
-BIN="$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)"
+swift build -c release --static-swift-stdlib -j 1 --scratch-path "$SCRATCH" --product crates >&2
+swift build -c release --static-swift-stdlib -j 1 --scratch-path "$SCRATCH" --product crates-bench >&2
+BIN="$(swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --show-bin-path)"
 DIR="$(mktemp -d "${TMPDIR:-/tmp}/crates-bench-catalogue.XXXXXX")"
 trap 'rm -rf "$DIR"' EXIT INT TERM
 DATA="${BENCH_DATA:-$DIR}"

@@ -23,9 +23,9 @@ COPIES="${2:-100000}"
 RUNS="${3:-101}"
 SCRATCH="${BENCH_SCRATCH_PATH:-.build}"
 for product in crates crates-bench crates-tui-bench; do
-  swift build -c release -j 1 --scratch-path "$SCRATCH" --product "$product" >&2
+  swift build -c release --static-swift-stdlib -j 1 --scratch-path "$SCRATCH" --product "$product" >&2
 done
-BIN="$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)"
+BIN="$(swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --show-bin-path)"
 if [ -n "${BENCH_DIR:-}" ]; then
   DIR="$BENCH_DIR"; mkdir -p "$DIR"
 else

@@ -15,8 +15,8 @@ cd "$(dirname "$0")/.."
 SCRATCH="${1:-${BENCH_SCRATCH_PATH:-.build}}"
 RUNS="${RUNS:-3}"
 SIZES="${SIZES:-500 2000 10001}"
-swift build -c release --scratch-path "$SCRATCH" --product crates >&2
-BIN="$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/crates"
+swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --product crates >&2
+BIN="$(swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --show-bin-path)/crates"
 DIR="$(mktemp -d "${TMPDIR:-/tmp}/crates-bench-labels.XXXXXX")"
 trap 'rm -rf "$DIR"' EXIT INT TERM
 

@@ -15,8 +15,8 @@ cd "$(dirname "$0")/.."
 DB="${1:?usage: scripts/bench-list.sh DATABASE [SCRATCH_PATH]}"
 SCRATCH="${2:-${BENCH_SCRATCH_PATH:-.build}}"
 RUNS="${RUNS:-3}"
-swift build -c release --scratch-path "$SCRATCH" --product crates >&2
-BIN="$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/crates"
+swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --product crates >&2
+BIN="$(swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --show-bin-path)/crates"
 SQLITE3="$(command -v sqlite3)" || { echo "the sqlite3 shell is not installed (scripts/install-deps.sh)" >&2; exit 1; }
 CONFIG="$(mktemp -d "${TMPDIR:-/tmp}/crates-bench-list.XXXXXX")"
 trap 'rm -rf "$CONFIG"' EXIT INT TERM

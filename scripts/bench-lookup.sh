@@ -14,5 +14,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=()
 [ -n "${SCRATCH:-}" ] && scratch=(--scratch-path "$SCRATCH")
-swift build -c release "${scratch[@]}" --product crates >&2
-exec python3 scripts/bench_lookup.py --binary "$(swift build -c release "${scratch[@]}" --show-bin-path)/crates" "$@"
+swift build -c release --static-swift-stdlib "${scratch[@]}" --product crates >&2
+exec python3 scripts/bench_lookup.py --binary "$(swift build -c release --static-swift-stdlib "${scratch[@]}" --show-bin-path)/crates" "$@"

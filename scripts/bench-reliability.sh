@@ -12,10 +12,10 @@
 set -eu
 cd "$(dirname "$0")/.."
 SCRATCH="${BENCH_SCRATCH_PATH:-.build}"
-swift build -c release --scratch-path "$SCRATCH" --product crates-bench
-swift build -c release --scratch-path "$SCRATCH" --product crates
-BIN="$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/crates-bench"
-CRATES="$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/crates"
+swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --product crates-bench
+swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --product crates
+BIN="$(swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --show-bin-path)/crates-bench"
+CRATES="$(swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --show-bin-path)/crates"
 DIR="$(mktemp -d "${TMPDIR:-/tmp}/crates-bench-reliability.XXXXXX")"
 trap 'rm -rf "$DIR"' EXIT INT TERM
 LIMIT=$((1024 * 1024 * 1024))

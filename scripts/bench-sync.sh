@@ -14,8 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SCRATCH="${1:-${BENCH_SCRATCH_PATH:-.build}}"
 COPIES="${COPIES:-5000}"
-swift build -c release --scratch-path "$SCRATCH" --product crates >&2
-BIN="$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/crates"
+swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --product crates >&2
+BIN="$(swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --show-bin-path)/crates"
 DIR="$(mktemp -d "${TMPDIR:-/tmp}/crates-bench-sync.XXXXXX")"
 trap 'rm -rf "$DIR"' EXIT INT TERM
 

@@ -11,9 +11,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 SCRATCH="${BENCH_SCRATCH_PATH:-.build}"
-swift build -c release --scratch-path "$SCRATCH" --product crates-bench
-swift build -c release --scratch-path "$SCRATCH" --product crates-tui-bench
-BIN="$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)"
+swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --product crates-bench
+swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --product crates-tui-bench
+BIN="$(swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --show-bin-path)"
 DIR="$(mktemp -d "${TMPDIR:-/tmp}/crates-bench.XXXXXX")"
 trap 'rm -rf "$DIR"' EXIT INT TERM
 "$BIN/crates-bench" --dir "$DIR" "$@"

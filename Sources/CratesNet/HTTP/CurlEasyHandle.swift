@@ -13,16 +13,20 @@ final class CurlEasyHandle: @unchecked Sendable {
     private let handle: UnsafeMutableRawPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
 
-    /// Fails only when libcurl cannot make a handle (out of memory).
+    /// Fails when libcurl cannot be loaded (not installed: said with the loader's words) or
+    /// cannot make a handle (out of memory).
     init() throws(TransportError) {
-        guard let handle = curl_easy_init() else { throw .curl(code: -1, message: "libcurl could not create a handle") }
+        guard let handle = crates_curl_easy_init() else {
+            let reason = crates_curl_load_error().map { String(cString: $0) } ?? "libcurl could not create a handle"
+            throw .curl(code: -1, message: reason)
+        }
         self.handle = handle
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
     deinit {
-        curl_easy_cleanup(handle)
+        crates_curl_easy_cleanup(handle)
         errorBuffer.deallocate()
     }
 
@@ -58,16 +62,16 @@ final class CurlEasyHandle: @unchecked Sendable {
     ) -> Result<(Int, String), TransportError> {
         let abort = sink.abort
         if abort.isRaised { return .failure(.cancelled) }
-        curl_easy_reset(handle)  // keeps the open connection, forgets the last request's options
+        crates_curl_easy_reset(handle)  // keeps the open connection, forgets the last request's options
         errorBuffer[0] = 0
         let sinkPointer = Unmanaged.passRetained(sink).toOpaque()
         defer { Unmanaged<ResponseSink>.fromOpaque(sinkPointer).release() }
 
         var headerList: UnsafeMutablePointer<curl_slist>? = nil
-        defer { curl_slist_free_all(headerList) }
+        defer { crates_curl_slist_free_all(headerList) }
         // An explicit empty Expect stops curl waiting for "100 Continue" on POST bodies.
         for line in request.headers.map({ "\($0.name): \($0.value)" }) + ["Expect:"] {
-            headerList = curl_slist_append(headerList, line)
+            headerList = crates_curl_slist_append(headerList, line)
         }
 
         var code = CURLE_OK
@@ -119,7 +123,7 @@ final class CurlEasyHandle: @unchecked Sendable {
         }
         guard code == CURLE_OK else { return .failure(.curl(code: Int(code.rawValue), message: Self.text(of: code))) }
 
-        let result = curl_easy_perform(handle)
+        let result = crates_curl_easy_perform(handle)
         guard result == CURLE_OK else {
             if abort.isRaised { return .failure(.cancelled) }
             if sink.overflowed {
@@ -155,7 +159,7 @@ final class CurlEasyHandle: @unchecked Sendable {
     }
 
     private static func text(of code: CURLcode) -> String {
-        curl_easy_strerror(code).map { String(cString: $0) } ?? "curl error \(code.rawValue)"
+        crates_curl_easy_strerror(code).map { String(cString: $0) } ?? "curl error \(code.rawValue)"
     }
 }
 

@@ -207,7 +207,7 @@ final class CurlHandlePool: Sendable {
 /// itself: a Swift `static let` runs its initialiser exactly once, under a lock.
 enum CurlGlobal {
     private static let done: Bool = {
-        curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
+        crates_curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
     }()
 
     static func initialize() { _ = done }
