@@ -48,7 +48,7 @@ extension Importer {
         for (index, releaseRow) in rows.enumerated() {
             let row = entries[releaseRow.position]
             guard let id = row.releaseID else { continue }
-            if let stop = outcome.stop ?? (stopRequest.isRequested ? .interrupted : nil) {
+            if let stop = outcome.stop ?? (Task.isCancelled ? .interrupted : nil) {
                 outcome.stop = stop
                 outcome.unresolved += rows[index...].map { ImportUnresolved(entry: entries[$0.position], reason: .stopped(stop)) }
                 return
