@@ -86,7 +86,7 @@ struct ImportStopTests {
         #expect(try await temporary.store.outline().rowCount == 0)
     }
 
-    @Test("crates' JSON export, the restore cancelled: nothing restored, and said so")
+    @Test("crates' JSON export, its restore cancelled: interrupted, nothing restored")
     func restoreCancelled() async throws {
         let source = try TemporaryStore()
         _ = try await source.store.add(NewRecord(gtin: sampleGTIN(1), addMethod: .typed))
@@ -95,16 +95,19 @@ struct ImportStopTests {
         try await CollectionExport(store: source.store, filter: ExportFilter()).writeJSON(to: export)
         try export.commit()
         let temporary = try TemporaryStore()
-        let run = Self.run(ImportRun.Request(path: path), temporary, progress: QuietImportProgress())
-        let outcome = try await Task {
+        let input = try ImportInput.open(path: path)
+        defer { input.close() }
+        let restoring = Task { [store = temporary.store] () async -> CollectionRestore.Failure? in
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await run.run()
-        }.value
-        guard case .stopped(let message) = outcome else {
-            Issue.record("not stopped: \(outcome)")
-            return
+            do throws(CollectionRestore.Failure) {
+                _ = try await CollectionRestore.run(source: input, prefix: [], store: store)
+                return nil
+            } catch {
+                return error
+            }
         }
-        #expect(message == "Interrupted: nothing was restored")
+        let failure = await restoring.value
+        #expect(failure?.description == "Interrupted: nothing was restored")
         #expect(try await temporary.store.outline().rowCount == 0)
     }
 }
