@@ -1,5 +1,4 @@
 import CratesApp
-import CratesCore
 import CratesStore
 import Foundation
 import Synchronization
@@ -106,18 +105,11 @@ final class StopRequest: Sendable {
     /// `blocking`): the first signal cancels the task, which its work hears through task
     /// cancellation alone, and which then returns what it did.
     func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-        let result = LockedBox<Result<T, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let task = Task {
-            let outcome: Result<T, any Error>
-            do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
-            result.withLock { $0 = outcome }
-            done.signal()
+        try blocking {
+            let root = Task { try await body() }
+            self.onRequest { root.cancel() }
+            return try await root.value
         }
-        onRequest { task.cancel() }
-        done.wait()
-        guard let outcome = result.withLock({ $0 }) else { throw CancellationError() }
-        return try outcome.get()
     }
 
     /// `body` as `stop`'s root task, or, without one, as `blocking` runs it.
