@@ -216,15 +216,20 @@ public struct AddCodes: Sendable {
         catalogue: (any ReleaseCatalogue)? = nil
     ) async throws -> Unfinished? {
         // A record added by release is matched already: only those waiting for a lookup
-        // are waited for.
-        var waiting: Set<Int64> = []
-        for id in ids {
-            switch try await store.record(id)?.lookupState {
-            case .pending, .lookingUp, .failed: waiting.insert(id)
-            default: break
+        // are waited for. The store is read outside a stop's cancellation (`uncancelled`),
+        // here and below, so that a stop is said as one, never as a read that failed.
+        let waiting = try await uncancelled { () async throws -> Set<Int64> in
+            var waiting: Set<Int64> = []
+            for id in ids {
+                switch try await store.record(id)?.lookupState {
+                case .pending, .lookingUp, .failed: waiting.insert(id)
+                default: break
+                }
             }
+            return waiting
         }
         if waiting.isEmpty { return nil }
+        if Task.isCancelled { return .interrupted }
         // Without an account the catalogue still answers what it knows; the rest waits.
         guard let access, access.signedIn || catalogue != nil else { return .notSignedIn }
         let worker = LookupWorker(
@@ -238,9 +243,14 @@ public struct AddCodes: Sendable {
         case .timedOut: return .timedOut(seconds: Int(timeout))
         case nil: break
         }
+        let states = try await uncancelled { () async throws -> [LookupState?] in
+            var states: [LookupState?] = []
+            for id in waiting { states.append(try await store.record(id)?.lookupState) }
+            return states
+        }
         var elsewhere = false
-        for id in waiting {
-            switch try await store.record(id)?.lookupState {
+        for state in states {
+            switch state {
             case .failed: return .failed
             case .pending, .lookingUp: elsewhere = true
             default: break
