@@ -110,4 +110,28 @@ struct ImportStopTests {
         #expect(failure?.description == "Interrupted: nothing was restored")
         #expect(try await temporary.store.outline().rowCount == 0)
     }
+
+    @Test("cancelled while a lookup is in hand: its record goes back to the queue, the report is made, interrupted")
+    func cancelledDuringLookups() async throws {
+        let server = try await DiscogsTestServer.start()
+        let temporary = try TemporaryStore()
+        try await server.hold(match: "5099750442227")
+        let importer = Importer(store: temporary.store, progress: QuietImportProgress())
+        let file = try ImportFile.parse(Array("5099750442227\n".utf8))
+        let discogs = try access(server)
+        let importing = Task { try await importer.run(file, name: "shelf.txt", options: .init(), discogs: { .success(discogs) }) }
+        try await server.waitUntilHeld()
+        // As a signal cancels the command's root task.
+        importing.cancel()
+        try await server.release()
+        let outcome = try await importing.value
+        #expect(outcome.ending == .interrupted, "\(outcome.lines)")
+        #expect(outcome.added == 1)
+        #expect(outcome.closingMessage == "Interrupted: 1 record added and kept; run the same import again to finish.")
+        // The report's reads ran after the stop: the record waits in the queue, given back
+        // untouched, never left claimed nor failed.
+        #expect(outcome.lines.contains("1 lookup waits in the queue: `crates`, or this import again, looks them up."), "\(outcome.lines)")
+        let records = try await temporary.store.sections().flatMap(\.rows)
+        #expect(records.map(\.lookupState) == [.pending])
+    }
 }
