@@ -119,19 +119,28 @@ public final class CollectionStore: Sendable {
     /// A transaction refused for the lock was refused at its BEGIN (IMMEDIATE takes the
     /// write lock first; in WAL mode the commit needs no other), so `updates` ran not at all
     /// or was rolled back whole: running it again writes it once.
+    ///
+    /// `finishing`: each attempt runs to its end even when the calling task is cancelled
+    /// (`uncancelled`), so that a stop finds the transaction in hand committed, never cut
+    /// short; the cancellation is heard between attempts, and ends the wait for a lock. A
+    /// cancelled task's writes otherwise throw at once (GRDB's async accesses do).
     func write<T: Sendable>(
-        patience: LockPatience? = nil, shouldContinue: @Sendable () -> Bool = { true },
+        patience: LockPatience? = nil, finishing: Bool = false,
         _ updates: @escaping @Sendable (Database) throws -> T
     ) async throws(StoreError) -> T {
         let patience = patience ?? self.patience
         var attempts = 1
+        let writer = self.writer
         while true {
             do {
+                if finishing {
+                    return try await uncancelled { try await writer.write(updates) }
+                }
                 return try await writer.write(updates)
             } catch {
                 let wrapped = StoreError.wrap(error, busyTimeout: busyTimeout)
                 guard case .locked = wrapped else { throw wrapped }
-                guard attempts < patience.attempts, shouldContinue() else {
+                guard attempts < patience.attempts, !Task.isCancelled else {
                     throw .locked(seconds: busyTimeout * Double(attempts))
                 }
                 if attempts == 1 { patience.waiting?() }

@@ -47,7 +47,7 @@ struct CatalogueUseTests {
         await server.stop()
         let temporary = try TemporaryStore()
         let importer = Importer(
-            store: temporary.store, progress: QuietImportProgress(), stopRequest: StopRequest(), catalogue: Self.catalogue())
+            store: temporary.store, progress: QuietImportProgress(), catalogue: Self.catalogue())
         let outcome = try await importer.run(
             try Self.file(Self.known + [Self.shared, Self.unknown]), name: "shelf.txt", options: .init(), discogs: { .success(discogs) })
         #expect(outcome.added == 5)
@@ -69,7 +69,7 @@ struct CatalogueUseTests {
         let anonymous = try access(server, token: nil)
         let temporary = try TemporaryStore()
         let importer = Importer(
-            store: temporary.store, progress: QuietImportProgress(), stopRequest: StopRequest(), catalogue: Self.catalogue())
+            store: temporary.store, progress: QuietImportProgress(), catalogue: Self.catalogue())
         let outcome = try await importer.run(
             try Self.file(Self.known + [Self.unknown]), name: "shelf.txt", options: .init(), discogs: { .success(anonymous) })
         #expect(outcome.ending == .complete, "\(outcome.lines)")

@@ -50,7 +50,7 @@ struct DiscogsUseCaseTests {
     func importWithLookups() async throws {
         let server = try await DiscogsTestServer.start()
         let temporary = try TemporaryStore()
-        let importer = Importer(store: temporary.store, progress: QuietImportProgress(), stopRequest: StopRequest())
+        let importer = Importer(store: temporary.store, progress: QuietImportProgress())
         let file = try ImportFile.parse(Array("5099750442227\n5012345678900\n5012345678917\nr5134861\n".utf8))
         let discogs = try access(server)
         let outcome = try await importer.run(file, name: "shelf.txt", options: .init(), discogs: { .success(discogs) })

@@ -29,23 +29,34 @@ import Glibc
             try ImportInput.read(path: directory.path)
         }
 
-        // A pipe that sends a line and then nothing: a SIGINT (here, `shouldContinue`) stops
-        // the waiting read.
+        // A pipe that sends a line and then nothing: the reading looks at its stop flag (set
+        // when its task is cancelled: below) between reads.
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]); close(fds[1]) }
         _ = "5099750442227\n".withCString { write(fds[1], $0, 14) }
-        let asked = LockBox(0)
-        let result = try ImportInput.read(descriptor: fds[0], name: "stdin") {
-            asked.withLock { count in
-                count += 1
-                return count <= 3
-            }
-        }
-        guard case .stopped(let bytes) = result else {
+        let stop = StopFlag()
+        stop.set()
+        let result = try ImportInput.read(descriptor: fds[0], name: "stdin", stop: stop)
+        guard case .stopped = result else {
             Issue.record("not stopped: \(result)")
             return
         }
-        #expect(bytes == 14)
+    }
+
+    @Test("a pipe that sends nothing: cancelling the reading's task ends it, nothing read")
+    func cancelledWhileWaiting() async throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let source = try ImportInput.open(path: "/proc/self/fd/\(fds[0])")
+        defer { source.close() }
+        let reading = Task { try await ImportInput.read(source) }
+        reading.cancel()
+        guard case .stopped(let bytes) = try await reading.value else {
+            Issue.record("not stopped")
+            return
+        }
+        #expect(bytes == 0)
     }
 }

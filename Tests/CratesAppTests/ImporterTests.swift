@@ -12,7 +12,7 @@ struct ImporterTests {
     @Test("the plan adds each copy once; a second run adds nothing; lines refused and release rows said")
     func twice() async throws {
         let temporary = try TemporaryStore()
-        let importer = Importer(store: temporary.store, progress: QuietImportProgress(), stopRequest: StopRequest())
+        let importer = Importer(store: temporary.store, progress: QuietImportProgress())
         let parsed = try ImportFile.parse(Self.file)
         let options = Importer.Options(lookups: false)
         let first = try await importer.run(parsed, name: "shelf.txt", options: options, discogs: { .failure(.notSignedIn) })
@@ -27,14 +27,15 @@ struct ImporterTests {
         #expect(try await temporary.store.sections().flatMap(\.rows).count == 3)
     }
 
-    @Test("a stop asked before the first batch adds nothing and says how to finish")
+    @Test("a stop (the task cancelled) before the first batch adds nothing and says how to finish")
     func stopped() async throws {
         let temporary = try TemporaryStore()
-        let stop = StopRequest()
-        stop.request(SIGTERM)
-        let importer = Importer(store: temporary.store, progress: QuietImportProgress(), stopRequest: stop)
-        let outcome = try await importer.run(
-            try ImportFile.parse(Self.file), name: "shelf.txt", options: .init(lookups: false), discogs: { .failure(.notSignedIn) })
+        let importer = Importer(store: temporary.store, progress: QuietImportProgress())
+        let parsed = try ImportFile.parse(Self.file)
+        let outcome = try await Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await importer.run(parsed, name: "shelf.txt", options: .init(lookups: false), discogs: { .failure(.notSignedIn) })
+        }.value
         #expect(outcome.added == 0)
         #expect(outcome.ending == .interrupted)
         #expect(outcome.closingMessage == "Interrupted: 0 records added and kept; run the same import again to finish.")
@@ -43,7 +44,7 @@ struct ImporterTests {
     @Test("lookups on, but the credentials cannot be read: the import stands and says why")
     func unusableCredentials() async throws {
         let temporary = try TemporaryStore()
-        let importer = Importer(store: temporary.store, progress: QuietImportProgress(), stopRequest: StopRequest())
+        let importer = Importer(store: temporary.store, progress: QuietImportProgress())
         let outcome = try await importer.run(
             try ImportFile.parse(Array("5099750442227\n".utf8)), name: "one.txt", options: .init(),
             discogs: { .failure(.unusable("credentials.json is not valid JSON")) })

@@ -77,12 +77,12 @@ struct LookupDriverTests {
         let temporary = try TemporaryStore()
         let record = try await addPending(temporary.store, "5099750442227")
         try await server.hold(match: "5099750442227")
-        let stop = StopRequest()
         let drive = Task { [store = temporary.store] in
-            await LookupDriver(worker: worker(store, try access(server))).run(until: .queueDrained, stopRequest: stop)
+            await LookupDriver(worker: worker(store, try access(server))).run(until: .queueDrained)
         }
         try await server.waitUntilHeld()
-        stop.request()
+        // As a signal cancels a command's root task.
+        drive.cancel()
         // The request in flight is not cut short by the transport: its answer is let go.
         try await server.release()
         let run = try await drive.value

@@ -121,7 +121,7 @@ struct NoBarcodeTests {
             """
         let parsed = try ImportFile.parse(Array(csv.utf8))
         #expect(parsed.refusals.isEmpty && parsed.entries.count == 4)
-        let importer = Importer(store: temporary.store, progress: QuietImportProgress(), stopRequest: StopRequest())
+        let importer = Importer(store: temporary.store, progress: QuietImportProgress())
         let first = try await importer.run(parsed, name: "shelf.csv", options: .init(), discogs: { .success(access) })
         #expect(first.ending == .complete)
         #expect(first.lines.first == "shelf.csv: 4 added, 0 already in the collection.")
@@ -165,14 +165,14 @@ struct NoBarcodeTests {
         let parsed = try ImportFile.parse(Array(csv.utf8))
         // The release the row finds, as another collection holds it.
         let elsewhere = try TemporaryStore()
-        _ = try await Importer(store: elsewhere.store, progress: QuietImportProgress(), stopRequest: StopRequest())
+        _ = try await Importer(store: elsewhere.store, progress: QuietImportProgress())
             .run(parsed, name: "shelf.csv", options: .init(), discogs: { .success(access) })
         let found = try #require(try await elsewhere.store.details(1)?.release, "the row found its release")
 
         // A collection with that release already (added by its release, say).
         let temporary = try TemporaryStore()
         let held = try await temporary.store.add(NewRecord(gtin: nil, addMethod: .typed, release: found))
-        let importer = Importer(store: temporary.store, progress: QuietImportProgress(), stopRequest: StopRequest())
+        let importer = Importer(store: temporary.store, progress: QuietImportProgress())
         let outcome = try await importer.run(parsed, name: "shelf.csv", options: .init(), discogs: { .success(access) })
         #expect(outcome.lines.prefix(2) == [
             "shelf.csv: 0 added, 1 already in the collection.",
@@ -193,7 +193,7 @@ struct NoBarcodeTests {
         let access = try Self.access(server)
         let csv = "artist,title,catno\nKraftwerk,Trans Europa Express,1C 064-82 306\n"
         let parsed = try ImportFile.parse(Array(csv.utf8))
-        let importer = Importer(store: temporary.store, progress: QuietImportProgress(), stopRequest: StopRequest())
+        let importer = Importer(store: temporary.store, progress: QuietImportProgress())
         let outcome = try await importer.run(parsed, name: "shelf.csv", options: .init(keepValues: true), discogs: { .success(access) })
         #expect(outcome.ending == .complete, "\(outcome.lines)")
         let row = try #require(try await temporary.store.sections().flatMap(\.rows).first)

@@ -69,12 +69,16 @@ import Testing
     @Test func batchesCommitOneByOneAndStopWhenAsked() async throws {
         let store = try CollectionStore.inMemory()
         let entries = try (0..<25).map { try #require(entry($0 + 1, $0)) }
-        let asked = LockBox(0)
         let progress = LockBox<[Int]>()
-        let ids = try await store.importEntries(
-            entries, batchSize: 10,
-            shouldContinue: { asked.withLock { $0 += 1; return $0 <= 2 } },
-            progress: { n in progress.withLock { $0.append(n) } })
+        // Cancelled after the second commit (its progress runs in the importing task).
+        let ids = try await Task {
+            try await store.importEntries(
+                entries, batchSize: 10,
+                progress: { n in
+                    progress.withLock { $0.append(n) }
+                    if n == 20 { withUnsafeCurrentTask { $0?.cancel() } }
+                })
+        }.value
         #expect(ids.count == 20)
         #expect(progress.withLock { $0 } == [10, 20])
         #expect(try await store.copies(of: Set(entries.map(\.key))).values.reduce(0, +) == 20)

@@ -12,23 +12,20 @@ public struct AddCodes: Sendable {
     public let access: DiscogsAccess?
     /// `--copy`, `--force` (`--manual` takes only `--copy`).
     public let allowing: AddAllowance
-    /// `--wait`, and its `--timeout` in seconds.
+    /// `--wait`, and its `--timeout` in seconds. Cancelling the task that runs the add ends
+    /// the wait early (SIGINT, SIGTERM, SIGHUP): the lookup in hand goes back to the queue.
     public let wait: Double?
-    /// Ends a `--wait` early (SIGINT, SIGTERM, SIGHUP): the lookup in hand goes back to the
-    /// queue.
-    public let stopRequest: StopRequest?
     /// The local Discogs catalogue: a `--wait` asks it first (no request, no account).
     public let catalogue: (any ReleaseCatalogue)?
 
     public init(
-        store: CollectionStore, access: DiscogsAccess?, allowing: AddAllowance, wait: Double?, stopRequest: StopRequest? = nil,
+        store: CollectionStore, access: DiscogsAccess?, allowing: AddAllowance, wait: Double?,
         catalogue: (any ReleaseCatalogue)? = nil
     ) {
         self.store = store
         self.access = access
         self.allowing = allowing
         self.wait = wait
-        self.stopRequest = stopRequest
         self.catalogue = catalogue
     }
 
@@ -84,10 +81,16 @@ public struct AddCodes: Sendable {
             }
             let method: AddMethod = if case .release = entry { .releaseID } else { .typed }
             let allowing = self.allowing
-            let outcome = try await Self.stoppable(stopRequest) { try await adder.add(entry, method: method, allowing: allowing) }
-            // Stopped (SIGINT, SIGTERM, SIGHUP): a release being asked again is not waited
-            // for, and the codes after it are not added.
-            if let stopRequest, stopRequest.isRequested { break }
+            let outcome: RecordAdder.Outcome
+            do {
+                outcome = try await adder.add(entry, method: method, allowing: allowing)
+            } catch {
+                if Task.isCancelled { break }
+                throw error
+            }
+            // Stopped (the task cancelled: SIGINT, SIGTERM, SIGHUP): a release being asked
+            // again is not waited for, and the codes after it are not added.
+            if Task.isCancelled { break }
             switch outcome {
             case .added(let record, _):
                 added.append(record.id)
@@ -116,12 +119,20 @@ public struct AddCodes: Sendable {
         var unfinished = false
         if let timeout = wait, !added.isEmpty {
             if let problem = try await Self.waitForLookups(
-                added, store: store, access: access, timeout: timeout, stopRequest: stopRequest, catalogue: catalogue)
+                added, store: store, access: access, timeout: timeout, catalogue: catalogue)
             {
                 unfinished = true
                 if let message = problem.message { say(message) }
             }
-            for id in added { out(try await Self.line(for: id, store: store)) }
+            // Said after a stop too, when the task is cancelled (`uncancelled`): a record
+            // added is never left unsaid.
+            let store = self.store
+            let lines = try await uncancelled { [added] () async throws -> [String] in
+                var lines: [String] = []
+                for id in added { lines.append(try await Self.line(for: id, store: store)) }
+                return lines
+            }
+            for line in lines { out(line) }
         }
         return refused ? 1 : unavailable ? Self.discogsFailed : unfinished ? 3 : skipped ? 2 : 0
     }
@@ -129,15 +140,6 @@ public struct AddCodes: Sendable {
     /// The exit status of an add Discogs could not serve (a release asked through its
     /// retries, to no answer): as `crates lookup` and `crates search` say "unreachable".
     public static let discogsFailed: Int32 = 4
-
-    /// `body`, cancelled when `stop` is asked for: an add by release that waits through
-    /// Discogs' faults (up to 15 s) ends at once on SIGTERM.
-    static func stoppable<T: Sendable>(_ stop: StopRequest?, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        guard let stop else { return try await body() }
-        let task = Task { try await body() }
-        stop.onRequest { task.cancel() }
-        return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
-    }
 
     /// `--manual`: one record entered by hand from `values` as typed (checked by
     /// `RecordFields.handEntered`); `out` gets its line, `say` why it was not added. Returns
@@ -210,25 +212,30 @@ public struct AddCodes: Sendable {
     /// until they are settled or `timeout` passes. Nil when every lookup finished well;
     /// otherwise why not (a failed lookup says nothing more: its line shows the error).
     static func waitForLookups(
-        _ ids: [Int64], store: CollectionStore, access: DiscogsAccess?, timeout: Double, stopRequest: StopRequest? = nil,
+        _ ids: [Int64], store: CollectionStore, access: DiscogsAccess?, timeout: Double,
         catalogue: (any ReleaseCatalogue)? = nil
     ) async throws -> Unfinished? {
         // A record added by release is matched already: only those waiting for a lookup
-        // are waited for.
-        var waiting: Set<Int64> = []
-        for id in ids {
-            switch try await store.record(id)?.lookupState {
-            case .pending, .lookingUp, .failed: waiting.insert(id)
-            default: break
+        // are waited for. The store is read outside a stop's cancellation (`uncancelled`),
+        // here and below, so that a stop is said as one, never as a read that failed.
+        let waiting = try await uncancelled { () async throws -> Set<Int64> in
+            var waiting: Set<Int64> = []
+            for id in ids {
+                switch try await store.record(id)?.lookupState {
+                case .pending, .lookingUp, .failed: waiting.insert(id)
+                default: break
+                }
             }
+            return waiting
         }
         if waiting.isEmpty { return nil }
+        if Task.isCancelled { return .interrupted }
         // Without an account the catalogue still answers what it knows; the rest waits.
         guard let access, access.signedIn || catalogue != nil else { return .notSignedIn }
         let worker = LookupWorker(
             queue: store, lookup: DiscogsBarcodeLookup(client: access.client), catalogue: catalogue, asksDiscogs: access.signedIn)
         let run = await LookupDriver(worker: worker).run(
-            until: .settled(waiting), timeout: .milliseconds(Int(timeout * 1000)), stopRequest: stopRequest)
+            until: .settled(waiting), timeout: .milliseconds(Int(timeout * 1000)))
         switch run.stop {
         case .unauthorized(let message): return .refused(message)
         case .offline: return .offline
@@ -236,9 +243,14 @@ public struct AddCodes: Sendable {
         case .timedOut: return .timedOut(seconds: Int(timeout))
         case nil: break
         }
+        let states = try await uncancelled { () async throws -> [LookupState?] in
+            var states: [LookupState?] = []
+            for id in waiting { states.append(try await store.record(id)?.lookupState) }
+            return states
+        }
         var elsewhere = false
-        for id in waiting {
-            switch try await store.record(id)?.lookupState {
+        for state in states {
+            switch state {
             case .failed: return .failed
             case .pending, .lookingUp: elsewhere = true
             default: break

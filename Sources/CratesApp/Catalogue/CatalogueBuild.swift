@@ -103,8 +103,27 @@ public struct CatalogueBuild: Sendable {
         return max(64_000_000, releases * 160 * 2)
     }
 
-    /// Runs the build; `progress` is called after each batch, `stop` (when given) stops it.
-    public func run(stop: StopRequest?, progress: (Progress) -> Void) throws(Failure) -> CatalogueSummary {
+    /// Runs the build on a thread of its own (the dump reader's threads inflate and parse
+    /// beside it); `progress` is called after each batch. Cancelling the task stops it
+    /// (`stopped`): the reader's threads are told at once (`DumpReader.cancel`), the build
+    /// between batches, and the catalogue stays as it was.
+    public func run(progress: @escaping @Sendable (Progress) -> Void) async throws(Failure) -> CatalogueSummary {
+        let reading = LockedBox<DumpReader?>(nil)
+        return try await BlockingWork.run("crates.catalogue.build", onCancel: { reading.withLock { $0 }?.cancel() }) {
+            stop throws(Failure) in
+            try build(
+                stop: stop,
+                opened: { reader in
+                    reading.withLock { $0 = reader }
+                    // Cancelled before the reader was known: told now.
+                    if stop.isSet { reader.cancel() }
+                }, progress: progress)
+        }
+    }
+
+    private func build(
+        stop stopped: StopFlag, opened: (DumpReader) -> Void, progress: (Progress) -> Void
+    ) throws(Failure) -> CatalogueSummary {
         let start = ContinuousClock.now
         let compressed = !dumpPath.hasSuffix(".xml")
         // The catalogue's place is checked (and the building file taken) before the dump is
@@ -125,11 +144,7 @@ public struct CatalogueBuild: Sendable {
             builder.abandon()
             throw .dump(error)
         }
-        let stopped = StopFlag()
-        stop?.onRequest {
-            stopped.set()
-            reader.cancel()
-        }
+        opened(reader)
         var skipped: [String] = []
         var skippedCount = 0
         var unlisted = 0
@@ -170,9 +185,3 @@ public struct CatalogueBuild: Sendable {
     }
 }
 
-/// Set once, from the thread that sees the stop signal, read by the build's.
-private final class StopFlag: Sendable {
-    private let value = Atomic<Bool>(false)
-    func set() { value.store(true, ordering: .relaxed) }
-    var isSet: Bool { value.load(ordering: .relaxed) }
-}

@@ -80,17 +80,28 @@ public enum CollectionRestore {
     /// bytes `ImportInput.peek` took from it), then the rest. With `dryRun`, the file is read
     /// and checked as for a restore, in the same transaction, which is then rolled back:
     /// the outcome is what a restore would write.
+    ///
+    /// Cancelling the task stops the reading between chunks (`interrupted`): the one
+    /// transaction is rolled back, and nothing is restored.
     public static func run(
-        source: ImportInput.Source, prefix: [UInt8], store: CollectionStore, dryRun: Bool = false,
-        shouldContinue: @escaping @Sendable () -> Bool
+        source: ImportInput.Source, prefix: [UInt8], store: CollectionStore, dryRun: Bool = false
     ) async throws(Failure) -> Outcome {
         let (fd, name) = (source.descriptor, source.name)
+        let stop = StopFlag()
         do {
-            return try await store.restore { writer in
-                let outcome = try read(fd: fd, name: name, prefix: prefix, into: writer, shouldContinue: shouldContinue)
-                if dryRun { throw DryRunEnd(outcome: outcome) }
-                return outcome
+            return try await withTaskCancellationHandler {
+                try await store.restore { writer in
+                    let outcome = try read(fd: fd, name: name, prefix: prefix, into: writer, stop: stop)
+                    if dryRun { throw DryRunEnd(outcome: outcome) }
+                    return outcome
+                }
+            } onCancel: {
+                stop.set()
             }
+        } catch _ where stop.isSet {
+            // However the store said it (GRDB's own `CancellationError` before the
+            // transaction began), a cancelled restore restored nothing.
+            throw .interrupted
         } catch let end as DryRunEnd {
             return end.outcome
         } catch let failure as Failure {
@@ -113,7 +124,7 @@ public enum CollectionRestore {
     }
 
     private static func read(
-        fd: Int32, name: String, prefix: [UInt8], into writer: CollectionStore.RestoreWriter, shouldContinue: () -> Bool
+        fd: Int32, name: String, prefix: [UInt8], into writer: CollectionStore.RestoreWriter, stop: StopFlag
     ) throws -> Outcome {
         var outcome = Outcome()
         var position = Position.header
@@ -228,7 +239,7 @@ public enum CollectionRestore {
 
         try splitter.feed(prefix, take)
         while true {
-            guard shouldContinue() else { throw Failure.interrupted }
+            guard !stop.isSet else { throw Failure.interrupted }
             let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }

@@ -10,13 +10,14 @@ import Glibc
 /// without I/O, with a message a user can act on for each way it can fail.
 ///
 /// Never holds more than a chunk and a line (see `ImportParser`); stops at the first chunk
-/// that shows the input is binary; and between chunks asks `shouldContinue`, waiting for
+/// that shows the input is binary; and between chunks looks at its `StopFlag`, waiting for
 /// input at most `pollInterval` at a time, so that a SIGINT or SIGTERM stops the reading of
-/// a pipe that sends nothing, or of `/dev/zero`, at once.
+/// a pipe that sends nothing, or of `/dev/zero`, at once. The async forms read on a thread
+/// of their own (`BlockingWork`) and set the flag when their task is cancelled.
 public enum ImportInput {
     /// Bytes read at a time.
     public static let chunkSize = 64 * 1024
-    /// How long one wait for input lasts before `shouldContinue` is asked again, in ms.
+    /// How long one wait for input lasts before the stop flag is looked at again, in ms.
     public static let pollInterval: Int32 = 100
 
     /// Why an import file could not be read.
@@ -42,7 +43,7 @@ public enum ImportInput {
     public enum Result: Sendable {
         /// The whole input was read.
         case complete(ImportFile)
-        /// `shouldContinue` said stop; `bytesRead` bytes had been read.
+        /// The reading was stopped (its task cancelled); `bytesRead` bytes had been read.
         case stopped(bytesRead: Int)
     }
 
@@ -86,13 +87,13 @@ public enum ImportInput {
 
     /// The first `count` bytes of `source` (fewer when it ends first), read as the reading
     /// itself reads: waiting at most `pollInterval` at a time, so that a signal stops a pipe
-    /// that sends nothing. Nil when `shouldContinue` said stop. The reader is then given
-    /// them as its `prefix`.
-    public static func peek(_ source: Source, count: Int, shouldContinue: () -> Bool = { true }) throws(Failure) -> [UInt8]? {
+    /// that sends nothing. Nil when `stop` was set. The reader is then given them as its
+    /// `prefix`.
+    public static func peek(_ source: Source, count: Int, stop: StopFlag = StopFlag()) throws(Failure) -> [UInt8]? {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: count)
         while bytes.count < count {
-            guard shouldContinue() else { return nil }
+            guard !stop.isSet else { return nil }
             guard let read = try readSome(source.descriptor, into: &buffer, upTo: count - bytes.count, name: source.name) else { continue }
             if read == 0 { break }
             bytes += buffer[0..<read]
@@ -104,20 +105,19 @@ public enum ImportInput {
     /// record's are taken (`ImportParser`).
     public static func read(
         path: String, strict: Bool = false, force: Bool = false, limits: ImportParser.Limits = ImportParser.Limits(),
-        shouldContinue: () -> Bool = { true }
+        stop: StopFlag = StopFlag()
     ) throws(Failure) -> Result {
         let source = try open(path: path)
         defer { source.close() }
         return try read(
-            descriptor: source.descriptor, name: source.name, strict: strict, force: force, limits: limits,
-            shouldContinue: shouldContinue)
+            descriptor: source.descriptor, name: source.name, strict: strict, force: force, limits: limits, stop: stop)
     }
 
     /// Reads `descriptor` to its end (it is not closed), `prefix` first: the bytes `peek`
     /// took from it. `name` is how messages call it.
     public static func read(
         descriptor fd: Int32, name: String, prefix: [UInt8] = [], strict: Bool = false, force: Bool = false,
-        limits: ImportParser.Limits = ImportParser.Limits(), shouldContinue: () -> Bool = { true }
+        limits: ImportParser.Limits = ImportParser.Limits(), stop: StopFlag = StopFlag()
     ) throws(Failure) -> Result {
         // The rows' notes, places and values wait on disk, not in memory (`FileSpill`).
         var parser = ImportParser(limits: limits, strict: strict, force: force, spill: FileSpill())
@@ -130,7 +130,7 @@ public enum ImportInput {
         }
         var buffer = [UInt8](repeating: 0, count: chunkSize)
         while true {
-            guard shouldContinue() else { return .stopped(bytesRead: parser.bytesConsumed) }
+            guard !stop.isSet else { return .stopped(bytesRead: parser.bytesConsumed) }
             guard let count = try readSome(fd, into: &buffer, upTo: buffer.count, name: name) else { continue }
             if count == 0 { break }
             do {
@@ -146,9 +146,26 @@ public enum ImportInput {
         }
     }
 
+    /// `peek` on a thread of its own; nil when the task was cancelled.
+    public static func peek(_ source: Source, count: Int) async throws(Failure) -> [UInt8]? {
+        try await BlockingWork.run("crates.import.read") { stop throws(Failure) in try peek(source, count: count, stop: stop) }
+    }
+
+    /// `read(descriptor:…)` on a thread of its own; `.stopped` when the task was cancelled.
+    public static func read(
+        _ source: Source, prefix: [UInt8] = [], strict: Bool = false, force: Bool = false,
+        limits: ImportParser.Limits = ImportParser.Limits()
+    ) async throws(Failure) -> Result {
+        try await BlockingWork.run("crates.import.read") { stop throws(Failure) in
+            try read(
+                descriptor: source.descriptor, name: source.name, prefix: prefix, strict: strict, force: force, limits: limits,
+                stop: stop)
+        }
+    }
+
     /// One wait of at most `pollInterval` for input, then one read of up to `limit` bytes
     /// into `buffer`: the count (0 at the end), or nil when nothing came yet (or a signal
-    /// interrupted), for the caller to ask `shouldContinue` again.
+    /// interrupted), for the caller to look at its stop flag again.
     private static func readSome(_ fd: Int32, into buffer: inout [UInt8], upTo limit: Int, name: String) throws(Failure) -> Int? {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready = poll(&poller, 1, pollInterval)

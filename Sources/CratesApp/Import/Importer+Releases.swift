@@ -48,7 +48,7 @@ extension Importer {
         for (index, releaseRow) in rows.enumerated() {
             let row = entries[releaseRow.position]
             guard let id = row.releaseID else { continue }
-            if let stop = outcome.stop ?? (stopRequest.isRequested ? .interrupted : nil) {
+            if let stop = outcome.stop ?? (Task.isCancelled ? .interrupted : nil) {
                 outcome.stop = stop
                 outcome.unresolved += rows[index...].map { ImportUnresolved(entry: entries[$0.position], reason: .stopped(stop)) }
                 return
@@ -86,6 +86,10 @@ extension Importer {
                     outcome.counts.count(.failed)
                     outcome.stop = .unauthorized(message)
                     outcome.unresolved.append(ImportUnresolved(entry: row, reason: .stopped(.unauthorized(message))))
+                case _ where Task.isCancelled:
+                    // The stop cut the request short: the row waits, as those after it do.
+                    outcome.stop = .interrupted
+                    outcome.unresolved.append(ImportUnresolved(entry: row, reason: .stopped(.interrupted)))
                 default:
                     outcome.counts.count(.failed)
                     if error.isOffline { outcome.stop = .offline }
@@ -125,6 +129,13 @@ extension Importer {
                     outcome.present += 1
                 }
             } catch {
+                // A stop while the row was written: the store refused the cancelled task's
+                // write whole, and the row waits.
+                if Task.isCancelled {
+                    outcome.stop = .interrupted
+                    outcome.unresolved.append(ImportUnresolved(entry: row, reason: .stopped(.interrupted)))
+                    continue
+                }
                 outcome.counts.count(.failed)
                 outcome.unresolved.append(ImportUnresolved(entry: row, reason: .failed(error.description)))
             }

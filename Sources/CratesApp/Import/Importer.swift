@@ -10,7 +10,7 @@ import Foundation
 ///    the collection holds of its lines' keys and adds only those missing (a key listed n
 ///    times is n copies, so a re-run adds nothing twice, and imports running at once never
 ///    double a copy: `CollectionStore.importEntries(_:copies:)`), stopping between batches
-///    when asked to.
+///    when the task is cancelled.
 /// 2. `--dry-run` (`dryRun`) plans the same way without writing (`ImportPlan`).
 /// 3. Rows known only by a release id: Discogs names their barcode (`Importer+Releases`),
 ///    and each is added unless the collection holds its copy by then.
@@ -19,17 +19,20 @@ import Foundation
 ///    their values, which stay on the record as the collector's; `--manual-missing` then
 ///    enters the rows Discogs has no release for by hand.
 /// 5. Report: the summary, what needs a person, and `--report FILE`.
+///
+/// A stop is the task's cancellation (Ctrl-C, SIGTERM or SIGHUP cancel the command's root
+/// task): the batch in hand is committed and no other begun, the lookup in hand goes back
+/// to the queue, and the report is made all the same, outside the cancellation
+/// (`uncancelled`: the store's reads would throw in a cancelled task), ending `interrupted`.
 public struct Importer: Sendable {
     public let store: CollectionStore
     public let progress: any ImportReporting
-    public let stopRequest: StopRequest
     /// The local Discogs catalogue: asked first, with no request and no account needed.
     public let catalogue: (any ReleaseCatalogue)?
 
-    public init(store: CollectionStore, progress: any ImportReporting, stopRequest: StopRequest, catalogue: (any ReleaseCatalogue)? = nil) {
+    public init(store: CollectionStore, progress: any ImportReporting, catalogue: (any ReleaseCatalogue)? = nil) {
         self.store = store
         self.progress = progress
-        self.stopRequest = stopRequest
         self.catalogue = catalogue
     }
 
@@ -124,7 +127,6 @@ public struct Importer: Sendable {
         discogs: @Sendable () -> Result<DiscogsAccess, DiscogsAccessError>
     ) async throws -> Outcome {
         let entries = parsed.entries
-        let stopRequest = self.stopRequest
         let progress = self.progress
         // Each batch re-counts its keys' copies inside its own write transaction, so that
         // imports (and adds) running at once never store a copy twice; no plan of
@@ -141,7 +143,6 @@ public struct Importer: Sendable {
         do {
             written = try await store.importEntries(
                 entries, copies: options.copies, keepingValues: options.keepValues, keepingIDs: hasDescribed && !options.copies && options.lookups,
-                shouldContinue: { !stopRequest.isRequested },
                 progress: { _, processed in progress.adding(processed, of: entries.count) },
                 waitingForLock: { progress.note("\(name): waiting for the collection: another program holds it locked") })
         } catch {
@@ -156,7 +157,7 @@ public struct Importer: Sendable {
         let releaseRows = written.releaseRows.map { row in
             ReleaseRow(position: row.position, copiesWanted: options.copies ? nil : row.occurrence)
         }
-        if stopRequest.isRequested {
+        if written.stopped || Task.isCancelled {
             unresolved = releaseRows.map { ImportUnresolved(entry: entries[$0.position], reason: .stopped(.interrupted)) }
         } else if !options.lookups {
             unresolved = releaseRows.map { ImportUnresolved(entry: entries[$0.position], reason: .lookupsOff) }
@@ -188,7 +189,8 @@ public struct Importer: Sendable {
                 lookups = outcome
                 unresolved = outcome.unresolved
                 summary.append(Self.lookupSummary(outcome.counts, stop: outcome.stop, catalogue: catalogue?.edition))
-                let due = (try? await store.dueLookups()) ?? 0
+                let store = self.store
+                let due = await uncancelled { () async -> Int in (try? await store.dueLookups()) ?? 0 }
                 if !unresolved.isEmpty || due > 0 {
                     summary.append(
                         "Not signed in to Discogs: run `crates auth`, then `crates` (or this import again) to look up what the "
@@ -206,6 +208,23 @@ public struct Importer: Sendable {
             }
         }
 
+        // The report is made after a stop too, when the task is cancelled: out of its reach.
+        let stopped = Task.isCancelled
+        return try await uncancelled { [summary, unresolved, lookups] in
+            try await report(
+                parsed, name: name, options: options, written: written, lookups: lookups, unresolved: unresolved,
+                summary: summary, stopped: stopped)
+        }
+    }
+
+    /// The summary and what needs a person, from what the import did; `stopped`: it was
+    /// stopped before its end.
+    private func report(
+        _ parsed: ImportFile, name: String, options: Options, written: CollectionStore.ImportOutcome, lookups: ReleaseLookups?,
+        unresolved: [ImportUnresolved], summary: [String], stopped: Bool
+    ) async throws -> Outcome {
+        let entries = parsed.entries
+        var summary = summary
         // A row described by its values that found a release the collection had already is a
         // copy already there, as a barcode already there is: not added (unless --copies), and
         // said so. Only the lookups of this run can tell; the records stay with the person who
@@ -248,7 +267,7 @@ public struct Importer: Sendable {
         let isImportedKey: @Sendable (String) -> Bool = { [describedHashes] key in
             Self.sortedContains(describedHashes, ImportEntries.keyHash(key))
         }
-        if options.manualMissing, !stopRequest.isRequested, !describedHashes.isEmpty {
+        if options.manualMissing, !stopped, !describedHashes.isEmpty {
             let entered = try await store.enterNotFoundByHand(isImportedKey: isImportedKey)
             if entered > 0 {
                 summary.append("\(counted(entered, "row")) Discogs has no release for entered by hand (--manual-missing).")
@@ -298,7 +317,7 @@ public struct Importer: Sendable {
         var outcome = Outcome(
             lines: summary + report.listing(file: name, reportPath: options.reportPath), report: report,
             added: counts.added, closingMessage: nil, ending: .complete)
-        if stopRequest.isRequested {
+        if stopped {
             outcome.closingMessage =
                 "Interrupted: \(counted(counts.added, "record")) added and kept; run the same import again to finish."
             outcome.ending = .interrupted
@@ -351,7 +370,7 @@ public struct Importer: Sendable {
             let worker = LookupWorker(
                 queue: store, lookup: DiscogsBarcodeLookup(client: client), catalogue: catalogue, asksDiscogs: asksDiscogs)
             let lastStatus = LockedBox<LookupStatus?>(nil)
-            let run = await LookupDriver(worker: worker).run(until: .queueDrained, stopRequest: stopRequest) { counts, status async in
+            let run = await LookupDriver(worker: worker).run(until: .queueDrained) { counts, status async in
                 let all = before.adding(counts)
                 // A result the collection will not take yet (another program has it locked)
                 // is said once, so that a long wait has its reason on screen.
@@ -373,9 +392,15 @@ public struct Importer: Sendable {
             outcome.counts.unwritten += await worker.statistics.unwritten
             outcome.counts.fromCatalogue += await worker.statistics.fromCatalogue
             outcome.stop = run.stop
-            for id in run.failed {
-                guard let reason = try? await store.record(id)?.statusText, !outcome.failures.contains(reason) else { continue }
-                outcome.failures.append(reason)
+            // Read after a stop too (the task is cancelled then).
+            let store = self.store
+            outcome.failures = await uncancelled { () async -> [String] in
+                var failures: [String] = []
+                for id in run.failed {
+                    guard let reason = try? await store.record(id)?.statusText, !failures.contains(reason) else { continue }
+                    failures.append(reason)
+                }
+                return failures
             }
         }
         await countdown.stop()

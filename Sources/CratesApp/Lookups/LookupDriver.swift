@@ -9,8 +9,9 @@ import Foundation
 /// Discogs cannot be reached (the worker says so only after requests failed in a row for a
 /// few seconds: one timeout or dropped connection is tried again within the run, and never
 /// ends the drive; the records wait in the queue for later), when the time runs out, or when
-/// a stop is requested (Ctrl-C, SIGTERM, SIGHUP): then the worker is cancelled, and the
-/// lookups in hand go back to the queue untouched.
+/// the task driving it is cancelled (Ctrl-C, SIGTERM and SIGHUP cancel a command's root
+/// task): then the worker is cancelled, and the lookups in hand go back to the queue
+/// untouched.
 public struct LookupDriver: Sendable {
     public enum Goal: Sendable {
         /// Nothing is due any more (failed lookups wait for their retry time).
@@ -47,18 +48,30 @@ public struct LookupDriver: Sendable {
 
     /// Drives the worker. `progress` is called after each settled lookup and status change.
     public func run(
-        until goal: Goal, timeout: Duration? = nil, stopRequest: StopRequest? = nil,
+        until goal: Goal, timeout: Duration? = nil,
         progress: @escaping @Sendable (LookupCounts, LookupStatus) async -> Void = { _, _ in }
     ) async -> Run {
         let worker = self.worker
         let running = Task { await worker.run() }
         let ended = LockedBox<Stop?>(nil)
-        stopRequest?.onRequest {
+        // The drive itself is not cancelled (an event stream ends for a cancelled consumer,
+        // and the lookups settled while stopping would go uncounted): the cancellation is
+        // heard here and handed to the worker's task.
+        return await withTaskCancellationHandler {
+            await uncancelled { await drive(until: goal, timeout: timeout, running: running, ended: ended, progress: progress) }
+        } onCancel: {
             ended.withLock { $0 = $0 ?? .interrupted }
             // Cancelling, not stopping: a stop would wait for the lookup in hand, which may
             // wait a whole minute for the rate limit. Cancelled, the worker gives it back.
             running.cancel()
         }
+    }
+
+    private func drive(
+        until goal: Goal, timeout: Duration?, running: Task<LookupStatus, Never>, ended: LockedBox<Stop?>,
+        progress: @escaping @Sendable (LookupCounts, LookupStatus) async -> Void
+    ) async -> Run {
+        let worker = self.worker
         let timer = timeout.map { limit in
             Task {
                 try await worker.timeline.sleep(for: limit)

@@ -69,8 +69,18 @@ public struct CollectionValuation: Sendable {
 
     /// Asks Discogs again for every figure; `currency` nil asks in the account's, read from
     /// its profile (one request a refresh).
+    ///
+    /// Cancelling the task stops the refresh (`stopped`, the figures asked so far kept): a
+    /// wait for the rate window ends at once (up to a minute at a full window), but a
+    /// request already sent is not cut short, and its answer is stored (`RateWaitStop.finishing`).
     public func refresh(
-        currency: String?, stop: StopRequest? = nil, progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
+        currency: String?, progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) async -> Outcome {
+        await RateWaitStop.finishing { waitStop in await refreshing(currency: currency, waitStop: waitStop, progress: progress) }
+    }
+
+    private func refreshing(
+        currency: String?, waitStop: RateWaitStop, progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void
     ) async -> Outcome {
         var outcome = Outcome()
         guard access.signedIn, let username = access.username else {
@@ -98,12 +108,8 @@ public struct CollectionValuation: Sendable {
         progress(done, total)
         let client = access.client
 
-        // A stop ends a request's wait for the rate window at once (up to a minute at a
-        // full window), but not a request already sent: its answer is stored.
-        let waitStop = RateWaitStop()
-        stop?.onRequest { waitStop.stop() }
         func stopped() -> Bool {
-            guard let stop, stop.isRequested else { return false }
+            guard waitStop.isStopped else { return false }
             outcome.messages.append("Stopped: the figures asked so far are kept.")
             outcome.ending = .stopped
             return true

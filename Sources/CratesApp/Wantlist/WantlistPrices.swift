@@ -23,9 +23,20 @@ public struct WantlistPrices: Sendable {
 
     /// Asks for the figures of every want (`releases` nil) or of these; `currency` nil: the
     /// account's. Stops at the first failure that would fail the rest too.
+    ///
+    /// Cancelling the task stops it as it stops `CollectionValuation.refresh`: the figures
+    /// asked so far are kept, the request in hand is answered and stored.
     public func refresh(
-        releases: [Int]? = nil, currency: String? = nil, stop: StopRequest? = nil,
+        releases: [Int]? = nil, currency: String? = nil,
         progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) async -> CollectionValuation.Outcome {
+        await RateWaitStop.finishing { waitStop in
+            await refreshing(releases: releases, currency: currency, waitStop: waitStop, progress: progress)
+        }
+    }
+
+    private func refreshing(
+        releases: [Int]?, currency: String?, waitStop: RateWaitStop, progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void
     ) async -> CollectionValuation.Outcome {
         var outcome = CollectionValuation.Outcome()
         guard access.signedIn else {
@@ -41,12 +52,10 @@ public struct WantlistPrices: Sendable {
             outcome.ending = .collectionFailed
             return outcome
         }
-        let waitStop = RateWaitStop()
-        stop?.onRequest { waitStop.stop() }
         let client = access.client
         progress(0, ids.count)
         for (index, releaseID) in ids.enumerated() {
-            if let stop, stop.isRequested {
+            if waitStop.isStopped {
                 outcome.messages.append("Stopped: the figures asked so far are kept.")
                 outcome.ending = .stopped
                 return outcome
@@ -56,7 +65,7 @@ public struct WantlistPrices: Sendable {
             do throws(DiscogsError) {
                 stats = try await MarketplaceFigures.stats(of: releaseID, currency: currency, client: client, waitStop: waitStop)
             } catch {
-                if let stop, stop.isRequested { continue }
+                if waitStop.isStopped { continue }
                 if case .unauthorized = error {
                     outcome.messages.append(error.description)
                     outcome.ending = .refused

@@ -1,3 +1,4 @@
+import CratesCore
 import Synchronization
 
 /// Ends a task's waits for its turn at the rate limit, and nothing else: a request still
@@ -46,5 +47,20 @@ public final class RateWaitStop: Sendable {
     /// Forgets the handler `id` (its wait is over).
     func remove(_ id: Int) {
         _ = state.withLock { $0.handlers.removeValue(forKey: id) }
+    }
+}
+
+extension RateWaitStop {
+    /// Runs `body` in a task the caller's cancellation does not reach (`uncancelled`),
+    /// handing it a stop that the cancellation sets: for work that a stop ends between its
+    /// requests, whose request in hand runs to its answer and is stored (a refresh of
+    /// figures), where a cancelled request would throw its answer away.
+    public static func finishing<T: Sendable>(_ body: @escaping @Sendable (RateWaitStop) async -> T) async -> T {
+        let stop = RateWaitStop()
+        return await withTaskCancellationHandler {
+            await uncancelled { () async -> T in await body(stop) }
+        } onCancel: {
+            stop.stop()
+        }
     }
 }

@@ -16,7 +16,6 @@ extension CollectionStore {
     @_spi(Benchmark)
     public func importEntries(
         _ entries: [ImportEntry], now: Date = Date(), batchSize: Int = defaultBatchSize,
-        shouldContinue: @escaping @Sendable () -> Bool = { true },
         progress: (@Sendable (Int) -> Void)? = nil
     ) async throws(StoreError) -> [Int64] {
         let counted: (@Sendable (Int, Int) -> Void)?
@@ -28,7 +27,7 @@ extension CollectionStore {
         do throws(ImportWriteError) {
             let outcome = try await importEntries(
                 ImportEntries(entries), copies: true, now: now, batchSize: batchSize, keepingIDs: true,
-                shouldContinue: shouldContinue, progress: counted)
+                progress: counted)
             return outcome.addedIDs
         } catch {
             throw error.error
@@ -57,7 +56,7 @@ extension CollectionStore {
         public var fills: [ImportFill] = []
         /// Valid lines dealt with so far (added, present or needing Discogs).
         public var processed = 0
-        /// `shouldContinue` stopped the import before every batch was written.
+        /// The calling task was cancelled before every batch was written.
         public var stopped = false
 
         public init() {}
@@ -139,13 +138,14 @@ extension CollectionStore {
     /// occurrence, counted by `.release(id)`, which keeps that step idempotent too.
     ///
     /// Each batch is committed before the next begins, so a kill loses at most the batch in
-    /// hand; `shouldContinue` (asked before each batch) stops an interrupted import between
-    /// batches; `progress` is called after each commit with the records added and the lines
-    /// dealt with so far. A failure throws `ImportWriteError`, which carries what the earlier
-    /// batches added.
+    /// hand. Cancelling the calling task stops the import between batches (`stopped`): the
+    /// batch in hand is committed all the same (`write(finishing:)`), or, while it still
+    /// waits for another program's lock, not begun. `progress` is called after each commit
+    /// with the records added and the lines dealt with so far. A failure throws
+    /// `ImportWriteError`, which carries what the earlier batches added.
     public func importEntries(
         _ entries: ImportEntries, copies: Bool, keepingValues: Bool = false, now: Date = Date(), batchSize: Int = defaultBatchSize,
-        keepingIDs: Bool = false, shouldContinue: @escaping @Sendable () -> Bool = { true },
+        keepingIDs: Bool = false,
         progress: (@Sendable (_ added: Int, _ processed: Int) -> Void)? = nil,
         waitingForLock: (@Sendable () -> Void)? = nil
     ) async throws(ImportWriteError) -> ImportOutcome {
@@ -154,13 +154,13 @@ extension CollectionStore {
         let size = max(1, batchSize)
         var start = 0
         while start < entries.count {
-            guard shouldContinue() else {
+            guard !Task.isCancelled else {
                 outcome.stopped = true
                 break
             }
             let range = start..<min(start + size, entries.count)
             do {
-                let batch = try await writeBatch(waitingForLock: waitingForLock, shouldContinue: shouldContinue) { db in
+                let batch = try await writeBatch(waitingForLock: waitingForLock) { db in
                     try Self.importBatch(
                         db, entries, range, occurrences: occurrences, copies: copies, keepingValues: keepingValues, now: now)
                 }
@@ -171,6 +171,11 @@ extension CollectionStore {
                 outcome.needsDiscogs += batch.releaseRows.count
                 outcome.releaseRows += batch.releaseRows
             } catch {
+                // A stop while the batch waited for another program's lock: it never began.
+                if Task.isCancelled, case .locked = error {
+                    outcome.stopped = true
+                    break
+                }
                 throw ImportWriteError(error: error, outcome: outcome, total: entries.count)
             }
             outcome.processed = range.upperBound
@@ -184,11 +189,11 @@ extension CollectionStore {
     /// lock longer than one busy timeout on a slow machine: a batch waits several, saying so
     /// once, rather than failing an import that would go through.
     private func writeBatch(
-        waitingForLock: (@Sendable () -> Void)?, shouldContinue: @escaping @Sendable () -> Bool,
+        waitingForLock: (@Sendable () -> Void)?,
         _ body: @escaping @Sendable (Database) throws -> ImportedBatch
     ) async throws(StoreError) -> ImportedBatch {
         let patience = LockPatience.command(waiting: waitingForLock)
-        return try await write(patience: patience, shouldContinue: shouldContinue, body)
+        return try await write(patience: patience, finishing: true, body)
     }
 
     /// What one batch wrote: the new records' ids, the lines already present, the rows

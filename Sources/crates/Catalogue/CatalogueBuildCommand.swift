@@ -65,10 +65,10 @@ struct CatalogueBuildCommand: ParsableCommand {
         }
         let progress = CatalogueProgress()
         let summary: CatalogueSummary
-        do throws(CatalogueBuild.Failure) {
-            summary = try build.run(stop: stop) { progress.show($0) }
+        do {
+            summary = try stop.run { try await build.run { progress.show($0) } }
             progress.finish()
-        } catch {
+        } catch let error as CatalogueBuild.Failure {
             progress.finish()
             if case .stopped = error {
                 StandardStreams.errLine(error.description)

@@ -126,7 +126,7 @@ struct AddCommand: ParsableCommand {
         if copy { allowing.insert(.anotherCopy) }
         if force { allowing.insert(.notARecord) }
         let adding = AddCodes(
-            store: store, access: access, allowing: allowing, wait: wait ? timeout : nil, stopRequest: stop,
+            store: store, access: access, allowing: allowing, wait: wait ? timeout : nil,
             catalogue: wait ? catalogue.open("crates add") : nil)
         if wait, isatty(STDERR_FILENO) == 1 {
             StandardStreams.errLine("Looking up the new records on Discogs (up to \(Int(timeout)) s)…")
@@ -134,7 +134,7 @@ struct AddCommand: ParsableCommand {
         let (codes, manual, values) = (self.codes, self.manual, fields.values)
         let out: @Sendable (String) throws -> Void = { try StandardStreams.out($0) }
         let say: @Sendable (String) -> Void = { StandardStreams.errLine("crates add: \($0)") }
-        let status = try blocking {
+        let status = try StopRequest.run(stop) {
             manual ? try await adding.addByHand(values, out: out, say: say) : try await adding.run(codes, out: out, say: say)
         }
         if let stop, stop.isRequested { throw ExitCode(stop.exitStatus) }

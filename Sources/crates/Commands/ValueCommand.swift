@@ -99,8 +99,8 @@ struct ValueCommand: ParsableCommand {
             }
             let progress = SyncProgressLine(limiter: access.client.rateLimiter, priority: CollectionValuation.priority)
             let valuation = CollectionValuation(store: store, access: access)
-            let outcome = try blocking {
-                let outcome = await valuation.refresh(currency: asked ?? configured, stop: stop) { done, total in
+            let outcome = try StopRequest.run(stop) {
+                let outcome = await valuation.refresh(currency: asked ?? configured) { done, total in
                     progress.show(.pricing(done: done, total: total))
                 }
                 await progress.finish()

@@ -153,8 +153,8 @@ struct WantCommand: ParsableCommand {
                 let progress = SyncProgressLine(limiter: access.client.rateLimiter, priority: CollectionValuation.priority)
                 let prices = WantlistPrices(store: store, access: access)
                 let currency = ConfigurationFile.current().currency
-                let outcome = try blocking {
-                    let outcome = await prices.refresh(currency: currency, stop: stop) { done, total in
+                let outcome = try stop.run {
+                    let outcome = await prices.refresh(currency: currency) { done, total in
                         progress.show(.pricing(done: done, total: total))
                     }
                     await progress.finish()

@@ -160,94 +160,59 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var diagnostics: VerboseOption
 
-    /// crates' own `export --json` file: the collection restored exactly, into an empty one.
-    private func restore(_ source: ImportInput.Source, prefix: [UInt8], stop: StopRequest) throws {
-        let unused = [(copies, "--copies"), (manualMissing, "--manual-missing"), (keepValues, "--keep-values"),
-            (report != nil, "--report"),
-        ]
-            .filter(\.0).map(\.1)
-        if !unused.isEmpty {
-            throw CLIError("\(file) is crates' JSON export, which is restored as it is: \(unused.joined(separator: ", ")) "
-                + "\(unused.count == 1 ? "does" : "do") not apply")
-        }
-        // A dry run creates no database file: a collection not there yet is an empty one.
-        let path = try self.store.path()
-        let store = dryRun && !FileManager.default.fileExists(atPath: path) ? try CollectionStore.inMemory() : try self.store.open()
-        let file = source.name
-        let outcome: CollectionRestore.Outcome
-        do {
-            let dryRun = self.dryRun
-            outcome = try blocking {
-                try await CollectionRestore.run(
-                    source: source, prefix: prefix, store: store, dryRun: dryRun, shouldContinue: { !stop.isRequested })
-            }
-        } catch let failure as CollectionRestore.Failure {
-            if case .interrupted = failure {
-                StandardStreams.errLine(failure.description)
-                throw ExitCode(stop.exitStatus)
-            }
-            throw CLIError(failure.description)
-        }
-        var lines = [
-            "\(file): \(dryRun ? "would restore" : "restored") \(counted(outcome.records, "record")) and \(counted(outcome.places, "place"))"
-                + (outcome.discogsRows > 0 ? " with their Discogs links" : "") + ", ids and label codes as they were"
-                + (dryRun ? "; nothing was written (--dry-run)." : ".")
-        ]
-        if outcome.waiting > 0, !dryRun {
-            lines.append("\(counted(outcome.waiting, "lookup")) \(outcome.waiting == 1 ? "waits" : "wait") in the queue: `crates` looks them up.")
-        }
-        if outcome.linksWithoutRecord > 0 {
-            StandardStreams.errLine(
-                "\(file): \(counted(outcome.linksWithoutRecord, "Discogs link")) \(outcome.linksWithoutRecord == 1 ? "names a record" : "name records") "
-                    + "this export does not hold (an export of an older crates cannot tell a copy deleted in crates from one the file "
-                    + "lost): kept as \(outcome.linksWithoutRecord == 1 ? "it is" : "they are"), and `crates sync` reports "
-                    + "\(outcome.linksWithoutRecord == 1 ? "it" : "them") but never removes \(outcome.linksWithoutRecord == 1 ? "its copy" : "their copies") from Discogs")
-        }
-        try StandardStreams.out(lines: lines)
-    }
-
     func run() throws {
         diagnostics.install("import")
         let stop = StopRequest.install(announcement: "Stopping: the records added so far are kept (Ctrl-C again to quit at once)")
-        let name = file == "-" ? "stdin" : file
-        let databasePath = try store.path()
         // Every output path is checked before anything is read or added.
         if let report { try store.checkOutput(report) }
-        // The input is opened once and its start read once, to tell crates' JSON export from
-        // a list: a pipe or a FIFO read twice would lose what the first reading took.
-        let parsed: ImportFile
+        var request = ImportRun.Request(path: file)
+        request.strict = strict
+        request.force = force
+        request.copies = copies
+        request.dryRun = dryRun
+        request.lookups = !lookup.noLookup
+        request.manualMissing = manualMissing
+        request.keepValues = keepValues
+        request.reportPath = report
+        let (store, catalogue) = (self.store, lookup.catalogue)
+        let run = ImportRun(
+            request, progress: ImportProgress(), databasePath: try store.path(), openStore: { try store.open() },
+            openCatalogue: { catalogue.open("crates import") },
+            discogs: { Result { () throws(DiscogsAccessError) in try DiscogsAccess.make() } })
+        let outcome: ImportRun.Outcome
         do {
-            let source = try ImportInput.open(path: file)
-            defer { source.close() }
-            guard let start = try ImportInput.peek(source, count: CollectionRestore.signatureLength, shouldContinue: { !stop.isRequested })
-            else { throw ExitCode(stop.exitStatus) }
-            if CollectionRestore.isExport(start: start) { return try restore(source, prefix: start, stop: stop) }
-            let read = try ImportInput.read(
-                descriptor: source.descriptor, name: source.name, prefix: start, strict: strict, force: force,
-                shouldContinue: { !stop.isRequested })
-            switch read {
-            case .complete(let read): parsed = read
-            case .stopped: throw ExitCode(stop.exitStatus)
-            }
-        } catch let error as ImportInput.Failure {
-            throw CLIError(error.description)
+            outcome = try stop.run { try await run.run() }
+        } catch let failure as ImportRun.Failure {
+            throw CLIError(failure.description)
         }
-        // Every line is checked before anything is written; the refused ones are reported
-        // first, in file order, then the rows that may not be what was meant.
-        for refusal in parsed.refusals { StandardStreams.errLine(refusal.message(file: name)) }
-        if parsed.refusalCount > parsed.refusals.count {
-            StandardStreams.errLine("\(name): … and \(parsed.refusalCount - parsed.refusals.count) more refused lines")
-        }
-        for warning in parsed.warnings { StandardStreams.errLine(warning.message(file: name)) }
-        if stop.isRequested { throw ExitCode(stop.exitStatus) }
+        let status = try Self.show(outcome)
+        let exit = outcome.exitStatus(stoppedBy: stop, printed: status)
+        if exit != 0 { throw ExitCode(exit) }
+    }
 
-        if dryRun {
-            let plan: ImportPlan
-            do {
-                plan = try Importer.dryRun(parsed, databasePath: databasePath, copies: copies)
-            } catch {
-                throw CLIError("\(error)")
+    /// Prints what the run did; the status of a summary that could not be printed (74), else 0.
+    private static func show(_ outcome: ImportRun.Outcome) throws -> Int32 {
+        switch outcome {
+        case .restored(let restored, let file, let dryRun):
+            var lines = [
+                "\(file): \(dryRun ? "would restore" : "restored") \(counted(restored.records, "record")) and "
+                    + "\(counted(restored.places, "place"))" + (restored.discogsRows > 0 ? " with their Discogs links" : "")
+                    + ", ids and label codes as they were" + (dryRun ? "; nothing was written (--dry-run)." : ".")
+            ]
+            if restored.waiting > 0, !dryRun {
+                lines.append(
+                    "\(counted(restored.waiting, "lookup")) \(restored.waiting == 1 ? "waits" : "wait") in the queue: `crates` looks them up.")
             }
+            let links = restored.linksWithoutRecord
+            if links > 0 {
+                StandardStreams.errLine(
+                    "\(file): \(counted(links, "Discogs link")) \(links == 1 ? "names a record" : "name records") "
+                        + "this export does not hold (an export of an older crates cannot tell a copy deleted in crates from one the file "
+                        + "lost): kept as \(links == 1 ? "it is" : "they are"), and `crates sync` reports "
+                        + "\(links == 1 ? "it" : "them") but never removes \(links == 1 ? "its copy" : "their copies") from Discogs")
+            }
+            try StandardStreams.out(lines: lines)
+        case .planned(let plan, let summary, _):
             // Line by line: a plan of a million lines is never held as text.
             var chunk = ""
             try plan.forEachLine { line in
@@ -258,42 +223,26 @@ struct ImportCommand: ParsableCommand {
                 }
             }
             if !chunk.isEmpty { try StandardStreams.out(chunk) }
-            StandardStreams.errLine(plan.dryRunSummary(name: name, strict: strict))
-            if parsed.refusalCount > 0 { throw ExitCode(2) }
-            return
-        }
-        if strict, parsed.refusalCount > 0 {
-            StandardStreams.errLine("\(name): \(counted(parsed.refusalCount, "line")) refused: nothing imported (--strict)")
-            throw ExitCode(2)
-        }
-
-        let importer = Importer(
-            store: try store.open(), progress: ImportProgress(), stopRequest: stop,
-            catalogue: lookup.noLookup ? nil : lookup.catalogue.open("crates import"))
-        let options = Importer.Options(copies: copies, lookups: !lookup.noLookup, reportPath: report, manualMissing: manualMissing,
-            keepValues: keepValues)
-        let outcome: Importer.Outcome
-        do {
-            outcome = try blocking {
-                try await importer.run(
-                    parsed, name: name, options: options, databasePath: databasePath,
-                    discogs: { Result { () throws(DiscogsAccessError) in try DiscogsAccess.make() } })
+            StandardStreams.errLine(summary)
+        case .refused(let message):
+            StandardStreams.errLine(message)
+        case .stopped(let message):
+            if let message { StandardStreams.errLine(message) }
+        case .imported(let imported, let name):
+            var status: Int32 = 0
+            do {
+                try StandardStreams.out(lines: imported.lines)
+            } catch {
+                // The records are in the collection whatever became of the summary: said on
+                // standard error, with a status of its own.
+                StandardStreams.errLine(
+                    "\(name): \(counted(imported.added, "record")) added and kept, but the summary was not printed: \(error); "
+                        + "`crates list` shows the collection")
+                status = AddCodes.outputFailed
             }
-        } catch let error as ImportRunError {
-            throw CLIError(error.description)
+            if let message = imported.closingMessage { StandardStreams.errLine(message) }
+            return status
         }
-        var status = outcome.exitStatus(stoppedBy: stop)
-        do {
-            try StandardStreams.out(lines: outcome.lines)
-        } catch {
-            // The records are in the collection whatever became of the summary: said on
-            // standard error, with a status of its own.
-            StandardStreams.errLine(
-                "\(name): \(counted(outcome.added, "record")) added and kept, but the summary was not printed: \(error); "
-                    + "`crates list` shows the collection")
-            if status == 0 { status = AddCodes.outputFailed }
-        }
-        if let message = outcome.closingMessage { StandardStreams.errLine(message) }
-        if status != 0 { throw ExitCode(status) }
+        return 0
     }
 }

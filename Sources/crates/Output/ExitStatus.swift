@@ -105,3 +105,22 @@ extension Importer.Outcome {
         }
     }
 }
+
+extension ImportRun.Outcome {
+    /// The import's status (`Importer.Outcome`'s); 2: lines refused (a dry run that found
+    /// some, or `--strict`); 128 + n: stopped by signal n; else `printed` (74: the summary
+    /// could not be printed) when the import ended well.
+    func exitStatus(stoppedBy stop: StopRequest, printed: Int32) -> Int32 {
+        switch self {
+        case .restored: 0
+        case .planned(_, _, let linesRefused): linesRefused ? 2 : 0
+        case .refused: 2
+        case .stopped: stop.exitStatus
+        case .imported(let outcome, _):
+            switch outcome.exitStatus(stoppedBy: stop) {
+            case 0: printed
+            case let status: status
+            }
+        }
+    }
+}

@@ -294,7 +294,7 @@ struct DiscogsSyncTests {
         try (older.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
         let restored = SyncBench(temporary: try TemporaryStore(), server: bench.server)
         let source = try ImportInput.open(path: file)
-        let outcome = try await CollectionRestore.run(source: source, prefix: [], store: restored.store, shouldContinue: { true })
+        let outcome = try await CollectionRestore.run(source: source, prefix: [], store: restored.store)
         source.close()
         #expect(outcome.records == 1 && outcome.linksWithoutRecord == 1)
         #expect(try await restored.store.linksDeletedInCrates().isEmpty)

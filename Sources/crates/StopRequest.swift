@@ -1,16 +1,18 @@
+import CratesApp
 import CratesStore
 import Foundation
 import Synchronization
 
 /// Ctrl-C (SIGINT), SIGTERM and SIGHUP (the terminal closed) for a command that must stop
-/// cleanly: the first asks the work to stop (after the batch in hand, or the lookup in hand,
-/// whose record goes back to the queue); a second Ctrl-C ends the process at once, which
-/// SQLite's journal makes as safe as a kill -9 (and the collection file is left complete
-/// first: `quitNow`).
+/// cleanly: the first cancels the command's root task (`run`), which is the one way work in
+/// CratesApp hears a stop (the batch in hand is finished, the lookup in hand goes back to
+/// the queue, what was done is reported: ARCHITECTURE.md, Concurrency); a second Ctrl-C
+/// ends the process at once, which SQLite's journal makes as safe as a kill -9 (and the
+/// collection file is left complete first: `quitNow`).
 ///
 /// The signal handler only writes the signal's number to a pipe (async-signal-safe); a
 /// thread reads it and does the rest.
-public final class StopRequest: Sendable {
+final class StopRequest: Sendable {
     private struct State {
         var signal: Int32?
         var handlers: [@Sendable () -> Void] = []
@@ -23,13 +25,12 @@ public final class StopRequest: Sendable {
     // Written once in `install` before the handlers are installed; the handlers only read.
     nonisolated(unsafe) private static var writeEnd: Int32 = -1
 
-    /// A request that no signal triggers (for the TUI's session and for tests).
-    public init(announcement: String? = nil) {
+    private init(announcement: String?) {
         self.announcement = announcement
     }
 
     /// Installs the handlers for this process (once per process).
-    public static func install(announcement: String?) -> StopRequest {
+    static func install(announcement: String?) -> StopRequest {
         installed.store(true, ordering: .sequentiallyConsistent)
         let request = StopRequest(announcement: announcement)
         var fds: [Int32] = [-1, -1]
@@ -77,7 +78,7 @@ public final class StopRequest: Sendable {
     /// they would by default, but leave the collection file complete first (`quitNow`).
     /// Does nothing when a request is installed already (`import`, `add --wait`), whose first
     /// signal stops the work and whose process then exits the ordinary way.
-    public static func quitOnSignals() {
+    static func quitOnSignals() {
         guard !installed.load(ordering: .sequentiallyConsistent) else { return }
         let request = install(announcement: nil)
         request.onRequest { quitNow(request.exitStatus) }
@@ -93,24 +94,38 @@ public final class StopRequest: Sendable {
     }
 
     /// The signal that asked the work to stop, if one did.
-    public var stopSignal: Int32? { state.withLock { $0.signal } }
+    var stopSignal: Int32? { state.withLock { $0.signal } }
 
-    public var isRequested: Bool { stopSignal != nil }
+    var isRequested: Bool { stopSignal != nil }
 
     /// The exit status a shell reports for a process stopped by the signal (130 for Ctrl-C).
-    public var exitStatus: Int32 { 128 + (stopSignal ?? SIGINT) }
+    var exitStatus: Int32 { 128 + (stopSignal ?? SIGINT) }
+
+    /// Runs `body` as the command's root task, waiting for it on this thread (as
+    /// `blocking`): the first signal cancels the task, which its work hears through task
+    /// cancellation alone, and which then returns what it did.
+    func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        try blocking {
+            let root = Task { try await body() }
+            self.onRequest { root.cancel() }
+            return try await root.value
+        }
+    }
+
+    /// `body` as `stop`'s root task, or, without one, as `blocking` runs it.
+    static func run<T: Sendable>(_ stop: StopRequest?, _ body: @escaping @Sendable () async throws -> T) throws -> T {
+        if let stop { return try stop.run(body) }
+        return try blocking(body)
+    }
 
     /// Runs `body` when a stop is asked for (at once if it already was).
-    public func onRequest(_ body: @escaping @Sendable () -> Void) {
+    func onRequest(_ body: @escaping @Sendable () -> Void) {
         let already = state.withLock { state -> Bool in
             if state.signal == nil { state.handlers.append(body) }
             return state.signal != nil
         }
         if already { body() }
     }
-
-    /// Asks for a stop as the signal `number` would.
-    public func request(_ number: Int32 = SIGINT) { received(number) }
 
     private func received(_ number: Int32) {
         let (first, handlers) = state.withLock { state -> (Bool, [@Sendable () -> Void]) in
