@@ -89,14 +89,7 @@ struct ValueCommand: ParsableCommand {
         let configured = ConfigurationFile.current().currency
         var status: Int32 = 0
         if refresh {
-            let access: DiscogsAccess
-            do {
-                access = try DiscogsAccess.make()
-                try access.requireSignedIn()
-            } catch {
-                StandardStreams.errLine("crates value: \(error)")
-                throw ExitCode(3)
-            }
+            let access = try DiscogsAccess.signedIn(for: "value")
             let progress = SyncProgressLine(limiter: access.client.rateLimiter, priority: CollectionValuation.priority)
             let valuation = CollectionValuation(store: store, access: access)
             let outcome = try blocking {

@@ -141,14 +141,7 @@ struct WantCommand: ParsableCommand {
             let store = try self.store.open()
             var status: Int32 = 0
             if refresh {
-                let access: DiscogsAccess
-                do {
-                    access = try DiscogsAccess.make()
-                    try access.requireSignedIn()
-                } catch {
-                    StandardStreams.errLine("crates want list: \(error)")
-                    throw ExitCode(3)
-                }
+                let access = try DiscogsAccess.signedIn(for: "want list")
                 let stop = StopRequest.install(announcement: "Stopping: the figures asked so far are kept (Ctrl-C again to quit at once)")
                 let progress = SyncProgressLine(limiter: access.client.rateLimiter, priority: CollectionValuation.priority)
                 let prices = WantlistPrices(store: store, access: access)
