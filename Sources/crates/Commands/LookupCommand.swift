@@ -91,15 +91,11 @@ struct LookupCommand: ParsableCommand {
             return ExitCode(status)
         }
         let entry: CodeEntry
-        do {
-            entry = try CodeEntry.parseConfigured(code)
+        do throws(DiscogsAnswerError) {
+            entry = try DiscogsAnswer.entry(code, force: force)
         } catch {
-            throw fail("\(shown): \(error)", 1)
+            throw fail("\(shown): \(error)", error.exitStatus)
         }
-        if case .barcode(let gtin) = entry, let refusal = gtin.admission.refusal(force: force, action: "look it up anyway") {
-            throw fail("\(shown): \(refusal)", 1)
-        }
-        if case .label(let label) = entry { throw fail("\(shown): \(label.notARecordReason): nothing to look up", 1) }
         let catalogue = online ? nil : self.catalogue.open("crates lookup")
         let access: DiscogsAccess?
         do {
