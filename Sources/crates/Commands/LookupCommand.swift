@@ -120,7 +120,7 @@ struct LookupCommand: ParsableCommand {
             // On a terminal, aligned columns with what the collection holds of each; to a
             // pipe, the lines as scripts read them.
             let output = ColumnOutput(names: Self.names, columns: Self.terminalColumns, header: false)
-            let terminal = ColumnOutput.outputIsTerminal
+            let terminal = StandardStreams.outputIsTerminal
             try output.write(lines: answer.releases.map { release in
                 let line = TabSeparatedText.line([answer.outcome] + release.fields(web: web))
                 return terminal ? line + "\t" + (marks[release.id]?.text ?? "") : line

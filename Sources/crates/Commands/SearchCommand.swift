@@ -156,7 +156,7 @@ struct SearchCommand: ParsableCommand {
             // piped lines stay as scripts read them.
             let output = ColumnOutput(
                 names: Self.names, columns: Self.terminalColumns + [CollectionMarks.column(field: Self.names.count)], header: header.header)
-            let terminal = ColumnOutput.outputIsTerminal
+            let terminal = StandardStreams.outputIsTerminal
             try output.write(lines: found.hits.map { hit in
                 let line = SearchListing.line(hit, web: web)
                 return terminal ? line + "\t" + (marks[hit.candidate.releaseID]?.text ?? "") : line

@@ -125,7 +125,7 @@ struct ValueCommand: ParsableCommand {
                 if !ValueText.hasFigures(report), status == 0 {
                     StandardStreams.errLine("crates value: no figures stored yet: run `crates value --refresh` to ask Discogs")
                 }
-                let lines = isatty(STDOUT_FILENO) == 1
+                let lines = StandardStreams.outputIsTerminal
                     ? ValueText.readable(report, accountCurrency: accountCurrency, now: Date())
                     : ValueText.lines(report, accountCurrency: accountCurrency, now: Date())
                 try StandardStreams.out(lines: lines)

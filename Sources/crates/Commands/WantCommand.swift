@@ -161,7 +161,7 @@ struct WantCommand: ParsableCommand {
             let now = Date()
             if json {
                 try StandardStreams.out(jsonLines: entries.map { $0.want.json(price: $0.price) })
-            } else if isatty(STDOUT_FILENO) == 1 {
+            } else if StandardStreams.outputIsTerminal {
                 if entries.isEmpty { StandardStreams.errLine("The wantlist is empty: `crates want add CODE` puts a release on it.") }
                 try StandardStreams.out(lines: entries.map { $0.want.readable(price: $0.price, now: now) })
             } else {

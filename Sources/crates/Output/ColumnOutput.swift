@@ -35,19 +35,7 @@ final class ColumnOutput: Sendable {
         self.names = names
         self.columns = columns
         self.measured = measured
-        self.form = form ?? (Self.outputIsTerminal ? .aligned(width: Self.outputWidth) : .tabs(header: header))
-    }
-
-    /// Whether standard output is a terminal (a person reads it).
-    static var outputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
-
-    /// The width of the terminal on standard output: `COLUMNS` when set, else the
-    /// terminal's, else 80.
-    static var outputWidth: Int {
-        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
-        var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        return 80
+        self.form = form ?? (StandardStreams.outputIsTerminal ? .aligned(width: StandardStreams.outputWidth) : .tabs(header: header))
     }
 
     /// Whether anything but the heading was written.
