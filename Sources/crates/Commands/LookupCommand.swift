@@ -98,12 +98,10 @@ struct LookupCommand: ParsableCommand {
         }
         let catalogue = online ? nil : self.catalogue.open("crates lookup")
         let access: DiscogsAccess?
-        do {
-            access = try DiscogsAccess.make()
+        do throws(DiscogsAccessError) {
+            access = try DiscogsAccess.make(beside: catalogue)
         } catch {
-            // The catalogue may answer all the same; Discogs cannot.
-            if catalogue == nil { throw CLIError(error.description) }
-            access = nil
+            throw CLIError(error.description)
         }
         let answer: DiscogsAnswer
         do {

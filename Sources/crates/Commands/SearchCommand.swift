@@ -130,12 +130,10 @@ struct SearchCommand: ParsableCommand {
         }
         let catalogue = online ? nil : self.catalogue.open("crates search")
         let access: DiscogsAccess?
-        do {
-            access = try DiscogsAccess.make()
+        do throws(DiscogsAccessError) {
+            access = try DiscogsAccess.make(beside: catalogue)
         } catch {
-            // The catalogue may answer all the same; Discogs cannot.
-            if catalogue == nil { throw fail(error.description, 3) }
-            access = nil
+            throw fail(error.description, 3)
         }
         let finder = ReleaseFinder(access: access, catalogue: catalogue)
         let found: ReleaseFinder.Answer
