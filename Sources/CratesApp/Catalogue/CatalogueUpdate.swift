@@ -1,5 +1,6 @@
 import CratesCore
 import CratesNet
+import CratesStore
 import Foundation
 
 /// What a catalogue update says while it runs, for the person waiting; the executable
