@@ -43,11 +43,8 @@ final class DumpFileReceiver: HTTPBodyReceiver, Sendable {
     private let state: Mutex<State>
     /// The SHA-256 of what the file holds, fed as the bytes are written: a verified download
     /// is not read again (10 GB) to be checked. Nil once it cannot be trusted (a write that
-    /// failed, a prefix that could not be read). Behind the receiver's own lock, not a
-    /// `LockedBox`: a digest under way is not `Sendable` (OpenSSL's context), and a `Mutex`
-    /// holds a value of any kind that one object owns (curl's thread writes, the fetch reads
-    /// the result once the transfer is over).
-    private let digest = Mutex<SHA256Digest?>(nil)
+    /// failed, a prefix that could not be read).
+    private let digest = Mutex<DigestBox?>(nil)
 
     init(
         fd: Int32, fileBytes: Int64, directory: String, estimatedBytes: Int64, progress: DownloadProgress,
@@ -140,7 +137,7 @@ final class DumpFileReceiver: HTTPBodyReceiver, Sendable {
             }
             offset += written
         }
-        digest.withLock { $0?.update(bytes) }
+        digest.withLock { $0?.digest.update(bytes) }
         let now = state.withLock { state -> State in
             state.fileBytes += Int64(bytes.count)
             return state
@@ -154,9 +151,9 @@ extension DumpFileReceiver {
     /// The SHA-256 of the whole file as written, when this answer was hashed from its first
     /// byte (a resumed file's part read once first); nil otherwise.
     func finishedDigest() -> String? {
-        digest.withLock { digest in
-            defer { digest = nil }
-            return digest?.finish()
+        digest.withLock { box in
+            defer { box = nil }
+            return box?.digest.finish()
         }
     }
 
@@ -164,12 +161,12 @@ extension DumpFileReceiver {
     /// the part already in the file for a resumed one (206), read once here.
     private func startDigest() {
         let kept = current.fileBytes
-        let fd = fd
-        // Made and fed under the lock: the digest never leaves it.
-        digest.withLock { digest in
-            let fresh = SHA256Digest()
-            digest = kept == 0 || Self.hash(fd: fd, bytes: kept, into: fresh) ? fresh : nil
+        let box = DigestBox()
+        if kept > 0, !Self.hash(fd: fd, bytes: kept, into: box.digest) {
+            digest.withLock { $0 = nil }
+            return
         }
+        digest.withLock { $0 = box }
     }
 
     private static func hash(fd: Int32, bytes: Int64, into digest: SHA256Digest) -> Bool {
@@ -185,6 +182,17 @@ extension DumpFileReceiver {
         }
         return true
     }
+}
+
+/// A digest under way, kept behind the receiver's lock (curl's thread writes, the fetch reads
+/// the result once the transfer is over). `@unchecked Sendable`: only touched under that lock.
+///
+/// Not `LockedBox`, which takes only `Sendable` values, nor the digest bare in the `Mutex`:
+/// feeding it curl's buffer (a pointer the caller owns) inside `withLock` joins the digest's
+/// region to the caller's, which the `Mutex`'s `inout sending` value may not end in; copying
+/// each buffer out first would copy the whole 10 GB download.
+final class DigestBox: @unchecked Sendable {
+    let digest = SHA256Digest()
 }
 
 /// `Content-Range: bytes FIRST-LAST/TOTAL` (RFC 9110 section 14.4); TOTAL may be `*`.
