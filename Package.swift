@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(
             name: "CratesDumpTests", dependencies: ["CratesDump", "CratesDumpGenerator", "CratesCore", "CratesStore", "CratesTestSupport", "CZlib", "CExpat", "CStringSearch"],
             swiftSettings: strict),
-        .testTarget(name: "CratesTUITests", dependencies: ["CratesTUI"], swiftSettings: strict),
+        .testTarget(name: "CratesTUITests", dependencies: ["CratesTUI", "CratesTestSupport"], swiftSettings: strict),
         // Decodes and draws the image fixtures of Tests/Fixtures/covers (real encoders' files).
         .testTarget(name: "CratesCoversTests", dependencies: ["CratesCovers", "CratesCore", "CratesTestSupport"], swiftSettings: strict),
         // Renders label PDFs and reads them back with pdftoppm, zbarimg and pdfinfo.

@@ -27,7 +27,11 @@ public final class DumpReader: Sendable {
     public let path: String
     /// The file's size in bytes, for progress; nil for standard input.
     public let fileSize: Int64?
-    private let input: InputBox
+    /// The input, taken once by the inflating thread, which alone uses it. Behind this
+    /// reader's own lock, not a `LockedBox`: `DumpInput` (a file descriptor, an inflater's
+    /// state) is not `Sendable`, and a `Mutex` hands a value of any kind from one thread to
+    /// another.
+    private let input: Mutex<DumpInput?>
     private let chunks = BlockingChannel<DumpInput.Chunk>(capacity: 4)
     private let batches = BlockingChannel<DumpBatch>(capacity: 4)
     private let cancelled = Atomic<Bool>(false)
@@ -39,7 +43,7 @@ public final class DumpReader: Sendable {
     public init(path: String) throws(DumpError) {
         self.path = path
         fileSize = Self.fileSize(of: path)
-        input = InputBox(try DumpInput(path: path))
+        input = Mutex(try DumpInput(path: path))
     }
 
     /// Throws unless `path` is "-" or names a file or a FIFO that is there, without opening it.
@@ -59,17 +63,18 @@ public final class DumpReader: Sendable {
         let failure = LockedBox<DumpError?>(nil)
         let inputDone = DispatchSemaphore(value: 0)
         let parserDone = DispatchSemaphore(value: 0)
-        let input = self.input
         let path = self.path
         let rootIsReleases = self.rootIsReleases
 
-        let inflating = Thread {
+        let inflating = Thread { [self] in
             defer {
                 chunks.finish()
                 inputDone.signal()
             }
+            // Taken out of the lock by this thread, which alone reads it from here on.
+            guard let input = self.input.withLock({ $0.take() }) else { return }
             do throws(DumpError) {
-                while let chunk = try input.input.next() {
+                while let chunk = try input.next() {
                     guard chunks.send(chunk) else { return }
                 }
             } catch {
@@ -160,9 +165,3 @@ extension DumpReader {
     }
 }
 
-/// The input, handed to the inflating thread before it starts and used by it alone.
-/// `@unchecked Sendable`: only one thread (the inflating one) ever touches it.
-private final class InputBox: @unchecked Sendable {
-    let input: DumpInput
-    init(_ input: DumpInput) { self.input = input }
-}

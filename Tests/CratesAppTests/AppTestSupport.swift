@@ -16,7 +16,6 @@ final class TemporaryStore: Sendable {
     }
 }
 
-func gtin(_ text: String) throws -> GTIN { try GTIN.parse(text).gtin }
 
 /// The events a session posted, in order.
 final class EventLog: Sendable {
@@ -56,7 +55,7 @@ func worker(_ store: CollectionStore, _ access: DiscogsAccess) -> LookupWorker {
 /// Adds a pending record of `digits`.
 @discardableResult
 func addPending(_ store: CollectionStore, _ digits: String) async throws -> CollectionRecord {
-    try await store.add(NewRecord(gtin: try gtin(digits), addMethod: .typed))
+    try await store.add(NewRecord(gtin: Fixtures.gtin(digits), addMethod: .typed))
 }
 
 /// Starts `session`, runs `body`, and stops the session however `body` ends (a failed wait

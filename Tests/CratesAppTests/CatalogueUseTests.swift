@@ -11,21 +11,15 @@ import Testing
 /// through the real libcurl transport.
 @Suite("The catalogue in crates: import, add --wait, lookup, search, the UI")
 struct CatalogueUseTests {
-    static let known = (1...3).map { sampleGTIN(8_100_000 + $0) }
+    static let known = (1...3).map { Fixtures.gtin(8_100_000 + $0) }
     /// Two pressings share it.
-    static let shared = sampleGTIN(8_100_010)
+    static let shared = Fixtures.gtin(8_100_010)
     /// Not in the catalogue (nor on the loopback server).
-    static let unknown = sampleGTIN(8_100_020)
-
-    static func release(_ id: Int) -> Release {
-        Release(
-            id: id, artist: "Artist \(id)", title: "Title \(id)", genres: ["Jazz"], formats: ["Vinyl, LP"], year: 1971,
-            labels: [.init(name: "Label", catno: "CAT \(id)")], hasFullDetails: false)
-    }
+    static let unknown = Fixtures.gtin(8_100_020)
 
     static func catalogue() -> InMemoryReleaseCatalogue {
         InMemoryReleaseCatalogue(
-            known.enumerated().map { (release(1 + $0.offset), [$0.element]) } + [(release(10), [shared]), (release(11), [shared])])
+            known.enumerated().map { (Fixtures.catalogueRelease(1 + $0.offset), [$0.element]) } + [(Fixtures.catalogueRelease(10), [shared]), (Fixtures.catalogueRelease(11), [shared])])
     }
 
     /// The record of `gtin` among the first few (a test's collection is small).
@@ -113,7 +107,7 @@ struct CatalogueUseTests {
         #expect(try await server.stats().requests == 0)
         #expect(try Self.source(of: known) == "catalogue")
 
-        let online = try await DiscogsAnswer.ask(.barcode(try gtin("5099750442227")), access: signedIn, catalogue: catalogue)
+        let online = try await DiscogsAnswer.ask(.barcode(Fixtures.gtin("5099750442227")), access: signedIn, catalogue: catalogue)
         #expect(online.source == .discogs && online.outcome == "matched")
         #expect(try Self.source(of: online) == "discogs")
         // --online: no catalogue.

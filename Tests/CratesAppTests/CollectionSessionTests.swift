@@ -18,7 +18,7 @@ struct CollectionSessionTests {
             _ = try await log.first("lookups off") { if case .discogs(.lookupsOff) = $0 { true } else { nil } }
             _ = try await log.first("the empty collection") { if case .window(let w) = $0, w.totalRecords == 0 { true } else { nil } }
 
-            let code = try gtin("5099750442227")
+            let code = Fixtures.gtin("5099750442227")
             session.perform(.add(.barcode(code), method: .wedge))
             let id = try await log.first("added") { if case .added(let id) = $0 { id } else { nil } }
             _ = try await log.first("said added") { if case .message("Added 5099750442227", false) = $0 { true } else { nil } }
@@ -52,10 +52,10 @@ struct CollectionSessionTests {
         let log = EventLog()
         let session = CollectionSession(store: temporary.store, discogs: nil, lookups: false, scanner: nil, post: log.post)
         try await running(session) {
-            session.perform(.add(.barcode(try gtin("9781617292156")), method: .typed))
+            session.perform(.add(.barcode(Fixtures.gtin("9781617292156")), method: .typed))
             let question = try await log.first("a question") { if case .ask(let q) = $0 { q } else { nil } }
             #expect(question.text == "This is a book (ISBN 9781617292156): add it anyway?")
-            session.perform(.add(.barcode(try gtin("2012345678903")), method: .camera))
+            session.perform(.add(.barcode(Fixtures.gtin("2012345678903")), method: .camera))
             let message = try await log.first("an error message") { if case .message(let text, true) = $0 { text } else { nil } }
             #expect(message.contains("restricted-circulation"))
             session.perform(question.yes)

@@ -18,7 +18,7 @@ struct CollectionValuationTests {
         var ids: [Int64] = []
         for (n, release) in [1, 5_134_861].enumerated() {
             let record = try await store.add(NewRecord(
-                gtin: sampleGTIN(n), addMethod: .typed,
+                gtin: Fixtures.gtin(n), addMethod: .typed,
                 release: Release(id: release, artist: "Artist", title: "Title \(n)", genres: ["Rock"]),
                 grading: CopyGrading(media: .veryGoodPlus)))
             ids.append(record.id)
@@ -38,7 +38,7 @@ struct CollectionValuationTests {
         let outcome = await valuation.refresh(currency: "USD")
         #expect(outcome.ending == .complete, "\(outcome.messages)")
         let never = try await store.add(NewRecord(
-            gtin: sampleGTIN(7), addMethod: .typed, release: Release(id: 13_416_116, artist: "Later", title: "Added", genres: ["Rock"])))
+            gtin: Fixtures.gtin(7), addMethod: .typed, release: Release(id: 13_416_116, artist: "Later", title: "Added", genres: ["Rock"])))
         let report = try await store.valueReport(currency: "USD", accountCurrency: false)
         let lines = ValueText.readable(report, accountCurrency: false, now: now.addingTimeInterval(3 * 86_400))
         #expect(lines.first == "Currency: USD")
@@ -107,7 +107,7 @@ struct CollectionValuationTests {
         let store = try CollectionStore.inMemory()
         let client = try access(server).client
         let release = try await client.release(id: 5_134_861)
-        let record = try await store.add(NewRecord(gtin: sampleGTIN(1), addMethod: .typed, release: release))
+        let record = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addMethod: .typed, release: release))
         let details = try #require(try await store.details(record.id))
         let value = try #require(details.value)
         #expect(value.currency == "" && value.figure.lowestPrice == 6.98 && value.figure.forSale == 14)
@@ -125,7 +125,7 @@ struct CollectionValuationTests {
         let store = try CollectionStore.inMemory()
         var release = Release(id: 7, artist: "A", title: "T", genres: ["Rock"], formats: [], rawJSON: json)
         release.hasFullDetails = true
-        let record = try await store.add(NewRecord(gtin: sampleGTIN(1), addMethod: .typed, release: release))
+        let record = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addMethod: .typed, release: release))
         let figure = try await store.details(record.id)?.value?.figure
         #expect(figure?.lowestPrice == nil, "\(String(describing: figure))")
         #expect((figure?.forSale ?? 0) >= 0, "\(String(describing: figure))")

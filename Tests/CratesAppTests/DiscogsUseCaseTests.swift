@@ -65,14 +65,14 @@ struct DiscogsUseCaseTests {
     func lookupAnswer() async throws {
         let server = try await DiscogsTestServer.start()
         let signedIn = try access(server)
-        let matched = try await DiscogsAnswer.ask(.barcode(try gtin("0727361626525")), access: signedIn)
+        let matched = try await DiscogsAnswer.ask(.barcode(Fixtures.gtin("0727361626525")), access: signedIn)
         #expect(matched.outcome == "matched" && matched.matchedForm == "7 27361 62652 5")
-        let several = try await DiscogsAnswer.ask(.barcode(try gtin("5012345678900")), access: signedIn)
+        let several = try await DiscogsAnswer.ask(.barcode(Fixtures.gtin("5012345678900")), access: signedIn)
         #expect(several.outcome == "ambiguous" && several.releases.count == 2)
-        let none = try await DiscogsAnswer.ask(.barcode(try gtin("5012345678917")), access: signedIn)
+        let none = try await DiscogsAnswer.ask(.barcode(Fixtures.gtin("5012345678917")), access: signedIn)
         #expect(none.outcome == "notFound" && none.releases.isEmpty && !none.searched.isEmpty)
         await #expect(throws: DiscogsAnswerError.self) {
-            _ = try await DiscogsAnswer.ask(.barcode(try gtin("0727361626525")), access: try access(server, token: nil))
+            _ = try await DiscogsAnswer.ask(.barcode(Fixtures.gtin("0727361626525")), access: try access(server, token: nil))
         }
         do {
             _ = try await DiscogsAnswer.ask(.release(999), access: signedIn)

@@ -14,7 +14,7 @@ import Glibc
     @Test func inputIsReadInChunksAndStopsWhenAsked() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("gtins.txt")
-        try (1...20_000).map { sampleGTIN($0).canonical }.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        try (1...20_000).map { Fixtures.gtin($0).canonical }.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
         guard case .complete(let file) = try ImportInput.read(path: path) else {
             Issue.record("not read to the end")
             return

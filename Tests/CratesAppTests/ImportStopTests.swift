@@ -28,7 +28,7 @@ struct ImportStopTests {
     static func shelf(_ directory: TemporaryDirectory) throws -> String {
         let path = directory.file("shelf.txt")
         let count = CollectionStore.defaultBatchSize + 100
-        try (1...count).map { sampleGTIN($0).canonical }.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        try (1...count).map { Fixtures.gtin($0).canonical }.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
@@ -89,7 +89,7 @@ struct ImportStopTests {
     @Test("crates' JSON export, its restore cancelled: interrupted, nothing restored")
     func restoreCancelled() async throws {
         let source = try TemporaryStore()
-        _ = try await source.store.add(NewRecord(gtin: sampleGTIN(1), addMethod: .typed))
+        _ = try await source.store.add(NewRecord(gtin: Fixtures.gtin(1), addMethod: .typed))
         let path = source.directory.file("export.json")
         let export = try ExportFile(path: path)
         try await CollectionExport(store: source.store, filter: ExportFilter()).writeJSON(to: export)

@@ -1,6 +1,7 @@
 import CratesApp
 import CratesCore
 @_spi(Benchmark) import CratesStore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -22,8 +23,8 @@ struct LocationSessionTests {
         try await running(session) {
 
             session.perform(.add(try Self.label(crate), method: .wedge))
-            let first = try gtin("5029141777638")
-            let second = try gtin("5017066907438")
+            let first = Fixtures.gtin("5029141777638")
+            let second = Fixtures.gtin("5017066907438")
             // Straight after the label, before its event could have come back: the order of the
             // requests is what puts them in the place.
             session.perform(.add(.barcode(first), method: .wedge))
@@ -77,8 +78,8 @@ struct LocationSessionTests {
         let store = temporary.store
         let crate = try await store.addLocation(name: "Crate A3", in: nil)
         let shelf = try await store.addLocation(name: "Shelf 1", in: nil)
-        let loose = try await store.add(NewRecord(gtin: try gtin("5029141777638"), addMethod: .typed))
-        let shelved = try await store.add(NewRecord(gtin: try gtin("5017066907438"), addMethod: .typed, locationID: shelf.id))
+        let loose = try await store.add(NewRecord(gtin: Fixtures.gtin("5029141777638"), addMethod: .typed))
+        let shelved = try await store.add(NewRecord(gtin: Fixtures.gtin("5017066907438"), addMethod: .typed, locationID: shelf.id))
         let log = EventLog()
         let session = CollectionSession(store: store, discogs: nil, lookups: false, scanner: nil, post: log.post)
         try await running(session) {
@@ -109,7 +110,7 @@ struct LocationSessionTests {
         let temporary = try TemporaryStore()
         let store = temporary.store
         let crate = try await store.addLocation(name: "Crate A3", in: nil)
-        let record = try await store.add(NewRecord(gtin: try gtin("5029141777638"), addMethod: .typed))
+        let record = try await store.add(NewRecord(gtin: Fixtures.gtin("5029141777638"), addMethod: .typed))
         let log = EventLog()
         let session = CollectionSession(store: store, discogs: nil, lookups: false, scanner: nil, post: log.post)
         try await running(session) {
@@ -132,7 +133,7 @@ struct LocationSessionTests {
         #expect(reason == "crates location label \(crate.id): a place's own label, not a record's barcode")
         // Every copy already in the place: the question is another copy's, not a move.
         _ = try await store.moveRecords([record.id], to: crate.id)
-        guard case .held(let question) = try await adder.add(.barcode(try gtin("5029141777638")), method: .wedge, into: crate)
+        guard case .held(let question) = try await adder.add(.barcode(Fixtures.gtin("5029141777638")), method: .wedge, into: crate)
         else {
             Issue.record("a duplicate must be held")
             return
@@ -147,7 +148,7 @@ struct LocationSessionTests {
         let room = try await directory.add("Living Room", in: nil)
         let shelf = try await directory.add("Shelf 2", in: "living room")
         _ = try await directory.add("Crate A3", in: "Living Room/Shelf 2")
-        let record = try await temporary.store.add(NewRecord(gtin: try gtin("5029141777638"), addMethod: .typed))
+        let record = try await temporary.store.add(NewRecord(gtin: Fixtures.gtin("5029141777638"), addMethod: .typed))
         let moved = try await directory.move([record.id, 77], to: "Shelf 2/Crate A3")
         #expect(moved.moved == [record.id] && moved.missing == [77])
         #expect(moved.summary == "Moved 1 record into Crate A3 (Living Room › Shelf 2)")
@@ -222,7 +223,7 @@ struct StatisticsSessionTests {
     func twoAnswers() async throws {
         let temporary = try TemporaryStore()
         let store = temporary.store
-        _ = try await store.add(NewRecord(gtin: try gtin("5029141777638"), addMethod: .typed))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin("5029141777638"), addMethod: .typed))
         let log = EventLog()
         let session = CollectionSession(store: store, discogs: nil, lookups: false, scanner: nil, post: log.post)
         session.start()

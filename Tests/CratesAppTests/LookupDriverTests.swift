@@ -49,7 +49,7 @@ struct LookupDriverTests {
         let release = Release(
             id: 5_134_861, artist: "HammerFall", title: "Glory To The Brave", genres: ["Rock"], styles: [], formats: ["CD"],
             year: 1997, country: "Europe", labels: [], url: "https://www.discogs.com/release/5134861", rawJSON: "{}")
-        let matched = try await temporary.store.add(NewRecord(gtin: try gtin("0727361626525"), addMethod: .releaseID, release: release))
+        let matched = try await temporary.store.add(NewRecord(gtin: Fixtures.gtin("0727361626525"), addMethod: .releaseID, release: release))
         #expect(try await temporary.store.record(matched.id)?.lookupState == .matched)
         let run = await LookupDriver(worker: worker(temporary.store, try access(server))).run(
             until: .settled([matched.id]), timeout: .seconds(60))

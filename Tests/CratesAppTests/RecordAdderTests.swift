@@ -1,6 +1,7 @@
 import CratesApp
 import CratesCore
 @_spi(Benchmark) import CratesStore
+import CratesTestSupport
 import Testing
 
 /// The rules for adding one copy, against a real store file.
@@ -10,7 +11,7 @@ struct RecordAdderTests {
     func duplicates() async throws {
         let temporary = try TemporaryStore()
         let adder = RecordAdder(store: temporary.store, discogs: nil)
-        let code = try gtin("5099750442227")
+        let code = Fixtures.gtin("5099750442227")
         guard case .added(let first, nil) = try await adder.add(.barcode(code), method: .typed) else {
             Issue.record("not added")
             return
@@ -35,7 +36,7 @@ struct RecordAdderTests {
         let temporary = try TemporaryStore()
         let store = temporary.store
         let adder = RecordAdder(store: store, discogs: nil)
-        let code = try gtin("5099750442227")
+        let code = Fixtures.gtin("5099750442227")
         let shelf = try await store.addLocation(name: "Shelf 2", in: try await store.addLocation(name: "Room", in: nil).id)
         _ = try await store.add(NewRecord(
             gtin: code, addMethod: .typed, locationID: shelf.id, grading: CopyGrading(media: .veryGoodPlus, sleeve: .veryGood)))
@@ -50,7 +51,7 @@ struct RecordAdderTests {
     func books() async throws {
         let temporary = try TemporaryStore()
         let adder = RecordAdder(store: temporary.store, discogs: nil)
-        let isbn = try gtin("9781617292156")
+        let isbn = Fixtures.gtin("9781617292156")
         guard case .held(let question) = try await adder.add(.barcode(isbn), method: .typed) else {
             Issue.record("a book must be held")
             return
@@ -74,7 +75,7 @@ struct RecordAdderTests {
     func priceLabel() async throws {
         let temporary = try TemporaryStore()
         let adder = RecordAdder(store: temporary.store, discogs: nil)
-        let label = try gtin("2012345678903")
+        let label = Fixtures.gtin("2012345678903")
         guard case .refused(let reason) = try await adder.add(.barcode(label), method: .typed, allowing: [.notARecord, .anotherCopy])
         else {
             Issue.record("a price label must be refused")

@@ -1,6 +1,7 @@
 import CratesApp
 import CratesCore
 import CratesStore
+import CratesTestSupport
 import Testing
 
 @Suite("UndoLedger: delete and undo")
@@ -9,8 +10,8 @@ struct UndoLedgerTests {
     func undo() async throws {
         let temporary = try TemporaryStore()
         let store = temporary.store
-        let a = try await store.add(NewRecord(gtin: try gtin("5099750442227"), addMethod: .typed))
-        let b = try await store.add(NewRecord(gtin: try gtin("0077774620024"), addMethod: .wedge))
+        let a = try await store.add(NewRecord(gtin: Fixtures.gtin("5099750442227"), addMethod: .typed))
+        let b = try await store.add(NewRecord(gtin: Fixtures.gtin("0077774620024"), addMethod: .wedge))
         try await store.retry([a.id])
         let ledger = UndoLedger(store: store)
         let (count, token) = try await ledger.delete([a.id, b.id, 999])

@@ -17,7 +17,7 @@ import Testing
     static func collection(in directory: TemporaryDirectory) async throws -> (path: String, bytes: Data, store: CollectionStore) {
         let path = directory.file("crates.sqlite")
         let store = try CollectionStore(path: path)
-        for n in 1...3 { _ = try await store.add(NewRecord(gtin: sampleGTIN(n), addMethod: .typed)) }
+        for n in 1...3 { _ = try await store.add(NewRecord(gtin: Fixtures.gtin(n), addMethod: .typed)) }
         return (path, try bytes(path), store)
     }
 

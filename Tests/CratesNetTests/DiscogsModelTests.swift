@@ -124,12 +124,12 @@ import Testing
     }
 
     @Test func queryFromGTINSkipsOnlyWhatIsNeverARecord() throws {
-        let priceLabel = DiscogsBarcodeQuery(gtin: try gtin("2012345678903"))
+        let priceLabel = DiscogsBarcodeQuery(gtin: Fixtures.gtin("2012345678903"))
         #expect(priceLabel.forms.isEmpty && priceLabel.skipReason != nil)
         // A book its owner chose to add is searched (Discogs lists audiobooks under ISBNs).
-        let isbn = DiscogsBarcodeQuery(gtin: try gtin("9780306406157"))
+        let isbn = DiscogsBarcodeQuery(gtin: Fixtures.gtin("9780306406157"))
         #expect(isbn.skipReason == nil && isbn.forms.first == "9780306406157")
-        let upc = DiscogsBarcodeQuery(gtin: try gtin("0727361626525"))
+        let upc = DiscogsBarcodeQuery(gtin: Fixtures.gtin("0727361626525"))
         #expect(upc.skipReason == nil)
         #expect(upc.forms.prefix(2) == ["0727361626525", "727361626525"])
         #expect(upc.forms.contains("7 27361 62652 5"))

@@ -26,11 +26,11 @@ final class TemporaryIndex: Sendable {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
-/// A valid EAN-13 from `n` (`sampleGTIN`), past the fixture index's own barcodes
+/// A valid EAN-13 from `n` (`Fixtures.gtin`), past the fixture index's own barcodes
 /// (5000000000012…, which carry faults). The server started with `--generate` answers each
 /// with a release of its own.
 func ean(_ n: Int) -> GTIN {
-    sampleGTIN(7_000_000 + n)
+    Fixtures.gtin(7_000_000 + n)
 }
 
 /// An in-memory twin of the store's queue of releases without their details.

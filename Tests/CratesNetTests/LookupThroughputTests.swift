@@ -63,7 +63,7 @@ struct LookupThroughputTests {
         let (server, index) = try await DiscogsTestServer.start(index: ["5012345678900": ["corpus": 4_087_807]])
         defer { withExtendedLifetime(index) {} }
         let queue = InMemoryLookupQueue()
-        let id = await queue.enqueue(try gtin("5012345678900"))
+        let id = await queue.enqueue(Fixtures.gtin("5012345678900"))
         let clock = TestClock()
         let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try virtualClient(server, clock: clock)))
         #expect(await drive(worker, clock, until: settledAll(queue)))

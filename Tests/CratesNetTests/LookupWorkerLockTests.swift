@@ -21,7 +21,7 @@ import Testing
         let path = directory + "/crates.sqlite"
         // A short busy timeout, so that "longer than the busy timeout" takes a moment.
         let store = try CollectionStore(path: path, busyTimeout: 0.2)
-        let record = try await store.add(NewRecord(gtin: try gtin("5099750442227"), addMethod: .typed))
+        let record = try await store.add(NewRecord(gtin: Fixtures.gtin("5099750442227"), addMethod: .typed))
 
         // The lock is taken once the worker has claimed the record: its lookup then runs,
         // and its result meets the lock.

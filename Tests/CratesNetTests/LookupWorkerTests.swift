@@ -28,15 +28,15 @@ import Testing
     @Test func matchAmbiguousNotFoundSkippedAndSpacedForm() async throws {
         let server = try await DiscogsTestServer.start()
         let queue = InMemoryLookupQueue()
-        let twice = await queue.enqueue(try gtin("5099750442227"))  // 13 digits: the same release twice
-        let spaced = await queue.enqueue(try gtin("0727361626525"))  // only "7 27361 62652 5" is on Discogs
-        let upc = await queue.enqueue(try gtin("0074643260619"))  // found by its 12-digit UPC-A
-        let several = await queue.enqueue(try gtin("5012345678900"))
-        let missing = await queue.enqueue(try gtin("5012345678917"))
+        let twice = await queue.enqueue(Fixtures.gtin("5099750442227"))  // 13 digits: the same release twice
+        let spaced = await queue.enqueue(Fixtures.gtin("0727361626525"))  // only "7 27361 62652 5" is on Discogs
+        let upc = await queue.enqueue(Fixtures.gtin("0074643260619"))  // found by its 12-digit UPC-A
+        let several = await queue.enqueue(Fixtures.gtin("5012345678900"))
+        let missing = await queue.enqueue(Fixtures.gtin("5012345678917"))
         // A book its owner chose to add is searched like any barcode; a shop's price label
         // (restricted circulation) never is.
-        let isbn = await queue.enqueue(try gtin("9780306406157"))
-        let priceLabel = await queue.enqueue(try gtin("2012345678903"))
+        let isbn = await queue.enqueue(Fixtures.gtin("9780306406157"))
+        let priceLabel = await queue.enqueue(Fixtures.gtin("2012345678903"))
         let clock = TestClock()
         let (worker, final) = try await drain(queue, client: try virtualClient(server, clock: clock), clock: clock, policy: LookupWorker.Policy())
         #expect(final == .stopped)
@@ -61,11 +61,11 @@ import Testing
         #expect(Set(stats.searches).count == stats.searches.count)
         #expect(stats.searches.contains("9780306406157"))
         #expect(!stats.searches.contains { $0.hasPrefix("201") })
-        let forms = DiscogsBarcodeQuery(gtin: try gtin("0727361626525")).forms
+        let forms = DiscogsBarcodeQuery(gtin: Fixtures.gtin("0727361626525")).forms
         let hit = try #require(forms.firstIndex(of: "7 27361 62652 5"))
         #expect(Array(stats.searches.filter { forms.contains($0) }) == Array(forms[...hit]))
-        #expect(stats.searches.filter { DiscogsBarcodeQuery(gtin: try! gtin("5012345678917")).forms.contains($0) }.count
-            == DiscogsBarcodeQuery(gtin: try gtin("5012345678917")).forms.count)
+        #expect(stats.searches.filter { DiscogsBarcodeQuery(gtin: Fixtures.gtin("5012345678917")).forms.contains($0) }.count
+            == DiscogsBarcodeQuery(gtin: Fixtures.gtin("5012345678917")).forms.count)
         #expect(stats.releases.isEmpty, "every title split cleanly: no release fetched")
         let counted = await worker.statistics
         #expect(counted.requests == stats.requests)
@@ -75,8 +75,8 @@ import Testing
     @Test func unauthorizedStopsTheWorkerAndLosesNothing() async throws {
         let server = try await DiscogsTestServer.start()
         let queue = InMemoryLookupQueue()
-        let a = await queue.enqueue(try gtin("5099750442227"))
-        let b = await queue.enqueue(try gtin("0727361626525"))
+        let a = await queue.enqueue(Fixtures.gtin("5099750442227"))
+        let b = await queue.enqueue(Fixtures.gtin("0727361626525"))
         let client = try virtualClient(server, clock: TestClock(), credentials: .personalToken("revoked"))
         let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: client))
         let final = await worker.run()  // returns by itself
@@ -96,8 +96,8 @@ import Testing
     @Test func failuresAreRetriedWithBackoff() async throws {
         let server = try await DiscogsTestServer.start()
         let queue = InMemoryLookupQueue()
-        let html500 = await queue.enqueue(try gtin("5000000000012"))
-        let deleted = await queue.enqueue(try gtin("5000000000067"))
+        let html500 = await queue.enqueue(Fixtures.gtin("5000000000012"))
+        let deleted = await queue.enqueue(Fixtures.gtin("5000000000067"))
         let clock = TestClock()
         let client = try virtualClient(server, clock: clock)
         let start = client.rateLimiter.timeline.date
@@ -135,8 +135,8 @@ import Testing
         let port = gone.port
         await gone.stop()
         let queue = InMemoryLookupQueue()
-        await queue.enqueue(try gtin("5099750442227"))
-        await queue.enqueue(try gtin("0727361626525"))
+        await queue.enqueue(Fixtures.gtin("5099750442227"))
+        await queue.enqueue(Fixtures.gtin("0727361626525"))
         let clock = TestClock()
         let client = DiscogsClient(
             transport: try testTransport(), endpoints: DiscogsEndpoints(api: "http://127.0.0.1:\(port)", web: "http://127.0.0.1:\(port)"),
@@ -201,7 +201,7 @@ import Testing
         let worker = LookupWorker(queue: queue, lookup: DiscogsBarcodeLookup(client: try virtualClient(server, clock: TestClock())))
         let running = Task { await worker.run() }
         try await waitUntil("the worker idle") { await worker.status == .idle }
-        let id = await queue.enqueue(try gtin("5099750442227"))
+        let id = await queue.enqueue(Fixtures.gtin("5099750442227"))
         worker.nudge()
         try await waitUntil("the nudged record matched") { await queue.entry(id)?.state == .matched }
         await worker.stop()
@@ -217,7 +217,7 @@ import Testing
         let queue = InMemoryLookupQueue()
         var ids: [Int64] = []
         for digits in ["5099750442227", "0727361626525", "0074643260619", "5012345678900", "5012345678917", "5099750442227"] {
-            ids.append(await queue.enqueue(try gtin(digits)))
+            ids.append(await queue.enqueue(Fixtures.gtin(digits)))
         }
         let clock = TestClock()
         let limiter = RateLimiter(configuration: .init(limit: 5, window: 60), clock: clock)

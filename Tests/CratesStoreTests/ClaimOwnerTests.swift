@@ -21,7 +21,7 @@ import Glibc
         let directory = try TemporaryDirectory()
         let path = directory.file("crates.sqlite")
         let store = try CollectionStore(path: path)
-        let record = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))
+        let record = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addMethod: .typed))
         let claimer = try ChildProcess.start(
             try ProcessRunner.builtProduct(named: "crates-bench"), arguments: ["claim", "--db", path], keepStdinOpen: true,
             deadline: nil)

@@ -19,7 +19,7 @@ import Glibc
     private func openCollection(in directory: TemporaryDirectory, count: Int = 3) async throws -> (CollectionStore, String) {
         let path = directory.file("crates.sqlite")
         let store = try CollectionStore(path: path)
-        for n in 1...count { _ = try await store.add(NewRecord(gtin: makeGTIN(n), addMethod: .typed)) }
+        for n in 1...count { _ = try await store.add(NewRecord(gtin: Fixtures.gtin(n), addMethod: .typed)) }
         return (store, path)
     }
 
@@ -65,7 +65,7 @@ import Glibc
         try FileManager.default.copyItem(atPath: path, toPath: elsewhere.file("copy.sqlite"))
         #expect(try await CollectionStore(readingAt: elsewhere.file("copy.sqlite")).outline().rowCount == 5)
         // Both connections go on working.
-        _ = try await store.add(NewRecord(gtin: makeGTIN(6), addMethod: .typed))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(6), addMethod: .typed))
         #expect(try await other.outline().rowCount == 6)
         // A file that is not there is not created.
         #expect(!CollectionStore.checkpoint(path: directory.file("gone.sqlite"), timeout: 1))

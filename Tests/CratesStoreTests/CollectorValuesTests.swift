@@ -71,7 +71,7 @@ struct CollectorValuesTests {
     func valuesWinAndFollow() async throws {
         let store = try CollectionStore.inMemory()
         let rock = release(1, artist: "Pink Floyd", title: "The Dark Side Of The Moon", genres: ["Rock"])
-        let record = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed, release: rock))
+        let record = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addMethod: .typed, release: rock))
         try await store.edit(record.id, try RecordEdit.checked(values: [.genre: "Jazz", .title: "Zebra", .year: "1974"]))
         var sections = try await store.sections()
         #expect(sections.map(\.name) == ["Jazz"])
@@ -156,7 +156,7 @@ struct CollectorValuesTests {
     @Test("delete and undo bring the collector's values back; the export reads them")
     func undoAndExport() async throws {
         let store = try CollectionStore.inMemory()
-        let record = try await store.add(NewRecord(gtin: makeGTIN(2), addMethod: .typed, release: release(3)))
+        let record = try await store.add(NewRecord(gtin: Fixtures.gtin(2), addMethod: .typed, release: release(3)))
         try await store.edit(record.id, try RecordEdit.checked(values: [.country: "UK"], note: "signed"))
         let deleted = try await store.delete([record.id])
         try await store.restore(deleted)

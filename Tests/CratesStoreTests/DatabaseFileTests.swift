@@ -15,7 +15,7 @@ import Glibc
         let directory = try TemporaryDirectory()
         let database = directory.file("crates.sqlite")
         let store = try CollectionStore(path: database)
-        _ = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addMethod: .typed))
         // While the store is open, the -wal and -shm files exist.
         #expect(FileManager.default.fileExists(atPath: database + "-wal"))
         func file(_ path: String) -> StoreLocation.DatabaseFile? { StoreLocation.databaseFile(at: path, database: database) }
@@ -59,7 +59,7 @@ import Glibc
         let directory = try TemporaryDirectory()
         let real = directory.file("real.sqlite")
         let store = try CollectionStore(path: real)
-        _ = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addMethod: .typed))
         let named = directory.file("named.sqlite")
         #expect(symlink(real, named) == 0)
         #expect(StoreLocation.databaseFile(at: real, database: named) == .database)
@@ -73,7 +73,7 @@ import Glibc
         let directory = try TemporaryDirectory()
         let database = directory.file("crates.sqlite")
         let store = try CollectionStore(path: database)
-        _ = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addMethod: .typed))
         #expect(throws: StoreLocation.OutputError.isTheDatabase(path: database + "-wal", .wal)) {
             try StoreLocation.checkOutput(database + "-wal", database: database)
         }

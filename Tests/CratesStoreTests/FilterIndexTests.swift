@@ -89,8 +89,8 @@ import Testing
         for n in 0..<400 {
             var record: NewRecord
             switch Int.random(in: 0..<20, using: &random) {
-            case 0..<11: record = NewRecord(gtin: makeGTIN(n), addMethod: .import, release: pick(releases, &random))
-            case 11..<17: record = NewRecord(gtin: makeGTIN(n), addMethod: .wedge)
+            case 0..<11: record = NewRecord(gtin: Fixtures.gtin(n), addMethod: .import, release: pick(releases, &random))
+            case 11..<17: record = NewRecord(gtin: Fixtures.gtin(n), addMethod: .wedge)
             default:
                 record = NewRecord(
                     gtin: nil, addMethod: .manual,
@@ -100,12 +100,12 @@ import Testing
             batch.append(record)
         }
         let ids = try await store.addAll(batch, batchSize: 150)
-        _ = try await store.add(NewRecord(gtin: makeGTIN(400), addMethod: .typed, release: releases[0]))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(400), addMethod: .typed, release: releases[0]))
         // An import: barcodes, a third with the id of a release stored (attached in the
         // batch that inserts them), notes, places and the collector's values.
         let imported = (0..<60).compactMap { n in
             ImportEntry(
-                line: n + 1, gtin: makeGTIN(500 + n), releaseID: n % 3 == 0 ? releases[n % releases.count].id : nil,
+                line: n + 1, gtin: Fixtures.gtin(500 + n), releaseID: n % 3 == 0 ? releases[n % releases.count].id : nil,
                 note: n % 4 == 0 ? "note \(n)" : nil, location: n % 5 == 0 ? "Shelf › Box" : nil,
                 collector: n % 7 == 0 ? pick(own, &random) : nil)
         }
@@ -149,10 +149,10 @@ import Testing
             "fait a la main", "hand", "lim-001", "début", "debut", "lieblingskunstler", "préférée", "copy", "ＣＯＰＹ",
             "moon r", "moon river", "m", "mo", "x", "zzz-not-there", "5", "50", "501", "0000", "bjork tplp", "a b c",
         ]
-        for n in [3, 77, 250, 399] { filters.append(makeGTIN(n).canonical) }
+        for n in [3, 77, 250, 399] { filters.append(Fixtures.gtin(n).canonical) }
         let texts = artists + titles + labels.flatMap { [$0.name, $0.catno].compactMap { $0 } }
             + own.flatMap { [$0.artist, $0.title, $0.label, $0.catno].compactMap { $0 } }
-            + (0..<20).map { makeGTIN($0 * 19).canonical }
+            + (0..<20).map { Fixtures.gtin($0 * 19).canonical }
         func piece() -> String {
             let characters = Array(pick(texts, &random))
             let length = Int.random(in: 1...min(7, characters.count), using: &random)
@@ -412,7 +412,7 @@ import Testing
                             VALUES (?, ?, 'import', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                             """,
                         arguments: [
-                            makeGTIN(n).canonical, n, record.releaseID == nil ? "pending" : "matched", SortKey.unknownSection,
+                            Fixtures.gtin(n).canonical, n, record.releaseID == nil ? "pending" : "matched", SortKey.unknownSection,
                             SortKey.unmatchedRow, n, record.releaseID, collector.artist, collector.title, collector.label,
                             collector.catno, StoredValues.ownSearchText(collector),
                         ])

@@ -19,7 +19,7 @@ import Testing
             let directory = try TemporaryDirectory()
             let store = try CollectionStore(path: directory.file("crates.sqlite"))
             var batch = (0..<records).map { n in
-                NewRecord(gtin: makeGTIN(n), addMethod: .import, release: release(1 + n % 50, artist: "Artist \(n % 50)"))
+                NewRecord(gtin: Fixtures.gtin(n), addMethod: .import, release: release(1 + n % 50, artist: "Artist \(n % 50)"))
             }
             for n in 0..<5 { batch[n * 97].release = release(1_000 + n, artist: "Sigur Rós", title: "Ágætis byrjun") }
             _ = try await store.addAll(batch)

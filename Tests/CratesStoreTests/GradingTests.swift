@@ -11,8 +11,8 @@ struct GradingTests {
     func gradingRoundTrip(kind: StoreKind) async throws {
         let (store, directory) = try kind.make()
         _ = directory
-        let first = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed, release: release(7)))
-        let second = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed, release: release(7)))
+        let first = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addMethod: .typed, release: release(7)))
+        let second = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addMethod: .typed, release: release(7)))
         #expect(first.grading == .none)
         let change = RecordEdit(
             note: .set("seam split"), grading: CopyGradingChange(media: .set(.veryGoodPlus), sleeve: .set(.notGraded), rating: try Rating(4)))
@@ -33,7 +33,7 @@ struct GradingTests {
     func importedGrading() async throws {
         let store = try CollectionStore.inMemory()
         let entry = try #require(ImportEntry(
-            line: 2, gtin: makeGTIN(3), grading: CopyGrading(media: .good, sleeve: .generic, rating: try Rating(2))))
+            line: 2, gtin: Fixtures.gtin(3), grading: CopyGrading(media: .good, sleeve: .generic, rating: try Rating(2))))
         let ids = try await store.importEntries([entry])
         #expect(try await store.record(ids[0])?.grading == entry.grading)
     }

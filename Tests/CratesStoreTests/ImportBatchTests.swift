@@ -14,7 +14,7 @@ import Glibc
 @Suite struct ImportBatchTests {
     private func entries(_ lines: [(gtin: Int?, release: Int?)]) -> ImportEntries {
         ImportEntries(lines.enumerated().compactMap { index, line in
-            ImportEntry(line: index + 1, gtin: line.gtin.map(makeGTIN), releaseID: line.release)
+            ImportEntry(line: index + 1, gtin: line.gtin.map(Fixtures.gtin), releaseID: line.release)
         })
     }
 
@@ -22,12 +22,12 @@ import Glibc
     func nLinesOfAKeyAreNCopiesInAll(kind: StoreKind) async throws {
         let (store, directory) = try kind.make()
         defer { _ = directory }
-        _ = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))  // 1 of the 3 wanted
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addMethod: .typed))  // 1 of the 3 wanted
         let file = entries([(1, nil), (2, nil), (1, nil), (1, nil), (3, 77), (nil, 77), (4, nil)])
         // Batches of 2: a key's lines fall in several batches, each re-counted.
         let first = try await store.importEntries(file, copies: false, batchSize: 2)
         #expect(first.added == 5 && first.present == 1 && first.needsDiscogs == 1 && first.processed == 7)
-        #expect(try await store.copies(of: makeGTIN(1)) == 3)
+        #expect(try await store.copies(of: Fixtures.gtin(1)) == 3)
         #expect(try await store.copies(of: [.release(77)]) == [.release(77): 1])
         // Again: nothing twice.
         let again = try await store.importEntries(file, copies: false, batchSize: 3)
@@ -55,13 +55,13 @@ import Glibc
 
     @Test func addIfAbsentByBarcodeAndByRelease() async throws {
         let store = try CollectionStore.inMemory()
-        let new = NewRecord(gtin: makeGTIN(5), addMethod: .typed)
+        let new = NewRecord(gtin: Fixtures.gtin(5), addMethod: .typed)
         guard case .added(let record) = try await store.addIfAbsent(new) else { throw Failure("not added") }
-        #expect(record.gtin == makeGTIN(5))
+        #expect(record.gtin == Fixtures.gtin(5))
         #expect(try await store.addIfAbsent(new) == .present(copies: 1))
         #expect(try await store.addIfAbsent(new, copiesWanted: 2) != .present(copies: 1))
         // A row known by its release: the second copy of release 9 is wanted once.
-        let byRelease = NewRecord(gtin: makeGTIN(6), addMethod: .import, release: release(9))
+        let byRelease = NewRecord(gtin: Fixtures.gtin(6), addMethod: .import, release: release(9))
         guard case .added = try await store.addIfAbsent(byRelease, copiesWanted: 1, countedBy: .release(9)) else { throw Failure("not added") }
         #expect(try await store.addIfAbsent(byRelease, copiesWanted: 1, countedBy: .release(9)) == .present(copies: 1))
     }
@@ -74,7 +74,7 @@ import Glibc
         let directory = try TemporaryDirectory()
         let path = directory.file("crates.sqlite")
         let store = try CollectionStore(path: path, busyTimeout: 0.2)
-        _ = try await store.add(NewRecord(gtin: makeGTIN(99), addMethod: .typed))  // the file exists, in WAL mode
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(99), addMethod: .typed))  // the file exists, in WAL mode
         let lock = SQLiteLock(path: path)
         try await lock.acquire()
         let said = LockBox(0)
@@ -98,7 +98,7 @@ import Glibc
         }
         #expect(refused == .locked(seconds: 0.2 * Double(CollectionStore.importLockAttempts)))
         #expect(await held.release()?.status == 0)
-        #expect(try await store.copies(of: makeGTIN(3)) == 0)
+        #expect(try await store.copies(of: Fixtures.gtin(3)) == 0)
     }
 
     /// "the disk is full after 10,003 of 50,000": what was kept, and that re-running finishes.

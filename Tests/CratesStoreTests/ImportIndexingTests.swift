@@ -25,7 +25,7 @@ import Testing
             let date = n % 4 == 0 ? Date(timeIntervalSince1970: 1_600_000_000 + Double(n) * 86_400) : nil
             if n % 5 == 4 {
                 return ImportEntry(
-                    line: n + 2, gtin: makeGTIN(3_000 + n), releaseID: n % 10 == 4 ? releases[n % releases.count].id : nil,
+                    line: n + 2, gtin: Fixtures.gtin(3_000 + n), releaseID: n % 10 == 4 ? releases[n % releases.count].id : nil,
                     note: "note \(n)", addedAt: date, location: place, grading: grading)
             }
             let described = RecordFields(
@@ -81,7 +81,7 @@ import Testing
             for release in releases { _ = try StoredValues.upsertRelease(db, release, now: Date()) }
         }
         // Records already there, so that the batches' ids start above others.
-        _ = try await store.addAll((0..<20).map { NewRecord(gtin: makeGTIN(2_000 + $0), addMethod: .typed) })
+        _ = try await store.addAll((0..<20).map { NewRecord(gtin: Fixtures.gtin(2_000 + $0), addMethod: .typed) })
         let before = try await RestoreIndexingTests.indexed(store)
         let entries = Self.entries(releases: releases)
         let outcome = try await store.importEntries(
@@ -106,11 +106,11 @@ import Testing
         try await FilterIndexTests.expectIndexInStep(store, filters: filters)
         try await FilterIndexTests.expectSameAsScan(store, filters: filters)
         // The triggers index what is written afterwards.
-        _ = try await store.add(NewRecord(gtin: makeGTIN(990), addMethod: .typed))
-        #expect(try await store.window(CollectionQuery(filter: makeGTIN(990).canonical, window: RowWindow(offset: 0, limit: 5)))
-            .rows.map(\.gtin) == [makeGTIN(990).canonical])
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(990), addMethod: .typed))
+        #expect(try await store.window(CollectionQuery(filter: Fixtures.gtin(990).canonical, window: RowWindow(offset: 0, limit: 5)))
+            .rows.map(\.gtin) == [Fixtures.gtin(990).canonical])
         #expect(try await store.read { db in
-            try String.fetchOne(db, sql: "SELECT artistKey FROM record WHERE gtin = ?", arguments: [makeGTIN(990).canonical])
+            try String.fetchOne(db, sql: "SELECT artistKey FROM record WHERE gtin = ?", arguments: [Fixtures.gtin(990).canonical])
         }?.isEmpty == false)
     }
 
@@ -126,7 +126,7 @@ import Testing
         try await store.write { db in
             for release in releases { _ = try StoredValues.upsertRelease(db, release, now: Date()) }
         }
-        _ = try await store.addAll((0..<20).map { NewRecord(gtin: makeGTIN(2_000 + $0), addMethod: .typed) })
+        _ = try await store.addAll((0..<20).map { NewRecord(gtin: Fixtures.gtin(2_000 + $0), addMethod: .typed) })
         let before = try await RestoreIndexingTests.indexed(store)
         var entries: [ImportEntry] = []
         for n in 0..<120 {
@@ -135,7 +135,7 @@ import Testing
             let addedAt: Date? = n % 3 == 0 ? Date(timeIntervalSince1970: 1_600_000_000 + Double(n) * 86_400) : nil
             let collector: RecordFields? = n % 9 == 0 ? FilterIndexTests.pick(FilterIndexTests.own, &random) : nil
             let entry = ImportEntry(
-                line: n + 1, gtin: makeGTIN(5_000 + n), releaseID: releaseID, note: note, addedAt: addedAt,
+                line: n + 1, gtin: Fixtures.gtin(5_000 + n), releaseID: releaseID, note: note, addedAt: addedAt,
                 grading: CopyGrading(rating: Rating(clamping: n % 6)), collector: collector, handEntered: n % 17 == 3)
             if let entry { entries.append(entry) }
         }
@@ -151,7 +151,7 @@ import Testing
         #expect(matched ?? 0 > 10, "records matched to a release stored are compared")
 
         var filters = FilterIndexTests.filters(&random)
-        filters += [makeGTIN(5_007).canonical, "note 1", "note"]
+        filters += [Fixtures.gtin(5_007).canonical, "note 1", "note"]
         try await FilterIndexTests.expectIndexInStep(store, filters: filters)
         try await FilterIndexTests.expectSameAsScan(store, filters: filters)
     }

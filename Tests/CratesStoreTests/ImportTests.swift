@@ -8,25 +8,25 @@ import Testing
 /// the read-only count of `--dry-run`, and the follow-up.
 @Suite struct ImportTests {
     private func entry(_ line: Int, _ n: Int, release: Int? = nil, note: String? = nil, at: Date? = nil) -> ImportEntry? {
-        ImportEntry(line: line, gtin: makeGTIN(n), releaseID: release, note: note, addedAt: at, location: note.map { "crate \($0)" })
+        ImportEntry(line: line, gtin: Fixtures.gtin(n), releaseID: release, note: note, addedAt: at, location: note.map { "crate \($0)" })
     }
 
     @Test(arguments: StoreKind.allCases)
     func copiesCountBarcodesAndReleases(kind: StoreKind) async throws {
         let (store, directory) = try kind.make()
         defer { _ = directory }
-        _ = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))
-        _ = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))
-        _ = try await store.add(NewRecord(gtin: makeGTIN(2), addMethod: .typed, release: release(77)))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addMethod: .typed))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addMethod: .typed))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(2), addMethod: .typed, release: release(77)))
         _ = try await store.importEntries([try #require(entry(1, 3, release: 88))])
-        let keys: Set<ImportKey> = [.gtin(makeGTIN(1)), .gtin(makeGTIN(2)), .gtin(makeGTIN(4)), .release(77), .release(88), .release(99)]
+        let keys: Set<ImportKey> = [.gtin(Fixtures.gtin(1)), .gtin(Fixtures.gtin(2)), .gtin(Fixtures.gtin(4)), .release(77), .release(88), .release(99)]
         let counts = try await store.copies(of: keys)
-        #expect(counts == [.gtin(makeGTIN(1)): 2, .gtin(makeGTIN(2)): 1, .release(77): 1, .release(88): 1])
+        #expect(counts == [.gtin(Fixtures.gtin(1)): 2, .gtin(Fixtures.gtin(2)): 1, .release(77): 1, .release(88): 1])
 
         // More barcodes than fit a bound list: the same answer from a whole-index scan.
-        var many = Set((1000..<1700).map { ImportKey.gtin(makeGTIN($0)) })
-        many.insert(.gtin(makeGTIN(1)))
-        #expect(try await store.copies(of: many) == [.gtin(makeGTIN(1)): 2])
+        var many = Set((1000..<1700).map { ImportKey.gtin(Fixtures.gtin($0)) })
+        many.insert(.gtin(Fixtures.gtin(1)))
+        #expect(try await store.copies(of: many) == [.gtin(Fixtures.gtin(1)): 2])
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -57,7 +57,7 @@ import Testing
     @Test func aPinnedReleaseAlreadyStoredMatchesAtOnce() async throws {
         let store = try CollectionStore.inMemory()
         let known = release(500, artist: "Known", title: "Cached", genres: ["Jazz"])
-        _ = try await store.add(NewRecord(gtin: makeGTIN(9), addMethod: .typed, release: known))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(9), addMethod: .typed, release: known))
         let ids = try await store.importEntries([try #require(entry(1, 10, release: 500))])
         let details = try #require(try await store.details(ids[0]))
         #expect(details.record.lookupState == .matched && details.record.releaseID == 500)
@@ -87,7 +87,7 @@ import Testing
     @Test func dryRunCountsCreateNothing() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("sub/crates.sqlite")
-        let keys: Set<ImportKey> = [.gtin(makeGTIN(1)), .release(5)]
+        let keys: Set<ImportKey> = [.gtin(Fixtures.gtin(1)), .release(5)]
         #expect(try CollectionStore.copies(of: keys, inFileAt: path) == [:])
         #expect(!FileManager.default.fileExists(atPath: directory.file("sub")))
 
@@ -95,11 +95,11 @@ import Testing
         do {
             let store = try CollectionStore(path: filePath)
             _ = try await store.importEntries([try #require(entry(1, 1, release: 5))])
-            _ = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))
+            _ = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addMethod: .typed))
         }
         // The writer is gone: its -wal and -shm went with it. Counting must not bring them back.
         let before = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        #expect(try CollectionStore.copies(of: keys, inFileAt: filePath) == [.gtin(makeGTIN(1)): 2, .release(5): 1])
+        #expect(try CollectionStore.copies(of: keys, inFileAt: filePath) == [.gtin(Fixtures.gtin(1)): 2, .release(5): 1])
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == before)
 
         let foreign = directory.file("notes.txt")
@@ -124,14 +124,14 @@ import Testing
         #expect(try await store.dueLookups() == 1, "the pending one; the failed one is not due for an hour")
         #expect(try await store.dueLookups(now: Date().addingTimeInterval(7200)) == 2)
 
-        let followUp = try await store.importFollowUp(gtins: Set((1...5).map(makeGTIN)))
+        let followUp = try await store.importFollowUp(gtins: Set((1...5).map(Fixtures.gtin)))
         #expect(followUp.needsPerson.map(\.id) == [ids[1], ids[2]])
         #expect(followUp.needsPerson.map(\.state) == [.ambiguous, .notFound])
         #expect(followUp.needsPerson.map(\.candidateCount) == [2, 0])
         #expect(followUp.pending == 1 && followUp.failed == 1)
         // Records of other barcodes are not this import's business (the queue's length is).
-        _ = try await store.add(NewRecord(gtin: makeGTIN(99), addMethod: .typed))
-        let one = try await store.importFollowUp(gtins: [makeGTIN(3)])
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(99), addMethod: .typed))
+        let one = try await store.importFollowUp(gtins: [Fixtures.gtin(3)])
         #expect(one.needsPerson.map(\.id) == [ids[2]])
         #expect(one.pending == 2 && one.failed == 1)
     }

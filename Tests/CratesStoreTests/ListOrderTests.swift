@@ -26,7 +26,7 @@ import Testing
         var ids: [String: Int64] = [:]
         for (index, entry) in entries.enumerated() {
             ids[entry.0] = try await store.add(NewRecord(
-                gtin: makeGTIN(index + 1), addedAt: Date(timeIntervalSince1970: Double(1000 - index)), addMethod: .typed, release: entry.1)).id
+                gtin: Fixtures.gtin(index + 1), addedAt: Date(timeIntervalSince1970: Double(1000 - index)), addMethod: .typed, release: entry.1)).id
         }
         return ids
     }

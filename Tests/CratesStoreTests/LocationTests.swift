@@ -48,9 +48,9 @@ struct LocationTests {
         let (store, directory) = try kind.make()
         defer { _ = directory }
         let (room, shelf, crate, other) = try await Self.rooms(store)
-        let a = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .wedge, locationID: crate.id))
-        let b = try await store.add(NewRecord(gtin: makeGTIN(2), addMethod: .wedge, locationID: shelf.id))
-        let c = try await store.add(NewRecord(gtin: makeGTIN(3), addMethod: .wedge))
+        let a = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addMethod: .wedge, locationID: crate.id))
+        let b = try await store.add(NewRecord(gtin: Fixtures.gtin(2), addMethod: .wedge, locationID: shelf.id))
+        let c = try await store.add(NewRecord(gtin: Fixtures.gtin(3), addMethod: .wedge))
         #expect(a.location == crate && c.location == nil)
         let moves = try await store.moveRecords([a.id, c.id, 999], to: other.id)
         #expect(moves == [.init(recordID: a.id, from: crate.id), .init(recordID: c.id, from: nil)])
@@ -85,7 +85,7 @@ struct LocationTests {
         #expect(try await store.record(c.id)?.location == nil)
         // Adding into a place that is gone says so.
         await #expect(throws: StoreError.location(.unknownID(crate.id))) {
-            try await store.add(NewRecord(gtin: makeGTIN(4), addMethod: .wedge, locationID: crate.id))
+            try await store.add(NewRecord(gtin: Fixtures.gtin(4), addMethod: .wedge, locationID: crate.id))
         }
     }
 
@@ -96,14 +96,14 @@ struct LocationTests {
         let (room, shelf, crate, other) = try await Self.rooms(store)
         var ids: [Int64] = []
         for (n, place) in [(1, crate.id), (2, shelf.id), (3, other.id), (4, nil)] as [(Int, Int64?)] {
-            ids.append(try await store.add(NewRecord(gtin: makeGTIN(n), addMethod: .wedge, locationID: place)).id)
+            ids.append(try await store.add(NewRecord(gtin: Fixtures.gtin(n), addMethod: .wedge, locationID: place)).id)
         }
         let whole = try await store.window(CollectionQuery(window: RowWindow(offset: 0, limit: 10), location: room.id))
         #expect(whole.rows.map(\.recordID).sorted() == Array(ids.prefix(3)) && whole.totalRecords == 4 && whole.location == room.id)
         let shelfOnly = try await store.window(CollectionQuery(window: RowWindow(offset: 0, limit: 10), focus: ids[3], location: shelf.id))
         #expect(shelfOnly.rows.map(\.recordID).sorted() == Array(ids.prefix(2)))
         #expect(shelfOnly.focusRow == nil, "a record elsewhere is not in the place's list")
-        let filtered = try await store.window(CollectionQuery(filter: makeGTIN(2).canonical, window: RowWindow(offset: 0, limit: 10), location: room.id))
+        let filtered = try await store.window(CollectionQuery(filter: Fixtures.gtin(2).canonical, window: RowWindow(offset: 0, limit: 10), location: room.id))
         #expect(filtered.rows.map(\.recordID) == [ids[1]])
         let exported = LockBox<[ExportedRecord]>()
         try await store.forEachPage(ExportFilter(location: shelf.id), detail: .full) { page in
@@ -120,11 +120,11 @@ struct LocationTests {
         defer { _ = directory }
         let (_, _, crate, _) = try await Self.rooms(store)
         let entries = [
-            ImportEntry(line: 1, gtin: makeGTIN(1), location: "Crate A3"),
-            ImportEntry(line: 2, gtin: makeGTIN(2), location: "Living Room › Shelf 3 › Crate C"),
-            ImportEntry(line: 3, gtin: makeGTIN(3), location: "Metal shelf"),
-            ImportEntry(line: 4, gtin: makeGTIN(4), location: "metal SHELF"),
-            ImportEntry(line: 5, gtin: makeGTIN(5)),
+            ImportEntry(line: 1, gtin: Fixtures.gtin(1), location: "Crate A3"),
+            ImportEntry(line: 2, gtin: Fixtures.gtin(2), location: "Living Room › Shelf 3 › Crate C"),
+            ImportEntry(line: 3, gtin: Fixtures.gtin(3), location: "Metal shelf"),
+            ImportEntry(line: 4, gtin: Fixtures.gtin(4), location: "metal SHELF"),
+            ImportEntry(line: 5, gtin: Fixtures.gtin(5)),
         ].compactMap { $0 }
         let ids = try await store.importEntries(entries)
         var places: [String?] = []
@@ -132,7 +132,7 @@ struct LocationTests {
         #expect(places == ["Living Room › Shelf 2 › Crate A3", "Living Room › Shelf 3 › Crate C", "Metal shelf", "Metal shelf", nil])
         #expect(try await store.record(ids[0])?.location?.id == crate.id)
         // NewRecord names a place by path the same way (an import of release rows).
-        let record = try await store.add(NewRecord(gtin: makeGTIN(6), addMethod: .import, location: "Shelf 3/Crate C"))
+        let record = try await store.add(NewRecord(gtin: Fixtures.gtin(6), addMethod: .import, location: "Shelf 3/Crate C"))
         #expect(record.location?.pathText == "Living Room › Shelf 3 › Crate C")
     }
 
@@ -150,7 +150,7 @@ struct LocationTests {
                             INSERT INTO record (gtin, addedAt, addMethod, location, lookupState, sectionKey, rowKey, updatedAt)
                             VALUES (?, 0, 'typed', ?, 'pending', ?, ?, 0)
                             """,
-                        arguments: [makeGTIN(n).canonical, location, SortKey.unknownSection, SortKey.unmatchedRow])
+                        arguments: [Fixtures.gtin(n).canonical, location, SortKey.unknownSection, SortKey.unmatchedRow])
                 }
                 try StoredValues.count(db, sectionKey: SortKey.unknownSection, by: 4)
             }

@@ -8,7 +8,7 @@ import Testing
     private let t0 = Date(timeIntervalSince1970: 1_750_000_000)
 
     private func add(_ store: CollectionStore, _ n: Int) async throws -> CollectionRecord {
-        try await store.add(NewRecord(gtin: makeGTIN(n), addedAt: t0, addMethod: .wedge))
+        try await store.add(NewRecord(gtin: Fixtures.gtin(n), addedAt: t0, addMethod: .wedge))
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -22,7 +22,7 @@ import Testing
 
         // Oldest pending first.
         let jobA = try #require(try await store.claimNext(now: t0, lease: 30))
-        #expect(jobA == LookupJob(recordID: a.id, gtin: makeGTIN(1), attempts: 0))
+        #expect(jobA == LookupJob(recordID: a.id, gtin: Fixtures.gtin(1), attempts: 0))
         #expect(try await store.record(a.id)?.lookupState == .lookingUp)
         #expect(try await store.record(a.id)?.claimedUntil == t0.addingTimeInterval(30))
         // a fails, to be retried at t0 + 100.
@@ -51,7 +51,7 @@ import Testing
         let jobD = try #require(try await store.claimNext(now: t0.addingTimeInterval(200), lease: 30))
         #expect(jobD.recordID == d.id)
         let jobA2 = try #require(try await store.claimNext(now: t0.addingTimeInterval(200), lease: 30))
-        #expect(jobA2 == LookupJob(recordID: a.id, gtin: makeGTIN(1), attempts: 1))
+        #expect(jobA2 == LookupJob(recordID: a.id, gtin: Fixtures.gtin(1), attempts: 1))
         #expect(try await store.waitingCount() == 3)  // a, b, d looking up; c not found
     }
 
@@ -126,7 +126,7 @@ import Testing
         let skipped = try await add(store, 1)
         let job = try #require(try await store.claimNext(now: t0, lease: 60))
         try await store.complete(job, with: .skipped(reason: "an ISBN"))
-        let matched = try await store.add(NewRecord(gtin: makeGTIN(2), addMethod: .releaseID, release: release(5)))
+        let matched = try await store.add(NewRecord(gtin: Fixtures.gtin(2), addMethod: .releaseID, release: release(5)))
         #expect(try await store.waitingCount() == 0)
 
         try await store.retry([skipped.id, matched.id, 12_345], now: t0)
@@ -185,7 +185,7 @@ import Testing
         let path = directory.file("crates.sqlite")
         let first = try CollectionStore(path: path)
         let second = try CollectionStore(path: path)
-        let ids = try await first.addAll((0..<300).map { NewRecord(gtin: makeGTIN($0), addMethod: .import) }, batchSize: 100)
+        let ids = try await first.addAll((0..<300).map { NewRecord(gtin: Fixtures.gtin($0), addMethod: .import) }, batchSize: 100)
         let now = Date()
 
         @Sendable func drain(_ store: CollectionStore) async throws -> [Int64] {

@@ -14,7 +14,7 @@ import Testing
     @Test("a state crates does not know is refused, on insert and on update")
     func unknownStateRefused() async throws {
         let store = try CollectionStore.inMemory()
-        let record = try await store.add(NewRecord(gtin: makeGTIN(1), addedAt: t0, addMethod: .wedge))
+        let record = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addedAt: t0, addMethod: .wedge))
         await #expect(throws: StoreError.self) {
             try await store.write { db in
                 try db.execute(sql: "UPDATE record SET lookupState = 'Pending' WHERE id = ?", arguments: [record.id])
@@ -27,7 +27,7 @@ import Testing
                         INSERT INTO record (gtin, addedAt, addMethod, lookupState, sectionKey, rowKey, updatedAt)
                         VALUES (?, 0, 'typed', 'looking up', '', '', 0)
                         """,
-                    arguments: [makeGTIN(2).canonical])
+                    arguments: [Fixtures.gtin(2).canonical])
             }
         }
         #expect(try await store.record(record.id)?.lookupState == .pending)
@@ -47,7 +47,7 @@ import Testing
     @Test("the due count is the number of records the claim hands out, at any time")
     func dueCountMatchesClaims() async throws {
         let store = try CollectionStore.inMemory()
-        for n in 1...4 { _ = try await store.add(NewRecord(gtin: makeGTIN(n), addedAt: t0, addMethod: .wedge)) }
+        for n in 1...4 { _ = try await store.add(NewRecord(gtin: Fixtures.gtin(n), addedAt: t0, addMethod: .wedge)) }
         // One fails (due again at t0 + 100), one is claimed with a 30 s lease, two wait.
         let failing = try #require(try await store.claimNext(now: t0, lease: 30))
         try await store.complete(failing, with: .failed(message: "HTTP 503", retryAt: t0.addingTimeInterval(100)))

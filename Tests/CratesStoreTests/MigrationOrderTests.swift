@@ -39,7 +39,7 @@ struct MigrationOrderTests {
                             INSERT INTO record (gtin, addedAt, addMethod, location, lookupState, sectionKey, rowKey, updatedAt)
                             VALUES (?, ?, 'typed', ?, 'pending', ?, ?, ?)
                             """,
-                        arguments: [makeGTIN(n).canonical, n, location, SortKey.unknownSection, SortKey.unmatchedRow, n])
+                        arguments: [Fixtures.gtin(n).canonical, n, location, SortKey.unknownSection, SortKey.unmatchedRow, n])
                 }
                 try StoredValues.count(db, sectionKey: SortKey.unknownSection, by: 2)
             }
@@ -104,7 +104,7 @@ struct MigrationOrderTests {
                             VALUES (?, ?, 'typed', 'pending', ?, ?, ?, ?, ?, ?)
                             """,
                         arguments: [
-                            makeGTIN(n).canonical, n, SortKey.unknownSection, SortKey.unmatchedRow, n,
+                            Fixtures.gtin(n).canonical, n, SortKey.unknownSection, SortKey.unmatchedRow, n,
                             n == 1 ? MediaCondition.veryGoodPlus.rawValue : nil, n == 1 ? SleeveCondition.generic.rawValue : nil, n == 1 ? 4 : 0,
                         ])
                 }
@@ -156,7 +156,7 @@ struct MigrationOrderTests {
         let usual = try CollectionStore(path: directory.file("usual.sqlite"))
         #expect(try await Self.schema(store) == Self.schema(usual))
         #expect(try await Self.schema(store).columns.contains("claimOwner NOT NULL=0"))
-        let record = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))
+        let record = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addMethod: .typed))
         let job = try #require(try await store.claimNext(now: Date(), lease: 900))
         #expect(job.recordID == record.id)
         let owner = try await store.read { db in try String.fetchOne(db, sql: "SELECT claimOwner FROM record WHERE id = ?", arguments: [record.id]) }

@@ -15,12 +15,12 @@ import Testing
         let id: Int64
         do {
             let store = try CollectionStore(path: path)
-            id = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed)).id
+            id = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addMethod: .typed)).id
         }
         let mode = try FileManager.default.attributesOfItem(atPath: directory.file("data/crates"))[.posixPermissions] as? Int
         #expect(mode == 0o700)
         let reopened = try CollectionStore(path: path)
-        #expect(try await reopened.record(id)?.gtin == makeGTIN(1))
+        #expect(try await reopened.record(id)?.gtin == Fixtures.gtin(1))
         #expect(try await reopened.integrityProblems().isEmpty)
         // WAL mode, so that readers and another process's writer get along.
         let journal = try await DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
@@ -80,7 +80,7 @@ import Testing
         let path = directory.file("crates.sqlite")
         do {
             let store = try CollectionStore(path: path)
-            _ = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))
+            _ = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addMethod: .typed))
         }
         // A newer crates applied a migration this build does not know.
         do {

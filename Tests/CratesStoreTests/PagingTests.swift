@@ -20,7 +20,7 @@ import Testing
         let path = directory.file("crates.sqlite")
         do {
             let store = try CollectionStore(path: path)
-            var batch = (0..<records).map { NewRecord(gtin: makeGTIN($0), addMethod: .import) }
+            var batch = (0..<records).map { NewRecord(gtin: Fixtures.gtin($0), addMethod: .import) }
             for index in stride(from: 0, to: batch.count, by: 10) { batch[index].release = release(1 + index % 7) }
             _ = try await store.addAll(batch)
         }

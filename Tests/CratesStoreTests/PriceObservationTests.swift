@@ -25,7 +25,7 @@ struct PriceObservationTests {
         let store = try CollectionStore(path: path)
         #expect(try await store.integrityProblems().isEmpty)
         let record = try await store.add(NewRecord(
-            gtin: makeGTIN(1), addMethod: .typed, release: Release(id: 7, artist: "A", title: "T", genres: ["Rock"]),
+            gtin: Fixtures.gtin(1), addMethod: .typed, release: Release(id: 7, artist: "A", title: "T", genres: ["Rock"]),
             grading: CopyGrading(media: .nearMint)))
         let day1 = Date(timeIntervalSince1970: 1_795_564_800)  // 2026-11-25
         try await store.storeReleasePrice(releaseID: 7, currency: "EUR", lowestPrice: 12, forSale: 3, at: day1)

@@ -9,10 +9,10 @@ import Testing
     static func collection(_ kind: StoreKind) async throws -> (CollectionStore, TemporaryDirectory?, [Int64]) {
         let (store, directory) = try kind.make()
         let ids = try await store.addAll([
-            NewRecord(gtin: makeGTIN(1), addMethod: .typed, release: release(1, artist: "Björk", title: "Homogenic", genres: ["Electronic"])),
-            NewRecord(gtin: makeGTIN(2), addMethod: .typed, release: release(2, artist: "Portishead", title: "Dummy", genres: ["Electronic"])),
-            NewRecord(gtin: makeGTIN(3), addMethod: .typed, release: release(3, artist: "Nick Drake", title: "Pink Moon", genres: ["Folk, World, & Country"])),
-            NewRecord(gtin: makeGTIN(4), addMethod: .wedge),
+            NewRecord(gtin: Fixtures.gtin(1), addMethod: .typed, release: release(1, artist: "Björk", title: "Homogenic", genres: ["Electronic"])),
+            NewRecord(gtin: Fixtures.gtin(2), addMethod: .typed, release: release(2, artist: "Portishead", title: "Dummy", genres: ["Electronic"])),
+            NewRecord(gtin: Fixtures.gtin(3), addMethod: .typed, release: release(3, artist: "Nick Drake", title: "Pink Moon", genres: ["Folk, World, & Country"])),
+            NewRecord(gtin: Fixtures.gtin(4), addMethod: .wedge),
         ])
         return (store, directory, ids)
     }
@@ -29,7 +29,7 @@ import Testing
         #expect(try await rows("pink dummy").isEmpty)
         #expect(try await rows("tplp").count == 3, "catalogue numbers")
         #expect(try await rows("little indian").count == 3, "label names")
-        #expect(try await rows(makeGTIN(4).canonical) == [ids[3]], "barcodes, matched or not")
+        #expect(try await rows(Fixtures.gtin(4).canonical) == [ids[3]], "barcodes, matched or not")
         let window = try await store.window(CollectionQuery(filter: "moon", window: RowWindow(offset: 0, limit: 50)))
         #expect(window.outline.sections.map(\.name) == ["Folk, World, & Country"])
         #expect(window.outline.rowCount == 1)
@@ -58,7 +58,7 @@ import Testing
 
     @Test func nonASCIINamesAreFoldedForSearch() async throws {
         let (store, _) = try StoreKind.memory.make()
-        _ = try await store.add(NewRecord(gtin: makeGTIN(9), addMethod: .typed, release: release(9, artist: "Sigur Rós", title: "( )")))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(9), addMethod: .typed, release: release(9, artist: "Sigur Rós", title: "( )")))
         let rows = try await store.window(CollectionQuery(filter: "sigur ros", window: RowWindow(offset: 0, limit: 5))).rows
         #expect(rows.count == 1)
     }

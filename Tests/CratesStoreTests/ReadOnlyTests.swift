@@ -15,7 +15,7 @@ import Glibc
     private func collection(in directory: String) async throws -> String {
         let path = directory + "/crates.sqlite"
         let store = try CollectionStore(path: path)
-        for n in 1...3 { _ = try await store.add(NewRecord(gtin: makeGTIN(n), addMethod: .typed)) }
+        for n in 1...3 { _ = try await store.add(NewRecord(gtin: Fixtures.gtin(n), addMethod: .typed)) }
         return path
     }
 
@@ -47,7 +47,7 @@ import Glibc
         let store = try CollectionStore(readingAt: path)
         #expect(store.isReadOnly)
         #expect(try await store.outline().rowCount == 3)
-        await #expect(throws: StoreError.self) { _ = try await store.add(NewRecord(gtin: makeGTIN(9), addMethod: .typed)) }
+        await #expect(throws: StoreError.self) { _ = try await store.add(NewRecord(gtin: Fixtures.gtin(9), addMethod: .typed)) }
     }
 
     /// Read by another user (`setpriv` to nobody: the tests run as root, whom file modes do

@@ -30,22 +30,22 @@ struct RecordQueryStoreTests {
         let day = 86_400.0
         let ids = try await store.addAll([
             NewRecord(
-                gtin: makeGTIN(1), addedAt: now.addingTimeInterval(-365 * day), addMethod: .typed, locationID: crate.id,
+                gtin: Fixtures.gtin(1), addedAt: now.addingTimeInterval(-365 * day), addMethod: .typed, locationID: crate.id,
                 release: disc(1, artist: "Queen", title: "A Night At The Opera", year: 1975, format: "Vinyl, LP, Album"),
                 grading: CopyGrading(media: .veryGoodPlus, sleeve: .veryGood, rating: Rating(clamping: 4))),
             NewRecord(
-                gtin: makeGTIN(2), addedAt: now.addingTimeInterval(-100 * day), addMethod: .typed,
+                gtin: Fixtures.gtin(2), addedAt: now.addingTimeInterval(-100 * day), addMethod: .typed,
                 release: disc(2, artist: "Queen", title: "A Kind Of Magic", year: 1986, format: "CD, Album", label: "Parlophone", catno: "CDP 7 46267 2"),
                 grading: CopyGrading(media: .nearMint)),
             NewRecord(
-                gtin: makeGTIN(3), addedAt: now.addingTimeInterval(-50 * day), addMethod: .typed, locationID: shelf.id,
+                gtin: Fixtures.gtin(3), addedAt: now.addingTimeInterval(-50 * day), addMethod: .typed, locationID: shelf.id,
                 release: disc(3, artist: "Fleetwood Mac", title: "Rumours", year: 1977, format: "Vinyl, LP", genres: ["Rock", "Pop"], styles: ["Soft Rock"], label: "Warner Bros. Records", catno: "BSK 3010"),
                 grading: CopyGrading(media: .good)),
             NewRecord(
-                gtin: makeGTIN(4), addedAt: now.addingTimeInterval(-7 * day), addMethod: .typed,
+                gtin: Fixtures.gtin(4), addedAt: now.addingTimeInterval(-7 * day), addMethod: .typed,
                 release: disc(4, artist: "Björk", title: "Homogenic", year: 1997, format: "CD, Album", country: "US", genres: ["Electronic"], styles: ["Trip Hop"], label: "One Little Indian", catno: "TPLP 71 CD"),
                 grading: CopyGrading(rating: Rating(clamping: 2))),
-            NewRecord(gtin: makeGTIN(5), addedAt: now.addingTimeInterval(-1 * day), addMethod: .wedge),
+            NewRecord(gtin: Fixtures.gtin(5), addedAt: now.addingTimeInterval(-1 * day), addMethod: .wedge),
         ])
         return (store, ids, (shelf.id, crate.id))
     }

@@ -11,8 +11,8 @@ import Testing
         defer { withExtendedLifetime(directory) {} }
         let addedAt = Date(timeIntervalSince1970: 1_700_000_000.123_456)
         let record = try await store.add(
-            NewRecord(gtin: makeGTIN(42), addedAt: addedAt, addMethod: .camera, note: "signed", location: "crate 3"))
-        #expect(record.gtin == makeGTIN(42))
+            NewRecord(gtin: Fixtures.gtin(42), addedAt: addedAt, addMethod: .camera, note: "signed", location: "crate 3"))
+        #expect(record.gtin == Fixtures.gtin(42))
         #expect(record.addedAt == addedAt)
         #expect(record.addMethod == .camera)
         #expect(record.note == "signed")
@@ -22,7 +22,7 @@ import Testing
         #expect(record.lookupAttempts == 0)
         #expect(try await store.record(record.id) == record)
 
-        let matched = try await store.add(NewRecord(gtin: makeGTIN(43), addMethod: .releaseID, release: release(249_504)))
+        let matched = try await store.add(NewRecord(gtin: Fixtures.gtin(43), addMethod: .releaseID, release: release(249_504)))
         #expect(matched.lookupState == .matched)
         #expect(matched.releaseID == 249_504)
         #expect(try await store.details(matched.id)?.release == release(249_504))
@@ -33,13 +33,13 @@ import Testing
     func duplicatesStayTwoRows(kind: StoreKind) async throws {
         let (store, directory) = try kind.make()
         defer { withExtendedLifetime(directory) {} }
-        let first = try await store.add(NewRecord(gtin: makeGTIN(7), addMethod: .wedge))
-        let second = try await store.add(NewRecord(gtin: makeGTIN(7), addMethod: .wedge))
-        _ = try await store.add(NewRecord(gtin: makeGTIN(8), addMethod: .wedge))
+        let first = try await store.add(NewRecord(gtin: Fixtures.gtin(7), addMethod: .wedge))
+        let second = try await store.add(NewRecord(gtin: Fixtures.gtin(7), addMethod: .wedge))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(8), addMethod: .wedge))
         #expect(first.id != second.id)
-        #expect(try await store.copies(of: makeGTIN(7)) == 2)
-        #expect(try await store.copies(of: makeGTIN(8)) == 1)
-        #expect(try await store.copies(of: makeGTIN(9)) == 0)
+        #expect(try await store.copies(of: Fixtures.gtin(7)) == 2)
+        #expect(try await store.copies(of: Fixtures.gtin(8)) == 1)
+        #expect(try await store.copies(of: Fixtures.gtin(9)) == 0)
         #expect(try await store.sections().flatMap(\.rows).map(\.recordID).filter { [first.id, second.id].contains($0) }.count == 2)
     }
 
@@ -47,15 +47,15 @@ import Testing
     func bulkAddCommitsInBatchesAndReturnsIdsInOrder(kind: StoreKind) async throws {
         let (store, directory) = try kind.make()
         defer { withExtendedLifetime(directory) {} }
-        let news = (0..<2_345).map { NewRecord(gtin: makeGTIN($0 % 1_000), addMethod: .import) }
+        let news = (0..<2_345).map { NewRecord(gtin: Fixtures.gtin($0 % 1_000), addMethod: .import) }
         let progress = LockBox<[Int]>()
         let ids = try await store.addAll(news, batchSize: 1_000) { progress.append($0) }
         #expect(ids.count == 2_345)
         #expect(ids == ids.sorted() && Set(ids).count == ids.count)
         #expect(progress.all == [1_000, 2_000, 2_345])
         #expect(try await store.outline().rowCount == 2_345)
-        #expect(try await store.copies(of: makeGTIN(5)) == 3)
-        #expect(try await store.record(ids[1_234])?.gtin == makeGTIN(234))
+        #expect(try await store.copies(of: Fixtures.gtin(5)) == 3)
+        #expect(try await store.record(ids[1_234])?.gtin == Fixtures.gtin(234))
         #expect(try await store.addAll([]).isEmpty)
     }
 
@@ -63,9 +63,9 @@ import Testing
     func deleteThenUndoRestoresIdenticalRows(kind: StoreKind) async throws {
         let (store, directory) = try kind.make()
         defer { withExtendedLifetime(directory) {} }
-        let matched = try await store.add(NewRecord(gtin: makeGTIN(2), addMethod: .wedge, note: "first pressing"))
-        let failed = try await store.add(NewRecord(gtin: makeGTIN(3), addMethod: .camera, location: "shelf"))
-        let ambiguous = try await store.add(NewRecord(gtin: makeGTIN(4), addMethod: .import))
+        let matched = try await store.add(NewRecord(gtin: Fixtures.gtin(2), addMethod: .wedge, note: "first pressing"))
+        let failed = try await store.add(NewRecord(gtin: Fixtures.gtin(3), addMethod: .camera, location: "shelf"))
+        let ambiguous = try await store.add(NewRecord(gtin: Fixtures.gtin(4), addMethod: .import))
         // Give them history and varied lookup states.
         let now = Date()
         for (record, outcome) in [
@@ -80,7 +80,7 @@ import Testing
             #expect(job.recordID == record.id)
             try await store.complete(job, with: outcome)
         }
-        let keep = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .typed))
+        let keep = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addMethod: .typed))
         let ids = [matched.id, failed.id, ambiguous.id]
         let before = try await ids.asyncMap { try #require(try await store.details($0)) }
         let sectionsBefore = try await store.sections()
@@ -93,7 +93,7 @@ import Testing
         #expect(try await store.outline().rowCount == 1)
 
         // A record added meanwhile does not take a deleted id.
-        let added = try await store.add(NewRecord(gtin: makeGTIN(5), addMethod: .typed))
+        let added = try await store.add(NewRecord(gtin: Fixtures.gtin(5), addMethod: .typed))
         #expect(!ids.contains(added.id))
         try await store.delete([added.id])
 

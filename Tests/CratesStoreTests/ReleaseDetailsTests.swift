@@ -17,7 +17,7 @@ import Testing
     }
 
     private func match(_ store: CollectionStore, _ n: Int, to release: Release) async throws -> Int64 {
-        let record = try await store.add(NewRecord(gtin: makeGTIN(n), addMethod: .wedge))
+        let record = try await store.add(NewRecord(gtin: Fixtures.gtin(n), addMethod: .wedge))
         let job = try #require(try await store.claimNext(now: Date(), lease: 60))
         #expect(job.recordID == record.id)
         try await store.complete(job, with: .matched(release))

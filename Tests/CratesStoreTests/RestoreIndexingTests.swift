@@ -59,7 +59,7 @@ import Testing
         let shelf = try await original.addLocation(name: "Crate 9", in: nil)
         let ids = try await original.addAll((0..<5).map {
             NewRecord(
-                gtin: makeGTIN(900 + $0), addMethod: .typed, locationID: shelf.id,
+                gtin: Fixtures.gtin(900 + $0), addMethod: .typed, locationID: shelf.id,
                 collector: RecordFields(artist: "The Band \($0)", title: "T", year: 1970 + $0, label: "Label \($0)", catno: "C-\($0)"))
         })
         #expect(ids.count == 5)
@@ -75,16 +75,16 @@ import Testing
         let filters = FilterIndexTests.filters(&random)
         try await FilterIndexTests.expectIndexInStep(restored, filters: filters)
         // The triggers index what is written after the restore.
-        _ = try await restored.add(NewRecord(gtin: makeGTIN(990), addMethod: .typed))
-        #expect(try await restored.window(CollectionQuery(filter: makeGTIN(990).canonical, window: RowWindow(offset: 0, limit: 5)))
-            .rows.map(\.gtin) == [makeGTIN(990).canonical])
+        _ = try await restored.add(NewRecord(gtin: Fixtures.gtin(990), addMethod: .typed))
+        #expect(try await restored.window(CollectionQuery(filter: Fixtures.gtin(990).canonical, window: RowWindow(offset: 0, limit: 5)))
+            .rows.map(\.gtin) == [Fixtures.gtin(990).canonical])
     }
 
     @Test("a restore that fails part-way leaves the collection empty, with every trigger, indexing as before")
     func failedRestoreLeavesTheTriggers() async throws {
         let directory = try TemporaryDirectory()
         let original = try CollectionStore(path: directory.file("original.sqlite"))
-        _ = try await original.addAll((0..<50).map { NewRecord(gtin: makeGTIN($0), addMethod: .typed) })
+        _ = try await original.addAll((0..<50).map { NewRecord(gtin: Fixtures.gtin($0), addMethod: .typed) })
         let backup = try await Self.backup(of: original)
         let store = try CollectionStore(path: directory.file("restored.sqlite"))
         let before = try await Self.indexed(store)
@@ -96,9 +96,9 @@ import Testing
             }
         }
         #expect(try await Self.indexed(store) == before)
-        _ = try await store.add(NewRecord(gtin: makeGTIN(7), addMethod: .typed))
-        #expect(try await store.window(CollectionQuery(filter: makeGTIN(7).canonical, window: RowWindow(offset: 0, limit: 5)))
-            .rows.map(\.gtin) == [makeGTIN(7).canonical])
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(7), addMethod: .typed))
+        #expect(try await store.window(CollectionQuery(filter: Fixtures.gtin(7).canonical, window: RowWindow(offset: 0, limit: 5)))
+            .rows.map(\.gtin) == [Fixtures.gtin(7).canonical])
         let text = try await store.read { db in try String.fetchOne(db, sql: "SELECT artistKey FROM record") }
         #expect(text?.isEmpty == false, "the sort keys' trigger ran")
     }

@@ -26,7 +26,7 @@ import Testing
         ]
         var ids: [String: Int64] = [:]
         for entry in entries {
-            ids[entry.key] = try await store.add(NewRecord(gtin: makeGTIN(entry.gtin), addMethod: .typed, release: entry.release)).id
+            ids[entry.key] = try await store.add(NewRecord(gtin: Fixtures.gtin(entry.gtin), addMethod: .typed, release: entry.release)).id
         }
         return ids
     }
@@ -35,8 +35,8 @@ import Testing
     func rowsCarryTheCatalogueEdition() async throws {
         let (store, directory) = try StoreKind.file.make()
         defer { withExtendedLifetime(directory) {} }
-        let waiting = try await store.add(NewRecord(gtin: makeGTIN(41), addMethod: .typed)).id
-        let other = try await store.add(NewRecord(gtin: makeGTIN(42), addMethod: .typed)).id
+        let waiting = try await store.add(NewRecord(gtin: Fixtures.gtin(41), addMethod: .typed)).id
+        let other = try await store.add(NewRecord(gtin: Fixtures.gtin(42), addMethod: .typed)).id
         let edition = CatalogueEdition(dumpDate: "20260601")
         let batch = try await store.answerFromCatalogue(edition, now: Date(), limit: 10) { job in
             job.recordID == waiting ? .absent : .unavailable(.unreadable(path: "x", reason: "not now"))
@@ -48,7 +48,7 @@ import Testing
         #expect(listed.first { $0.recordID == other }?.catalogueEdition == nil)
         let window = try await store.window(RowWindow(offset: 0, limit: 10))
         #expect(window.rows.first { $0.recordID == waiting }?.catalogueEdition == edition)
-        let filtered = try await store.window(CollectionQuery(filter: makeGTIN(41).canonical, window: RowWindow(offset: 0, limit: 10)))
+        let filtered = try await store.window(CollectionQuery(filter: Fixtures.gtin(41).canonical, window: RowWindow(offset: 0, limit: 10)))
         #expect(filtered.rows.map(\.recordID) == [waiting] && filtered.rows.first?.catalogueEdition == edition, "\(filtered.rows)")
     }
 
@@ -85,7 +85,7 @@ import Testing
         #expect(merry.lookupState == .matched)
         let pending = try #require(sections.last?.rows.first)
         #expect(pending.artist == nil && pending.title == nil && pending.lookupState == .pending)
-        #expect(pending.gtin == makeGTIN(20).canonical)
+        #expect(pending.gtin == Fixtures.gtin(20).canonical)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -126,7 +126,7 @@ import Testing
 
     @Test func aRecordMovesSectionWhenItsReleaseIsAttachedOrChanges() async throws {
         let store = try CollectionStore.inMemory()
-        let record = try await store.add(NewRecord(gtin: makeGTIN(1), addMethod: .wedge))
+        let record = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addMethod: .wedge))
         #expect(try await store.sections().map(\.name) == ["Unknown"])
 
         try await store.choose(release(1, title: "Zebra", genres: ["Jazz"]), for: record.id)
@@ -134,7 +134,7 @@ import Testing
 
         // Discogs re-tells the same release with another genre (another record's match):
         // every record of the release moves.
-        let other = try await store.add(NewRecord(gtin: makeGTIN(2), addMethod: .wedge))
+        let other = try await store.add(NewRecord(gtin: Fixtures.gtin(2), addMethod: .wedge))
         try await store.choose(release(1, title: "Zebra", genres: ["Blues"]), for: other.id)
         let sections = try await store.sections()
         #expect(sections.map(\.name) == ["Blues"])

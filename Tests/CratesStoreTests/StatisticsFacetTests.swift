@@ -29,7 +29,7 @@ import Testing
             if n % 5 == 0 { collector = RecordFields(genre: "Reggae", year: 1985, format: "7\"", label: "Trojan", country: "Jamaica") }
             let release = n % 7 == 6 ? nil : releases[n % 3]
             _ = try await store.add(NewRecord(
-                gtin: makeGTIN(100 + n), addedAt: months[n % 3], addMethod: .typed, location: places[n % 4],
+                gtin: Fixtures.gtin(100 + n), addedAt: months[n % 3], addMethod: .typed, location: places[n % 4],
                 release: release, collector: collector, grading: grades[n % 3]))
         }
         let statistics = try await store.statistics()

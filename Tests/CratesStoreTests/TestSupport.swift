@@ -4,9 +4,6 @@ import CratesTestSupport
 import Foundation
 import Testing
 
-/// A valid EAN-13 made from `n` (`sampleGTIN`).
-func makeGTIN(_ n: Int) -> GTIN { sampleGTIN(n) }
-
 func release(_ id: Int, artist: String = "Artist", title: String = "Title", genres: [String] = ["Rock"]) -> Release {
     Release(
         id: id, artist: artist, title: title, genres: genres, styles: ["Indie"], formats: ["CD, Album"],

@@ -34,8 +34,8 @@ struct WantlistStoreTests {
         let masters = try await store.read { db in try Row.fetchAll(db, sql: "SELECT id, masterID FROM release ORDER BY id").map { [$0[0], $0[1]] as [Int?] } }
         #expect(masters == [[1, 10], [2, nil]])
         // Kept by the triggers on every later write, whatever the path.
-        _ = try await store.add(NewRecord(gtin: makeGTIN(3), addMethod: .typed, release: Self.release(3, master: 10)))
-        _ = try await store.add(NewRecord(gtin: makeGTIN(4), addMethod: .typed, release: Self.release(4, master: nil, json: "[]")))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(3), addMethod: .typed, release: Self.release(3, master: 10)))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(4), addMethod: .typed, release: Self.release(4, master: nil, json: "[]")))
         let facts = try await store.checkFacts(releases: [1], masters: [10], gtin: nil)
         #expect(facts.sameMaster.map(\.copy.releaseID) == [3], "release 3 is another pressing of master 10")
         #expect(facts.owned.isEmpty)
@@ -70,9 +70,9 @@ struct WantlistStoreTests {
         let store = try CollectionStore.inMemory()
         let shelf = try await store.addLocation(name: "Shelf", in: nil)
         _ = try await store.add(NewRecord(
-            gtin: makeGTIN(1), addedAt: Date(timeIntervalSince1970: 1), addMethod: .typed, locationID: shelf.id,
+            gtin: Fixtures.gtin(1), addedAt: Date(timeIntervalSince1970: 1), addMethod: .typed, locationID: shelf.id,
             release: Self.release(1, master: nil), grading: CopyGrading(media: .veryGoodPlus, sleeve: .veryGood)))
-        _ = try await store.add(NewRecord(gtin: makeGTIN(1), addedAt: Date(timeIntervalSince1970: 2), addMethod: .typed, release: Self.release(1, master: nil)))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addedAt: Date(timeIntervalSince1970: 2), addMethod: .typed, release: Self.release(1, master: nil)))
         _ = try await store.addWant(WantEntry(releaseID: 2, artist: "B", title: "U", addedAt: Date()))
         let marks = try await store.releaseMarks([1, 2, 3])
         #expect(marks[1] == ReleaseMarks(copies: 2, place: "Shelf", grade: "VG+/VG", wanted: false))

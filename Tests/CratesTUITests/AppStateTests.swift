@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Foundation
 import Testing
 @testable import CratesTUI
@@ -10,11 +11,6 @@ import Testing
         "5095748906825", "5088360759832", "5086756508897", "5095790328927", "5018401107049",
         "5034192541220", "5048244757712", "5004656341482", "5039603062028", "5078683873803",
     ]
-
-    static func gtin(_ text: String) -> GTIN {
-        guard let parsed = try? GTIN(parsing: text) else { fatalError("test GTIN \(text) does not parse") }
-        return parsed
-    }
 
     @Test func selectionStartsOnTheFirstRecordAndSkipsHeaders() {
         var h = Harness()
@@ -108,7 +104,7 @@ import Testing
     @Test func typedEntryIsTypedNotWedge() {
         var h = Harness()
         let commands = h.type([.character("a")] + "5029141777638".map { Key.character($0) } + [.enter], interval: 0.2)
-        #expect(commands == [.add(Self.gtin("5029141777638"), method: .typed)])
+        #expect(commands == [.add(Fixtures.gtin("5029141777638"), method: .typed)])
     }
 
     @Test func invalidInputIsRefusedInThePrompt() {
@@ -118,18 +114,18 @@ import Testing
         #expect(h.state.prompt?.error?.contains("check digit should be 8") == true)
         // The next scan replaces the refused text.
         let next = h.type("5017066907438".map { Key.character($0) } + [.enter], from: 200, interval: 0.01)
-        #expect(next == [.add(Self.gtin("5017066907438"), method: .wedge)])
+        #expect(next == [.add(Fixtures.gtin("5017066907438"), method: .wedge)])
     }
 
     @Test func aDuplicateAsksWithoutBlockingTheScansThatFollow() {
         var h = Harness()
-        h.send(.duplicate(Self.gtin("5099750442227"), method: .wedge, copies: 1))
+        h.send(.duplicate(Fixtures.gtin("5099750442227"), method: .wedge, copies: 1))
         #expect(h.lines[23].contains("already have 1 copy: add another? (y/N)"))
         let commands = h.type("5029141777638".map { Key.character($0) } + [.enter], from: 200, interval: 0.01)
-        #expect(commands == [.add(Self.gtin("5029141777638"), method: .wedge)])
-        #expect(h.type([.character("y")], from: 300) == [.addCopy(Self.gtin("5099750442227"), method: .wedge)])
+        #expect(commands == [.add(Fixtures.gtin("5029141777638"), method: .wedge)])
+        #expect(h.type([.character("y")], from: 300) == [.addCopy(Fixtures.gtin("5099750442227"), method: .wedge)])
         #expect(h.state.questions.isEmpty)
-        h.send(.duplicate(Self.gtin("5099750442227"), method: .wedge, copies: 2))
+        h.send(.duplicate(Fixtures.gtin("5099750442227"), method: .wedge, copies: 2))
         #expect(h.type([.character("n")], from: 400).isEmpty)
         #expect(h.lines[23] == "Not added: 5099750442227")
     }
@@ -137,7 +133,7 @@ import Testing
     @Test("a scan says it is being added; that it was added is the session's word, and a duplicate is asked instead")
     func addedIsTheSessionsWord() {
         var h = Harness()
-        let code = Self.gtin("5099750442227")
+        let code = Fixtures.gtin("5099750442227")
         #expect(h.type("5099750442227".map { Key.character($0) } + [.enter], interval: 0.01) == [.add(code, method: .wedge)])
         #expect(h.lines[23] == "Adding 5099750442227")
         // The collection has it: the session asks; nothing said it was added.
@@ -152,7 +148,7 @@ import Testing
     @Test("a book asks before it is added; yes sends it again allowed, and a duplicate book asks twice")
     func aBookAsksFirst() {
         var h = Harness()
-        let isbn = Self.gtin("9781617292156")
+        let isbn = Fixtures.gtin("9781617292156")
         // Typed or scanned, the application decides: the UI sends it as any barcode.
         #expect(h.type("9781617292156".map { Key.character($0) } + [.enter], interval: 0.01) == [.add(isbn, method: .wedge)])
         #expect(h.state.message?.text.hasPrefix("Added") != true, "not said to be added before the answer")
@@ -277,7 +273,7 @@ import Testing
         var h = Harness()
         h.type([.character("d")])
         #expect(h.send(.scan("5029141777638", method: .camera)).isEmpty)
-        #expect(h.type([.character("n")]) == [.add(Self.gtin("5029141777638"), method: .camera)])
+        #expect(h.type([.character("n")]) == [.add(Fixtures.gtin("5029141777638"), method: .camera)])
         // A QR code that is not a release is shown, not added.
         #expect(h.send(.scan("https://example.com/x", method: .camera)).isEmpty)
         #expect(h.state.message?.isError == true)
@@ -287,7 +283,7 @@ import Testing
         var h = Harness()
         let at = Date(timeIntervalSince1970: 0)
         #expect(h.send(.cameraScan(ScanEvent(symbology: .ean13, data: "5029141777638", at: at)))
-            == [.add(Self.gtin("5029141777638"), method: .camera)])
+            == [.add(Fixtures.gtin("5029141777638"), method: .camera)])
         #expect(h.send(.cameraScan(ScanEvent(symbology: .qrCode, data: "https://www.discogs.com/release/249504-x", at: at)))
             == [.addRelease(id: 249504, method: .camera)])
         // Digits in a QR code or a CODE-128 label are not a record's barcode.
@@ -300,7 +296,7 @@ import Testing
         #expect(h.send(.cameraScan(ScanEvent(symbology: .upcA, data: "727361626525", at: at))).isEmpty)
         #expect(h.send(.cameraScan(ScanEvent(symbology: .ean8, data: "96385074", at: at))).isEmpty)
         #expect(h.type([.character("n")]) == [
-            .add(Self.gtin("727361626525"), method: .camera), .add(Self.gtin("96385074"), method: .camera),
+            .add(Fixtures.gtin("727361626525"), method: .camera), .add(Fixtures.gtin("96385074"), method: .camera),
         ])
     }
 
@@ -330,7 +326,7 @@ import Testing
     static func details(id: Int64, state: LookupState, candidates: [ReleaseCandidate] = [], release: Release? = nil) -> RecordDetails {
         let date = Date(timeIntervalSince1970: 1_700_000_000)
         let record = CollectionRecord(
-            id: id, gtin: gtin("5012345678900"), addedAt: date, addMethod: .wedge,
+            id: id, gtin: Fixtures.gtin("5012345678900"), addedAt: date, addMethod: .wedge,
             releaseID: release?.id, lookupState: state, candidates: candidates, updatedAt: date)
         return RecordDetails(record: record, release: release, history: [])
     }

@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Foundation
 import Testing
 @testable import CratesTUI
@@ -12,7 +13,7 @@ struct GradingAndSyncTests {
     static func details(grading: CopyGrading = .none, link: DiscogsCopyLink? = nil, copies: Int = 0) -> RecordDetails {
         let date = Date(timeIntervalSince1970: 1_700_000_000)
         let record = CollectionRecord(
-            id: 1, gtin: AppStateTests.gtin("5099750442227"), addedAt: date, addMethod: .wedge, releaseID: 7, lookupState: .matched,
+            id: 1, gtin: Fixtures.gtin("5099750442227"), addedAt: date, addMethod: .wedge, releaseID: 7, lookupState: .matched,
             updatedAt: date, grading: grading)
         return RecordDetails(record: record, release: homogenic, history: [], discogs: link, discogsCopies: copies)
     }

@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Foundation
 import Testing
 @testable import CratesTUI
@@ -71,7 +72,7 @@ import Testing
         h.type([.character("G"), .enter])
         let date = Date(timeIntervalSince1970: 1_700_000_000)
         let record = CollectionRecord(
-            id: 3, gtin: AppStateTests.gtin("0074644022513"), addedAt: date, addMethod: .wedge, lookupState: .pending, updatedAt: date)
+            id: 3, gtin: Fixtures.gtin("0074644022513"), addedAt: date, addMethod: .wedge, lookupState: .pending, updatedAt: date)
         h.send(.details(RecordDetails(record: record, release: nil, history: [])))
         #expect(h.lines[1] == " 0 74644 02251 3")
         #expect(h.lines.contains { $0.contains("Barcode      0 74644 02251 3 (UPC-A") })

@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Foundation
 import Testing
 @testable import CratesTUI
@@ -61,7 +62,7 @@ struct LocationStateTests {
     func moveQuestion() throws {
         var h = Harness()
         h.send(.location(Self.crate))
-        let gtin = AppStateTests.gtin("5099750442227")
+        let gtin = Fixtures.gtin("5099750442227")
         let question = AddQuestion(
             entry: .barcode(gtin), gtin: gtin, method: .wedge,
             kind: .moveHere(MoveHere(recordID: 1, title: "Björk — Homogenic", from: Self.other, to: Self.crate, copies: 1)),

@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Foundation
 import Testing
 @testable import CratesTUI
@@ -16,7 +17,7 @@ struct LongDetailsStateTests {
         let date = Date(timeIntervalSince1970: 1_700_000_000)
         let note = (1...60).map { "Line \($0) of the provenance, as the shop wrote it on the inner sleeve." }.joined(separator: " ")
         let record = CollectionRecord(
-            id: 1, gtin: AppStateTests.gtin("5099750442227"), addedAt: date, addMethod: .wedge, note: note, releaseID: 7,
+            id: 1, gtin: Fixtures.gtin("5099750442227"), addedAt: date, addMethod: .wedge, note: note, releaseID: 7,
             lookupState: .matched, updatedAt: date)
         var h = Harness(width: 80, height: 24)
         h.type([.enter])

@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -22,7 +23,7 @@ import Testing
     private static func details(_ candidates: [ReleaseCandidate]) -> RecordDetails {
         let date = Date(timeIntervalSince1970: 1_700_000_000)
         let record = CollectionRecord(
-            id: 5, gtin: AppStateTests.gtin("5012345678900"), addedAt: date, addMethod: .wedge, lookupState: .ambiguous,
+            id: 5, gtin: Fixtures.gtin("5012345678900"), addedAt: date, addMethod: .wedge, lookupState: .ambiguous,
             candidates: candidates, updatedAt: date)
         return RecordDetails(record: record, release: nil, history: [])
     }

@@ -1,4 +1,5 @@
 import CratesCore
+import CratesTestSupport
 import Foundation
 import Testing
 @testable import CratesTUI
@@ -45,7 +46,7 @@ struct RecordHintsStateTests {
     func notFoundNextStep() {
         let date = Date(timeIntervalSince1970: 1_700_000_000)
         let record = CollectionRecord(
-            id: 1, gtin: AppStateTests.gtin("5099750442227"), addedAt: date, addMethod: .wedge, lookupState: .notFound, updatedAt: date)
+            id: 1, gtin: Fixtures.gtin("5099750442227"), addedAt: date, addMethod: .wedge, lookupState: .notFound, updatedAt: date)
         var h = GradingAndSyncTests.inDetails(RecordDetails(record: record, release: nil, history: []))
         #expect(h.lines.contains { $0.contains("Next") && $0.contains("s: search Discogs") && $0.contains("m: enter it by hand") })
         #expect(h.type("m") == [.session(.loadGenres)])
@@ -61,7 +62,7 @@ struct RecordHintsStateTests {
 
     @Test("a duplicate scan's question names the record when its copy has a title, the barcode before")
     func duplicateNamed() {
-        let gtin = AppStateTests.gtin("5099750442227")
+        let gtin = Fixtures.gtin("5099750442227")
         var question = AddQuestion(entry: .barcode(gtin), gtin: gtin, method: .wedge, kind: .anotherCopy(copies: 1), allowing: [])
         #expect(question.text == "5099750442227: already have 1 copy: add another?")
         question.title = "The Beatles — Abbey Road"

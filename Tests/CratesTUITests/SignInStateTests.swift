@@ -100,8 +100,9 @@ import Testing
         h.type("code-123")
         #expect(h.lines.contains { $0.contains("code-123") }, "a code is not a secret: it is shown")
         #expect(Self.signInRequests(h.type([.enter])) == [.finishOAuth(verifier: "code-123")])
-        h.send(.signIn(.failed("Discogs refused the code (Invalid verifier.)")))
-        #expect(Self.form(h)?.error == "Discogs refused the code (Invalid verifier.)")
+        h.send(.signIn(.pageNeeded("Discogs refused the code (Invalid verifier.)")))
+        // The form says which keys ask for a new page: the session's words name none.
+        #expect(Self.form(h)?.error == "Discogs refused the code (Invalid verifier.): Tab twice asks Discogs for a new page and code")
         // Tab goes back to the token.
         h.type([.tab])
         #expect(Self.form(h)?.route == .token && Self.form(h)?.page == nil)

@@ -10,7 +10,8 @@ told to honour it (206); after a number of requests (when set) every request get
 Retry-After.
 
 Binds 127.0.0.1 on an ephemeral port and prints the port as the first line of stdout.
-Exits when its stdin closes, so a killed test never leaves it running.
+Exits when its stdin closes or its parent is gone (loopback.py), so a killed test never
+leaves it running.
 
 Control endpoints (never counted, never throttled), GET /_control/NAME?QUERY:
   stats                       {"requests": N, "log": [{"name", "status", "range", "sent"}...]}
@@ -36,10 +37,10 @@ import hashlib
 import json
 import random
 import re
-import sys
 import threading
 import urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import loopback  # start, port line, quiet, exit with stdin (loopback.py)
 
 DOWNLOAD = re.compile(r"^data/(\d{4})/discogs_(\d{8})_(releases\.xml\.gz|CHECKSUM\.txt|artists\.xml\.gz|labels\.xml\.gz|masters\.xml\.gz)$")
 
@@ -100,12 +101,8 @@ class State:
         return ("\n".join(lines) + "\n").encode("ascii")
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class Handler(loopback.QuietHandler):
     state = None
-
-    def log_message(self, *args):
-        pass
 
     def do_HEAD(self):
         self.answer(head=True)
@@ -275,14 +272,7 @@ def main():
     parser.add_argument("--seed", type=int, default=20)
     args = parser.parse_args()
     Handler.state = State(args)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    print(server.server_address[1], flush=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        sys.stdin.read()
-    except KeyboardInterrupt:
-        pass
+    loopback.serve(Handler)
 
 
 if __name__ == "__main__":

@@ -39,16 +39,14 @@ import gzip
 import hashlib
 import hmac
 import json
+import loopback      # start, port line, quiet, exit with stdin (loopback.py)
 import lookups       # generated releases, the fault mix, holds (lookups.py, next to this file)
 import marketplace   # the collection's value, marketplace stats, price suggestions (marketplace.py)
 import os
-import signal
-import sys
 import threading
 import time
 import urllib.parse
 from collections import deque
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import search_index
 import wants         # the User Wantlist endpoints (wants.py)
@@ -168,17 +166,13 @@ class State:
             return True, len(w), limit - len(w), 0.0
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"   # keep-alive: the client reuses its connection
+class Handler(loopback.QuietHandler):
     server_version = "DiscogsLoopback/1.0"
 
     def setup(self):
         super().setup()
         with self.server.state.lock:
             self.server.state.stats["connections"] += 1
-
-    def log_message(self, fmt, *args):   # quiet: never echo request lines (or headers)
-        pass
 
     # --- responses -------------------------------------------------------------------
     def send(self, status, body, ctype="application/json", headers=None):
@@ -528,11 +522,6 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main():
-    # A child of Foundation's Process inherits the spawning thread's signal mask, and
-    # libdispatch threads block nearly everything: unblock, so that SIGTERM works.
-    signal.pthread_sigmask(signal.SIG_SETMASK, [])
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--fixtures", default=os.path.join(here, "..", "..", "Fixtures", "discogs"))
@@ -547,30 +536,7 @@ def main():
     lookups.add_arguments(ap)
     args = ap.parse_args()
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    server.state = State(args)
-    print(server.server_address[1], flush=True)
-
-    def watch_stdin():
-        try:
-            while sys.stdin.buffer.read(4096):
-                pass
-        finally:
-            os._exit(0)
-
-    # Stdin's write end can outlive the parent when another child it spawned inherited it
-    # (e.g. a daemon started without closing descriptors): so also exit when orphaned.
-    parent = os.getppid()
-
-    def watch_parent():
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch_stdin, daemon=True).start()
-    threading.Thread(target=watch_parent, daemon=True).start()
-    server.serve_forever()
+    loopback.serve(Handler, State(args))
 
 
 if __name__ == "__main__":

@@ -183,7 +183,7 @@ public enum SignInError: Error, CustomStringConvertible {
                 ? "Discogs refused this token: it is wrong or was revoked. Make a new one at https://www.discogs.com/settings/developers (\"Generate new token\") and paste it here"
                 : "Discogs refused this token (\(message)): check it at https://www.discogs.com/settings/developers and paste it again"
         case .refused(let message):
-            "Discogs refused the code\(message.isEmpty ? "" : " (\(message))"): Tab twice asks Discogs for a new page and code"
+            "Discogs refused the code\(message.isEmpty ? "" : " (\(message))")"
         case .malformedToken, .tokenTooLong, .discogs, .unusable: description.prefix(1).uppercased() + description.dropFirst()
         }
     }

@@ -186,6 +186,11 @@ extension DumpFileReceiver {
 
 /// A digest under way, kept behind the receiver's lock (curl's thread writes, the fetch reads
 /// the result once the transfer is over). `@unchecked Sendable`: only touched under that lock.
+///
+/// Not `LockedBox`, which takes only `Sendable` values, nor the digest bare in the `Mutex`:
+/// feeding it curl's buffer (a pointer the caller owns) inside `withLock` joins the digest's
+/// region to the caller's, which the `Mutex`'s `inout sending` value may not end in; copying
+/// each buffer out first would copy the whole 10 GB download.
 final class DigestBox: @unchecked Sendable {
     let digest = SHA256Digest()
 }

@@ -140,6 +140,19 @@ public enum StandardStreams {
     /// Whether standard error is a terminal (a progress bar), or a file or pipe (plain lines).
     public static var errorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
+    /// Whether standard output is a terminal: a person reads it (aligned columns, readable
+    /// words), not a script (the lines as they are).
+    public static var outputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    /// The width standard output is laid out to: `COLUMNS` when set to a number (at most
+    /// 1,000), else the width of the terminal it is on, else 80 (a pipe, a file).
+    public static var outputWidth: Int {
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return min(columns, 1000) }
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 80
+    }
+
     /// The terminal's width in columns (80 when it cannot be told).
     public static var terminalWidth: Int {
         var size = winsize()

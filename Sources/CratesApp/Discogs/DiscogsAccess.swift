@@ -28,6 +28,20 @@ public struct DiscogsAccess: Sendable {
         }
     }
 
+    /// The access for a question the local catalogue may answer: nil when the credentials
+    /// cannot be used but `catalogue` is there (it answers all the same; Discogs cannot);
+    /// throws why when neither can answer.
+    public static func make(
+        beside catalogue: (any ReleaseCatalogue)?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(DiscogsAccessError) -> DiscogsAccess? {
+        do throws(DiscogsAccessError) {
+            return try make(environment: environment)
+        } catch {
+            if catalogue == nil { throw error }
+            return nil
+        }
+    }
+
     /// Throws `notSignedIn` for an anonymous client: searches need an account.
     public func requireSignedIn() throws(DiscogsAccessError) {
         if !signedIn { throw .notSignedIn }

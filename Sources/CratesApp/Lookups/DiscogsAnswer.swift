@@ -67,6 +67,24 @@ public struct DiscogsAnswer: Sendable {
         }
     }
 
+    /// What `crates lookup CODE` asks about: the code read as typed (a barcode, `r249504`
+    /// or a release's address), refused when it is never a record's (a crates label), or not
+    /// a record's barcode (an ISBN, a coupon) unless `force`. Checked before anything is
+    /// opened or asked; a refusal is `.notARecord`, in words that follow the code.
+    public static func entry(_ code: String, force: Bool) throws(DiscogsAnswerError) -> CodeEntry {
+        let entry: CodeEntry
+        do {
+            entry = try CodeEntry.parseConfigured(code)
+        } catch {
+            throw .notARecord("\(error)")
+        }
+        if case .barcode(let gtin) = entry, let refusal = gtin.admission.refusal(force: force, action: "look it up anyway") {
+            throw .notARecord("\(refusal)")
+        }
+        if case .label(let label) = entry { throw .notARecord("\(label.notARecordReason): nothing to look up") }
+        return entry
+    }
+
     /// Asks the local catalogue first, when there is one and it knows the code; else
     /// Discogs. A barcode search on Discogs needs an account: `access` must be signed in.
     public static func ask(

@@ -69,11 +69,14 @@ extension CollectionSession {
         do throws(SignInError) {
             guard !verifier.isEmpty else { throw .noVerifier }
             guard let start = state.withLock({ $0.oauth }) else {
-                throw .unusable("No Discogs page was asked for yet: Tab asks Discogs for one")
+                post(.signIn(.pageNeeded("No Discogs page was asked for yet")))
+                return
             }
             let username = try await SignIn(environment: environment).finishOAuth(start, verifier: verifier)
             state.withLock { $0.oauth = nil }
             restart(signedInAs: username)
+        } catch .refused(let message) {
+            post(.signIn(.pageNeeded(SignInError.refused(message).inForm(token: false))))
         } catch {
             post(.signIn(.failed(error.inForm(token: false))))
         }

@@ -126,6 +126,22 @@ public struct Wantlist: Sendable {
         return .success(removed)
     }
 
+    /// Changes the notes (`.some(nil)` removes them) and the rating of the want a code names
+    /// (`wanted(by:)`'s first); `.notFound` when none is on the wantlist.
+    public func edit(_ text: String, notes: String??, rating: Rating?, now: Date = Date()) async throws(StoreError)
+        -> Result<WantEntry, Failure>
+    {
+        let found: [WantEntry]
+        switch try await wanted(by: text) {
+        case .failure(let failure): return .failure(failure)
+        case .success(let wants): found = wants
+        }
+        guard let want = found.first, let edited = try await store.editWant(want.releaseID, notes: notes, rating: rating, now: now) else {
+            return .failure(.notFound(code: ControlCharacters.cleaned(text), reason: "not on the wantlist"))
+        }
+        return .success(edited)
+    }
+
     /// Every want, with the price cache's latest figure of each.
     public func list() async throws(StoreError) -> [(want: WantEntry, price: PriceFigure?)] {
         let wants = try await store.wants()

@@ -176,12 +176,6 @@ public struct AddQuestion: Equatable, Sendable {
         return .no
     }
 
-    /// The answers, as the question shows them: "(y/N)", "(Y/n, c: another copy)".
-    public var choices: String {
-        if case .moveHere = kind { return "(Y/n, c: another copy)" }
-        return "(y/N)"
-    }
-
     /// The question, without its choices: "The Beatles — Abbey Road: already have 1 copy:
     /// add another?" (the barcode, "5099750442227: …", before its lookup), "This is a book
     /// (ISBN 9781617292156): add it anyway?", "Holovr — Holovr, in Crate A1: move it here?".

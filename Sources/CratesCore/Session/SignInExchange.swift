@@ -24,6 +24,10 @@ public enum SignInEvent: Equatable, Sendable {
     case signedOut
     /// Why not, in crates' words; nothing was saved.
     case failed(String)
+    /// OAuth's code cannot be used (Discogs refused it, or no page was asked for): why, in
+    /// crates' words; only a new page and code will do. Which key asks for one is the form's
+    /// to say.
+    case pageNeeded(String)
 }
 
 /// Who is signed in, as the credentials file says (the status line's account).

@@ -102,13 +102,14 @@ extension AppState {
             state.waiting = nil
             state.text = ""
             mode = .signIn(state)
-        case .failed(let reason):
+        case .failed(let reason), .pageNeeded(let reason):
             guard var state = open, state.waiting != nil else {
                 say("Not signed in: \(reason)", isError: true)
                 return []
             }
             state.waiting = nil
             state.error = ControlCharacters.cleaned(reason)
+            if case .pageNeeded = event { state.error? += ": " + SignInState.newPageKeys(route: state.route) }
             mode = .signIn(state)
         }
         return []

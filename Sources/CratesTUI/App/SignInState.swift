@@ -40,6 +40,12 @@ public struct SignInState: Equatable, Sendable {
     /// refused with its length by the session, and cannot fill the memory.
     static let maximumTyped = 1000
 
+    /// The keys that ask Discogs for a new page and code, from `route`: Tab leaves OAuth for
+    /// the token, and Tab from the token asks for a page.
+    static func newPageKeys(route: Route) -> String {
+        route == .oauth ? "Tab twice asks Discogs for a new page and code" : "Tab asks Discogs for a page and code"
+    }
+
     /// Whether the field takes keys now.
     var editing: Bool {
         guard account != nil, waiting == nil else { return false }

@@ -49,32 +49,22 @@ struct CatalogueBuildCommand: ParsableCommand {
     func run() throws {
         diagnostics.install("catalogue build")
         let stop = StopRequest.install(announcement: "Stopping the build; the catalogue stays as it was.")
-        try Self.build(from: file, into: try catalogue.resolvedPath(), sparing: try? store.path(), date: date, force: force, stop: stop)
-    }
-
-    /// Builds the catalogue at `cataloguePath` from the dump `file`, with the progress bar
-    /// and the summary; shared with `crates catalogue fetch`, which builds what it fetched.
-    static func build(
-        from file: String, into cataloguePath: String, sparing collection: String?, date: String?, force: Bool = false, stop: StopRequest
-    ) throws {
+        let cataloguePath = try catalogue.resolvedPath()
+        let progress = CatalogueProgress()
+        let summary: CatalogueSummary
         let build: CatalogueBuild
         do throws(CatalogueBuild.Failure) {
-            build = try CatalogueBuild(dumpPath: file, cataloguePath: cataloguePath, date: date, sparing: collection, force: force)
+            build = try CatalogueBuild(dumpPath: file, cataloguePath: cataloguePath, date: date, sparing: try? store.path(), force: force)
         } catch {
             throw CLIError(error.description)
         }
-        let progress = CatalogueProgress()
-        let summary: CatalogueSummary
         do {
+            defer { progress.finish() }
             summary = try stop.run { try await build.run { progress.show($0) } }
-            progress.finish()
         } catch let error as CatalogueBuild.Failure {
-            progress.finish()
-            if case .stopped = error {
-                StandardStreams.errLine(error.description)
-                throw ExitCode(stop.exitStatus)
-            }
-            throw CLIError(error.description)
+            guard case .stopped = error else { throw CLIError(error.description) }
+            StandardStreams.errLine(error.description)
+            throw ExitCode(stop.exitStatus)
         }
         try StandardStreams.out(CatalogueProgress.summary(summary) + "\n")
     }

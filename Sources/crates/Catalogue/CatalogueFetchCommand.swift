@@ -50,46 +50,25 @@ struct CatalogueFetchCommand: ParsableCommand {
         diagnostics.install("catalogue fetch")
         let cataloguePath = try catalogue.resolvedPath()
         let stop = StopRequest.install(announcement: "Stopping: the part downloaded is kept (Ctrl-C again to quit at once)")
-        let settings: CatalogueFetch.Settings
-        let transport: CurlTransport
-        do {
-            settings = try CatalogueFetch.Settings.configured()
-            transport = try CurlTransport(configuration: .init(userAgent: DiscogsUserAgent.make(version: CratesVersion.current), connections: 1))
+        let outcome: CatalogueUpdate.Outcome
+        do throws(CatalogueUpdate.Failure) {
+            let update = try CatalogueUpdate(cataloguePath: cataloguePath, sparing: try? store.path())
+            let dumpDate = date.flatMap(DiscogsDumpDate.init(digits:))
+            do {
+                outcome = try stop.run { try await update.run(date: dumpDate, reporter: CatalogueUpdateLines()) }
+            } catch let error as CatalogueUpdate.Failure {
+                throw error
+            } catch {
+                throw .fetch(.stopped(kept: 0, path: nil))
+            }
         } catch {
-            throw CLIError("\(error)")
+            guard error.isStopped else { throw CLIError(error.description) }
+            StandardStreams.errLine(error.description)
+            throw ExitCode(error.exitStatus(stoppedBy: stop))
         }
-        let progress = DownloadProgress()
-        let fetch = CatalogueFetch(settings: settings, transport: transport, progress: progress) { line in
-            progress.note("crates catalogue fetch: \(line)")
-        }
-        let date = self.date.flatMap(DiscogsDumpDate.init(digits:))
-        let outcome: Result<CatalogueFetch.Fetched, CatalogueFetchError> = try blocking {
-            let task = Task { () async -> Result<CatalogueFetch.Fetched, CatalogueFetchError> in
-                do throws(CatalogueFetchError) {
-                    return .success(try await fetch.run(date: date))
-                } catch {
-                    return .failure(error)
-                }
-            }
-            stop.onRequest { task.cancel() }
-            return await task.value
-        }
-        switch outcome {
-        case .success(let fetched):
-            try StandardStreams.out("\(fetched.path): the releases dump of \(fetched.date), SHA-256 verified\n")
-            if stop.isRequested { throw ExitCode(stop.exitStatus) }
-            try CatalogueBuildCommand.build(
-                from: fetched.path, into: cataloguePath, sparing: try? store.path(), date: fetched.date.digits, stop: stop)
-            // Built: the older dumps in the cache are of no more use (10 GB each).
-            for old in DumpCache.removeOlder(than: fetched.date, in: settings.cacheDirectory) {
-                try StandardStreams.out("Removed \(old.name) (\(DownloadProgress.bytes(old.bytes))), an older dump\n")
-            }
-        case .failure(.stopped(let kept, let path)):
-            StandardStreams.errLine(CatalogueFetchError.stopped(kept: kept, path: path).description)
-            throw ExitCode(stop.isRequested ? stop.exitStatus : 130)
-        case .failure(let error):
-            if case .network(let transportError, _, _) = error, let detail = transportError.detail { Diagnostics.note(detail) }
-            throw CLIError("\(error)")
+        try StandardStreams.out(CatalogueProgress.summary(outcome.summary) + "\n")
+        for old in outcome.removed {
+            try StandardStreams.out("Removed \(old.name) (\(DownloadProgress.bytes(old.bytes))), an older dump\n")
         }
     }
 }

@@ -128,7 +128,7 @@ struct AddCommand: ParsableCommand {
         let adding = AddCodes(
             store: store, access: access, allowing: allowing, wait: wait ? timeout : nil,
             catalogue: wait ? catalogue.open("crates add") : nil)
-        if wait, isatty(STDERR_FILENO) == 1 {
+        if wait, StandardStreams.errorIsTerminal {
             StandardStreams.errLine("Looking up the new records on Discogs (up to \(Int(timeout)) s)…")
         }
         let (codes, manual, values) = (self.codes, self.manual, fields.values)

@@ -46,7 +46,7 @@ struct BackupCommand: ParsableCommand {
         do {
             try CollectionFileCopy.write(collection: try store.path(), to: file)
             // A person at a terminal is told what was written; a script reads nothing new.
-            if ColumnOutput.outputIsTerminal {
+            if StandardStreams.outputIsTerminal {
                 let size = WrittenFile.size(file)
                 try StandardStreams.out(
                     "Wrote a backup of the collection to \(ControlCharacters.cleaned(file))\(size.map { " (\($0))" } ?? ""): "

@@ -78,7 +78,7 @@ struct CheckCommand: ParsableCommand {
         let store = try openCollection()
         let catalogue = openCatalogue()
         let check = RecordCheck(store: store, catalogue: catalogue, makeAccess: { try? DiscogsAccess.make() })
-        let terminal = isatty(STDOUT_FILENO) == 1
+        let terminal = StandardStreams.outputIsTerminal
         var tally = CheckTally()
         let answer = { (outcome: RecordCheck.Outcome) throws in
             tally.count(outcome)

@@ -95,14 +95,7 @@ struct DeleteCommand: ParsableCommand {
             StandardStreams.errLine("Kept on Discogs: `crates sync --delete` removes \(count == 1 ? "it" : "them") there later.")
             return
         }
-        let access: DiscogsAccess
-        do {
-            access = try DiscogsAccess.make()
-            try access.requireSignedIn()
-        } catch {
-            StandardStreams.errLine("crates delete: \(error)")
-            throw ExitCode(3)
-        }
+        let access = try DiscogsAccess.signedIn(for: "delete")
         let instances = outcome.onDiscogs
         let report = try blocking { await deletion.removeFromDiscogs(instances, access: access) }
         if let failure = report.failure {

@@ -113,7 +113,7 @@ struct EditCommand: ParsableCommand {
                     personal: personal, store: store)
             }
             // A person reads what was set; a script, the listing line it has always read.
-            try StandardStreams.out((ColumnOutput.outputIsTerminal ? edited.confirmation : edited.record.listingLine) + "\n")
+            try StandardStreams.out((StandardStreams.outputIsTerminal ? edited.confirmation : edited.record.listingLine) + "\n")
         } catch let failure as RecordEditing.Failure {
             throw CLIError(failure.description)
         }

@@ -105,7 +105,7 @@ struct ExportCommand: ParsableCommand {
             let count = try blocking { try await asCSV ? export.writeCSV(to: file, crlf: crlf) : export.writeJSON(to: file) }
             try file.commit()
             // A person at a terminal is told what was written; a script reads nothing new.
-            if output != "-", ColumnOutput.outputIsTerminal {
+            if output != "-", StandardStreams.outputIsTerminal {
                 let size = WrittenFile.size(output)
                 try StandardStreams.out(
                     "Wrote \(counted(count, "record")) to \(ControlCharacters.cleaned(output)) (\(asCSV ? "CSV" : "JSON")\(size.map { ", \($0)" } ?? ""))\n")

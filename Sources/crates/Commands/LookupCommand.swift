@@ -91,23 +91,17 @@ struct LookupCommand: ParsableCommand {
             return ExitCode(status)
         }
         let entry: CodeEntry
-        do {
-            entry = try CodeEntry.parseConfigured(code)
+        do throws(DiscogsAnswerError) {
+            entry = try DiscogsAnswer.entry(code, force: force)
         } catch {
-            throw fail("\(shown): \(error)", 1)
+            throw fail("\(shown): \(error)", error.exitStatus)
         }
-        if case .barcode(let gtin) = entry, let refusal = gtin.admission.refusal(force: force, action: "look it up anyway") {
-            throw fail("\(shown): \(refusal)", 1)
-        }
-        if case .label(let label) = entry { throw fail("\(shown): \(label.notARecordReason): nothing to look up", 1) }
         let catalogue = online ? nil : self.catalogue.open("crates lookup")
         let access: DiscogsAccess?
-        do {
-            access = try DiscogsAccess.make()
+        do throws(DiscogsAccessError) {
+            access = try DiscogsAccess.make(beside: catalogue)
         } catch {
-            // The catalogue may answer all the same; Discogs cannot.
-            if catalogue == nil { throw CLIError(error.description) }
-            access = nil
+            throw CLIError(error.description)
         }
         let answer: DiscogsAnswer
         do {
@@ -124,7 +118,7 @@ struct LookupCommand: ParsableCommand {
             // On a terminal, aligned columns with what the collection holds of each; to a
             // pipe, the lines as scripts read them.
             let output = ColumnOutput(names: Self.names, columns: Self.terminalColumns, header: false)
-            let terminal = ColumnOutput.outputIsTerminal
+            let terminal = StandardStreams.outputIsTerminal
             try output.write(lines: answer.releases.map { release in
                 let line = TabSeparatedText.line([answer.outcome] + release.fields(web: web))
                 return terminal ? line + "\t" + (marks[release.id]?.text ?? "") : line

@@ -130,12 +130,10 @@ struct SearchCommand: ParsableCommand {
         }
         let catalogue = online ? nil : self.catalogue.open("crates search")
         let access: DiscogsAccess?
-        do {
-            access = try DiscogsAccess.make()
+        do throws(DiscogsAccessError) {
+            access = try DiscogsAccess.make(beside: catalogue)
         } catch {
-            // The catalogue may answer all the same; Discogs cannot.
-            if catalogue == nil { throw fail(error.description, 3) }
-            access = nil
+            throw fail(error.description, 3)
         }
         let finder = ReleaseFinder(access: access, catalogue: catalogue)
         let found: ReleaseFinder.Answer
@@ -156,7 +154,7 @@ struct SearchCommand: ParsableCommand {
             // piped lines stay as scripts read them.
             let output = ColumnOutput(
                 names: Self.names, columns: Self.terminalColumns + [CollectionMarks.column(field: Self.names.count)], header: header.header)
-            let terminal = ColumnOutput.outputIsTerminal
+            let terminal = StandardStreams.outputIsTerminal
             try output.write(lines: found.hits.map { hit in
                 let line = SearchListing.line(hit, web: web)
                 return terminal ? line + "\t" + (marks[hit.candidate.releaseID]?.text ?? "") : line

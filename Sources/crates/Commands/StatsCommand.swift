@@ -88,25 +88,7 @@ struct StatsCommand: ParsableCommand {
         if json {
             try StandardStreams.out(jsonLines: [statistics.json])
         } else {
-            try StandardStreams.out(lines: Self.text(statistics, width: Self.outputWidth()))
+            try StandardStreams.out(lines: StatisticsReport.lines(statistics, width: StandardStreams.outputWidth).map(\.text))
         }
-    }
-
-    /// The report as lines: the totals, then a heading and a chart per dimension.
-    static func text(_ statistics: CollectionStatistics, width: Int) -> [String] {
-        StatisticsReport.lines(statistics, width: width).map(\.text)
-    }
-
-    /// COLUMNS when set to a number, else the width of the terminal standard output is on,
-    /// else 80 (a pipe, a file).
-    static func outputWidth() -> Int {
-        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 {
-            return min(columns, 1000)
-        }
-        var size = winsize()
-        if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
-            return Int(size.ws_col)
-        }
-        return 80
     }
 }

@@ -89,14 +89,7 @@ struct ValueCommand: ParsableCommand {
         let configured = ConfigurationFile.current().currency
         var status: Int32 = 0
         if refresh {
-            let access: DiscogsAccess
-            do {
-                access = try DiscogsAccess.make()
-                try access.requireSignedIn()
-            } catch {
-                StandardStreams.errLine("crates value: \(error)")
-                throw ExitCode(3)
-            }
+            let access = try DiscogsAccess.signedIn(for: "value")
             let progress = SyncProgressLine(limiter: access.client.rateLimiter, priority: CollectionValuation.priority)
             let valuation = CollectionValuation(store: store, access: access)
             let outcome = try StopRequest.run(stop) {
@@ -132,7 +125,7 @@ struct ValueCommand: ParsableCommand {
                 if !ValueText.hasFigures(report), status == 0 {
                     StandardStreams.errLine("crates value: no figures stored yet: run `crates value --refresh` to ask Discogs")
                 }
-                let lines = isatty(STDOUT_FILENO) == 1
+                let lines = StandardStreams.outputIsTerminal
                     ? ValueText.readable(report, accountCurrency: accountCurrency, now: Date())
                     : ValueText.lines(report, accountCurrency: accountCurrency, now: Date())
                 try StandardStreams.out(lines: lines)

@@ -70,9 +70,9 @@ struct WantCommand: ParsableCommand {
             for code in codes {
                 switch try blocking({ try await wantlist.add(code, notes: notes, rating: rating) }) {
                 case .success(.added(let want)):
-                    try StandardStreams.out("wanted r\(want.releaseID) \(WantCommand.describe(want))\n")
+                    try StandardStreams.out("wanted r\(want.releaseID) \(want.described)\n")
                 case .success(.already(let want)):
-                    try StandardStreams.out("already wanted r\(want.releaseID) \(WantCommand.describe(want))\n")
+                    try StandardStreams.out("already wanted r\(want.releaseID) \(want.described)\n")
                 case .failure(let failure):
                     StandardStreams.errLine("crates want add: \(failure)")
                     if case .unreachable = failure { status = 4 } else if status == 0 { status = 1 }
@@ -105,7 +105,7 @@ struct WantCommand: ParsableCommand {
                     failed = true
                     StandardStreams.errLine("crates want remove: \(ControlCharacters.cleaned(code)): not on the wantlist")
                 case .success(let removed):
-                    try StandardStreams.out(lines: removed.map { "removed r\($0.releaseID) \(WantCommand.describe($0))" })
+                    try StandardStreams.out(lines: removed.map { "removed r\($0.releaseID) \($0.described)" })
                 case .failure(let failure):
                     failed = true
                     StandardStreams.errLine("crates want remove: \(failure)")
@@ -121,7 +121,7 @@ struct WantCommand: ParsableCommand {
             discussion: """
                 On a terminal, a line per release: artist — title, the pressing, notes, \
                 rating, when added, and the lowest price with its age. To a pipe, tab-separated:
-                  \(WantCommand.columns.joined(separator: "  "))
+                  \(WantEntry.columns.joined(separator: "  "))
                 With --json, one object per release and line: release, artist, title, \
                 country, year, label, catno, format, master, notes, rating, added, price \
                 (lowest, currency, forSale, asOf; or null).
@@ -141,14 +141,7 @@ struct WantCommand: ParsableCommand {
             let store = try self.store.open()
             var status: Int32 = 0
             if refresh {
-                let access: DiscogsAccess
-                do {
-                    access = try DiscogsAccess.make()
-                    try access.requireSignedIn()
-                } catch {
-                    StandardStreams.errLine("crates want list: \(error)")
-                    throw ExitCode(3)
-                }
+                let access = try DiscogsAccess.signedIn(for: "want list")
                 let stop = StopRequest.install(announcement: "Stopping: the figures asked so far are kept (Ctrl-C again to quit at once)")
                 let progress = SyncProgressLine(limiter: access.client.rateLimiter, priority: CollectionValuation.priority)
                 let prices = WantlistPrices(store: store, access: access)
@@ -167,12 +160,12 @@ struct WantCommand: ParsableCommand {
             let entries = try blocking { try await wantlist.list() }
             let now = Date()
             if json {
-                try StandardStreams.out(jsonLines: entries.map { WantCommand.json($0.want, price: $0.price) })
-            } else if isatty(STDOUT_FILENO) == 1 {
+                try StandardStreams.out(jsonLines: entries.map { $0.want.json(price: $0.price) })
+            } else if StandardStreams.outputIsTerminal {
                 if entries.isEmpty { StandardStreams.errLine("The wantlist is empty: `crates want add CODE` puts a release on it.") }
-                try StandardStreams.out(lines: entries.map { WantCommand.readable($0.want, price: $0.price, now: now) })
+                try StandardStreams.out(lines: entries.map { $0.want.readable(price: $0.price, now: now) })
             } else {
-                try StandardStreams.out(lines: entries.map { WantCommand.line($0.want, price: $0.price) })
+                try StandardStreams.out(lines: entries.map { $0.want.line(price: $0.price) })
             }
             if status != 0 { throw ExitCode(status) }
         }
@@ -200,56 +193,8 @@ struct WantCommand: ParsableCommand {
         func run() throws {
             let wantlist = Wantlist(store: try store.open(), catalogue: nil, makeAccess: { nil })
             let (id, notes, rating) = (self.id, self.notes.map { $0.isEmpty ? nil : $0 }, try WantCommand.rating(self.rating))
-            let found = try blocking { try await wantlist.wanted(by: id) }
-            guard case .success(let wants) = found, let want = wants.first else {
-                if case .failure(let failure) = found { throw CLIError("\(failure)") }
-                throw CLIError("\(ControlCharacters.cleaned(id)): not on the wantlist")
-            }
-            let store = wantlist.store
-            guard let edited = try blocking({ try await store.editWant(want.releaseID, notes: notes, rating: rating) }) else {
-                throw CLIError("\(ControlCharacters.cleaned(id)): not on the wantlist")
-            }
-            try StandardStreams.out("edited r\(edited.releaseID) \(WantCommand.describe(edited))\n")
+            let edited = try blocking { try await wantlist.edit(id, notes: notes, rating: rating) }.mapError { CLIError("\($0)") }.get()
+            try StandardStreams.out("edited r\(edited.releaseID) \(edited.described)\n")
         }
-    }
-
-    // MARK: Output
-
-    static let columns = [
-        "release_id", "artist", "title", "label", "catno", "format", "country", "year", "notes", "rating", "added", "lowest",
-        "currency", "for_sale", "price_date",
-    ]
-
-    /// "Artist — Title (Harvest SHVL 804 · Vinyl, LP · UK 1973)".
-    static func describe(_ want: WantEntry) -> String {
-        let pressing = want.pressing
-        return ControlCharacters.cleaned(want.displayTitle + (pressing.isEmpty ? "" : " (\(pressing))"))
-    }
-
-    static func readable(_ want: WantEntry, price: PriceFigure?, now: Date) -> String {
-        var parts = [describe(want), "r\(want.releaseID)"]
-        if want.rating.isRated { parts.append(want.rating.stars) }
-        if let notes = want.notes, !notes.isEmpty { parts.append("“\(ControlCharacters.cleaned(notes))”") }
-        parts.append("added \(UTCTimestamp.format(want.addedAt, .iso8601).prefix(10))")
-        parts.append(price.map { $0.text(now: now) } ?? "price not asked yet")
-        return parts.joined(separator: "  ")
-    }
-
-    static func line(_ want: WantEntry, price: PriceFigure?) -> String {
-        TabSeparatedText.line([
-            String(want.releaseID), want.artist, want.title, want.label ?? "", want.catno ?? "", want.format ?? "", want.country ?? "",
-            want.year.map(String.init) ?? "", want.notes ?? "", String(want.rating.value), UTCTimestamp.format(want.addedAt, .iso8601),
-            price?.lowest.map { String(format: "%.2f", $0) } ?? "", price?.currency ?? "", price?.forSale.map(String.init) ?? "",
-            price.map { String(UTCTimestamp.format($0.asOf, .iso8601).prefix(10)) } ?? "",
-        ])
-    }
-
-    static func json(_ want: WantEntry, price: PriceFigure?) -> String {
-        let q = { (text: String?) in text.map(JSONStringLiteral.quoted) ?? "null" }
-        return "{\"release\":\(want.releaseID),\"artist\":\(q(want.artist)),\"title\":\(q(want.title)),\"country\":\(q(want.country)),"
-            + "\"year\":\(want.year.map(String.init) ?? "null"),\"label\":\(q(want.label)),\"catno\":\(q(want.catno)),"
-            + "\"format\":\(q(want.format)),\"master\":\(want.masterID.map(String.init) ?? "null"),\"notes\":\(q(want.notes)),"
-            + "\"rating\":\(want.rating.value),\"added\":\(q(UTCTimestamp.format(want.addedAt, .iso8601))),"
-            + "\"price\":\(CheckAnswer.priceJSON(price))}"
     }
 }

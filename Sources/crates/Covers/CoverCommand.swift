@@ -70,7 +70,7 @@ struct CoverCommand: ParsableCommand {
             StandardStreams.errLine("crates cover: \(id): \(problem)")
             throw ExitCode(problem.exitStatus)
         }
-        if output == nil, isatty(STDOUT_FILENO) == 1 {
+        if output == nil, StandardStreams.outputIsTerminal {
             try show(image.bytes)
         } else {
             // A cover is a JPEG or a PNG: a web page or another format at the image's address
@@ -94,7 +94,7 @@ struct CoverCommand: ParsableCommand {
 
     /// Draws the image in the terminal's width (at most 60 columns), in the colours it shows.
     private func show(_ bytes: [UInt8]) throws {
-        let columns = min(60, max(8, ColumnOutput.outputWidth - 1))
+        let columns = min(60, max(8, StandardStreams.outputWidth - 1))
         guard let renderer = CoverRenderers.terminal,
             let art = renderer.render(bytes, columns: columns, rows: columns / 2, colours: Self.colours())
         else {

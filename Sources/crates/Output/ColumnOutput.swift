@@ -8,34 +8,6 @@ import Synchronization
     import Glibc
 #endif
 
-/// One column of a listing as a person reads it in a terminal: its heading, how wide it may
-/// grow, and the words it shows, made from the fields of the tab-separated line.
-struct TableColumn: Sendable {
-    var heading: String
-    /// The widest it grows (display columns); a longer value is cut with "…".
-    var cap: Int
-    /// Numbers line up on the right.
-    var rightAligned: Bool
-    var value: @Sendable (_ fields: [String]) -> String
-
-    init(heading: String, cap: Int = 40, rightAligned: Bool = false, value: @escaping @Sendable (_ fields: [String]) -> String) {
-        self.heading = heading
-        self.cap = cap
-        self.rightAligned = rightAligned
-        self.value = value
-    }
-
-    /// The field at `field` of the tab-separated line, in `readable` words.
-    init(
-        heading: String, field: Int, cap: Int = 40, rightAligned: Bool = false,
-        readable: @escaping @Sendable (String) -> String = { $0 }
-    ) {
-        self.init(heading: heading, cap: cap, rightAligned: rightAligned) { fields in
-            readable(fields.indices.contains(field) ? fields[field] : "")
-        }
-    }
-}
-
 /// What `crates list`, `search`, `location list` and `barcode` print, for people and for
 /// scripts from the same tab-separated lines: to a pipe or a file the lines as they are
 /// (scripts rely on them), with a line of the column names first on request (`--header`);
@@ -63,19 +35,7 @@ final class ColumnOutput: Sendable {
         self.names = names
         self.columns = columns
         self.measured = measured
-        self.form = form ?? (Self.outputIsTerminal ? .aligned(width: Self.outputWidth) : .tabs(header: header))
-    }
-
-    /// Whether standard output is a terminal (a person reads it).
-    static var outputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
-
-    /// The width of the terminal on standard output: `COLUMNS` when set, else the
-    /// terminal's, else 80.
-    static var outputWidth: Int {
-        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
-        var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        return 80
+        self.form = form ?? (StandardStreams.outputIsTerminal ? .aligned(width: StandardStreams.outputWidth) : .tabs(header: header))
     }
 
     /// Whether anything but the heading was written.
@@ -115,7 +75,7 @@ final class ColumnOutput: Sendable {
             }
             let ready = state.withLock { state -> [String] in
                 state.rows += rows.count
-                if let widths = state.widths { return rows.map { Self.line($0, widths: widths, columns: columns) } }
+                if let widths = state.widths { return rows.map { TableColumn.line($0, widths: widths, columns: columns) } }
                 state.buffered += rows
                 guard state.buffered.count >= measured else { return [] }
                 return flush(&state, width: width)
@@ -132,46 +92,12 @@ final class ColumnOutput: Sendable {
     }
 
     private func flush(_ state: inout (buffered: [[String]], widths: [Int]?, rows: Int), width: Int) -> [String] {
-        let widths = Self.widths(columns: columns, rows: state.buffered, width: width)
+        let widths = TableColumn.widths(columns, rows: state.buffered, width: width)
         state.widths = widths
         defer { state.buffered = [] }
-        return [Self.line(columns.map(\.heading), widths: widths, columns: columns)]
-            + state.buffered.map { Self.line($0, widths: widths, columns: columns) }
+        return [TableColumn.line(columns.map(\.heading), widths: widths, columns: columns)]
+            + state.buffered.map { TableColumn.line($0, widths: widths, columns: columns) }
     }
-
-    /// Each column as wide as its widest value or heading, up to its cap; then, while the
-    /// line is wider than the terminal, the widest column loses a column (none narrower than
-    /// its heading, or 6).
-    static func widths(columns: [TableColumn], rows: [[String]], width: Int) -> [Int] {
-        var widths = columns.enumerated().map { index, column in
-            min(column.cap, rows.reduce(DisplayWidth.of(column.heading)) { max($0, DisplayWidth.of($1[index])) })
-        }
-        let floors = columns.map { max(6, DisplayWidth.of($0.heading)) }
-        let gaps = 2 * max(0, columns.count - 1)
-        while widths.reduce(gaps, +) > width {
-            guard let widest = widths.indices.filter({ widths[$0] > floors[$0] }).max(by: { widths[$0] < widths[$1] }) else { break }
-            widths[widest] -= 1
-        }
-        return widths
-    }
-
-    /// The fields padded to `widths` (cut with "…" when longer), two spaces apart; the last
-    /// column unpadded.
-    static func line(_ fields: [String], widths: [Int], columns: [TableColumn]) -> String {
-        var out = ""
-        for (index, field) in fields.enumerated() {
-            let text = TerminalText.truncated(field, to: widths[index])
-            let pad = String(repeating: " ", count: max(0, widths[index] - DisplayWidth.of(text)))
-            if index > 0 { out += "  " }
-            if columns[index].rightAligned {
-                out += pad + text
-            } else {
-                out += text + (index == fields.count - 1 ? "" : pad)
-            }
-        }
-        return out
-    }
-
 }
 
 /// `--header`, for the commands whose lines are tab-separated columns.
@@ -182,25 +108,5 @@ struct HeaderOption: ParsableArguments {
     /// `--header` has no use with `--json` (its objects name their fields).
     func check(json: Bool) throws {
         if header, json { throw ValidationError("--header is for the tab-separated lines; --json names every field already") }
-    }
-}
-
-/// Readable words for the values of the tab-separated lines.
-enum ReadableWords {
-    /// A lookup state as a person says it: "not found", "by hand"; matched shows nothing.
-    static func state(_ raw: String) -> String {
-        switch raw {
-        case "matched": ""
-        case "notFound": "not found"
-        case "lookingUp": "looking up"
-        case "handEntered": "by hand"
-        case "pending": "waiting"
-        default: raw
-        }
-    }
-
-    /// An ISO 8601 time as its date: "2026-11-26".
-    static func date(_ raw: String) -> String {
-        String(raw.prefix(10))
     }
 }

@@ -124,3 +124,11 @@ extension ImportRun.Outcome {
         }
     }
 }
+
+extension CatalogueUpdate.Failure {
+    /// 128 + n: stopped by signal n (130 when the transfer was cut otherwise), the part
+    /// downloaded kept; 1: anything else.
+    func exitStatus(stoppedBy stop: StopRequest) -> Int32 {
+        isStopped ? stop.exitStatus : 1
+    }
+}

@@ -27,7 +27,7 @@ struct SyncSessionTests {
             #expect(summary.hasPrefix("Synced with Discogs (DamIDhagor): 2 pulled, 0 pushed, 0 linked,"))
 
             // The sleeve's barcode (7 27361 62652 5), looked up by the session's worker.
-            session.perform(.add(.barcode(try gtin("727361626525")), method: .wedge))
+            session.perform(.add(.barcode(Fixtures.gtin("727361626525")), method: .wedge))
             let said = try await log.first("what the match says") { event -> String? in
                 if case .message(let text, false) = event, text.contains("on Discogs") { return text }
                 return nil

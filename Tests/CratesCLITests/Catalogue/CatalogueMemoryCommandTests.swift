@@ -11,7 +11,7 @@ import Testing
 /// The full measure is `make test`'s: the release build (`$CRATES_RELEASE_BINARY`), 50,000
 /// releases against 400,000 (`CRATES_FULL_MEMORY_TEST=1`). Elsewhere a tenth of each,
 /// through the tests' debug build.
-@Suite("crates catalogue build in bounded memory (process)", .serialized, .processTimeLimit)
+@Suite("crates catalogue build in bounded memory (process)", .serialized, .memoryProcessTimeLimit)
 struct CatalogueMemoryCommandTests {
     static let tools = ["/usr/bin/time", "/usr/bin/prlimit"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
 

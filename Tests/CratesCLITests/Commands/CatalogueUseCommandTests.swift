@@ -8,14 +8,8 @@ import Testing
 /// way in, and the loopback Discogs server counting every request.
 @Suite("The catalogue in crates' commands (process)", .processTimeLimit)
 struct CatalogueUseCommandTests {
-    static let known = (1...3).map { sampleGTIN(8_200_000 + $0) }
-    static let shared = sampleGTIN(8_200_010)
-
-    static func release(_ id: Int) -> Release {
-        Release(
-            id: id, artist: "Artist \(id)", title: "Title \(id)", genres: ["Jazz"], formats: ["Vinyl, LP"], year: 1971,
-            labels: [.init(name: "Label", catno: "CAT \(id)")], hasFullDetails: false)
-    }
+    static let known = (1...3).map { Fixtures.gtin(8_200_000 + $0) }
+    static let shared = Fixtures.gtin(8_200_010)
 
     /// A signed-in sandbox on a fresh loopback server, with a catalogue of `known` (releases
     /// 1 to 3) and `shared` (releases 10 and 11) at `$CRATES_CATALOGUE`.
@@ -26,7 +20,7 @@ struct CatalogueUseCommandTests {
         try await sandbox.signIn(token: "catalogue-token")
         let path = sandbox.directory.appendingPathComponent("discogs-catalogue.sqlite").path
         try await CatalogueFixture.build(
-            known.enumerated().map { (release(1 + $0.offset), [$0.element]) } + [(release(10), [shared]), (release(11), [shared])],
+            known.enumerated().map { (Fixtures.catalogueRelease(1 + $0.offset), [$0.element]) } + [(Fixtures.catalogueRelease(10), [shared]), (Fixtures.catalogueRelease(11), [shared])],
             at: path)
         try await server.reset()  // the sign-in's request is not the commands'
         return (sandbox, server, path)
@@ -95,7 +89,7 @@ struct CatalogueUseCommandTests {
         sandbox.api = server.base  // never signed in
         let path = sandbox.directory.appendingPathComponent("discogs-catalogue.sqlite").path
         try await CatalogueFixture.build(
-            Self.known.enumerated().map { (Self.release(1 + $0.offset), [$0.element]) } + [(Self.release(12), [])], at: path)
+            Self.known.enumerated().map { (Fixtures.catalogueRelease(1 + $0.offset), [$0.element]) } + [(Fixtures.catalogueRelease(12), [])], at: path)
         let header = "Catalog#,Artist,Title,Label,Format,Rating,Released,release_id,CollectionFolder,Date Added,"
             + "Collection Media Condition,Collection Sleeve Condition,Collection Notes\n"
         let export = sandbox.directory.appendingPathComponent("discogs-export.csv")

@@ -11,18 +11,15 @@ import Testing
 struct CheckCommandTests {
     /// Releases 1 and 2 are two pressings of master 100; 3 is wanted; 4 is new; 5 and 6
     /// share a barcode (a copy of 5 is owned).
-    static let otherPressing = sampleGTIN(8_310_001)
-    static let owned = sampleGTIN(8_310_002)
-    static let wanted = sampleGTIN(8_310_003)
-    static let new = sampleGTIN(8_310_004)
-    static let shared = sampleGTIN(8_310_005)
-    static let unknown = sampleGTIN(8_310_099)
+    static let otherPressing = Fixtures.gtin(8_310_001)
+    static let owned = Fixtures.gtin(8_310_002)
+    static let wanted = Fixtures.gtin(8_310_003)
+    static let new = Fixtures.gtin(8_310_004)
+    static let shared = Fixtures.gtin(8_310_005)
+    static let unknown = Fixtures.gtin(8_310_099)
 
     static func release(_ id: Int, master: Int? = nil, country: String = "UK", year: Int = 1973) -> Release {
-        Release(
-            id: id, artist: "Artist \(id)", title: "Title \(master ?? id)", genres: ["Rock"], formats: ["Vinyl, LP"], year: year,
-            country: country, labels: [.init(name: "Label", catno: "CAT \(id)")],
-            rawJSON: master.map { #"{"id":\#(id),"master_id":\#($0)}"# } ?? #"{"id":\#(id)}"#, hasFullDetails: false)
+        Fixtures.catalogueRelease(id, master: master, genre: "Rock", country: country, year: year)
     }
 
     struct Fixture {

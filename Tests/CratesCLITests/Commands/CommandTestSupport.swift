@@ -50,9 +50,6 @@ enum Seed {
     /// A fixed moment, so that exported dates are known: 2024-01-31 12:34:56 UTC.
     static let addedAt = Date(timeIntervalSince1970: 1_706_704_496)
 
-    /// A valid EAN-13 made from `n` (`sampleGTIN`).
-    static func gtin(_ n: Int) -> GTIN { sampleGTIN(n) }
-
     static func release(
         _ id: Int, artist: String, title: String, genre: String, labels: [Release.LabelCredit] = [],
         formats: [String] = ["CD, Album"], year: Int? = 1997

@@ -42,11 +42,11 @@ struct EditCommandTests {
         let sandbox = try CommandSandbox()
         let store = try sandbox.openStore()
         let release = Seed.release(13, artist: "Ada", title: "Ambient", genre: "Electronic")
-        _ = try await store.add(NewRecord(gtin: Seed.gtin(1), addedAt: Seed.addedAt, addMethod: .typed, release: release))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addedAt: Seed.addedAt, addMethod: .typed, release: release))
         let edited = try await sandbox.crates(["edit", "1", "--genre", "Jazz", "--year", "1974", "--note", "signed"])
         #expect(edited.status == 0, "\(edited)")
         #expect(edited.stdoutLines == [
-            "1\t\(Seed.gtin(1).canonical)\tmatched\tJazz\tAda\tAmbient\tCD, Album\t1974\t\t\t13\t2024-01-31T12:34:56Z\tgenre,year\t",
+            "1\t\(Fixtures.gtin(1).canonical)\tmatched\tJazz\tAda\tAmbient\tCD, Album\t1974\t\t\t13\t2024-01-31T12:34:56Z\tgenre,year\t",
         ], "\(edited)")
         let json = try await sandbox.crates(["list", "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
@@ -55,7 +55,7 @@ struct EditCommandTests {
         #expect((object["release"] as? [String: Any])?["year"] as? Int == 1997, "Discogs' value kept apart")
         #expect(object["note"] as? String == "signed" && object["section"] as? String == "Jazz")
         let csv = try await sandbox.crates(["export", "--csv", "-"])
-        #expect(csv.stdoutLines.last?.hasSuffix(",1974,13,,2024-01-31 12:34:56,,,signed,\(Seed.gtin(1).canonical),,\"Genre,Released\",Jazz,UK,,,,,,,,") == true, "\(csv)")
+        #expect(csv.stdoutLines.last?.hasSuffix(",1974,13,,2024-01-31 12:34:56,,,signed,\(Fixtures.gtin(1).canonical),,\"Genre,Released\",Jazz,UK,,,,,,,,") == true, "\(csv)")
 
         let cleared = try await sandbox.crates(["edit", "1", "--clear", "genre", "--clear", "note"])
         #expect(cleared.status == 0, "\(cleared)")
@@ -82,7 +82,7 @@ struct EditCommandTests {
     func emptyValuesWithEquals() async throws {
         let sandbox = try CommandSandbox()
         let store = try sandbox.openStore()
-        _ = try await store.add(NewRecord(gtin: Seed.gtin(1), addedAt: Seed.addedAt, addMethod: .typed))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addedAt: Seed.addedAt, addMethod: .typed))
         let set = try await sandbox.crates(["edit", "1", "--rating=4", "--media=VG+"])
         #expect(set.status == 0, "\(set)")
         #expect(try await store.record(1)?.grading == CopyGrading(media: .veryGoodPlus, rating: try Rating(4)))

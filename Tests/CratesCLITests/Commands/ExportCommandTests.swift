@@ -15,10 +15,10 @@ struct ExportCommandTests {
             labels: [.init(name: "Atlantic", catno: "SD 7200"), .init(name: "Rhino, Inc.", catno: "R2 1")],
             formats: ["Vinyl, LP, Album", "CD, Album"], year: 1970)
         _ = try await store.add(NewRecord(
-            gtin: Seed.gtin(1), addedAt: Seed.addedAt, addMethod: .wedge, note: "signed, \"mint\"\nsleeve worn",
+            gtin: Fixtures.gtin(1), addedAt: Seed.addedAt, addMethod: .wedge, note: "signed, \"mint\"\nsleeve worn",
             location: "Crate 3", release: release))
-        _ = try await store.add(NewRecord(gtin: Seed.gtin(1), addedAt: Seed.addedAt.addingTimeInterval(1), addMethod: .typed, release: release))
-        _ = try await store.add(NewRecord(gtin: Seed.gtin(2), addedAt: Seed.addedAt.addingTimeInterval(2), addMethod: .typed))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addedAt: Seed.addedAt.addingTimeInterval(1), addMethod: .typed, release: release))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(2), addedAt: Seed.addedAt.addingTimeInterval(2), addMethod: .typed))
     }
 
     static let header = "Catalog#,Artist,Title,Label,Format,Rating,Released,release_id,CollectionFolder,Date Added,"
@@ -49,9 +49,9 @@ struct ExportCommandTests {
         let release = #""SD 7200, R2 1","Crosby, Stills & Nash","""Déjà"" Vu,"# + "\n" + #"Live","Atlantic, Rhino, Inc.","#
             + #""Vinyl, LP, Album + CD, Album",,1970,249504,"#
         return header + "\n"
-            + release + #"Crate 3,2024-01-31 12:34:56,,,"signed, ""mint"""# + "\n" + #"sleeve worn",\#(Seed.gtin(1).canonical),Crate 3,,"Folk, World, & Country",UK,,,,,,,,"# + "\n"
-            + release + #",2024-01-31 12:34:57,,,,\#(Seed.gtin(1).canonical),,,"Folk, World, & Country",UK,,,,,,,,"# + "\n"
-            + ",,,,,,,,,2024-01-31 12:34:58,,,,\(Seed.gtin(2).canonical),,,,,,,,,,,,\n"
+            + release + #"Crate 3,2024-01-31 12:34:56,,,"signed, ""mint"""# + "\n" + #"sleeve worn",\#(Fixtures.gtin(1).canonical),Crate 3,,"Folk, World, & Country",UK,,,,,,,,"# + "\n"
+            + release + #",2024-01-31 12:34:57,,,,\#(Fixtures.gtin(1).canonical),,,"Folk, World, & Country",UK,,,,,,,,"# + "\n"
+            + ",,,,,,,,,2024-01-31 12:34:58,,,,\(Fixtures.gtin(2).canonical),,,,,,,,,,,,\n"
     }
 
     @Test("CSV: Discogs' columns plus Barcode, one row per copy, RFC 4180 quoting, LF rows")
@@ -79,7 +79,7 @@ struct ExportCommandTests {
         #expect(crlf.status == 0, "\(crlf)")
         // Rows end CRLF; the line breaks inside quoted fields stay as they are in the text.
         #expect(crlf.stdout.hasPrefix(Self.header + "\r\n"))
-        #expect(crlf.stdout.hasSuffix(",,,,\(Seed.gtin(2).canonical),,,,,,,,,,,,\r\n"))
+        #expect(crlf.stdout.hasSuffix(",,,,\(Fixtures.gtin(2).canonical),,,,,,,,,,,,\r\n"))
         #expect(crlf.stdout.contains(#"Vu,"# + "\n" + "Live"))
     }
 
@@ -98,7 +98,7 @@ struct ExportCommandTests {
         try await Self.seedAwkward(try sandbox.openStore())
         let unknown = try await sandbox.crates(["export", "--csv", "-", "--state", "pending"])
         #expect(unknown.status == 0, "\(unknown)")
-        #expect(unknown.stdout == Self.header + "\n,,,,,,,,,2024-01-31 12:34:58,,,,\(Seed.gtin(2).canonical),,,,,,,,,,,,\n", "\(unknown)")
+        #expect(unknown.stdout == Self.header + "\n,,,,,,,,,2024-01-31 12:34:58,,,,\(Fixtures.gtin(2).canonical),,,,,,,,,,,,\n", "\(unknown)")
         let folk = try await sandbox.crates(["export", "--csv", "-", "--genre", "folk, world, & country"])
         #expect(folk.status == 0, "\(folk)")
         #expect(folk.stdout.components(separatedBy: "249504").count == 3, "\(folk)")
@@ -166,7 +166,7 @@ struct ExportCommandTests {
         let store = try sandbox.openStore()
         let release = Seed.release(7, artist: "A", title: "T", genre: "Rock")
         _ = try await store.addAll((0..<40_000).map {
-            NewRecord(gtin: Seed.gtin(1_000 + $0), addedAt: Seed.addedAt, addMethod: .import, release: $0 % 2 == 0 ? release : nil)
+            NewRecord(gtin: Fixtures.gtin(1_000 + $0), addedAt: Seed.addedAt, addMethod: .import, release: $0 % 2 == 0 ? release : nil)
         })
         let file = sandbox.directory.appendingPathComponent("big.json").path
         let previous = "the previous export\n"

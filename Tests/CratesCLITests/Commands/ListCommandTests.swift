@@ -1,5 +1,6 @@
 import CratesCore
 import CratesStore
+import CratesTestSupport
 import Foundation
 import Testing
 
@@ -13,14 +14,14 @@ struct ListCommandTests {
         let apple = Seed.release(11, artist: "Ann", title: "apple", genre: "Rock")
         let techno = Seed.release(12, artist: "Tess", title: "Techno", genre: "Electronic")
         let ambient = Seed.release(13, artist: "Ada", title: "Ambient", genre: "Electronic")
-        let unmatchedA = try await store.add(NewRecord(gtin: Seed.gtin(1), addedAt: Seed.addedAt, addMethod: .typed))
-        let rockZ = try await store.add(NewRecord(gtin: Seed.gtin(2), addedAt: Seed.addedAt, addMethod: .typed, release: zebra))
-        let rockA = try await store.add(NewRecord(gtin: Seed.gtin(3), addedAt: Seed.addedAt, addMethod: .typed, release: apple))
-        let unmatchedB = try await store.add(NewRecord(gtin: Seed.gtin(4), addedAt: Seed.addedAt, addMethod: .wedge))
-        let elecT = try await store.add(NewRecord(gtin: Seed.gtin(5), addedAt: Seed.addedAt, addMethod: .typed, release: techno))
-        let rockA2 = try await store.add(NewRecord(gtin: Seed.gtin(3), addedAt: Seed.addedAt, addMethod: .typed, release: apple))
-        let elecA = try await store.add(NewRecord(gtin: Seed.gtin(6), addedAt: Seed.addedAt, addMethod: .typed, release: ambient))
-        let unmatchedC = try await store.add(NewRecord(gtin: Seed.gtin(7), addedAt: Seed.addedAt, addMethod: .typed))
+        let unmatchedA = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addedAt: Seed.addedAt, addMethod: .typed))
+        let rockZ = try await store.add(NewRecord(gtin: Fixtures.gtin(2), addedAt: Seed.addedAt, addMethod: .typed, release: zebra))
+        let rockA = try await store.add(NewRecord(gtin: Fixtures.gtin(3), addedAt: Seed.addedAt, addMethod: .typed, release: apple))
+        let unmatchedB = try await store.add(NewRecord(gtin: Fixtures.gtin(4), addedAt: Seed.addedAt, addMethod: .wedge))
+        let elecT = try await store.add(NewRecord(gtin: Fixtures.gtin(5), addedAt: Seed.addedAt, addMethod: .typed, release: techno))
+        let rockA2 = try await store.add(NewRecord(gtin: Fixtures.gtin(3), addedAt: Seed.addedAt, addMethod: .typed, release: apple))
+        let elecA = try await store.add(NewRecord(gtin: Fixtures.gtin(6), addedAt: Seed.addedAt, addMethod: .typed, release: ambient))
+        let unmatchedC = try await store.add(NewRecord(gtin: Fixtures.gtin(7), addedAt: Seed.addedAt, addMethod: .typed))
         return [elecA, elecT, rockA, rockA2, rockZ, unmatchedA, unmatchedB, unmatchedC].map(\.id)
     }
 
@@ -38,10 +39,10 @@ struct ListCommandTests {
         #expect(lines.map { Int64($0[0]) } == expected)
         #expect(lines.allSatisfy { $0.count == 14 })
         #expect(lines.first == [
-            String(expected[0]), Seed.gtin(6).canonical, "matched", "Electronic", "Ada", "Ambient", "CD, Album", "1997",
+            String(expected[0]), Fixtures.gtin(6).canonical, "matched", "Electronic", "Ada", "Ambient", "CD, Album", "1997",
             "", "", "13", "2024-01-31T12:34:56Z", "", "",
         ])
-        #expect(lines.last == [String(expected[7]), Seed.gtin(7).canonical, "pending", "Unknown", "", "", "", "", "", "", "", "2024-01-31T12:34:56Z", "", ""])
+        #expect(lines.last == [String(expected[7]), Fixtures.gtin(7).canonical, "pending", "Unknown", "", "", "", "", "", "", "", "2024-01-31T12:34:56Z", "", ""])
     }
 
     @Test("--genre (any case, the exact section name) and --state narrow the list")
@@ -79,9 +80,9 @@ struct ListCommandTests {
         let motorhead = Seed.release(
             22, artist: "Motörhead", title: "Ace Of Spades", genre: "Rock", labels: [.init(name: "Bronze", catno: "BRON 531")],
             formats: ["CD, Album, Reissue"], year: 1980)
-        let q = try await store.add(NewRecord(gtin: Seed.gtin(1), addedAt: Seed.addedAt, addMethod: .typed, release: queen))
-        let b = try await store.add(NewRecord(gtin: Seed.gtin(2), addedAt: Seed.addedAt.addingTimeInterval(1), addMethod: .typed, release: beatles))
-        let m = try await store.add(NewRecord(gtin: Seed.gtin(3), addedAt: Seed.addedAt.addingTimeInterval(2), addMethod: .typed, release: motorhead))
+        let q = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addedAt: Seed.addedAt, addMethod: .typed, release: queen))
+        let b = try await store.add(NewRecord(gtin: Fixtures.gtin(2), addedAt: Seed.addedAt.addingTimeInterval(1), addMethod: .typed, release: beatles))
+        let m = try await store.add(NewRecord(gtin: Fixtures.gtin(3), addedAt: Seed.addedAt.addingTimeInterval(2), addMethod: .typed, release: motorhead))
         let u = try await store.add(NewRecord(gtin: try GTIN(parsing: "074644022513"), addedAt: Seed.addedAt, addMethod: .typed))
         let room = try await store.addLocation(name: "Living Room", in: nil)
         let crate = try await store.addLocation(name: "Crate 2", in: room.id)
@@ -210,7 +211,7 @@ struct ListCommandTests {
         for n in 0..<1_234 {
             let release = n % 4 == 0 ? nil : Seed.release(
                 1_000 + n % 50, artist: "Artist \(n % 50)", title: "Title \(n % 50)", genre: genres[n % 50 % 3])
-            records.append(NewRecord(gtin: Seed.gtin(100 + n), addedAt: Seed.addedAt, addMethod: .import, release: release))
+            records.append(NewRecord(gtin: Fixtures.gtin(100 + n), addedAt: Seed.addedAt, addMethod: .import, release: release))
         }
         _ = try await store.addAll(records)
         let expected = try await store.sections().flatMap { $0.rows.map(\.recordID) }

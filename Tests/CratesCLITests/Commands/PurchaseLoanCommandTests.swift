@@ -11,8 +11,8 @@ struct PurchaseLoanCommandTests {
     /// Two matched copies: 1 bought at a fair and lent to Anna, 2 lent to Bo and returned.
     static func seed(_ sandbox: CommandSandbox) async throws {
         let store = try sandbox.openStore()
-        _ = try await store.add(NewRecord(gtin: Seed.gtin(1), addedAt: Seed.addedAt, addMethod: .typed, release: Seed.release(13, artist: "Ada", title: "Ambient", genre: "Electronic")))
-        _ = try await store.add(NewRecord(gtin: Seed.gtin(2), addedAt: Seed.addedAt, addMethod: .typed, release: Seed.release(14, artist: "Bea", title: "Beats", genre: "Electronic")))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addedAt: Seed.addedAt, addMethod: .typed, release: Seed.release(13, artist: "Ada", title: "Ambient", genre: "Electronic")))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(2), addedAt: Seed.addedAt, addMethod: .typed, release: Seed.release(14, artist: "Bea", title: "Beats", genre: "Electronic")))
         for arguments in [
             ["edit", "1", "--paid", "12.5", "--currency", "gbp", "--bought", "2026-11-20", "--bought-from", "Spitalfields fair"],
             ["edit", "1", "--lent-to", "Anna", "--lent-on", "2026-11-21"],

@@ -45,7 +45,7 @@ struct StatsCommandTests {
             }
             let withoutBarcode = kind == 7 || (release != nil && random.next(5) == 0)
             _ = try await store.add(NewRecord(
-                gtin: withoutBarcode ? nil : Seed.gtin(1000 + n), addedAt: months[random.next(months.count)],
+                gtin: withoutBarcode ? nil : Fixtures.gtin(1000 + n), addedAt: months[random.next(months.count)],
                 addMethod: kind == 7 ? .manual : .typed, location: places[random.next(places.count)], release: release,
                 collector: collector, handEntered: kind == 7, grading: grades[random.next(grades.count)]))
         }

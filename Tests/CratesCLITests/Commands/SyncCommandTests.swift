@@ -23,7 +23,7 @@ struct SyncCommandTests {
         for (n, release) in [(1, "Stockholm"), (5_134_861, "Glory To The Brave"), (10_507_194, "Likemind 05")].enumerated() {
             let added = Seed.addedAt.addingTimeInterval(Double(n) * 60)
             let record = try await store.add(NewRecord(
-                gtin: Seed.gtin(n), addedAt: added, addMethod: .typed,
+                gtin: Fixtures.gtin(n), addedAt: added, addMethod: .typed,
                 release: Seed.release(release.0, artist: "Artist", title: release.1, genre: "Rock")))
             ids.append(record.id)
         }
@@ -39,7 +39,7 @@ struct SyncCommandTests {
         defer { withExtendedLifetime(server) {} }
         let store = try sandbox.openStore()
         _ = try await store.add(NewRecord(
-            gtin: Seed.gtin(7), addedAt: Seed.addedAt, addMethod: .typed,
+            gtin: Fixtures.gtin(7), addedAt: Seed.addedAt, addMethod: .typed,
             release: Seed.release(987_654_321, artist: "Nobody", title: "Withdrawn", genre: "Rock")))
         let first = try await sandbox.crates(["sync"])
         #expect(first.status == 5, "\(first)")
@@ -96,7 +96,7 @@ struct SyncCommandTests {
             """#)
         let edit = try await sandbox.crates(["edit", String(ids[1]), "--media", "vg+", "--sleeve", "near mint", "--rating", "4", "--note", "signed"])
         #expect(edit.status == 0, "\(edit)")
-        #expect(edit.stdoutLines.count == 1 && edit.stdoutLines[0].hasPrefix("\(ids[1])\t\(Seed.gtin(1).canonical)\tmatched\tRock\tArtist\tGlory To The Brave\t"),
+        #expect(edit.stdoutLines.count == 1 && edit.stdoutLines[0].hasPrefix("\(ids[1])\t\(Fixtures.gtin(1).canonical)\tmatched\tRock\tArtist\tGlory To The Brave\t"),
                 "the record as `crates list` prints it: \(edit)")
         let edited = try await sandbox.crates(["list", "--json"])
         let object = try #require(edited.stdoutLines.lazy.compactMap {

@@ -24,7 +24,7 @@ struct ValueCommandTests {
         let grades: [MediaCondition?] = [.veryGoodPlus, .mint, nil]
         for (n, release) in releases.enumerated() {
             let record = try await store.add(NewRecord(
-                gtin: Seed.gtin(n), addedAt: Seed.addedAt.addingTimeInterval(Double(n) * 60), addMethod: .typed,
+                gtin: Fixtures.gtin(n), addedAt: Seed.addedAt.addingTimeInterval(Double(n) * 60), addMethod: .typed,
                 release: Seed.release(release.0, artist: "Artist", title: release.1, genre: "Rock"),
                 grading: CopyGrading(media: grades[n])))
             ids.append(record.id)

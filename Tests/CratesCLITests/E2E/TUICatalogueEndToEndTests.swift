@@ -7,14 +7,8 @@ import Testing
 /// runs is the one its lookups answer from next, with no restart.
 @Suite("Collection UI and a catalogue built while it runs (tmux)", .serialized, .processTimeLimit)
 struct TUICatalogueEndToEndTests {
-    static let older = sampleGTIN(8_300_001)
-    static let newer = sampleGTIN(8_300_002)
-
-    static func release(_ id: Int) -> Release {
-        Release(
-            id: id, artist: "Artist \(id)", title: "Title \(id)", genres: ["Jazz"], formats: ["Vinyl, LP"], year: 1971,
-            labels: [.init(name: "Label", catno: "CAT \(id)")], hasFullDetails: false)
-    }
+    static let older = Fixtures.gtin(8_300_001)
+    static let newer = Fixtures.gtin(8_300_002)
 
     /// Each record's barcode, state and catalogue edition, as `crates list --json` says.
     static func records(_ sandbox: TUIEndToEndTests.Sandbox) async throws -> [String: (state: String, edition: String?)] {
@@ -35,7 +29,7 @@ struct TUICatalogueEndToEndTests {
         let path = sandbox.directory.appendingPathComponent("data/crates/discogs-catalogue.sqlite").path
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try await CatalogueFixture.build([(Self.release(1), [Self.older])], edition: "20260601", at: path)
+        try await CatalogueFixture.build([(Fixtures.catalogueRelease(1), [Self.older])], edition: "20260601", at: path)
         let tmux = try await sandbox.start(width: 100, height: 24, extra: "--no-scanner")
         try await tmux.waitFor(text: "No records yet.")
 
@@ -47,7 +41,7 @@ struct TUICatalogueEndToEndTests {
 
         // July's dump, built over June's while the UI runs; then a scan.
         try await CatalogueFixture.build(
-            [(Self.release(1), [Self.older]), (Self.release(2), [Self.newer])], edition: "20260701", at: path)
+            [(Fixtures.catalogueRelease(1), [Self.older]), (Fixtures.catalogueRelease(2), [Self.newer])], edition: "20260701", at: path)
         try await tmux.type(Self.older.canonical + "\r")
         try await waitUntil(
             "both answered from July's catalogue", within: .seconds(120),

@@ -27,7 +27,7 @@ struct TUIListEndToEndTests {
             release(4, "Fleetwood Mac", "Rumours", year: 1977, country: "US", catno: "BSK 3010"),
         ]
         for (index, release) in releases.enumerated() {
-            _ = try await store.add(NewRecord(gtin: sampleGTIN(index + 1), addMethod: .typed, release: release))
+            _ = try await store.add(NewRecord(gtin: Fixtures.gtin(index + 1), addMethod: .typed, release: release))
         }
     }
 
@@ -126,8 +126,8 @@ struct TUIListEndToEndTests {
         let other = try await store.addLocation(name: "Crate B2", in: nil)
         var byGTIN: [String: Int64] = [:]
         for row in try await store.sections().flatMap(\.rows) { byGTIN[row.gtin] = row.recordID }
-        let queenGTIN = sampleGTIN(1).canonical
-        let beatlesGTIN = sampleGTIN(2).canonical
+        let queenGTIN = Fixtures.gtin(1).canonical
+        let beatlesGTIN = Fixtures.gtin(2).canonical
         let queen = try #require(byGTIN[queenGTIN])
         let beatles = try #require(byGTIN[beatlesGTIN])
         _ = try await store.moveRecords([beatles], to: other.id)
@@ -168,7 +168,7 @@ struct TUIListEndToEndTests {
             title: "Here Be Dragons: Live Recordings From The Old Cinema, Amsterdam, Autumn Of Two Thousand And Nine",
             genres: ["Jazz"], styles: [], formats: ["Vinyl, LP"], year: 2009, country: "Netherlands", labels: [],
             url: nil, thumbURL: nil, rawJSON: "{}")
-        _ = try await store.add(NewRecord(gtin: sampleGTIN(9), addMethod: .typed, release: long))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(9), addMethod: .typed, release: long))
         let tmux = try await sandbox.sandbox.start(width: 60, height: 24)
         try await tmux.waitFor(text: "0 74644 02251 3")
         try await tmux.type("g")

@@ -17,7 +17,7 @@ struct TUIRecordHintsEndToEndTests {
             id: 2, artist: "The Beatles", title: "Abbey Road", genres: ["Rock"], styles: [], formats: ["Vinyl, LP, Album"],
             year: 1969, country: "UK", labels: [.init(name: "Apple Records", catno: "PCS 7088")],
             url: "https://www.discogs.com/release/2-The-Beatles-Abbey-Road", thumbURL: nil, rawJSON: "{}")
-        _ = try await store.add(NewRecord(gtin: sampleGTIN(2), addMethod: .typed, release: release))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(2), addMethod: .typed, release: release))
     }
 
     @Test("the grading lines name their keys apart from the grade; in the rating picker 3 sets three stars and 0 clears")
@@ -68,7 +68,7 @@ struct TUIRecordHintsEndToEndTests {
         let sandbox = try CommandSandbox()
         let store = try sandbox.openStore()
         try await Self.seedAbbeyRoad(store)
-        _ = try await store.add(NewRecord(gtin: sampleGTIN(5), addMethod: .typed))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(5), addMethod: .typed))
         let job = try #require(try await store.claimNext(now: Date(), lease: 3600))
         try await store.complete(job, with: .notFound)
         #expect(try await store.record(2)?.lookupState == .notFound)
@@ -85,7 +85,7 @@ struct TUIRecordHintsEndToEndTests {
         try await tmux.press("Escape")
 
         // The same barcode scanned again: the question names the record.
-        try await tmux.type(sampleGTIN(2).canonical + "\r")
+        try await tmux.type(Fixtures.gtin(2).canonical + "\r")
         try await tmux.waitFor(text: "The Beatles — Abbey Road: already have 1 copy: add another? (y/N)")
         try await tmux.press("n")
         try await tmux.press("q")
@@ -97,7 +97,7 @@ struct TUIRecordHintsEndToEndTests {
         let sandbox = try CommandSandbox()
         let store = try sandbox.openStore()
         _ = try await store.add(NewRecord(
-            gtin: sampleGTIN(3), addMethod: .typed,
+            gtin: Fixtures.gtin(3), addMethod: .typed,
             release: Seed.release(3, artist: "Fairport Convention", title: "Liege & Lief", genre: "Folk, World, & Country")))
         let tmux = try await sandbox.sandbox.start(width: 100, height: 30)
         try await tmux.waitFor(text: "1 record")

@@ -61,7 +61,7 @@ struct TUISyncEndToEndTests {
         let auth = try await ProcessRunner.crates(["auth", "--token"], environment: environment, stdin: Data("tui-conflict-token\n".utf8))
         #expect(auth.status == 0, "\(auth)")
         let stockholm = try await CollectionStore(path: sandbox.database).add(NewRecord(
-            gtin: Seed.gtin(1), addedAt: Seed.addedAt, addMethod: .typed,
+            gtin: Fixtures.gtin(1), addedAt: Seed.addedAt, addMethod: .typed,
             release: Seed.release(1, artist: "Artist", title: "Stockholm", genre: "Electronic"), grading: CopyGrading(rating: try Rating(4)))).id
         let first = try await ProcessRunner.crates(["--db", sandbox.database, "sync"], environment: environment)
         #expect(first.stdoutLines.first?.contains("1 pulled, 0 pushed, 1 linked, 0 updated, 1 conflict,") == true, "\(first)")

@@ -249,9 +249,9 @@ struct ImportCommandTests {
         let sandbox = try CommandSandbox()
         let store = try sandbox.openStore()
         // Two copies already there: one without grades, rating or note; one graded VG.
-        _ = try await store.add(NewRecord(gtin: Seed.gtin(1), addedAt: Seed.addedAt, addMethod: .typed, release: Seed.release(249_504, artist: "CSN", title: "Déjà Vu", genre: "Rock")))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addedAt: Seed.addedAt, addMethod: .typed, release: Seed.release(249_504, artist: "CSN", title: "Déjà Vu", genre: "Rock")))
         _ = try await store.add(NewRecord(
-            gtin: Seed.gtin(2), addedAt: Seed.addedAt, addMethod: .typed, note: "mine",
+            gtin: Fixtures.gtin(2), addedAt: Seed.addedAt, addMethod: .typed, note: "mine",
             release: Seed.release(13, artist: "Ada", title: "Ambient", genre: "Electronic"), grading: CopyGrading(media: .veryGood)))
         _ = try write(Data("""
             Catalog#,Artist,Title,Label,Format,Rating,Released,release_id,CollectionFolder,Date Added,Collection Media Condition,Collection Sleeve Condition,Collection Notes

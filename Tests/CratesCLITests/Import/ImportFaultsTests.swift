@@ -29,7 +29,7 @@ struct ImportFaultsTests {
         defer { _ = server }
         let count = 30
         let file = sandbox.directory.appendingPathComponent("shelf.txt").path
-        try Data((1...count).map { Seed.gtin(900_000 + $0).canonical + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
+        try Data((1...count).map { Fixtures.gtin(900_000 + $0).canonical + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
         let result = try await sandbox.crates(["import", file], deadline: .seconds(300))
         #expect(result.status == 0, "\(result)")
         #expect(result.stdoutLines == [
@@ -52,7 +52,7 @@ struct ImportFaultsTests {
     func offHostRedirect() async throws {
         let (sandbox, server) = try await signedIn([])
         let count = 40
-        let gtins = (1...count).map { Seed.gtin(930_000 + $0).canonical }
+        let gtins = (1...count).map { Fixtures.gtin(930_000 + $0).canonical }
         try await server.inject("portal", count: 1, match: "barcode=" + gtins[7])
         let file = sandbox.directory.appendingPathComponent("shelf.txt").path
         try Data(gtins.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
@@ -68,7 +68,7 @@ struct ImportFaultsTests {
     @Test("an import that leaves a record failed (to be retried) says why and exits 5")
     func failedRecordExitStatus() async throws {
         let (sandbox, server) = try await signedIn([])
-        let gtins = (1...3).map { Seed.gtin(940_000 + $0).canonical }
+        let gtins = (1...3).map { Fixtures.gtin(940_000 + $0).canonical }
         // A 404 to a search is not tried again within the run: the record fails at once.
         try await server.inject("404", count: 1, match: "barcode=" + gtins[1])
         let file = sandbox.directory.appendingPathComponent("shelf.txt").path
@@ -85,7 +85,7 @@ struct ImportFaultsTests {
     func addWaitThroughFaults() async throws {
         let (sandbox, server) = try await signedIn(["--fault-mix", "html500=0.3,truncated=0.2", "--seed", "7"])
         defer { _ = server }
-        let codes = (1...3).map { Seed.gtin(910_000 + $0).canonical }
+        let codes = (1...3).map { Fixtures.gtin(910_000 + $0).canonical }
         let result = try await sandbox.crates(["add", "--wait", "--timeout", "120"] + codes, deadline: .seconds(180))
         #expect(result.status == 0, "\(result)")
         #expect(result.stdoutLines.count == 3 && result.stdoutLines.allSatisfy { $0.contains("\tmatched\tArtist ") }, "\(result)")
@@ -100,7 +100,7 @@ struct ImportFaultsTests {
         defer { _ = server }
         var sandbox = signedIn
         let file = sandbox.directory.appendingPathComponent("shelf.txt").path
-        try Data((1...5).map { Seed.gtin(920_000 + $0).canonical + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
+        try Data((1...5).map { Fixtures.gtin(920_000 + $0).canonical + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
         sandbox.api = "http://127.0.0.1:9"  // nothing listens there
         let result = try await sandbox.crates(["import", file], deadline: .seconds(120))
         // Exit 4: the lookups stopped before the end (issue 12: never exit 0 then).

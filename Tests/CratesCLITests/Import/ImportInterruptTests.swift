@@ -35,7 +35,7 @@ struct ImportInterruptTests {
         let batch = CollectionStore.defaultBatchSize
         let lines = 2 * batch + batch / 2
         let file = sandbox.directory.appendingPathComponent("big.txt").path
-        try Data((0..<lines).map { Seed.gtin($0).canonical + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
+        try Data((0..<lines).map { Fixtures.gtin($0).canonical + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
         let go = sandbox.directory.appendingPathComponent("go").path
         let binary = try ProcessRunner.cratesBinary().path
         // On a terminal, the import draws its progress after each batch it has committed.
@@ -71,8 +71,8 @@ struct ImportInterruptTests {
     /// import is looking it up when the test interrupts it.
     private static func heldShelf(_ base: Int, in sandbox: CommandSandbox) throws -> (file: String, held: String) {
         let file = sandbox.directory.appendingPathComponent("shelf.txt").path
-        try Data((1...40).map { Seed.gtin(base + $0).canonical + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
-        return (file, "barcode=" + Seed.gtin(base + 4).canonical)
+        try Data((1...40).map { Fixtures.gtin(base + $0).canonical + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
+        return (file, "barcode=" + Fixtures.gtin(base + 4).canonical)
     }
 
     @Test("Ctrl-C while looking up: exit 130 at once, records kept, the lookups not made still queued")

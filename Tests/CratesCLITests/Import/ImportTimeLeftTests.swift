@@ -26,7 +26,7 @@ struct ImportTimeLeftTests {
         // 66 barcodes at 60 requests a minute: the sign-in and the first 59 lookups fill the
         // window at once, and the last 7 wait for it, most of a minute.
         let file = sandbox.directory.appendingPathComponent("shelf.txt").path
-        try Data((1...66).map { Seed.gtin(950_000 + $0).canonical + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
+        try Data((1...66).map { Fixtures.gtin(950_000 + $0).canonical + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
         let binary = try ProcessRunner.cratesBinary().path
         let tmux = try await TmuxSession(
             command: "\(TmuxSession.quote(binary)) import \(TmuxSession.quote(file))", environment: sandbox.environment,

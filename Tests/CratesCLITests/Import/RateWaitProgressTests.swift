@@ -23,7 +23,7 @@ struct RateWaitProgressTests {
         sandbox.api = server.base
         try await sandbox.signIn(token: server.token)
         let file = sandbox.directory.appendingPathComponent("shelf.txt").path
-        try Data((1...6).map { Seed.gtin(960_000 + $0).canonical + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
+        try Data((1...6).map { Fixtures.gtin(960_000 + $0).canonical + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
         let binary = try ProcessRunner.cratesBinary().path
         let tmux = try await TmuxSession(
             command: "\(TmuxSession.quote(binary)) import \(TmuxSession.quote(file))", environment: sandbox.environment,

@@ -29,7 +29,7 @@ struct RestoreCommandTests {
         let store = try sandbox.openStore()
         for (n, release) in [(1, "Stockholm"), (5_134_861, "Glory To The Brave"), (10_507_194, "Likemind 05")].enumerated() {
             _ = try await store.add(NewRecord(
-                gtin: Seed.gtin(n), addedAt: Seed.addedAt.addingTimeInterval(Double(n) * 60), addMethod: .typed,
+                gtin: Fixtures.gtin(n), addedAt: Seed.addedAt.addingTimeInterval(Double(n) * 60), addMethod: .typed,
                 release: Seed.release(release.0, artist: "Artist \(n)", title: release.1, genre: "Rock")))
         }
         let outcomes: [LookupOutcome] = [
@@ -38,7 +38,7 @@ struct RestoreCommandTests {
             .notFound, .notFound, .failed(message: "HTTP 500", retryAt: Seed.addedAt.addingTimeInterval(86_400)),
         ]
         for (offset, outcome) in outcomes.enumerated() {
-            let record = try await store.add(NewRecord(gtin: Seed.gtin(10 + offset), addedAt: Seed.addedAt, addMethod: .wedge))
+            let record = try await store.add(NewRecord(gtin: Fixtures.gtin(10 + offset), addedAt: Seed.addedAt, addMethod: .wedge))
             let job = try #require(try await store.claimNext(now: Date(), lease: 60))
             #expect(job.recordID == record.id)
             try await store.complete(job, with: outcome)
@@ -49,8 +49,8 @@ struct RestoreCommandTests {
             gtin: nil, addedAt: Seed.addedAt, addMethod: .manual,
             collector: RecordFields(artist: "Nick Drake", title: "Pink Moon", genre: "Folk", year: 1972, label: "Island", catno: "ILPS 9184"),
             handEntered: true))
-        _ = try await store.importEntries([try #require(ImportEntry(line: 1, gtin: Seed.gtin(20), releaseID: 777, note: "pinned"))])
-        let deleted = try await store.add(NewRecord(gtin: Seed.gtin(21), addMethod: .typed))
+        _ = try await store.importEntries([try #require(ImportEntry(line: 1, gtin: Fixtures.gtin(20), releaseID: 777, note: "pinned"))])
+        let deleted = try await store.add(NewRecord(gtin: Fixtures.gtin(21), addMethod: .typed))
         _ = try await store.delete([deleted.id])
         for arguments in [
             ["edit", "1", "--year", "1975", "--label", "EMI", "--media", "vg+", "--sleeve", "nm", "--rating", "4",
@@ -119,7 +119,7 @@ struct RestoreCommandTests {
         // Ids are never given again: not the removed place's, not the deleted record's.
         let place = try await sandbox.crates(["location", "add", "New", "--db", restored])
         #expect(place.stdoutLines.first?.hasPrefix("8\t2900000000087\t") == true, "\(place)")
-        let record = try await sandbox.crates(["add", "--no-lookup", "--db", restored, Seed.gtin(30).canonical])
+        let record = try await sandbox.crates(["add", "--no-lookup", "--db", restored, Fixtures.gtin(30).canonical])
         #expect(record.stdoutLines.first?.hasPrefix("11\t") == true, "\(record)")
         // The restored collection syncs as the original would: nothing to pull or push.
         let again = try await sandbox.crates(["sync", "--db", restored])
@@ -130,8 +130,8 @@ struct RestoreCommandTests {
     func catalogueEditionRoundTrips() async throws {
         let sandbox = try CommandSandbox()
         let store = try sandbox.openStore()
-        let waiting = try await store.add(NewRecord(gtin: Seed.gtin(1), addedAt: Seed.addedAt, addMethod: .typed)).id
-        _ = try await store.add(NewRecord(gtin: Seed.gtin(2), addedAt: Seed.addedAt, addMethod: .typed))
+        let waiting = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addedAt: Seed.addedAt, addMethod: .typed)).id
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(2), addedAt: Seed.addedAt, addMethod: .typed))
         // The local catalogue of 2026-06-01 did not know the first record: it waits for Discogs.
         let batch = try await store.answerFromCatalogue(CatalogueEdition(dumpDate: "20260601"), now: Date(), limit: 1) { _ in .absent }
         #expect(batch.absent == 1)
@@ -266,17 +266,17 @@ struct RestoreCommandTests {
         let before = try await records(nil)
         let after = try await records(copy)
         #expect(after == before)
-        #expect(after[Seed.gtin(0).canonical]?["year"] == "1975" && after[Seed.gtin(0).canonical]?["label"] == "EMI")
+        #expect(after[Fixtures.gtin(0).canonical]?["year"] == "1975" && after[Fixtures.gtin(0).canonical]?["label"] == "EMI")
         #expect(after["Pink Moon"]?["genre"] == "Folk" && after["Pink Moon"]?["state"] == "handEntered")
-        #expect(after[Seed.gtin(12).canonical]?["state"] == "handEntered" && after[Seed.gtin(12).canonical]?["genre"] == "Punk")
-        #expect(after[Seed.gtin(0).canonical]?["note"] == "=HYPERLINK(\"http://x\")")
-        #expect(after[Seed.gtin(10).canonical]?["catno"] == "-123" && after[Seed.gtin(10).canonical]?["artist"] == "@SUM(1)")
+        #expect(after[Fixtures.gtin(12).canonical]?["state"] == "handEntered" && after[Fixtures.gtin(12).canonical]?["genre"] == "Punk")
+        #expect(after[Fixtures.gtin(0).canonical]?["note"] == "=HYPERLINK(\"http://x\")")
+        #expect(after[Fixtures.gtin(10).canonical]?["catno"] == "-123" && after[Fixtures.gtin(10).canonical]?["artist"] == "@SUM(1)")
 
         // Written again, the file is the same, but for the rows Discogs filled in (their
         // release waits to be looked up again in the copy).
         let second = sandbox.directory.appendingPathComponent("second.csv").path
         #expect(try await sandbox.crates(["export", "--db", copy, "--csv", second]).status == 0)
-        let matched = (0..<3).map { Seed.gtin($0).canonical }
+        let matched = (0..<3).map { Fixtures.gtin($0).canonical }
         let unmatched = { (text: String) in text.split(separator: "\n").filter { row in !matched.contains { row.contains($0) } } }
         let again = try Self.read(second)
         #expect(unmatched(again).sorted() == unmatched(text).sorted(), "\(again)\n---\n\(text)")

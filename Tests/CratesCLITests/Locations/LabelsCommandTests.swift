@@ -95,9 +95,9 @@ struct LabelsCommandTests {
         let sandbox = try CommandSandbox()
         let store = try sandbox.openStore()
         let crate = try await store.addLocation(name: "Crate A3", in: nil)
-        let a = try await store.add(NewRecord(gtin: Seed.gtin(1), addMethod: .typed, locationID: crate.id))
+        let a = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addMethod: .typed, locationID: crate.id))
         let b = try await store.add(NewRecord(
-            gtin: Seed.gtin(2), addMethod: .typed, locationID: crate.id,
+            gtin: Fixtures.gtin(2), addMethod: .typed, locationID: crate.id,
             release: Seed.release(7, artist: "Björk", title: "Homogenic", genre: "Electronic")))
         // Entered by hand (issue 14): no barcode, the collector's values are what it is.
         let c = try await store.add(NewRecord(
@@ -120,7 +120,7 @@ struct LabelsCommandTests {
         #expect(try await PDFTools.decode(manifest, page: 1) == ["EAN-13:\(try #require(crate.code).digits)"])
         #expect(try await PDFTools.decode(manifest, page: 2) == ["EAN-13:\(try #require(crate.code).digits)"])
         let text = try await PDFTools.text(manifest)
-        #expect(text.contains("3 records") && text.contains("Björk — Homogenic") && text.contains(Seed.gtin(1).canonical))
+        #expect(text.contains("3 records") && text.contains("Björk — Homogenic") && text.contains(Fixtures.gtin(1).canonical))
         #expect(text.contains("The Nice — Elegy"), "\(text)")
         _ = b
     }
@@ -133,11 +133,11 @@ struct LabelsCommandTests {
         let shelf = try await store.addLocation(name: "Shelf 2", in: room.id)
         let crate = try await store.addLocation(name: "Crate A3", in: shelf.id)
         _ = try await store.add(NewRecord(
-            gtin: Seed.gtin(1), addMethod: .typed, locationID: room.id,
+            gtin: Fixtures.gtin(1), addMethod: .typed, locationID: room.id,
             release: Seed.release(7, artist: "Björk", title: "Homogenic", genre: "Electronic")))
         for n in 2...4 {
             _ = try await store.add(NewRecord(
-                gtin: Seed.gtin(n), addMethod: .typed, locationID: crate.id,
+                gtin: Fixtures.gtin(n), addMethod: .typed, locationID: crate.id,
                 release: Seed.release(n, artist: "Artist \(n)", title: "Title \(n)", genre: "Rock")))
         }
         let pdf = sandbox.directory.appendingPathComponent("rooms.pdf")
@@ -158,7 +158,7 @@ struct LabelsCommandTests {
         let store = try sandbox.openStore()
         _ = try await store.addLocation(name: "Crate A1", in: nil)
         let attic = try await store.addLocation(name: "Attic", in: nil)
-        _ = try await store.add(NewRecord(gtin: Seed.gtin(1), addMethod: .typed))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addMethod: .typed))
         let shell = try #require(SQLiteLock.shell.map(URL.init(fileURLWithPath:)))
         let moved = try await ProcessRunner.run(shell, arguments: [
             sandbox.database, "UPDATE location SET id = 1000000000 WHERE id = \(attic.id); UPDATE record SET id = 1000000001",
@@ -182,13 +182,13 @@ struct LabelsCommandTests {
         let shelf = try await store.addLocation(name: "Shelf 2", in: room.id)
         let crate = try await store.addLocation(name: "Crate A3", in: shelf.id)
         _ = try await store.add(NewRecord(
-            gtin: Seed.gtin(1), addMethod: .typed, locationID: room.id,
+            gtin: Fixtures.gtin(1), addMethod: .typed, locationID: room.id,
             release: Seed.release(7, artist: "Björk", title: "Homogenic", genre: "Electronic")))
         _ = try await store.add(NewRecord(
-            gtin: Seed.gtin(2), addMethod: .typed, locationID: shelf.id,
+            gtin: Fixtures.gtin(2), addMethod: .typed, locationID: shelf.id,
             release: Seed.release(2, artist: "Artist 2", title: "Title 2", genre: "Rock")))
         _ = try await store.add(NewRecord(
-            gtin: Seed.gtin(3), addMethod: .typed, locationID: crate.id,
+            gtin: Fixtures.gtin(3), addMethod: .typed, locationID: crate.id,
             release: Seed.release(3, artist: "Artist 3", title: "Title 3", genre: "Rock")))
         let pdf = sandbox.directory.appendingPathComponent("room.pdf")
         let result = try await Self.run(sandbox, ["Room", "--contents", "--layout", "a4-3x7", "-o", pdf.path])

@@ -18,7 +18,7 @@ struct LocationCommandTests {
             let result = try await sandbox.crates(["location", "add"] + arguments)
             #expect(result.status == 0, "\(arguments): \(result)")
         }
-        let added = try await sandbox.crates(["add", Seed.gtin(1).canonical, Seed.gtin(2).canonical])
+        let added = try await sandbox.crates(["add", Fixtures.gtin(1).canonical, Fixtures.gtin(2).canonical])
         #expect(added.status == 0, "\(added)")
     }
 
@@ -157,7 +157,7 @@ struct LocationCommandTests {
         #expect(lookup.status == 1, "\(lookup)")
         #expect(lookup.stderr == "crates lookup: 2900000000025: crates location label 2: a place's own label, not a record's barcode: nothing to look up\n")
         let file = sandbox.directory.appendingPathComponent("codes.txt")
-        try Data("\(Seed.gtin(3).canonical)\n2900000000025\n2900000000026\n".utf8).write(to: file)
+        try Data("\(Fixtures.gtin(3).canonical)\n2900000000025\n2900000000026\n".utf8).write(to: file)
         let imported = try await sandbox.crates(["import", "--no-lookup", file.path])
         #expect(imported.status == 2, "\(imported)")
         #expect(imported.stderr.contains("codes.txt:2: 2900000000025: crates location label 2: a place's own label, not a record's barcode"))
@@ -169,7 +169,7 @@ struct LocationCommandTests {
         #expect(object["lookupForms"] as? [String] == [])
         let store = try sandbox.openStore()
         #expect(try await store.sections().flatMap(\.rows).map(\.gtin).sorted()
-            == [Seed.gtin(1), Seed.gtin(2), Seed.gtin(3)].map(\.canonical).sorted())
+            == [Fixtures.gtin(1), Fixtures.gtin(2), Fixtures.gtin(3)].map(\.canonical).sorted())
     }
 
     @Test("an import's location column joins the places it names, or makes them")
@@ -179,9 +179,9 @@ struct LocationCommandTests {
         let file = sandbox.directory.appendingPathComponent("shelf.csv")
         try Data("""
             barcode,location
-            \(Seed.gtin(3).canonical),Shelf 2/Crate A
-            \(Seed.gtin(4).canonical),Living Room › Shelf 3
-            \(Seed.gtin(5).canonical),Uncategorized
+            \(Fixtures.gtin(3).canonical),Shelf 2/Crate A
+            \(Fixtures.gtin(4).canonical),Living Room › Shelf 3
+            \(Fixtures.gtin(5).canonical),Uncategorized
 
             """.utf8).write(to: file)
         let imported = try await sandbox.crates(["import", "--no-lookup", file.path])
@@ -191,8 +191,8 @@ struct LocationCommandTests {
         for row in try await store.sections().flatMap(\.rows) {
             paths[row.gtin] = try await store.record(row.recordID)?.location?.pathText ?? "-"
         }
-        #expect(paths[Seed.gtin(3).canonical] == "Living Room › Shelf 2 › Crate A")
-        #expect(paths[Seed.gtin(4).canonical] == "Living Room › Shelf 3")
-        #expect(paths[Seed.gtin(5).canonical] == "-", "Discogs' default folder is no place")
+        #expect(paths[Fixtures.gtin(3).canonical] == "Living Room › Shelf 2 › Crate A")
+        #expect(paths[Fixtures.gtin(4).canonical] == "Living Room › Shelf 3")
+        #expect(paths[Fixtures.gtin(5).canonical] == "-", "Discogs' default folder is no place")
     }
 }

@@ -30,7 +30,7 @@ struct CollectionFileCommandTests {
 
     private static func barcodes(_ range: Range<Int>, in sandbox: CommandSandbox, name: String) throws -> String {
         let file = sandbox.directory.appendingPathComponent(name).path
-        try Data(range.map { Seed.gtin($0).canonical + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
+        try Data(range.map { Fixtures.gtin($0).canonical + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
         return file
     }
 
@@ -62,7 +62,7 @@ struct CollectionFileCommandTests {
         let store = try sandbox.openStore()
         let file = try Self.barcodes(900_001..<900_041, in: sandbox, name: "shelf.txt")
         // The import is looking the fourth up, and waits for the test, when it is stopped.
-        try await server.hold(match: "barcode=" + Seed.gtin(900_004).canonical)
+        try await server.hold(match: "barcode=" + Fixtures.gtin(900_004).canonical)
         let running = try ProcessRunner.startCrates(["import", file], environment: sandbox.environment, deadline: .seconds(120))
         try await server.waitUntilHeld()
         #expect(try await store.outline().rowCount == 40)
@@ -84,8 +84,8 @@ struct CollectionFileCommandTests {
         sandbox.api = server.base
         try await sandbox.signIn(token: "file-token")
         let store = try sandbox.openStore()
-        for n in 1...3 { _ = try await store.add(NewRecord(gtin: Seed.gtin(910_000 + n), addMethod: .typed)) }
-        try await server.hold(match: "barcode=" + Seed.gtin(910_001).canonical)
+        for n in 1...3 { _ = try await store.add(NewRecord(gtin: Fixtures.gtin(910_000 + n), addMethod: .typed)) }
+        try await server.hold(match: "barcode=" + Fixtures.gtin(910_001).canonical)
         let running = try ProcessRunner.startCrates(["refresh", "1"], environment: sandbox.environment, deadline: .seconds(120))
         try await server.waitUntilHeld()
         #expect(running.signal(SIGTERM))
@@ -101,7 +101,7 @@ struct CollectionFileCommandTests {
     func collectionUIStoppedBySIGTERM() async throws {
         let sandbox = try CommandSandbox()
         let store = try sandbox.openStore()
-        _ = try await store.add(NewRecord(gtin: Seed.gtin(905_001), addMethod: .typed))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(905_001), addMethod: .typed))
         let tmux = try await sandbox.sandbox.start(extra: "--no-lookup --no-scanner")
         try await tmux.waitFor(text: "1 record")
         try await tmux.type("5099750442227\r")
@@ -117,7 +117,7 @@ struct CollectionFileCommandTests {
     func copyWithoutItsWal() async throws {
         let sandbox = try CommandSandbox()
         let store = try sandbox.openStore()
-        for n in 1...3 { _ = try await store.add(NewRecord(gtin: Seed.gtin(920_000 + n), addMethod: .typed)) }
+        for n in 1...3 { _ = try await store.add(NewRecord(gtin: Fixtures.gtin(920_000 + n), addMethod: .typed)) }
         let (list, _) = try await listCopy(of: sandbox)
         #expect(list.status == 1, "\(list)")
         #expect(list.stderr.contains("looks incomplete") && list.stderr.contains("-wal file"), "\(list)")
@@ -130,7 +130,7 @@ struct CollectionFileCommandTests {
     func backupWhileInUse() async throws {
         let sandbox = try CommandSandbox()
         let store = try sandbox.openStore()
-        for n in 1...25 { _ = try await store.add(NewRecord(gtin: Seed.gtin(930_000 + n), addMethod: .typed)) }
+        for n in 1...25 { _ = try await store.add(NewRecord(gtin: Fixtures.gtin(930_000 + n), addMethod: .typed)) }
         let lock = SQLiteLock(path: sandbox.database)
         try await lock.acquire()
         let elsewhere = try TemporaryDirectory()
@@ -158,7 +158,7 @@ struct CollectionFileCommandTests {
     func backupRefusalsAndReplacing() async throws {
         let sandbox = try CommandSandbox()
         let store = try sandbox.openStore()
-        _ = try await store.add(NewRecord(gtin: Seed.gtin(940_001), addMethod: .typed))
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(940_001), addMethod: .typed))
         let before = try Data(contentsOf: URL(fileURLWithPath: sandbox.database))
         let link = sandbox.directory.appendingPathComponent("link.sqlite").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: sandbox.database)

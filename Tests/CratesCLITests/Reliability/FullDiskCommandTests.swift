@@ -28,7 +28,7 @@ struct FullDiskCommandTests {
         defer { disk.unmount() }
         var text = ""
         text.reserveCapacity(Self.lines * 14)
-        for n in 0..<Self.lines { text += sampleGTIN(n).canonical + "\n" }
+        for n in 0..<Self.lines { text += Fixtures.gtin(n).canonical + "\n" }
         let list = try Reliability.write(text, "shelf.txt", in: sandbox)
         var environment = sandbox.environment
         environment["CRATES_DB"] = disk.path("crates.sqlite")
@@ -52,8 +52,8 @@ struct FullDiskCommandTests {
         #expect(again.status == 0, "\(again)")
         #expect(again.stdoutLines.first == "\(list): \(Self.lines - kept) added, \(kept) already in the collection.", "\(again)")
         #expect(try await store.outline().rowCount == Self.lines)
-        #expect(try await store.copies(of: sampleGTIN(0)) == 1)
-        #expect(try await store.copies(of: sampleGTIN(Self.lines - 1)) == 1)
+        #expect(try await store.copies(of: Fixtures.gtin(0)) == 1)
+        #expect(try await store.copies(of: Fixtures.gtin(Self.lines - 1)) == 1)
     }
 
     @Test(
@@ -61,7 +61,7 @@ struct FullDiskCommandTests {
         .enabled(if: SmallDisk.canMount, "mounting a tmpfs needs root (CAP_SYS_ADMIN)"))
     func anExportOntoAFullDisk() async throws {
         let sandbox = try CommandSandbox()
-        let list = try Reliability.write((0..<5_000).map { sampleGTIN($0).canonical + "\n" }.joined(), "list.txt", in: sandbox)
+        let list = try Reliability.write((0..<5_000).map { Fixtures.gtin($0).canonical + "\n" }.joined(), "list.txt", in: sandbox)
         let seeded = try await sandbox.crates(["import", "--no-lookup", list], deadline: .seconds(120))
         #expect(seeded.status == 0, "\(seeded)")
         // 5,000 records: about 250 KB of CSV, 2.5 MB of JSON.

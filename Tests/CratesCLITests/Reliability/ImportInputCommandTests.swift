@@ -75,7 +75,7 @@ struct ImportInputCommandTests {
     /// barcodes of this list and a piece of the 19th.
     @Test("a list through a pipe is read whole, its first lines too: /dev/stdin, a FIFO, -")
     func aPipeIsReadWhole() async throws {
-        let codes = (0..<40).map { Seed.gtin($0).canonical }
+        let codes = (0..<40).map { Fixtures.gtin($0).canonical }
         let list = Data((codes.joined(separator: "\n") + "\n").utf8)
         for path in ["/dev/stdin", "-"] {
             let sandbox = try CommandSandbox()

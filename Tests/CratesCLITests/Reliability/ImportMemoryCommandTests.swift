@@ -18,7 +18,7 @@ import Testing
 /// suite for the same proof. Elsewhere (`make check` leaves this target out; a bare `swift
 /// test`, a `--filter` run) a tenth of every count, through the tests' debug build when no
 /// release build is named (slower, not bigger: its peak for 1,000,000 lines is about 75 MB).
-@Suite("crates import in bounded memory (process)", .serialized, .processTimeLimit)
+@Suite("crates import in bounded memory (process)", .serialized, .memoryProcessTimeLimit)
 struct ImportMemoryCommandTests {
     static var binary: (path: String, lines: Int)? {
         let lines = scaled(1_000_000)

@@ -48,7 +48,7 @@ enum Reliability {
         var wanted: [GTIN: Int] = [:]
         var lines: [GTIN] = []
         for n in 0..<distinct {
-            let gtin = sampleGTIN(9_000 + n)
+            let gtin = Fixtures.gtin(9_000 + n)
             let copies = n % 15 == 0 ? 3 : n % 5 == 0 ? 2 : 1
             wanted[gtin] = copies
             lines += Array(repeating: gtin, count: copies)

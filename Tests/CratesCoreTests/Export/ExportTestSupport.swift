@@ -1,15 +1,11 @@
 import CratesCore
+import CratesTestSupport
 import Foundation
 
 /// Records for the export tests: one matched to a release whose texts hold commas, quotes and
 /// line breaks, and one not matched.
 enum ExportSample {
     static let addedAt = Date(timeIntervalSince1970: 1_706_704_496)  // 2024-01-31 12:34:56 UTC
-
-    static func gtin(_ canonical: String) -> GTIN {
-        guard let gtin = GTIN(canonical: canonical) else { preconditionFailure("test GTIN \(canonical) is invalid") }
-        return gtin
-    }
 
     static let awkwardRelease = Release(
         id: 249_504, artist: "Crosby, Stills & Nash", title: "\"Déjà\" Vu,\nLive", genres: ["Rock", "Folk, World, & Country"],
@@ -21,7 +17,7 @@ enum ExportSample {
     static var matched: ExportedRecord {
         ExportedRecord(
             record: CollectionRecord(
-                id: 7, gtin: gtin("0075678190421"), addedAt: addedAt, addMethod: .wedge,
+                id: 7, gtin: Fixtures.gtin("0075678190421"), addedAt: addedAt, addMethod: .wedge,
                 note: "signed, \"mint\"\nsleeve worn", location: Location(id: 3, name: "Crate 3, top", parentID: 2, ancestors: ["Living Room"]), releaseID: 249_504,
                 lookupState: .matched, lookupAttempts: 1, updatedAt: addedAt.addingTimeInterval(60)),
             release: awkwardRelease, section: "Rock")
@@ -30,7 +26,7 @@ enum ExportSample {
     static var unmatched: ExportedRecord {
         ExportedRecord(
             record: CollectionRecord(
-                id: 8, gtin: gtin("5012345678900"), addedAt: addedAt, addMethod: .typed, lookupState: .ambiguous,
+                id: 8, gtin: Fixtures.gtin("5012345678900"), addedAt: addedAt, addMethod: .typed, lookupState: .ambiguous,
                 lookupAttempts: 1,
                 candidates: [
                     ReleaseCandidate(

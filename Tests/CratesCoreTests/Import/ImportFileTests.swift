@@ -10,10 +10,6 @@ import Testing
         try ImportFile.parse(Array(text.utf8))
     }
 
-    private func gtin(_ canonical: String) throws -> GTIN {
-        try #require(GTIN(canonical: canonical))
-    }
-
     // MARK: Lines
 
     @Test func messyLinesAreReadWithTheirLineNumbers() throws {
@@ -107,7 +103,7 @@ import Testing
         #expect(columns.barcode == 1 && columns.note == 2 && columns.releaseID == nil)
         #expect(file.entries.map(\.line) == [2, 3])
         #expect(file.entries.map(\.note) == ["first pressing, signed", "two\nlines, and \"quotes\""])
-        #expect(try file.entries[1].gtin == gtin("0077774620024"))
+        #expect(file.entries[1].gtin == Fixtures.gtin("0077774620024"))
         #expect(file.refusals.map(\.line) == [6, 7, 8])
         #expect(file.refusals[0].reason == .noBarcode)
         #expect(file.refusals[1].input == "5099750442228")
@@ -171,8 +167,8 @@ import Testing
 
             """#
         let file = try parse(text)
-        #expect(file.entries.map(\.key) == [.release(5_134_861), .gtin(try gtin("5012345678917"))])
-        #expect(try file.entries[0].gtin == gtin("0727361626525"))
+        #expect(file.entries.map(\.key) == [.release(5_134_861), .gtin(Fixtures.gtin("5012345678917"))])
+        #expect(file.entries[0].gtin == Fixtures.gtin("0727361626525"))
         #expect(file.entries[1].note == "a note, with \"quotes\"")
         #expect(file.entries[1].location == "crate 3")
         #expect(file.refusals.map(\.line) == [4], "a row with a release id and a bad barcode is refused")

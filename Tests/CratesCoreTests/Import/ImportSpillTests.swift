@@ -9,9 +9,9 @@ struct ImportSpillTests {
     @Test("every extra comes back as it went in; rows without any take none")
     func roundTrip() throws {
         var entries = try [
-            #require(ImportEntry(line: 1, gtin: sampleGTIN(1))),
+            #require(ImportEntry(line: 1, gtin: Fixtures.gtin(1))),
             #require(ImportEntry(
-                line: 2, gtin: sampleGTIN(2), releaseID: 7, note: "a note, ünïcode 🎶", addedAt: Date(timeIntervalSince1970: 1_706_704_496.25),
+                line: 2, gtin: Fixtures.gtin(2), releaseID: 7, note: "a note, ünïcode 🎶", addedAt: Date(timeIntervalSince1970: 1_706_704_496.25),
                 location: "Living Room › Shelf 2", grading: CopyGrading(media: .veryGoodPlus, sleeve: .noCover, rating: Rating(clamping: 4)),
                 collector: RecordFields(title: "T", genre: "Folk", year: 1975), handEntered: true)),
             #require(ImportEntry(
@@ -19,12 +19,12 @@ struct ImportSpillTests {
             #require(ImportEntry(line: 4, gtin: nil, releaseID: 9, note: String(repeating: "x", count: 70_000))),
         ]
         // What was paid and the loan: with a rating, and alone (the rating's byte flags them).
-        var paid = try #require(ImportEntry(line: 5, gtin: sampleGTIN(5), grading: CopyGrading(rating: Rating(clamping: 5))))
+        var paid = try #require(ImportEntry(line: 5, gtin: Fixtures.gtin(5), grading: CopyGrading(rating: Rating(clamping: 5))))
         paid.purchase = Purchase(price: MoneyAmount.parse("12.50"), currency: "GBP", date: "2026-11-20", from: "Spitalfields fair")
         paid.loan = Loan(to: "Anna", since: "2026-11-21", returned: nil)
-        var lent = try #require(ImportEntry(line: 6, gtin: sampleGTIN(6)))
+        var lent = try #require(ImportEntry(line: 6, gtin: Fixtures.gtin(6)))
         lent.loan = Loan(to: "Bo", since: nil, returned: "2026-12-01")
-        var bought = try #require(ImportEntry(line: 7, gtin: sampleGTIN(7)))
+        var bought = try #require(ImportEntry(line: 7, gtin: Fixtures.gtin(7)))
         bought.purchase = Purchase(from: "a fair")
         entries += [paid, lent, bought]
         let spill = MemorySpill()

@@ -26,11 +26,6 @@ func fixture(_ path: String) throws -> Data {
     try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/Fixtures/discogs/" + path))
 }
 
-/// A GTIN from canonical digits known to be valid (test data, not outside input).
-func gtin(_ digits: String) throws -> GTIN {
-    try #require(GTIN(canonical: digits))
-}
-
 /// A client of `server` signed in through OAuth 1.0a's three legs, as `crates auth login`
 /// does: a request token, the authorize page (where the user would read the verifier), and
 /// the access token. `DiscogsClientTests.oauthThreeLegged` checks each leg on its own.
