@@ -109,6 +109,8 @@ extension AppState {
             for (id, mark) in releaseMarks { releaseMarks[id]?.wanted = mark.wanted && entries.contains { $0.id == id } }
         case .marks(let marks):
             for (id, mark) in marks { releaseMarks[id] = mark }
+        case .loans(let listings):
+            applyLoans(listings)
         }
         return []
     }
@@ -205,6 +207,7 @@ extension AppState {
         case .fair(let state): return fairKey(key, state)
         case .verdict(let state): return verdictKey(key, state)
         case .wantlist(let state): return wantlistKey(key, state)
+        case .loans(let state): return loansKey(key, state)
         }
     }
 

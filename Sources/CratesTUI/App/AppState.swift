@@ -26,6 +26,8 @@ public struct AppState: Sendable {
         case verdict(VerdictState)
         /// The wantlist (`w`).
         case wantlist(WantlistState)
+        /// The copies out on loan: who has them, since when (`B`).
+        case loans(LoansState)
     }
 
     /// Where a form or the picker goes back to when it closes.

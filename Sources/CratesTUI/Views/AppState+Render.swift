@@ -24,6 +24,7 @@ extension AppState {
         case .fair(let state): renderFair(state, into: &screen)
         case .verdict(let state): renderVerdict(state, into: &screen)
         case .wantlist(let state): renderWantlist(state, into: &screen)
+        case .loans(let state): renderLoans(state, into: &screen)
         }
         renderStatus(into: &screen)
         renderBottomLine(into: &screen)
@@ -67,6 +68,7 @@ extension AppState {
         case .fair: title = " crates · the fair's list"
         case .verdict: title = " crates · verdict"
         case .wantlist: title = " crates · wantlist"
+        case .loans: title = " crates · loans"
         }
         var end = screen.put(title, row: 0, column: 0, style: .statusAccent)
         if checkMode {
