@@ -69,6 +69,13 @@ extension AppState {
         case .discogs(let status):
             discogs = status
         case .camera(let status):
+            // A wedge scanner's user runs no camera daemon: its absence is said once, when
+            // nothing else is being said, and stays on the status line only once a daemon
+            // was there and went away.
+            if status == .connected { cameraSeen = true }
+            if status == .noDaemon, !cameraSeen, camera != .noDaemon, message == nil {
+                say("No camera daemon (crates scand starts one); a wedge scanner needs none")
+            }
             camera = status
         case .waiting(let count):
             waiting = count

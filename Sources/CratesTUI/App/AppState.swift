@@ -141,6 +141,8 @@ public struct AppState: Sendable {
     /// The local catalogue the session has: the search form (`s`) asks it as the person types.
     public internal(set) var catalogue: CatalogueEdition?
     public internal(set) var camera: CameraStatus = .disabled
+    /// A camera daemon was connected in this session: from then on its absence is news.
+    public internal(set) var cameraSeen = false
     /// A Discogs sync's progress (`S`).
     public internal(set) var sync: SyncStatus = .idle
     /// A sync's question waiting in the status line (y/N).

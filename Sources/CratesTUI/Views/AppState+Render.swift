@@ -199,7 +199,7 @@ extension AppState {
         if waiting > 0 { parts.append(("\(waiting.grouped) waiting", "\(waiting.grouped) wait")) }
         if let long = sync.text, let short = sync.shortText { parts.append((long, short)) }
         parts.append((discogs.text, discogs.shortText))
-        if let long = camera.text, let short = camera.shortText { parts.append((long, short)) }
+        if camera != .noDaemon || cameraSeen, let long = camera.text, let short = camera.shortText { parts.append((long, short)) }
         // Too wide: the least important facts take their short forms first, so that on a
         // narrow terminal every fact still fits and the count stays readable longest.
         var forms = parts.map(\.long)
