@@ -172,7 +172,7 @@ extension CollectionSession {
                 state.withLock { _ = $0.recentAdds.insert(record.id) }
                 // Said once the record is stored: the UI said only "Adding …".
                 let onDiscogs = try await onDiscogsText(release: release, gtin: record.gtin)
-                let added = release.map { "Added \($0.displayTitle)" }
+                let added = release.map { "Added \($0.displayPressing)" }
                     ?? "Added \(record.subject)" + (location.map { " to \($0.name)" } ?? "")
                 post(.message(added + (onDiscogs.map { ": \($0)" } ?? ""), isError: false))
                 nudgeWorker()
