@@ -99,7 +99,7 @@ import Testing
         // The cursor goes to the field refused, and the whole message shows (wrapped at 80).
         #expect(form.map { $0.fields[$0.focused].key } == .currency)
         let text = h.screen.text
-        #expect(text.contains("no currency crates knows") && text.contains("such as GBP, EUR or USD"))
+        #expect(text.contains("no currency crates knows; give an ISO 4217 code, such as GBP,") && text.contains("EUR or USD"))
     }
 
     @Test func aPriceOrADayThatIsNoneIsRefused() {
