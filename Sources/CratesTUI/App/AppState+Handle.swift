@@ -182,7 +182,7 @@ extension AppState {
             return []
         }
 
-        if let question = questions.first, case .list = mode, let answer = Self.answer(to: question, key: key) {
+        if let question = questions.first, questionsAnswerable, let answer = Self.answer(to: question, key: key) {
             questions.removeFirst()
             if let request = question.request(for: answer) {
                 if case .moveHere(let move) = question.kind, answer == .yes {

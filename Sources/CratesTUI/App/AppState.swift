@@ -216,6 +216,16 @@ public struct AppState: Sendable {
     var listHeight: Int { max(1, height - 2 - bottomRows) }
 
     /// Whether a dialog holds the user's attention, so camera scans wait.
+    /// Whether an add's question shows and takes its keys now: in every view but a text
+    /// field (a form, the sign-in, the picker's narrowing), where it waits until that closes.
+    /// A scan made in the statistics or the details is asked about where it was made.
+    var questionsAnswerable: Bool {
+        switch mode {
+        case .picker, .form, .signIn: false
+        default: true
+        }
+    }
+
     var dialogOpen: Bool {
         switch mode {
         case .picker, .form, .signIn: return true

@@ -246,7 +246,7 @@ extension AppState {
             screen.put("\(question.text) (y/N)", row: row, column: 0, style: .prompt)
             return
         }
-        if let question = questions.first, case .list = mode {
+        if let question = questions.first, questionsAnswerable {
             let more = questions.count > 1 ? "  (+\(questions.count - 1) more)" : ""
             screen.put("\(question.text) \(question.choices)\(more)", row: row, column: 0, style: .prompt)
             return
