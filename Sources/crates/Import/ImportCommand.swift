@@ -22,7 +22,9 @@ struct ImportCommand: ParsableCommand {
             one, else on its barcode; Collection Notes, or a note column, becomes the note; \
             Date Added the date; a location column, else CollectionFolder, the place: it \
             joins the place it names (a name, or a path such as "Living Room › Shelf 2 › \
-            Crate A3"), or the places missing are made). Other columns are ignored.
+            Crate A3"), or the places missing are made; the summary names the folders that \
+            became places, and --no-folder-places leaves them Discogs' folders only). Other \
+            columns are ignored.
 
             Every line is checked before anything is written. A line that is not a barcode, \
             or is a barcode but not a record's (an ISBN, an ISSN, a coupon, a shop's price \
@@ -148,6 +150,9 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Keep the values of CSV rows without a barcode as yours even when they find a release (else Discogs' stand).")
     var keepValues = false
 
+    @Flag(name: .customLong("no-folder-places"), help: "Leave a Discogs export's folders (CollectionFolder) Discogs' alone: make no places of them.")
+    var noFolderPlaces = false
+
     @Option(help: ArgumentHelp(
         "Write what needs a person (ambiguous, not found, not added, refused lines) to this file, tab-separated.",
         valueName: "file"))
@@ -163,6 +168,7 @@ struct ImportCommand: ParsableCommand {
     /// crates' own `export --json` file: the collection restored exactly, into an empty one.
     private func restore(_ source: ImportInput.Source, prefix: [UInt8], stop: StopRequest) throws {
         let unused = [(copies, "--copies"), (manualMissing, "--manual-missing"), (keepValues, "--keep-values"),
+            (noFolderPlaces, "--no-folder-places"),
             (report != nil, "--report"),
         ]
             .filter(\.0).map(\.1)
@@ -224,7 +230,7 @@ struct ImportCommand: ParsableCommand {
             if CollectionRestore.isExport(start: start) { return try restore(source, prefix: start, stop: stop) }
             let read = try ImportInput.read(
                 descriptor: source.descriptor, name: source.name, prefix: start, strict: strict, force: force,
-                shouldContinue: { !stop.isRequested })
+                folderPlaces: !noFolderPlaces, shouldContinue: { !stop.isRequested })
             switch read {
             case .complete(let read): parsed = read
             case .stopped: throw ExitCode(stop.exitStatus)
@@ -271,7 +277,7 @@ struct ImportCommand: ParsableCommand {
             store: try store.open(), progress: ImportProgress(), stopRequest: stop,
             catalogue: lookup.noLookup ? nil : lookup.catalogue.open("crates import"))
         let options = Importer.Options(copies: copies, lookups: !lookup.noLookup, reportPath: report, manualMissing: manualMissing,
-            keepValues: keepValues)
+            keepValues: keepValues, folderPlaces: !noFolderPlaces)
         let outcome: Importer.Outcome
         do {
             outcome = try blocking {
