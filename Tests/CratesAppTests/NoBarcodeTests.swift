@@ -40,6 +40,11 @@ struct NoBarcodeTests {
             #expect(answer.candidates.map(\.releaseID) == [20_100_011])
             session.perform(.add(.release(20_100_011), method: .search))
             let id = try await log.first("added") { if case .added(let id) = $0 { id } else { nil } }
+            // Named with its pressing, as a pressing picked for a barcode is.
+            let said = try await log.first("said added") { event -> String? in
+                if case .message(let text, false) = event, text.hasPrefix("Added ") { text } else { nil }
+            }
+            #expect(said.hasPrefix("Added Kraftwerk — Trans Europa Express (") && said.contains("1C 064-82 306"), "\(said)")
             let details = try #require(try await temporary.store.details(id))
             #expect(details.record.gtin == nil && details.record.lookupState == .matched && details.record.addMethod == .search)
             #expect(details.displayTitle == "Kraftwerk — Trans Europa Express")

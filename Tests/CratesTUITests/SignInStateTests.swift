@@ -64,6 +64,9 @@ import Testing
         #expect(Self.form(h)?.error == "Discogs refused this token: it is wrong or was revoked.")
         #expect(h.lines.contains { $0.contains("Discogs refused this token") })
         #expect(h.state.discogs == .notSignedIn)
+        // The refused token is gone from the field, not kept (masked) for the next paste.
+        #expect(Self.form(h)?.text == "")
+        #expect(!h.lines.contains { $0.contains("(11 characters)") })
         h.type(Self.token, interval: 0.001)
         #expect(Self.form(h)?.text == Self.token && Self.form(h)?.error == nil)
         // Esc cancels: back to the list, nothing sent.

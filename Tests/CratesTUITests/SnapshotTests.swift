@@ -62,16 +62,32 @@ import Testing
 
     @Test func cameraStatusShortensBeforeTheRest() {
         var wide = Harness()
-        wide.send(.camera(.noDaemon))
-        #expect(wide.lines[22] == " 6 records · Discogs: not signed in (A or `crates auth`) · camera: no daemon")
         wide.send(.camera(.connected))
         #expect(wide.lines[22] == " 6 records · Discogs: not signed in (A or `crates auth`) · camera: connected")
+        wide.send(.camera(.noDaemon))
+        #expect(wide.lines[22] == " 6 records · Discogs: not signed in (A or `crates auth`) · camera: no daemon")
         var middle = Harness(width: 60, height: 24)
+        middle.send(.camera(.connected))
         middle.send(.camera(.noDaemon))
         #expect(middle.lines[22] == " 6 records · not signed in · no cam")
         var narrow = Harness(width: 24, height: 12)
         narrow.send(.camera(.connected))
         #expect(narrow.lines[10] == " 6 rec · not signed in")
+    }
+
+    /// A wedge scanner's user runs no camera daemon: that is said once, on the message line,
+    /// and the status line says nothing of a camera until a daemon was there and went away.
+    @Test func noCameraDaemonIsSaidOnceUntilOneWasSeen() {
+        var h = Harness()
+        h.send(.camera(.noDaemon))
+        #expect(h.lines[22] == " 6 records · Discogs: not signed in (A or `crates auth`)")
+        #expect(h.state.message?.text == "No camera daemon (crates scand starts one); a wedge scanner needs none")
+        h.type("5099750442227")
+        h.type([.enter])
+        h.send(.message("Added 5099750442227", isError: false))
+        h.send(.camera(.noDaemon))
+        #expect(h.state.message?.text == "Added 5099750442227")
+        #expect(!h.lines.contains { $0.contains("camera") || $0.contains("no cam") })
     }
 
     @Test func narrowTerminalDegradesWithoutGarbling() {

@@ -104,23 +104,25 @@ public enum ImportInput {
     /// Reads the file at `path` ("-": standard input). With `force`, barcodes that are not a
     /// record's are taken (`ImportParser`).
     public static func read(
-        path: String, strict: Bool = false, force: Bool = false, limits: ImportParser.Limits = ImportParser.Limits(),
-        stop: StopFlag = StopFlag()
+        path: String, strict: Bool = false, force: Bool = false, folderPlaces: Bool = true,
+        limits: ImportParser.Limits = ImportParser.Limits(), stop: StopFlag = StopFlag()
     ) throws(Failure) -> Result {
         let source = try open(path: path)
         defer { source.close() }
         return try read(
-            descriptor: source.descriptor, name: source.name, strict: strict, force: force, limits: limits, stop: stop)
+            descriptor: source.descriptor, name: source.name, strict: strict, force: force, folderPlaces: folderPlaces,
+            limits: limits, stop: stop)
     }
 
     /// Reads `descriptor` to its end (it is not closed), `prefix` first: the bytes `peek`
     /// took from it. `name` is how messages call it.
     public static func read(
         descriptor fd: Int32, name: String, prefix: [UInt8] = [], strict: Bool = false, force: Bool = false,
-        limits: ImportParser.Limits = ImportParser.Limits(), stop: StopFlag = StopFlag()
+        folderPlaces: Bool = true, limits: ImportParser.Limits = ImportParser.Limits(), stop: StopFlag = StopFlag()
     ) throws(Failure) -> Result {
         // The rows' notes, places and values wait on disk, not in memory (`FileSpill`).
         var parser = ImportParser(limits: limits, strict: strict, force: force, spill: FileSpill())
+        parser.folderPlaces = folderPlaces
         if !prefix.isEmpty {
             do {
                 try parser.consume(prefix)
@@ -153,13 +155,13 @@ public enum ImportInput {
 
     /// `read(descriptor:…)` on a thread of its own; `.stopped` when the task was cancelled.
     public static func read(
-        _ source: Source, prefix: [UInt8] = [], strict: Bool = false, force: Bool = false,
+        _ source: Source, prefix: [UInt8] = [], strict: Bool = false, force: Bool = false, folderPlaces: Bool = true,
         limits: ImportParser.Limits = ImportParser.Limits()
     ) async throws(Failure) -> Result {
         try await BlockingWork.run("crates.import.read") { stop throws(Failure) in
             try read(
-                descriptor: source.descriptor, name: source.name, prefix: prefix, strict: strict, force: force, limits: limits,
-                stop: stop)
+                descriptor: source.descriptor, name: source.name, prefix: prefix, strict: strict, force: force,
+                folderPlaces: folderPlaces, limits: limits, stop: stop)
         }
     }
 

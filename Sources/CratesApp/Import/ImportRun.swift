@@ -24,6 +24,8 @@ public struct ImportRun: Sendable {
         public var lookups = true
         public var manualMissing = false
         public var keepValues = false
+        /// Discogs folders become places (`--no-folder-places`: not).
+        public var folderPlaces = true
         /// `--report FILE`.
         public var reportPath: String?
 
@@ -118,7 +120,8 @@ public struct ImportRun: Sendable {
         if CollectionRestore.isExport(start: start) { return try await restore(source, prefix: start) }
         let parsed: ImportFile
         do throws(ImportInput.Failure) {
-            switch try await ImportInput.read(source, prefix: start, strict: request.strict, force: request.force) {
+            switch try await ImportInput.read(
+                source, prefix: start, strict: request.strict, force: request.force, folderPlaces: request.folderPlaces) {
             case .complete(let read): parsed = read
             case .stopped: return .stopped(message: nil)
             }
@@ -149,7 +152,7 @@ public struct ImportRun: Sendable {
         let importer = Importer(store: try openStore(), progress: progress, catalogue: request.lookups ? openCatalogue() : nil)
         let options = Importer.Options(
             copies: request.copies, lookups: request.lookups, reportPath: request.reportPath, manualMissing: request.manualMissing,
-            keepValues: request.keepValues)
+            keepValues: request.keepValues, folderPlaces: request.folderPlaces)
         do {
             return .imported(
                 try await importer.run(parsed, name: name, options: options, databasePath: databasePath, discogs: discogs), name: name)
@@ -162,7 +165,7 @@ public struct ImportRun: Sendable {
     private func restore(_ source: ImportInput.Source, prefix: [UInt8]) async throws -> Outcome {
         let unused = [
             (request.copies, "--copies"), (request.manualMissing, "--manual-missing"), (request.keepValues, "--keep-values"),
-            (request.reportPath != nil, "--report"),
+            (!request.folderPlaces, "--no-folder-places"), (request.reportPath != nil, "--report"),
         ]
         .filter(\.0).map(\.1)
         if !unused.isEmpty { throw Failure.notForRestore(name: request.path, options: unused) }

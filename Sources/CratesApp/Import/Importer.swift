@@ -49,11 +49,14 @@ public struct Importer: Sendable {
         /// `--keep-values`: the values of rows described by them stay the collector's when
         /// they find a release (else Discogs' stand then).
         public var keepValues = false
+        /// `--no-folder-places` (false): Discogs' folders were not read as places.
+        public var folderPlaces = true
 
         public init(
             copies: Bool = false, lookups: Bool = true, reportPath: String? = nil, manualMissing: Bool = false,
-            keepValues: Bool = false
+            keepValues: Bool = false, folderPlaces: Bool = true
         ) {
+            self.folderPlaces = folderPlaces
             self.copies = copies
             self.lookups = lookups
             self.reportPath = reportPath
@@ -240,6 +243,7 @@ public struct Importer: Sendable {
             unresolved: unresolved.count, invalid: parsed.refusalCount - parsed.notARecordCount,
             notARecord: parsed.notARecordCount)
         summary.insert("\(name): \(Self.lineSummary(counts))", at: 0)
+        if let folders = Self.foldersLine(parsed, folderPlaces: options.folderPlaces) { summary.insert("\(name): \(folders)", at: 1) }
         // What rows for copies already there filled, and what the copies kept: a row's grades
         // are never dropped without a word.
         let fills = written.fills.prefix(Self.fillLinesShown).map { "\(name):\($0.line): \(ControlCharacters.cleaned($0.text))" }
@@ -333,6 +337,23 @@ public struct Importer: Sendable {
             outcome.ending = .lookupsFailed
         }
         return outcome
+    }
+
+    /// What became of a Discogs export's folders: the places they became (never silently),
+    /// or that they were left Discogs' alone (`--no-folder-places`); nil for a file without
+    /// a folder column, or whose folders are all "Uncategorized".
+    static func foldersLine(_ parsed: ImportFile, folderPlaces: Bool) -> String? {
+        guard case .csv(let columns) = parsed.format, columns.folder != nil else { return nil }
+        guard columns.placesFromFolders else {
+            return folderPlaces ? nil : "Discogs folders not made places (--no-folder-places)"
+        }
+        var folders = Set<String>()
+        for entry in parsed.entries { if let folder = entry.location { folders.insert(folder) } }
+        guard !folders.isEmpty else { return nil }
+        let sorted = folders.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+        let shown = sorted.prefix(5).map(ControlCharacters.cleaned).joined(separator: ", ")
+            + (sorted.count > 5 ? " and \(sorted.count - 5) more" : "")
+        return "\(counted(sorted.count, "Discogs folder")) became places: \(shown) (--no-folder-places keeps them folders only)"
     }
 
     /// Whether `sorted` holds `value` (a binary search).

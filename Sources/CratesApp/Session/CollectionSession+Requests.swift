@@ -115,6 +115,8 @@ extension CollectionSession {
             case .loadStatistics:
                 // Off the serial line: a scan meanwhile is added at once.
                 spawn { await self.loadStatistics() }
+            case .loadLoans:
+                post(.loans(try await loans()))
             case .check(let reference):
                 check(reference)
             case .addBought(let releaseID, let gtin, let recheck):
@@ -127,6 +129,16 @@ extension CollectionSession {
         } catch {
             post(.message("\(error)", isError: true))
         }
+    }
+
+    /// The copies out on loan, by borrower: few, so each is read as the details read it.
+    func loans() async throws -> [LoanListing] {
+        var listings: [LoanListing] = []
+        for id in try await store.recordIDs(matching: try RecordQuery(parsing: "lent:")) {
+            guard let details = try await store.details(id), let loan = details.record.loan, loan.isOut else { continue }
+            listings.append(LoanListing(recordID: id, title: details.displayTitle, loan: loan))
+        }
+        return LoanListing.ordered(listings)
     }
 
     /// The statistics screen's numbers in two answers: the totals and the genres first,
@@ -160,7 +172,7 @@ extension CollectionSession {
                 state.withLock { _ = $0.recentAdds.insert(record.id) }
                 // Said once the record is stored: the UI said only "Adding …".
                 let onDiscogs = try await onDiscogsText(release: release, gtin: record.gtin)
-                let added = release.map { "Added \($0.displayTitle)" }
+                let added = release.map { "Added \($0.displayPressing)" }
                     ?? "Added \(record.subject)" + (location.map { " to \($0.name)" } ?? "")
                 post(.message(added + (onDiscogs.map { ": \($0)" } ?? ""), isError: false))
                 nudgeWorker()

@@ -10,6 +10,17 @@ public enum DisplayTitle {
 extension Release {
     /// "Artist — Title".
     public var displayTitle: String { DisplayTitle.of(artist: artist, title: title) }
+
+    /// "UK, 1969, PCS 7088": the pressing as a candidate names it (`ReleaseCandidate.pressing`),
+    /// from the first label's catalogue number.
+    public var pressing: String {
+        let facts = [country, year.map(String.init), labels.first?.catno].compactMap { $0 }.filter { !$0.isEmpty }
+        return facts.isEmpty ? "release \(id)" : facts.joined(separator: ", ")
+    }
+
+    /// "Artist — Title (UK, 1969, PCS 7088)": an added release named as a picked pressing
+    /// is, however it came (a barcode, a search, a release id).
+    public var displayPressing: String { "\(displayTitle) (\(pressing))" }
 }
 
 extension ReleaseCandidate {

@@ -246,10 +246,57 @@ public enum PurchaseLoanError: Error, Hashable, Sendable, CustomStringConvertibl
 
     public var description: String {
         switch self {
-        case .price(let shown): "--paid \(shown): not an amount; give digits with at most 4 decimals, such as 12.50 ('' clears it)"
-        case .currency(let shown): "--currency \(shown): no currency crates knows; give an ISO 4217 code, such as GBP, EUR or USD"
-        case .day(let name, let shown): "--\(name) \(shown): not a day; give one as YYYY-MM-DD, such as 2026-11-20"
-        case .text(let name, let why): "--\(name): \(why)"
+        case .price(let shown): "--paid \(shown): \(reason) ('' clears it)"
+        case .currency(let shown): "--currency \(shown): \(reason)"
+        case .day(let name, let shown): "--\(name) \(shown): \(reason)"
+        case .text(let name, _): "--\(name): \(reason)"
         }
+    }
+
+    /// What is wrong and what is taken instead, without the option's name: the edit form
+    /// puts its field's label before it ("Paid “12,5x”: not an amount; give…").
+    public var reason: String {
+        switch self {
+        case .price: "not an amount; give digits with at most 4 decimals, such as 12.50"
+        case .currency: "no currency crates knows; give an ISO 4217 code, such as GBP, EUR or USD"
+        case .day: "not a day; give one as YYYY-MM-DD, such as 2026-11-20"
+        case .text(_, let why): why
+        }
+    }
+
+    /// The value refused as typed (escaped, cut), nil for a refusal of no one value.
+    public var shown: String? {
+        switch self {
+        case .price(let shown), .currency(let shown), .day(_, let shown): shown
+        case .text: nil
+        }
+    }
+}
+
+extension LoanChange {
+    /// A loan as the edit form gives it, whole: to whom, since when (blank: today) and the
+    /// day it came back (blank: still out). A blank name with nothing else removes the loan;
+    /// a day without a name is refused (the name says to whom). `names` are the fields'
+    /// names the errors use (`to`, `since`, `returned`).
+    public static func checked(
+        to: String, since: String, returned: String, names: (to: String, since: String, returned: String),
+        now: Date = Date()
+    ) throws(PurchaseLoanError) -> LoanChange {
+        let blank = { (text: String) in text.trimmingCharacters(in: .whitespaces).isEmpty }
+        guard case .set(let name) = try PurchaseChange.checkedText(to, names.to) else {
+            if blank(since), blank(returned) { return .clear }
+            throw .text(names.to, "give the name of whom it is lent to (empty every loan field to remove the loan)")
+        }
+        let lent = try PurchaseChange.checkedDay(since, names.since)
+        let back = try PurchaseChange.checkedDay(returned, names.returned)
+        var loan = Loan(to: name, since: DayText.today(now))
+        if case .set(let day) = lent { loan.since = day }
+        if case .set(let day) = back {
+            if let since = loan.since, day < since {
+                throw .text(names.returned, "\(day) is before the day it was lent, \(since)")
+            }
+            loan.returned = day
+        }
+        return .set(loan)
     }
 }

@@ -17,6 +17,8 @@ public struct ImportColumns: Hashable, Sendable {
     public var date: Int?
     /// The index of the location column (`location`, or Discogs' `CollectionFolder`), if any.
     public var location: Int?
+    /// The index of Discogs' `CollectionFolder` column (or `folder`), if any.
+    public var folder: Int?
     /// What describes a record without a barcode: `artist`, `title`, `catno`
     /// (also Discogs' `Catalog#`), `label`, `year` (also `Released`), `country`, `format`.
     /// Read only for rows with neither a barcode nor a release id.
@@ -51,6 +53,7 @@ public struct ImportColumns: Hashable, Sendable {
     /// crates' export writes the place's path as `Location` (read first) and its name as
     /// Discogs' `CollectionFolder`.
     static let locationNames = ["location", "collectionfolder", "folder"]
+    static let folderNames = ["collectionfolder", "folder"]
     /// Normalised header names of the describing columns, in order of preference.
     static let describedNames: [RecordField: [String]] = [
         .artist: ["artist", "artists"],
@@ -82,6 +85,7 @@ public struct ImportColumns: Hashable, Sendable {
         note = first(Self.noteNames)
         date = first(Self.dateNames)
         location = first(Self.locationNames)
+        folder = first(Self.folderNames)
         media = first(Self.mediaNames)
         sleeve = first(Self.sleeveNames)
         rating = first(Self.ratingNames)
@@ -98,6 +102,9 @@ public struct ImportColumns: Hashable, Sendable {
             if let index = first(wanted) { described[field] = index }
         }
     }
+
+    /// The places are read from Discogs' folders (the file has no `location` column).
+    public var placesFromFolders: Bool { location != nil && location == folder }
 
     /// Whether a record can be keyed on these columns: a barcode, a release id, or a
     /// catalogue number or title to search by.

@@ -135,6 +135,10 @@ public struct ImportParser: Sendable {
     /// `spill` keeps what CSV rows hold besides their key (see `ImportEntries`): memory by
     /// default; a real import gives a temporary file, so that its memory does not grow with
     /// the rows' text.
+    /// Whether Discogs' `CollectionFolder` column makes (or joins) places, when the file has
+    /// no `location` column; set before the first bytes.
+    public var folderPlaces = true
+
     public init(limits: Limits = Limits(), strict: Bool = false, force: Bool = false, spill: any ImportSpill = MemorySpill()) {
         self.limits = limits
         self.strict = strict
@@ -239,7 +243,10 @@ public struct ImportParser: Sendable {
             if let first = text.trimmingWhitespace().first, first == "{" || first == "[" {
                 throw .json(line: number, cratesExport: text.trimmingWhitespace().hasPrefix("{\"crates\":"))
             }
-            if let columns = try ImportColumns.header(bytes, line: number) {
+            if var columns = try ImportColumns.header(bytes, line: number) {
+                // `--no-folder-places`: Discogs' folders stay Discogs' alone; no place is read
+                // from them (a `location` column still is).
+                if !folderPlaces, columns.placesFromFolders { columns.location = nil }
                 format = .csv(columns)
                 csv = CSVFormat(columns: columns, limits: limits, strict: strict, force: force)
                 state = .csv

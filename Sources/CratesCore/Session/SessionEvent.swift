@@ -57,6 +57,8 @@ public enum SessionEvent: Sendable {
     case checked(serial: Int, CheckOutcome)
     /// The wantlist, with prices (after `WantRequest.load`, and after each change).
     case wantlist([WantListing])
+    /// The copies out on loan, by borrower (`SessionRequest.loadLoans`).
+    case loans([LoanListing])
     /// What the collection holds of releases just listed (a record's pressings, a search's
     /// results, a record's release): owned, where, wanted.
     case marks([Int: ReleaseMarks])

@@ -55,6 +55,8 @@ public enum SessionRequest: Equatable, Sendable {
     case loadLocations
     /// The whole collection's statistics, for the statistics screen (`SessionEvent.statistics`).
     case loadStatistics
+    /// The copies out on loan, for the loans view (`SessionEvent.loans`).
+    case loadLoans
     /// Sets a copy's conditions, rating or note (the details view's pickers).
     case grade(recordID: Int64, CopyGradingChange)
     /// Syncs the collection with the user's Discogs collection, both ways (`S`).

@@ -15,4 +15,24 @@ public enum ProgressText {
         if minutes < 60 { return "\(minutes) min" }
         return "\(minutes / 60) h \(minutes % 60) min"
     }
+
+    /// A progress line fitted to `width` columns: `head` ("Looking up [###---] 12/66"), then
+    /// `parts` each in its long form, then `tail` (the time left). Too wide, the parts take
+    /// their short forms, the last first, then go, the last first; the tail stays to the
+    /// end, since what is left to wait is what a person looks for. Cut with "…" only when
+    /// the head and the tail alone are too wide.
+    public static func fitted(head: String, parts: [(long: String, short: String)], tail: String?, width: Int) -> String {
+        func line(_ forms: [String]) -> String {
+            ([head] + forms + (tail.map { [$0] } ?? [])).joined(separator: " · ")
+        }
+        var forms = parts.map(\.long)
+        for index in parts.indices.reversed() where DisplayWidth.of(line(forms)) > width {
+            forms[index] = parts[index].short
+        }
+        while DisplayWidth.of(line(forms)) > width, !forms.isEmpty {
+            forms.removeLast()
+        }
+        let text = line(forms)
+        return DisplayWidth.of(text) > width ? TerminalText.truncated(text, to: width) : text
+    }
 }

@@ -1,4 +1,5 @@
 import CratesCore
+import Foundation
 
 extension AppState {
     // MARK: Opening
@@ -193,22 +194,44 @@ extension AppState {
                     return goBack(form.back, settled: false)
                 }
                 return [.session(.edit(recordID, edit))] + goBack(form.back, settled: false)
-            } catch {
+            } catch let error as RecordFieldError {
                 form.error = error.description
+                mode = .form(form)
+                return []
+            } catch let error as FormError {
+                form.error = error.description
+                if let index = form.fields.firstIndex(where: { $0.key == error.key }) { form.focused = index }
+                mode = .form(form)
+                return []
+            } catch {
+                form.error = "\(error)"
                 mode = .form(form)
                 return []
             }
         }
     }
 
+    /// A value of what was paid or of the loan refused by the edit form: the field it names
+    /// takes the cursor, and the message says what it takes.
+    struct FormError: Error, Equatable {
+        var key: FormState.Key
+        var error: PurchaseLoanError
+
+        var description: String {
+            let shown = error.shown.map { " “\($0)”" } ?? ""
+            return "\(key.label)\(shown): \(error.reason)"
+        }
+    }
+
     /// What an edit form changes: a field whose text changed is the collector's value; a
     /// field emptied that was the collector's goes back to Discogs; the note is set or
-    /// removed. Checked as `crates edit` checks it.
-    static func edit(from form: FormState) throws(RecordFieldError) -> RecordEdit {
+    /// removed; what was paid, part by part, and the loan, whole. Checked as `crates edit`
+    /// checks it.
+    static func edit(from form: FormState, now: Date = Date()) throws -> RecordEdit {
         var values: [RecordField: String] = [:]
         var clear: [String] = []
         var note: String?
-        for field in form.fields where field.text != field.original {
+        for field in form.fields where field.text != field.original && !field.key.isPersonal {
             let blank = field.text.allSatisfy(\.isWhitespace)
             guard let key = field.key.recordField else {
                 note = blank ? "" : field.text
@@ -220,7 +243,41 @@ extension AppState {
                 values[key] = field.text
             }
         }
-        return try RecordEdit.checked(values: values, clear: clear, note: note)
+        var edit = try RecordEdit.checked(values: values, clear: clear, note: note)
+        func changed(_ key: FormState.Key) -> String? {
+            form.fields.first { $0.key == key && $0.text != $0.original }?.text
+        }
+        // Each part of the purchase alone, so that the error names the field refused.
+        for (key, part) in [(FormState.Key.paid, 0), (.currency, 1), (.bought, 2), (.boughtFrom, 3)] {
+            guard let text = changed(key) else { continue }
+            let change: PurchaseChange
+            do {
+                change = try PurchaseChange.checked(
+                    price: part == 0 ? text : nil, currency: part == 1 ? text : nil, date: part == 2 ? text : nil,
+                    from: part == 3 ? text : nil)
+            } catch {
+                throw FormError(key: key, error: error)
+            }
+            edit.purchase.price = change.price ?? edit.purchase.price
+            edit.purchase.currency = change.currency ?? edit.purchase.currency
+            edit.purchase.date = change.date ?? edit.purchase.date
+            edit.purchase.from = change.from ?? edit.purchase.from
+        }
+        if [FormState.Key.lentTo, .lentOn, .returned].contains(where: { changed($0) != nil }) {
+            let names = (to: FormState.Key.lentTo.rawValue, since: FormState.Key.lentOn.rawValue, returned: FormState.Key.returned.rawValue)
+            do {
+                edit.loan = try LoanChange.checked(
+                    to: form.text(.lentTo) ?? "", since: form.text(.lentOn) ?? "", returned: form.text(.returned) ?? "",
+                    names: names, now: now)
+            } catch {
+                let key: FormState.Key = switch error {
+                case .day(let name, _), .text(let name, _): FormState.Key(rawValue: name) ?? .lentTo
+                default: .lentTo
+                }
+                throw FormError(key: key, error: error)
+            }
+        }
+        return edit
     }
 
     /// "catalogue number SHVL 804, artist Pink Floyd": a search, for the picker's header.

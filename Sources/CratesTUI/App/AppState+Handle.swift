@@ -69,6 +69,13 @@ extension AppState {
         case .discogs(let status):
             discogs = status
         case .camera(let status):
+            // A wedge scanner's user runs no camera daemon: its absence is said once, when
+            // nothing else is being said, and stays on the status line only once a daemon
+            // was there and went away.
+            if status == .connected { cameraSeen = true }
+            if status == .noDaemon, !cameraSeen, camera != .noDaemon, message == nil {
+                say("No camera daemon (crates scand starts one); a wedge scanner needs none")
+            }
             camera = status
         case .waiting(let count):
             waiting = count
@@ -109,6 +116,8 @@ extension AppState {
             for (id, mark) in releaseMarks { releaseMarks[id]?.wanted = mark.wanted && entries.contains { $0.id == id } }
         case .marks(let marks):
             for (id, mark) in marks { releaseMarks[id] = mark }
+        case .loans(let listings):
+            applyLoans(listings)
         }
         return []
     }
@@ -173,7 +182,7 @@ extension AppState {
             return []
         }
 
-        if let question = questions.first, case .list = mode, let answer = Self.answer(to: question, key: key) {
+        if let question = questions.first, questionsAnswerable, let answer = Self.answer(to: question, key: key) {
             questions.removeFirst()
             if let request = question.request(for: answer) {
                 if case .moveHere(let move) = question.kind, answer == .yes {
@@ -205,6 +214,7 @@ extension AppState {
         case .fair(let state): return fairKey(key, state)
         case .verdict(let state): return verdictKey(key, state)
         case .wantlist(let state): return wantlistKey(key, state)
+        case .loans(let state): return loansKey(key, state)
         }
     }
 

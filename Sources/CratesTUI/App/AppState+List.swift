@@ -91,6 +91,7 @@ extension AppState {
         case .covers: toggleCovers()
         case .checkMode: return toggleCheckMode()
         case .wantlist: return openWantlist()
+        case .loans: return openLoans()
         case .bought, .want, .unwant, .prices, .lookUpAgain, .rateUp, .rateDown: break  // check mode's, the wantlist's
         case .quit: return quit()
         case .redraw: return [.redraw]

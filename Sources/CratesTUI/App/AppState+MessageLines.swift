@@ -13,7 +13,7 @@ extension AppState {
     /// stays in sight while the person answers.
     var messageLines: [String] {
         guard let message, prompt == nil, !filterEditing, confirmDelete == nil else { return [] }
-        if !questions.isEmpty, case .list = mode { return [] }
+        if !questions.isEmpty, questionsAnswerable { return [] }
         var lines = TerminalText.wrapped(message.text, to: max(1, width - 1))
         let limit = messageLineLimit
         if lines.count > limit {

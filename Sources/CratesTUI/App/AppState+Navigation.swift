@@ -26,6 +26,10 @@ extension AppState {
             if rowLine(selectedLine) == nil { moveSelection(toRowFrom: selectedLine, forward: false) }
         }
         if let item = selectedItem { selectedRecord = item.recordID }
+        // A record to select once seen (a scan just added) stays the focus asked for: a
+        // window that does not hold it yet (the observation's, asked before the add) must
+        // not send the focus back to the row the selection was on.
+        if let pending = selectWhenSeen { selectedRecord = pending }
         keepSelectionVisible()
     }
 

@@ -110,6 +110,9 @@ extension AppState {
             state.waiting = nil
             state.error = ControlCharacters.cleaned(reason)
             if case .pageNeeded = event { state.error? += ": " + SignInState.newPageKeys(route: state.route) }
+            // A refused token is gone from the field: shown masked, it read as kept. (A code
+            // stays in sight, since it is shown: the next paste replaces it.)
+            if state.route == .token { state.text = "" }
             mode = .signIn(state)
         }
         return []

@@ -26,6 +26,8 @@ public struct AppState: Sendable {
         case verdict(VerdictState)
         /// The wantlist (`w`).
         case wantlist(WantlistState)
+        /// The copies out on loan: who has them, since when (`B`).
+        case loans(LoansState)
     }
 
     /// Where a form or the picker goes back to when it closes.
@@ -139,6 +141,8 @@ public struct AppState: Sendable {
     /// The local catalogue the session has: the search form (`s`) asks it as the person types.
     public internal(set) var catalogue: CatalogueEdition?
     public internal(set) var camera: CameraStatus = .disabled
+    /// A camera daemon was connected in this session: from then on its absence is news.
+    public internal(set) var cameraSeen = false
     /// A Discogs sync's progress (`S`).
     public internal(set) var sync: SyncStatus = .idle
     /// A sync's question waiting in the status line (y/N).
@@ -212,6 +216,16 @@ public struct AppState: Sendable {
     var listHeight: Int { max(1, height - 2 - bottomRows) }
 
     /// Whether a dialog holds the user's attention, so camera scans wait.
+    /// Whether an add's question shows and takes its keys now: in every view but a text
+    /// field (a form, the sign-in, the picker's narrowing), where it waits until that closes.
+    /// A scan made in the statistics or the details is asked about where it was made.
+    var questionsAnswerable: Bool {
+        switch mode {
+        case .picker, .form, .signIn: false
+        default: true
+        }
+    }
+
     var dialogOpen: Bool {
         switch mode {
         case .picker, .form, .signIn: return true

@@ -24,16 +24,28 @@ public struct FormState: Equatable, Sendable {
     /// A field of a form.
     public enum Key: String, Equatable, Sendable, CaseIterable {
         case artist, title, catno, label, genre, year, country, format, note
+        /// What was paid for the copy and where, and its loan: the collector's alone.
+        case paid, currency, bought, boughtFrom, lentTo, lentOn, returned
 
         public var label: String {
             switch self {
             case .catno: "Catalogue no."
+            case .bought: "Bought on"
+            case .boughtFrom: "Bought from"
+            case .lentTo: "Lent to"
+            case .lentOn: "Lent on"
+            case .returned: "Returned on"
             default: rawValue.prefix(1).uppercased() + rawValue.dropFirst()
             }
         }
 
-        /// The record field it edits (nil for the note).
+        /// The record field it edits (nil for the note and the copy's own fields).
         public var recordField: RecordField? { RecordField(rawValue: rawValue) }
+
+        /// A field of what was paid, or of the loan.
+        public var isPersonal: Bool { Self.personalKeys.contains(self) }
+
+        static let personalKeys: [Key] = [.paid, .currency, .bought, .boughtFrom, .lentTo, .lentOn, .returned]
     }
 
     public struct Field: Equatable, Sendable {
@@ -112,7 +124,24 @@ public struct FormState: Equatable, Sendable {
                 isCollectors: field.map { details.record.collector[$0] != nil } ?? false)
         }
         fields.append(Field(key: .note, text: details.record.note ?? ""))
+        fields += personalFields(details.record)
         return FormState(purpose: .edit(recordID: details.record.id), fields: fields, back: back)
+    }
+
+    /// What was paid for the copy, where, and its loan (the last one, returned or not), as
+    /// the edit form shows them.
+    static func personalFields(_ record: CollectionRecord) -> [Field] {
+        let purchase = record.purchase
+        let loan = record.loan
+        return [
+            Field(key: .paid, text: purchase.price.map(MoneyAmount.text) ?? ""),
+            Field(key: .currency, text: purchase.currency ?? ""),
+            Field(key: .bought, text: purchase.date ?? ""),
+            Field(key: .boughtFrom, text: purchase.from ?? ""),
+            Field(key: .lentTo, text: loan?.to ?? ""),
+            Field(key: .lentOn, text: loan?.since ?? ""),
+            Field(key: .returned, text: loan?.returned ?? ""),
+        ]
     }
 
     /// A form waiting for its record's details (`fill(with:)` completes it).

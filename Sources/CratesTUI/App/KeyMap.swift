@@ -27,6 +27,8 @@ public enum Action: String, Sendable, CaseIterable {
     case checkMode, bought, want, unwant, prices, lookUpAgain
     /// The wantlist view; in it, the rating up and down.
     case wantlist, rateUp, rateDown
+    /// The copies out on loan, by borrower.
+    case loans
 }
 
 /// Where a binding applies.
@@ -43,6 +45,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
     case conflicts = "Conflicts with Discogs (C)"
     case check = "Check mode (f): scans add nothing"
     case wantlist = "Wantlist (w)"
+    case loans = "Loans (B)"
     case help = "Help"
 
     /// What the help says about the context beyond its keys.
@@ -56,6 +59,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
         case .conflicts: "A value changed differently in crates and on Discogs since the last sync: choose which stays, for each copy."
         case .check: "Each scan or typed code opens its verdict (OWNED, OTHER PRESSING, WANTED, NEW) and stays in the fair's list, newest first; nothing is added unless you say so."
         case .wantlist: "Scan or type a code here to want it; synced with your Discogs wantlist by S."
+        case .loans: "The copies lent and not back (e in a copy's details lends it or marks it returned); kept here only."
         default: nil
         }
     }
@@ -101,6 +105,7 @@ public enum KeyMap {
         KeyBinding(keys: [.character("C")], action: .conflicts, help: "conflicts with Discogs: choose crates' or Discogs' values", contexts: [.list, .details]),
         KeyBinding(keys: [.character("f")], action: .checkMode, help: "check mode: scans say owned or wanted; add nothing", contexts: [.list, .check]),
         KeyBinding(keys: [.character("w")], action: .wantlist, help: "the wantlist (scan to want; synced with Discogs')", contexts: [.list]),
+        KeyBinding(keys: [.character("B")], action: .loans, help: "loans: who has your records, since when", contexts: [.list]),
         KeyBinding(keys: [.character("x"), .character("j"), .down], action: .leave, help: "leave it as it is: the next one", contexts: [.needs]),
         KeyBinding(keys: [.tab, .down], action: .nextField, help: "next field", contexts: [.form]),
         KeyBinding(keys: [.backTab, .up], action: .previousField, help: "previous field", contexts: [.form]),
@@ -207,6 +212,15 @@ public enum KeyMap {
         KeyBinding(keys: [.escape, .left, .character("h"), .character("q")], action: .back, help: "back to the list", contexts: [.wantlist]),
         KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.wantlist]),
         KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.wantlist]),
+        // The loans.
+        KeyBinding(keys: [.down, .character("j")], action: .moveDown, help: "next copy", contexts: [.loans]),
+        KeyBinding(keys: [.up, .character("k")], action: .moveUp, help: "previous copy", contexts: [.loans]),
+        KeyBinding(keys: [.pageDown, .control("f"), .character(" ")], action: .pageDown, help: "page down", contexts: [.loans]),
+        KeyBinding(keys: [.pageUp, .control("b")], action: .pageUp, help: "page up", contexts: [.loans]),
+        KeyBinding(keys: [.enter, .right, .character("l")], action: .open, help: "the copy's details (e there: returned, lent)", contexts: [.loans]),
+        KeyBinding(keys: [.escape, .left, .character("h"), .character("q")], action: .back, help: "back to the list", contexts: [.loans]),
+        KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.loans]),
+        KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.loans]),
     ]
 
     /// The action bound to `key` in `context`, if any.

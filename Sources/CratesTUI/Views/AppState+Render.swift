@@ -24,6 +24,7 @@ extension AppState {
         case .fair(let state): renderFair(state, into: &screen)
         case .verdict(let state): renderVerdict(state, into: &screen)
         case .wantlist(let state): renderWantlist(state, into: &screen)
+        case .loans(let state): renderLoans(state, into: &screen)
         }
         renderStatus(into: &screen)
         renderBottomLine(into: &screen)
@@ -67,6 +68,7 @@ extension AppState {
         case .fair: title = " crates · the fair's list"
         case .verdict: title = " crates · verdict"
         case .wantlist: title = " crates · wantlist"
+        case .loans: title = " crates · loans"
         }
         var end = screen.put(title, row: 0, column: 0, style: .statusAccent)
         if checkMode {
@@ -197,7 +199,7 @@ extension AppState {
         if waiting > 0 { parts.append(("\(waiting.grouped) waiting", "\(waiting.grouped) wait")) }
         if let long = sync.text, let short = sync.shortText { parts.append((long, short)) }
         parts.append((discogs.text, discogs.shortText))
-        if let long = camera.text, let short = camera.shortText { parts.append((long, short)) }
+        if camera != .noDaemon || cameraSeen, let long = camera.text, let short = camera.shortText { parts.append((long, short)) }
         // Too wide: the least important facts take their short forms first, so that on a
         // narrow terminal every fact still fits and the count stays readable longest.
         var forms = parts.map(\.long)
@@ -244,7 +246,7 @@ extension AppState {
             screen.put("\(question.text) (y/N)", row: row, column: 0, style: .prompt)
             return
         }
-        if let question = questions.first, case .list = mode {
+        if let question = questions.first, questionsAnswerable {
             let more = questions.count > 1 ? "  (+\(questions.count - 1) more)" : ""
             screen.put("\(question.text) \(question.choices)\(more)", row: row, column: 0, style: .prompt)
             return

@@ -13,9 +13,14 @@ extension AppState {
         }
         let labelWidth = 15
         let editing: Bool = if case .edit = form.purpose { true } else { false }
-        for (index, field) in form.fields.enumerated() {
-            let row = 3 + index
-            guard row < height - 4 else { break }
+        // An edit's fields outnumber a small screen's rows: they scroll with the cursor,
+        // leaving room below for the hints and a refusal of two lines.
+        let room = max(3, height - 11)
+        let first = min(max(0, form.focused - room + 1), max(0, form.fields.count - room))
+        let shown = form.fields.indices.dropFirst(first).prefix(room)
+        for index in shown {
+            let field = form.fields[index]
+            let row = 3 + index - first
             let focused = index == form.focused
             let marker = editing && field.isCollectors ? "*" : " "
             screen.put(TerminalText.fitted(field.key.label, to: labelWidth - 2) + marker, row: row, column: 1, style: focused ? .prompt : .dim)
@@ -23,9 +28,13 @@ extension AppState {
             let end = screen.put(field.text, row: row, column: column, style: focused ? .selected : .normal, limit: max(1, width - column - 1))
             if focused { screen.cursor = Screen.Position(row: row, column: min(end, width - 1)) }
         }
-        var row = 4 + form.fields.count
+        var row = 4 + shown.count
         if editing, row < height - 3 {
-            screen.put("* your own value (empty it to give it back to Discogs)", row: row, column: 1, style: .dim)
+            let personal = form.fields.indices.contains(form.focused) && form.fields[form.focused].key.isPersonal
+            let hint = personal
+                ? "paid, bought, lent: kept here only (Discogs' collection has no such fields)"
+                : "* your own value (empty it to give it back to Discogs)"
+            screen.put(hint, row: row, column: 1, style: .dim, limit: max(1, width - 2))
             row += 1
         }
         if row < height - 3 {
@@ -37,8 +46,12 @@ extension AppState {
             row += 1
         }
         if let error = form.error, row < height - 2 {
-            screen.put(error, row: row + 1, column: 1, style: .error)
-            row += 2
+            // Wrapped, not cut: what the field takes comes at the end of the message.
+            row += 1
+            for line in TerminalText.wrapped(error, to: max(1, width - 2)) where row < height - 1 - bottomRows {
+                screen.put(line, row: row, column: 1, style: .error)
+                row += 1
+            }
         }
         if let preview = form.preview, form.error == nil { renderPreview(preview, from: row + 1, into: &screen) }
     }

@@ -22,7 +22,9 @@ struct ImportCommand: ParsableCommand {
             one, else on its barcode; Collection Notes, or a note column, becomes the note; \
             Date Added the date; a location column, else CollectionFolder, the place: it \
             joins the place it names (a name, or a path such as "Living Room › Shelf 2 › \
-            Crate A3"), or the places missing are made). Other columns are ignored.
+            Crate A3"), or the places missing are made; the summary names the folders that \
+            became places, and --no-folder-places leaves them Discogs' folders only). Other \
+            columns are ignored.
 
             Every line is checked before anything is written. A line that is not a barcode, \
             or is a barcode but not a record's (an ISBN, an ISSN, a coupon, a shop's price \
@@ -148,6 +150,9 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Keep the values of CSV rows without a barcode as yours even when they find a release (else Discogs' stand).")
     var keepValues = false
 
+    @Flag(name: .customLong("no-folder-places"), help: "Leave a Discogs export's folders (CollectionFolder) Discogs' alone: make no places of them.")
+    var noFolderPlaces = false
+
     @Option(help: ArgumentHelp(
         "Write what needs a person (ambiguous, not found, not added, refused lines) to this file, tab-separated.",
         valueName: "file"))
@@ -173,6 +178,7 @@ struct ImportCommand: ParsableCommand {
         request.lookups = !lookup.noLookup
         request.manualMissing = manualMissing
         request.keepValues = keepValues
+        request.folderPlaces = !noFolderPlaces
         request.reportPath = report
         let (store, catalogue) = (self.store, lookup.catalogue)
         let run = ImportRun(

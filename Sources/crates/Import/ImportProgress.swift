@@ -31,11 +31,18 @@ final class ImportProgress: ImportReporting {
         let c = value.counts
         let counts = "matched \(c.matched) · ambiguous \(c.ambiguous) · not found \(c.notFound)"
             + (c.skipped > 0 ? " · skipped \(c.skipped)" : "") + " · failed \(c.failed)"
-        let left = value.secondsLeft.map { " · " + ProgressText.duration($0) + " left" } ?? ""
         if terminal {
-            // The wait first, so that a narrow terminal's cut never hides it.
-            let waiting = wait.map { " · " + StatusWording.rateLimit(seconds: $0) } ?? ""
-            draw("Looking up \(ProgressText.bar(c.done, value.total, width: 16)) \(c.done)/\(value.total)\(waiting) · \(counts)\(left)")
+            // The wait first and the time left last, both kept: the counts give way to them
+            // on a terminal too narrow for the whole line.
+            var parts: [(long: String, short: String)] = []
+            if let wait { parts.append((StatusWording.rateLimit(seconds: wait), StatusWording.rateLimit(seconds: wait))) }
+            parts += [("matched \(c.matched)", "\(c.matched) ok"), ("ambiguous \(c.ambiguous)", "\(c.ambiguous) amb"),
+                      ("not found \(c.notFound)", "\(c.notFound) nf")]
+            if c.skipped > 0 { parts.append(("skipped \(c.skipped)", "\(c.skipped) skip")) }
+            parts.append(("failed \(c.failed)", "\(c.failed) fail"))
+            let head = "Looking up \(ProgressText.bar(c.done, value.total, width: 16)) \(c.done)/\(value.total)"
+            let tail = value.secondsLeft.map { ProgressText.duration($0) + " left" }
+            draw(ProgressText.fitted(head: head, parts: parts, tail: tail, width: max(10, StandardStreams.terminalWidth - 1)))
             return
         }
         let now = Date()

@@ -60,7 +60,8 @@ struct TUICameraEndToEndTests {
         let go = sandbox.directory.appendingPathComponent("go").path
 
         let tui = try await sandbox.start(width: 100, height: 24, extra: "--no-lookup")
-        try await tui.waitFor(text: "camera: no daemon")
+        // No daemon yet: said once, not on every status line.
+        try await tui.waitFor(text: "No camera daemon (crates scand starts one)")
 
         // The QR code comes once the session has said both records were added: the message
         // line shows the latest word, and the session's "Added …" comes after the scan.
