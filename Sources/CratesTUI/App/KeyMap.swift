@@ -27,6 +27,10 @@ public enum Action: String, Sendable, CaseIterable {
     case checkMode, bought, want, unwant, prices, lookUpAgain
     /// The wantlist view; in it, the rating up and down.
     case wantlist, rateUp, rateDown
+    /// Tags: the selected record tagged or untagged, every record the filter shows tagged,
+    /// every tag cleared; copy labels scanned tag their copies (on or off); the tagged
+    /// records (else the selected one) moved to a place chosen in a picker, or exported.
+    case tag, tagShown, untagAll, tagByScan, moveToPlace, export
 }
 
 /// Where a binding applies.
@@ -37,7 +41,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
     case form = "Search, entry by hand, edit"
     case needs = "Needs a person (N)"
     case locations = "Places (L)"
-    case grades = "Grading (M, V, * in the details)"
+    case grades = "Grading (M, V, *)"
     case statistics = "Statistics (#)"
     case signIn = "Signing in to Discogs (A)"
     case conflicts = "Conflicts with Discogs (C)"
@@ -48,6 +52,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
     /// What the help says about the context beyond its keys.
     public var note: String? {
         switch self {
+        case .locations: "Opened by p in the list: Enter moves the tagged records (or the selected one) into the place chosen."
         case .picker: "Type to narrow the pressings by catalogue number, country, year or label (\"46001\", \"uk 1973\")."
         case .form: "Type into the field; an emptied field of an edit goes back to Discogs' value."
         case .needs: "Walks every ambiguous, not-found and failed record, oldest first."
@@ -106,14 +111,24 @@ public enum KeyMap {
         KeyBinding(keys: [.backTab, .up], action: .previousField, help: "previous field", contexts: [.form]),
         KeyBinding(keys: [.enter], action: .submit, help: "search, save or add", contexts: [.form]),
         KeyBinding(keys: [.control("u")], action: .clearField, help: "empty the field", contexts: [.form]),
-        KeyBinding(keys: [.character("d"), .delete], action: .delete, help: "delete the record (asks first)", contexts: [.list, .details]),
+        // Tags, as mutt's: the actions below take every tagged record when there are any.
+        KeyBinding(keys: [.character("t")], action: .tag, help: "tag or untag the record; d r p M V * E then take every tagged one", contexts: [.list]),
+        KeyBinding(keys: [.character("T")], action: .tagShown, help: "tag every record the list shows (the filter's, the place's)", contexts: [.list]),
+        KeyBinding(keys: [.character("U")], action: .untagAll, help: "untag every record", contexts: [.list]),
+        KeyBinding(keys: [.character("b")], action: .tagByScan, help: "tag by scan: a copy label scanned tags its copy (on/off)", contexts: [.list]),
+        KeyBinding(keys: [.character("p")], action: .moveToPlace, help: "move the tagged records (or this one) to a place: a picker", contexts: [.list]),
+        KeyBinding(keys: [.character("M")], action: .mediaGrade, help: "media condition of the tagged records (or this one)", contexts: [.list]),
+        KeyBinding(keys: [.character("V")], action: .sleeveGrade, help: "sleeve condition of the tagged records (or this one)", contexts: [.list]),
+        KeyBinding(keys: [.character("*")], action: .rate, help: "rating of the tagged records (or this one)", contexts: [.list]),
+        KeyBinding(keys: [.character("E")], action: .export, help: "export the tagged records (or this one) to a CSV file", contexts: [.list]),
+        KeyBinding(keys: [.character("d"), .delete], action: .delete, help: "delete the record, or every tagged one (asks first)", contexts: [.list, .details]),
         KeyBinding(keys: [.character("u")], action: .undo, help: "undo: the session's deletes, moves and edits, last first", contexts: [.list]),
         KeyBinding(keys: [.enter, .right, .character("l")], action: .open, help: "details; choose a pressing when ambiguous", contexts: [.list, .details]),
         KeyBinding(keys: [.enter], action: .open, help: "choose this pressing", contexts: [.picker]),
         KeyBinding(keys: [.enter], action: .open, help: "choose a pressing (or search, when there is none)", contexts: [.needs]),
         KeyBinding(keys: [.character("o")], action: .openInBrowser, help: "open the Discogs page", contexts: [.list, .details]),
         KeyBinding(keys: [.control("o")], action: .openInBrowser, help: "open the pressing's Discogs page", contexts: [.picker]),
-        KeyBinding(keys: [.character("r")], action: .retry, help: "look the record up again", contexts: [.list, .details, .needs]),
+        KeyBinding(keys: [.character("r")], action: .retry, help: "look the record (or every tagged one) up again", contexts: [.list, .details, .needs]),
         KeyBinding(keys: [.character("A")], action: .authenticate, help: "sign in to Discogs: a token, or OAuth; sign out", contexts: [.list]),
         // Grading and the Discogs collection.
         KeyBinding(keys: [.character("S")], action: .sync, help: "sync with your Discogs collection (pull and push)", contexts: [.list]),
