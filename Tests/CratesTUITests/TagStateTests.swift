@@ -139,6 +139,31 @@ struct TagStateTests {
         #expect(!h.state.tagByScan)
     }
 
+    @Test("the wantlist's tags: t, T, U; + rates every tagged release; x asks once, then takes them all off")
+    func wantlist() {
+        var h = Harness(width: 100, height: 30)
+        h.type([.character("w")])
+        let wants = (1...3).map { WantEntry(releaseID: $0, artist: "A\($0)", title: "T", rating: Rating(clamping: $0), addedAt: Date()) }
+        h.send(.wantlist(wants.map { WantListing(want: $0, price: nil) }))
+        h.type("tjt")  // releases 1 and 3
+        #expect(h.lines[0].contains(" 2 tagged "), "\(h.lines[0])")
+        #expect(h.lines.filter { $0.hasPrefix("*") }.count == 2, "\(h.lines)")
+        #expect(h.type([.character("+")]) == [
+            .session(.want(.rate(releaseID: 1, Rating(clamping: 2)), recheck: nil)),
+            .session(.want(.rate(releaseID: 3, Rating(clamping: 4)), recheck: nil)),
+        ])
+        #expect(h.type([.character("x")]).isEmpty, "asked first")
+        #expect(h.lines[29] == "Take 2 tagged releases off the wantlist? (y/N)", "\(h.lines[29])")
+        #expect(h.type([.character("y")]) == [.session(.want(.removeTagged(releaseIDs: [1, 3]), recheck: nil))])
+        h.type([.character("T")])
+        #expect(h.lines[0].contains(" 3 tagged "), "\(h.lines[0])")
+        h.type([.character("U")])
+        #expect(!h.lines[0].contains("tagged"), "\(h.lines[0])")
+        // The list's tags are its own.
+        h.type([.escape])
+        #expect(h.state.tags.isEmpty)
+    }
+
     @Test("the help names the tag keys")
     func help() {
         let help = HelpText.lines(width: 100).map(\.text).joined(separator: "\n")

@@ -78,8 +78,11 @@ extension AppState {
             end = screen.put(" CHECK — scans add nothing ", row: 0, column: end + 1, style: .checkBanner)
         }
         // The tags and tag by scan, whatever the view: the actions of the list take them.
-        if !tags.isEmpty || tagByScan {
-            let said = [tags.isEmpty ? nil : "\(tags.count.grouped) tagged", tagByScan ? "tag by scan" : nil].compactMap { $0 }
+        // The wantlist's tags are its own (releases, not copies).
+        var tagged = tags.count
+        if case .wantlist(let state) = mode { tagged = state.tags.count }
+        if tagged > 0 || tagByScan {
+            let said = [tagged == 0 ? nil : "\(tagged.grouped) tagged", tagByScan ? "tag by scan" : nil].compactMap { $0 }
             end = screen.put(" " + said.joined(separator: " · ") + " ", row: 0, column: end + 1, style: .header)
         }
         // The longest hint that fits.
