@@ -98,8 +98,8 @@ extension AppState {
         }
         switch entry {
         case .label(let code):
-            // Tag by scan: a copy's label tags its copy (and moves nothing).
-            if tagByScan, code.kind == .copy, case .list = mode { return [.session(.tagCopy(code))] }
+            // Tag by scan: a copy's label tags its copy (and moves nothing), in any view.
+            if tagByScan, code.kind == .copy { return [.session(.tagCopy(code))] }
             // A place's label makes it current; a copy's selects it: the session says which.
             return [.session(.add(entry, method: method))]
         case .release(let id):

@@ -59,7 +59,7 @@ extension AppState {
         return []
     }
 
-    /// "12 tagged (U clears)", or "No records tagged".
+    /// "12 tagged (U clears; …)", or "No records tagged".
     var tagCountText: String {
         tags.isEmpty ? "No records tagged" : "\(tags.count.grouped) tagged (U clears; d, r, p, M, V, *, E act on them)"
     }
@@ -68,37 +68,24 @@ extension AppState {
     /// rating) sets the value on its records, Esc leaves them as they were.
     mutating func listGradingKey(_ key: Key, _ grading: ListGrading) -> [AppCommand] {
         var picker = grading.picker
-        if picker.kind == .rating, let digit = key.ratingDigit {
-            guard Rating.range.contains(digit) else {
-                say("A rating is 0 to 5 stars", isError: true)
-                return []
-            }
-            picker.selected = digit
-            return setGrading(picker, grading.ids)
-        }
-        guard let action = KeyMap.action(for: key, in: .grades) else { return [] }
-        let last = picker.labels.count - 1
-        switch action {
-        case .moveDown: picker.selected = min(last, picker.selected + 1)
-        case .moveUp: picker.selected = max(0, picker.selected - 1)
-        case .top: picker.selected = 0
-        case .bottom: picker.selected = last
-        case .open: return setGrading(picker, grading.ids)
-        case .back, .quit:
+        switch picker.answer(key) {
+        case .set:
+            listGrading = nil
+            let request: SessionRequest = grading.ids.count == 1 && tags.isEmpty
+                ? .grade(recordID: grading.ids[0], picker.change) : .gradeRecords(grading.ids, picker.change)
+            return [.session(request)] + drainQueuedScans()
+        case .leave:
             listGrading = nil
             return drainQueuedScans()
-        case .redraw: return [.redraw]
-        default: return []
+        case .redraw:
+            return [.redraw]
+        case .notARating:
+            say("A rating is 0 to 5 stars", isError: true)
+            return []
+        case .none:
+            listGrading = ListGrading(picker: picker, ids: grading.ids)
+            return []
         }
-        listGrading = ListGrading(picker: picker, ids: grading.ids)
-        return []
-    }
-
-    private mutating func setGrading(_ picker: GradePicker, _ ids: [Int64]) -> [AppCommand] {
-        listGrading = nil
-        let request: SessionRequest = ids.count == 1 && tags.isEmpty
-            ? .grade(recordID: ids[0], picker.change) : .gradeRecords(ids, picker.change)
-        return [.session(request)] + drainQueuedScans()
     }
 
     /// Records the session tagged: every record shown (`T`), or a copy whose label was

@@ -29,6 +29,8 @@ extension AppState {
         guard case .wantlist(var state) = mode else { return }
         let selectedID = state.entries.indices.contains(state.selected) ? state.entries[state.selected].id : nil
         state.entries = entries
+        // Releases taken off (here, or by a sync) are tagged no longer.
+        state.tags.formIntersection(entries.map(\.id))
         state.loaded = true
         state.selected = selectedID.flatMap { id in entries.firstIndex { $0.id == id } } ?? min(state.selected, max(0, entries.count - 1))
         mode = .wantlist(state)
@@ -54,7 +56,6 @@ extension AppState {
             syncQuestion = SyncQuestion(
                 text: "Take \(ids.count == 1 ? "1 tagged release" : "\(ids.count) tagged releases") off the wantlist?",
                 yes: .want(.removeTagged(releaseIDs: ids), recheck: nil), declined: "Left on the wantlist")
-            state.tags = []
         case .unwant:
             guard let selected else { return [] }
             return [.session(.want(.remove(releaseID: selected.id), recheck: nil))]
