@@ -170,7 +170,7 @@ struct TagStateTests {
     @Test("the help names the tag keys")
     func help() {
         let help = HelpText.lines(width: 100).map(\.text).joined(separator: "\n")
-        for text in ["tag or untag the record", "tag every record the list shows", "untag every record",
+        for text in ["tag or untag it; d r p M V * E then take all tagged", "tag every record the list shows", "untag every record",
                      "tag by scan: a copy label scanned tags its copy", "move the tagged records (or this one) to a place",
                      "export the tagged records"] {
             #expect(help.contains(text), "\(text)")
