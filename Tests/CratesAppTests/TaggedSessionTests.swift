@@ -108,7 +108,7 @@ struct TaggedSessionTests {
             #expect(!text.contains(sampleGTIN(2).canonical))
 
             session.perform(.refresh(ids))
-            _ = try await log.first("queued") { if case .message("Looking up 3 records again", false) = $0 { true } else { nil } }
+            _ = try await log.first("queued") { if case .message("3 records queued to be looked up again", false) = $0 { true } else { nil } }
         }
     }
 }

@@ -67,6 +67,7 @@ struct TagStateTests {
         let tagged = h.state.tags.sorted()
         #expect(tagged.count == 2)
         #expect(h.send(.key(.character("r"), at: 130)) == [.session(.refresh(tagged))])
+        #expect(h.lines[23] == "2 tagged records are queued again: Discogs looks them up once you sign in (A)", "\(h.lines[23])")
         #expect(h.send(.key(.character("E"), at: 131)) == [.session(.exportRecords(tagged))])
         #expect(h.lines[23] == "Exporting 2 records…")
     }

@@ -35,7 +35,8 @@ extension CollectionSession {
             nudgeWorker()
             let left = Set(ids).count - queued.count
             post(.message(
-                "Looking up \(counted(queued.count, "record")) again"
+                // Queued, not looked up: with lookups off or signed out they wait (the UI said so).
+                "\(counted(queued.count, "record")) queued to be looked up again"
                     + (left > 0 ? "; \(left) left alone (entered by hand, or deleted meanwhile)" : ""),
                 isError: false))
         case .exportRecords(let ids):

@@ -46,7 +46,7 @@ extension AppState {
             return [.session(.openPage(recordID: item.recordID))]
         case .retry:
             if let ids = actionTargets, !tags.isEmpty {
-                say("Looking up \(targetsLabel) again…")
+                say(retrySaid(targetsLabel, plural: tags.count > 1))
                 return [.session(.refresh(ids))]
             }
             guard let item = selectedItem else { return [] }
