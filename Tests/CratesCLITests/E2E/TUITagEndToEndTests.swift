@@ -107,6 +107,44 @@ struct TUITagEndToEndTests {
         #expect(try await tmux.exitReport().status == 0)
     }
 
+    @Test("t t, then M: both records graded in one go, u undoes both; * 4 rates both; r queues both again")
+    func gradeRateRefresh() async throws {
+        let sandbox = try TUIEndToEndTests.Sandbox()
+        let store = try CollectionStore(path: sandbox.database)
+        let ids = try await Self.fill(store, 5)
+
+        let tmux = try await Self.start(sandbox)
+        try await tmux.waitFor(text: "5 records")
+        try await tmux.type("tt")
+        try await tmux.waitFor(text: " 2 tagged ")
+        try await tmux.press("M")
+        try await tmux.waitFor(text: "Media condition: Enter sets it")
+        try await tmux.type("jj")
+        try await tmux.press("Enter")
+        try await tmux.waitFor(text: "Set media \"Near Mint (NM or M-)\" on 2 records")
+        let tagged = try await Self.graded(store, ids)
+        #expect(tagged.count == 2)
+        try await tmux.press("u")
+        try await tmux.waitFor(text: "Edit undone on 2 records")
+        #expect(try await Self.graded(store, ids).isEmpty)
+        try await tmux.press("*")
+        try await tmux.waitFor(text: "Rating: 0–5 or Enter sets it")
+        try await tmux.type("4")
+        try await tmux.waitFor(text: "Set rating 4 on 2 records")
+        for id in tagged { #expect(try await store.record(id)?.grading.rating.value == 4) }
+        try await tmux.press("r")
+        try await tmux.waitFor(text: "2 records queued to be looked up again")
+        try await tmux.press("q")
+        #expect(try await tmux.exitReport().status == 0)
+    }
+
+    /// The records of `ids` with a media grade.
+    static func graded(_ store: CollectionStore, _ ids: [Int64]) async throws -> [Int64] {
+        var graded: [Int64] = []
+        for id in ids where try await store.record(id)?.grading.media != nil { graded.append(id) }
+        return graded
+    }
+
     /// How many of `ids` are in the place `place` (nil: in none).
     static func count(_ store: CollectionStore, _ ids: [Int64], in place: Int64?) async throws -> Int {
         var count = 0
