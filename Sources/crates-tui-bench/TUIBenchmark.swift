@@ -22,6 +22,7 @@ struct TUIBenchmark {
         var filterOnly = false
         var checkCodes: String?
         var catalogue: String?
+        var tagsOnly = false
         while let argument = arguments.popFirst() {
             switch argument {
             case "--db": database = arguments.popFirst()
@@ -29,8 +30,9 @@ struct TUIBenchmark {
             case "--filter-only": filterOnly = true
             case "--check": checkCodes = arguments.popFirst()
             case "--catalogue": catalogue = arguments.popFirst()
+            case "--tags": tagsOnly = true
             default:
-                FileHandle.standardError.write(Data("usage: crates-tui-bench --db PATH [--runs N] [--filter-only]\n".utf8))
+                FileHandle.standardError.write(Data("usage: crates-tui-bench --db PATH [--runs N] [--filter-only | --tags]\n".utf8))
                 exit(2)
             }
         }
@@ -40,6 +42,12 @@ struct TUIBenchmark {
         }
         if let checkCodes {
             try await CheckModeBenchmark.run(database: database, catalogue: catalogue, codes: checkCodes)
+            return
+        }
+        if tagsOnly {
+            let store = try CollectionStore(path: database)
+            let records = try await store.window(CollectionQuery(window: RowWindow(offset: 0, limit: 0))).totalRecords
+            try await TagBenchmark.run(store: store, records: records, runs: runs)
             return
         }
 
@@ -214,6 +222,11 @@ struct TUIBenchmark {
         getrusage(RUSAGE_SELF.rawValue, &usage)
         let peak = Double(usage.ru_maxrss) / 1024
         print(String(format: "  peak memory (max RSS): %.0f MB  (target < 150 MB, ratio %.2f)", peak, peak / 150))
+
+        // 4. Tags (after the memory figure, which is the list's): every record a filter shows
+        // tagged and moved, with undo.
+        print()
+        try await TagBenchmark.run(store: store, records: records, runs: runs)
     }
 
     /// The CPU time the process has used (every thread), in seconds.

@@ -236,7 +236,7 @@ import Testing
     }
 
     @Test func theHelpListsTheNewKeysAndContexts() {
-        var h = Harness(width: 100, height: 90)
+        var h = Harness(width: 100, height: 110)
         h.type([.character("?")])
         let text = h.screen.text
         for context in [KeyContext.picker, .form, .needs] {

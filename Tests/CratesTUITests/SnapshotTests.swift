@@ -179,13 +179,13 @@ import Testing
     }
 
     @Test func helpIsGeneratedFromTheKeyMap() {
-        var h = Harness(width: 80, height: 40)
+        var h = Harness(width: 80, height: 52)
         h.type([.character("?")])
         let text = h.screen.text
         for binding in KeyMap.bindings where binding.contexts.contains(.list) {
             #expect(text.contains(binding.help), "help lists \(binding.action)")
         }
-        #expect(text.contains("   d Delete           delete the record (asks first)"))
+        #expect(text.contains("   d Delete           delete the record, or every tagged one (asks first)"))
     }
 
     @Test func cjkTitlesAreCutByDisplayWidth() {

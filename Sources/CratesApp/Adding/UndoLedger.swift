@@ -12,6 +12,8 @@ public final class UndoLedger: Sendable {
         case deleted([DeletedRecord])
         case moved([CollectionStore.MovedRecord])
         case edited(recordID: Int64, inverse: RecordEdit)
+        /// One edit of many records (the UI's tagged ones): each record's own inverse.
+        case editedMany([(recordID: Int64, edit: RecordEdit)])
     }
 
     /// What an undo put back.
@@ -22,6 +24,8 @@ public final class UndoLedger: Sendable {
         case movedBack(count: Int)
         /// An edit put back: the record as it is now.
         case edited(CollectionRecord)
+        /// The edit of many records put back: how many.
+        case editedBack(count: Int)
     }
 
     private let state = Mutex<(next: Int, batches: [Int: Batch])>((1, [:]))
@@ -51,6 +55,15 @@ public final class UndoLedger: Sendable {
         return (record, edit.isEmpty ? nil : keep(.edited(recordID: id, inverse: edit.inverse(of: before))))
     }
 
+    /// Applies `edit` to every record of `ids` in one transaction (ids not found are
+    /// skipped); returns how many were edited and the token that puts each back as it was
+    /// (nil when nothing was edited).
+    public func edit(_ ids: [Int64], _ edit: RecordEdit) async throws(StoreError) -> (count: Int, token: Int?) {
+        let before = try await store.edit(ids.map { (recordID: $0, edit: edit) })
+        guard !before.isEmpty, !edit.isEmpty else { return (before.count, nil) }
+        return (before.count, keep(.editedMany(before.map { (recordID: $0.id, edit: edit.inverse(of: $0)) })))
+    }
+
     /// Undoes the delete, move or edit `token` named; nil when there is nothing to undo.
     public func undo(_ token: Int) async throws(StoreError) -> Undone? {
         guard let batch = state.withLock({ $0.batches.removeValue(forKey: token) }) else { return nil }
@@ -63,6 +76,8 @@ public final class UndoLedger: Sendable {
             return .movedBack(count: moves.count)
         case .edited(let id, let inverse):
             return .edited(try await store.edit(id, inverse))
+        case .editedMany(let inverses):
+            return .editedBack(count: try await store.edit(inverses).count)
         }
     }
 

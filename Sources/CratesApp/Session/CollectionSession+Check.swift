@@ -83,6 +83,13 @@ extension CollectionSession {
                 } else {
                     post(.message("Not on the wantlist", isError: false))
                 }
+            case .removeTagged(let releaseIDs):
+                var removed = 0
+                for releaseID in releaseIDs where try await store.removeWant(releaseID) != nil { removed += 1 }
+                let missing = releaseIDs.count - removed
+                post(.message(
+                    "Off the wantlist: \(counted(removed, "release"))" + (missing > 0 ? "; \(missing) were not on it any more" : ""),
+                    isError: false))
             case .rate(let releaseID, let rating):
                 _ = try await store.editWant(releaseID, notes: nil, rating: rating)
             case .refreshPrices:

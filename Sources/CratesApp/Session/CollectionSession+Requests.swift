@@ -30,6 +30,8 @@ extension CollectionSession {
             case .delete(let ids):
                 let (count, token) = try await undo.delete(ids)
                 post(.deleted(count: count, undo: token))
+                let gone = Self.gone(asked: ids, done: count, "deleted")
+                if !gone.isEmpty { post(.message("Deleted \(counted(count, "record")): u to undo\(gone)", isError: false)) }
             case .undo(let token):
                 switch try await undo.undo(token) {
                 case .restored(let count): post(.restored(count: count))
@@ -37,6 +39,8 @@ extension CollectionSession {
                 case .edited(let record):
                     post(.message("Edit undone: \(record.subject)", isError: false))
                     if let details = try await store.details(record.id) { post(.details(details)) }
+                case .editedBack(let count):
+                    post(.message("Edit undone on \(counted(count, "record"))", isError: false))
                 case nil: break
                 }
             case .loadDetails(let id):
@@ -106,6 +110,11 @@ extension CollectionSession {
                 if let to { location = try await existingLocation(to) }
                 let (count, token) = try await undo.move(ids, to: to)
                 post(.moved(count: count, to: location, undo: token))
+                let gone = Self.gone(asked: ids, done: count, "moved")
+                if !gone.isEmpty {
+                    let place = location.map { "to \($0.name)" } ?? "out of their place"
+                    post(.message("Moved \(counted(count, "record")) \(place): u to undo\(gone)", isError: false))
+                }
             case .setLocation(let id):
                 let location = try await context.set(id)
                 if id != nil, location == nil { post(.message("That place is gone", isError: true)) }
@@ -125,6 +134,8 @@ extension CollectionSession {
                 await want(request, recheck: recheck)
             case .refreshPrices(let releaseIDs, let recheck):
                 refreshPrices(releaseIDs, recheck: recheck)
+            case .tagShown, .tagCopy, .gradeRecords, .refresh, .exportRecords:
+                try await executeTagRequest(request)
             }
         } catch {
             post(.message("\(error)", isError: true))

@@ -69,15 +69,20 @@ public final class CollectionSession: Sendable {
     let environment: [String: String]
     /// Covers for the details view and the picker; nil when they are off.
     let covers: CoverDesk?
+    /// Where the tagged records' export (`E`) is written: the directory the UI was started in.
+    let exportDirectory: String
 
     /// `covers`: where covers come from (nil: covers are off), drawn by `renderer`.
+    /// `exportDirectory`: where `SessionRequest.exportRecords` writes its file.
     public init(
         store: CollectionStore, discogs: DiscogsAccess?, lookups: Bool, scanner: ScanSocketPath?,
         catalogue: (any ReleaseCatalogue)? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
         covers: CoverLibrary? = nil, renderer: (any CoverRendering)? = nil,
+        exportDirectory: String = FileManager.default.currentDirectoryPath,
         post: @escaping @Sendable (SessionEvent) -> Void
     ) {
         self.store = store
+        self.exportDirectory = exportDirectory
         self.environment = environment
         self.post = post
         self.catalogue = catalogue

@@ -47,6 +47,8 @@ public enum WantRequest: Hashable, Sendable {
     /// Puts the release a typed or scanned code names on the wantlist.
     case addCode(String)
     case remove(releaseID: Int)
+    /// Takes these releases off the wantlist (the wantlist view's tagged ones), in one go.
+    case removeTagged(releaseIDs: [Int])
     /// Sets a want's rating.
     case rate(releaseID: Int, Rating)
     /// Asks Discogs' marketplace again for the wanted releases' prices (background priority).

@@ -58,6 +58,8 @@ public struct ExportFilter: Hashable, Sendable {
     public var descending = false
     /// One A–Z (or the order's) run of every record, without genre sections (`--flat`).
     public var flat = false
+    /// Only these records (the UI's tagged ones); nil: every record the rest keeps.
+    public var records: [Int64]?
 
     public init(
         sections: [String] = [], states: [LookupState] = [], location: Int64? = nil, directlyIn: Set<Int64>? = nil,

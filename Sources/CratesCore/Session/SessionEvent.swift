@@ -62,4 +62,7 @@ public enum SessionEvent: Sendable {
     /// What the collection holds of releases just listed (a record's pressings, a search's
     /// results, a record's release): owned, where, wanted.
     case marks([Int: ReleaseMarks])
+    /// Records to tag (`SessionRequest.tagShown`, `tagCopy`); `title` names the one copy a
+    /// label scan tagged.
+    case tagged([Int64], title: String?)
 }

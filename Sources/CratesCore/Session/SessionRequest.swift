@@ -87,6 +87,20 @@ public enum SessionRequest: Equatable, Sendable {
     /// Asks Discogs' marketplace now for these releases' prices (the check panel's key),
     /// at background priority; the code checked again after.
     case refreshPrices([Int], recheck: CheckReference?)
+    /// Tags every record the list shows for this query (its filter, place and bar of the
+    /// statistics), however many: answered by `SessionEvent.tagged`.
+    case tagShown(CollectionQuery)
+    /// Tags the copy a copy label names (the UI's tag-by-scan mode): answered by
+    /// `SessionEvent.tagged`, or a message when no record has that label. Nothing moves.
+    case tagCopy(LabelCode)
+    /// Sets the same grade or rating on these records, in one transaction with one undo
+    /// (the UI's tagged records); records gone meanwhile are counted, not fatal.
+    case gradeRecords([Int64], CopyGradingChange)
+    /// Looks these records up again now (the UI's tagged records).
+    case refresh([Int64])
+    /// Writes these records to a CSV file (Discogs' columns and the barcode) in the
+    /// directory the UI was started in, and says where.
+    case exportRecords([Int64])
 }
 
 /// What a person has allowed for one add, after being asked.

@@ -12,4 +12,32 @@ extension CollectionStore {
                 db, sql: "SELECT r.id FROM record r WHERE \(condition.0) ORDER BY \(order.orderTerms())", arguments: condition.1)
         }
     }
+
+    /// The ids of every record the list shows for `query` (its filter, its place and the
+    /// places inside it, its bar of the statistics), in no particular order: what the UI
+    /// tags when it tags every record its filter shows. One read, one statement; a filter
+    /// the collection cannot answer throws `.query`.
+    public func recordIDs(shownBy query: CollectionQuery) async throws(StoreError) -> [Int64] {
+        try await read { db in
+            var conditions: [String] = []
+            var arguments = StatementArguments()
+            if let filter = try RecordQuery(parsing: query.filter).sql(db, "r") {
+                conditions.append(filter.0)
+                arguments += filter.1
+            }
+            if let location = query.location {
+                let places = try Self.subtree(db, of: location)
+                guard !places.isEmpty else { return [] }
+                conditions.append("r.locationID IN (SELECT value FROM json_each(?))")
+                arguments += [Self.jsonArray(places)]
+            }
+            if let facet = query.facet {
+                let condition = try Self.facetCondition(db, facet)
+                conditions.append(condition.0)
+                arguments += condition.1
+            }
+            let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            return try Int64.fetchAll(db, sql: "SELECT r.id FROM record r \(whereClause)", arguments: arguments)
+        }
+    }
 }

@@ -13,30 +13,49 @@ extension CollectionStore {
     @discardableResult
     public func edit(_ recordID: Int64, _ edit: RecordEdit, now: Date = Date()) async throws(StoreError) -> CollectionRecord {
         try await write { db in
-            guard let record = try StoredValues.fetchRecord(db, id: recordID) else { throw StoreError.recordNotFound(recordID) }
-            guard !edit.isEmpty else { return record }
-            var collector = record.collector
-            for field in edit.clear { collector.set(field, nil) }
-            for field in edit.values.fields { collector.set(field, edit.values[field]) }
-            var note = record.note
-            switch edit.note {
-            case .set(let text)?: note = text
-            case .clear?: note = nil
-            case nil: break
-            }
-            let grading = edit.grading.applied(to: record.grading)
-            try Self.store(db, collector: collector, note: note, grading: grading, recordID: recordID, now: now)
-            if !edit.purchase.isEmpty || edit.loan != nil {
-                let purchase = edit.purchase.applied(to: record.purchase)
-                let loan = edit.loan.map { $0.applied(to: record.loan) } ?? record.loan
-                try db.execute(
-                    sql: "UPDATE record SET \(StoredValues.personalColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?",
-                    arguments: StatementArguments(StoredValues.personalValues(purchase, loan) + [recordID]))
-            }
-            try StoredValues.addEvent(db, recordID: recordID, at: now, kind: .edited, message: "edited: \(edit.summary)")
-            guard let stored = try StoredValues.fetchRecord(db, id: recordID) else { throw StoreError.recordNotFound(recordID) }
-            return stored
+            guard let edited = try Self.apply(db, edit, to: recordID, now: now) else { throw StoreError.recordNotFound(recordID) }
+            return edited.after
         }
+    }
+
+    /// Applies each edit to its record, all in one transaction (the UI's tagged records:
+    /// one grade for forty copies, or the undo of that, whose edits differ by record).
+    /// Records not found are skipped (another process deleted them). Returns each record
+    /// edited as it was before, in the order given, for the edits that undo them.
+    @discardableResult
+    public func edit(_ edits: [(recordID: Int64, edit: RecordEdit)], now: Date = Date()) async throws(StoreError) -> [CollectionRecord] {
+        try await write { db in
+            try edits.compactMap { item in try Self.apply(db, item.edit, to: item.recordID, now: now)?.before }
+        }
+    }
+
+    /// One record's edit, within the caller's transaction; nil when there is no such record.
+    static func apply(
+        _ db: Database, _ edit: RecordEdit, to recordID: Int64, now: Date
+    ) throws -> (before: CollectionRecord, after: CollectionRecord)? {
+        guard let record = try StoredValues.fetchRecord(db, id: recordID) else { return nil }
+        guard !edit.isEmpty else { return (record, record) }
+        var collector = record.collector
+        for field in edit.clear { collector.set(field, nil) }
+        for field in edit.values.fields { collector.set(field, edit.values[field]) }
+        var note = record.note
+        switch edit.note {
+        case .set(let text)?: note = text
+        case .clear?: note = nil
+        case nil: break
+        }
+        let grading = edit.grading.applied(to: record.grading)
+        try store(db, collector: collector, note: note, grading: grading, recordID: recordID, now: now)
+        if !edit.purchase.isEmpty || edit.loan != nil {
+            let purchase = edit.purchase.applied(to: record.purchase)
+            let loan = edit.loan.map { $0.applied(to: record.loan) } ?? record.loan
+            try db.execute(
+                sql: "UPDATE record SET \(StoredValues.personalColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?",
+                arguments: StatementArguments(StoredValues.personalValues(purchase, loan) + [recordID]))
+        }
+        try StoredValues.addEvent(db, recordID: recordID, at: now, kind: .edited, message: "edited: \(edit.summary)")
+        guard let stored = try StoredValues.fetchRecord(db, id: recordID) else { throw StoreError.recordNotFound(recordID) }
+        return (record, stored)
     }
 
     /// Makes an existing record one entered by hand (Discogs has no such release): its

@@ -70,6 +70,11 @@ extension CollectionStore {
             conditions.append("locationID IN (SELECT value FROM json_each(?))")
             arguments += StatementArguments([jsonArray(Array(places))])
         }
+        if let records = filter.records {
+            guard !records.isEmpty else { return }
+            conditions.append("id IN (SELECT value FROM json_each(?))")
+            arguments += StatementArguments([jsonArray(records)])
+        }
         // The places, read once for every page: a collection has tens or hundreds.
         let tree = try fetchTree(db)
         // Copies linked to Discogs instances: read page by page only when there are any (a

@@ -18,39 +18,26 @@ extension AppState {
     mutating func gradePickerKey(_ key: Key, _ picker: GradePicker, _ state: DetailsState) -> [AppCommand] {
         var picker = picker
         var state = state
-        // A digit in the rating picker sets that many stars at once (0: not rated); 6 to 9
-        // are no rating, said so, and the picker stays.
-        if picker.kind == .rating, let digit = key.ratingDigit {
-            guard Rating.range.contains(digit) else {
-                say("A rating is 0 to 5 stars", isError: true)
-                return []
-            }
-            picker.selected = digit
+        switch picker.answer(key) {
+        case .set:
             state.picker = nil
             mode = .details(state)
             return [.session(.grade(recordID: state.recordID, picker.change))]
-        }
-        guard let action = KeyMap.action(for: key, in: .grades) else { return [] }
-        let last = picker.labels.count - 1
-        switch action {
-        case .moveDown: picker.selected = min(last, picker.selected + 1)
-        case .moveUp: picker.selected = max(0, picker.selected - 1)
-        case .top: picker.selected = 0
-        case .bottom: picker.selected = last
-        case .open:
-            state.picker = nil
-            mode = .details(state)
-            return [.session(.grade(recordID: state.recordID, picker.change))]
-        case .back, .quit:
+        case .leave:
             state.picker = nil
             mode = .details(state)
             return []
-        case .redraw: return [.redraw]
-        default: return []
+        case .redraw:
+            return [.redraw]
+        case .notARating:
+            // 6 to 9 are no rating: said so, and the picker stays.
+            say("A rating is 0 to 5 stars", isError: true)
+            return []
+        case .none:
+            state.picker = picker
+            mode = .details(state)
+            return []
         }
-        state.picker = picker
-        mode = .details(state)
-        return []
     }
 }
 

@@ -118,6 +118,8 @@ extension AppState {
             for (id, mark) in marks { releaseMarks[id] = mark }
         case .loans(let listings):
             applyLoans(listings)
+        case .tagged(let ids, let title):
+            applyTagged(ids, title: title)
         }
         return []
     }
@@ -153,6 +155,9 @@ extension AppState {
         if case .details(let state) = mode, let picker = state.picker, picker.kind == .rating, key.ratingDigit != nil {
             return gradePickerKey(key, picker, state)
         }
+        if case .list = mode, let grading = listGrading, grading.picker.kind == .rating, key.ratingDigit != nil {
+            return listGradingKey(key, grading)
+        }
         // A digit anywhere outside a text field starts barcode entry: a wedge scanner types
         // digits then Enter, and none of its keys may be taken as a command.
         if case .character(let c) = key, c.isASCII, c.isNumber {
@@ -168,6 +173,8 @@ extension AppState {
             confirmDelete = nil
             if key == .character("y") || key == .character("Y") {
                 if case .details = mode { mode = .list }
+                // Deleted records are tagged no longer (an undo brings them back untagged).
+                tags.subtract(confirm.ids)
                 return [.session(.delete(confirm.ids))] + drainQueuedScans()
             }
             say("Not deleted")
@@ -199,6 +206,8 @@ extension AppState {
             }
             return drainQueuedScans()
         }
+
+        if let grading = listGrading, case .list = mode { return listGradingKey(key, grading) }
 
         switch mode {
         case .list: return listKey(key)

@@ -23,10 +23,11 @@ extension AppState {
 
     /// What `r` says: that the record is looked up again, or, when nothing can look it up
     /// in this run, that it waits in the queue and for what.
-    func retrySaid(_ subject: String) -> String {
+    /// `plural`: the subject is several records (the tagged ones).
+    func retrySaid(_ subject: String, plural: Bool = false) -> String {
         switch discogs {
-        case .lookupsOff: "\(subject) is queued again: lookups are off in this run (--no-lookup)"
-        case .notSignedIn: "\(subject) is queued again: Discogs looks it up once you sign in (A)"
+        case .lookupsOff: "\(subject) \(plural ? "are" : "is") queued again: lookups are off in this run (--no-lookup)"
+        case .notSignedIn: "\(subject) \(plural ? "are" : "is") queued again: Discogs looks \(plural ? "them" : "it") up once you sign in (A)"
         default: "Looking up \(subject) again"
         }
     }

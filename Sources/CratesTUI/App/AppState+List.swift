@@ -21,8 +21,8 @@ extension AppState {
         case .add:
             prompt = Prompt(text: "", error: nil, firstKeyAt: 0, lastKeyAt: 0, allFast: false)
         case .delete:
-            guard let item = selectedItem else { return [] }
-            confirmDelete = ConfirmDelete(ids: [item.recordID], label: item.displayTitle)
+            guard let ids = actionTargets else { return [] }
+            confirmDelete = ConfirmDelete(ids: ids, label: targetsLabel)
         case .undo:
             guard let undo = undoStack.popLast() else {
                 say("Nothing to undo")
@@ -45,6 +45,10 @@ extension AppState {
             guard let item = selectedItem else { return [] }
             return [.session(.openPage(recordID: item.recordID))]
         case .retry:
+            if let ids = actionTargets, !tags.isEmpty {
+                say(retrySaid(targetsLabel, plural: tags.count > 1))
+                return [.session(.refresh(ids))]
+            }
             guard let item = selectedItem else { return [] }
             if item.lookupState == .handEntered {
                 say("Entered by hand: never looked up (s searches Discogs to link it)")
@@ -63,7 +67,8 @@ extension AppState {
         case .sync:
             say("Syncing with Discogs…")
             return [.session(.sync)]
-        case .mediaGrade, .sleeveGrade, .rate: break  // the details view's
+        case .mediaGrade, .sleeveGrade, .rate, .tag, .tagShown, .untagAll, .tagByScan, .moveToPlace, .export:
+            return tagKey(action)
         case .help: mode = .help(scroll: 0)
         case .back:
             // The filter first, then the statistics' bar, then the place (the whole

@@ -11,6 +11,9 @@ extension AppState {
         /// The selected place's index in `tree.nodes`.
         public var selected: Int
         public var scroll: Int
+        /// Opened to move these records (`p` in the list): Enter moves them to the place
+        /// chosen, and the list comes back. Nil: the tree as a view.
+        public var moving: [Int64]? = nil
     }
 
     mutating func handleLocationEvent(_ event: SessionEvent) -> [AppCommand] {
@@ -83,6 +86,10 @@ extension AppState {
             guard let tree = state.tree, tree.nodes.indices.contains(state.selected),
                   let place = tree.location(tree.nodes[state.selected].id) else { return [] }
             mode = .list
+            if let ids = state.moving {
+                say(ids.count == 1 ? "Moving 1 record to \(place.name)…" : "Moving \(ids.count) records to \(place.name)…")
+                return [.session(.move(ids, to: place.id))] + drainQueuedScans()
+            }
             if place != location { enterLocation(place) }
             return [.session(.setLocation(place.id))] + drainQueuedScans()
         default:

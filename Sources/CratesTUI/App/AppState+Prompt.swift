@@ -97,7 +97,9 @@ extension AppState {
             return []
         }
         switch entry {
-        case .label:
+        case .label(let code):
+            // Tag by scan: a copy's label tags its copy (and moves nothing), in any view.
+            if tagByScan, code.kind == .copy { return [.session(.tagCopy(code))] }
             // A place's label makes it current; a copy's selects it: the session says which.
             return [.session(.add(entry, method: method))]
         case .release(let id):

@@ -8,6 +8,8 @@ extension AppState {
         public var loaded = false
         public var selected = 0
         public var scroll = 0
+        /// The tagged releases (`t`, `T`; `U` clears): `x` and `+`/`-` take them all.
+        public var tags: Set<Int> = []
     }
 
     mutating func openWantlist() -> [AppCommand] {
@@ -27,6 +29,8 @@ extension AppState {
         guard case .wantlist(var state) = mode else { return }
         let selectedID = state.entries.indices.contains(state.selected) ? state.entries[state.selected].id : nil
         state.entries = entries
+        // Releases taken off (here, or by a sync) are tagged no longer.
+        state.tags.formIntersection(entries.map(\.id))
         state.loaded = true
         state.selected = selectedID.flatMap { id in entries.firstIndex { $0.id == id } } ?? min(state.selected, max(0, entries.count - 1))
         mode = .wantlist(state)
@@ -46,13 +50,29 @@ extension AppState {
         case .moveUp: state.selected = max(0, state.selected - 1)
         case .pageDown: state.selected = min(max(0, count - 1), state.selected + visible)
         case .pageUp: state.selected = max(0, state.selected - visible)
+        case .unwant where !state.tags.isEmpty:
+            // Many at once, and no undo: asked first.
+            let ids = state.tags.sorted()
+            syncQuestion = SyncQuestion(
+                text: "Take \(ids.count == 1 ? "1 tagged release" : "\(ids.count) tagged releases") off the wantlist?",
+                yes: .want(.removeTagged(releaseIDs: ids), recheck: nil), declined: "Left on the wantlist")
         case .unwant:
             guard let selected else { return [] }
             return [.session(.want(.remove(releaseID: selected.id), recheck: nil))]
         case .rateUp, .rateDown:
+            let taken = state.tags.isEmpty ? [selected].compactMap { $0 } : state.entries.filter { state.tags.contains($0.id) }
+            return taken.map { entry in
+                let rating = Rating(clamping: entry.want.rating.value + (action == .rateUp ? 1 : -1))
+                return .session(.want(.rate(releaseID: entry.id, rating), recheck: nil))
+            }
+        case .tag:
             guard let selected else { return [] }
-            let rating = Rating(clamping: selected.want.rating.value + (action == .rateUp ? 1 : -1))
-            return [.session(.want(.rate(releaseID: selected.id, rating), recheck: nil))]
+            if state.tags.remove(selected.id) == nil { state.tags.insert(selected.id) }
+            state.selected = min(max(0, count - 1), state.selected + 1)
+        case .tagShown:
+            state.tags = Set(state.entries.map(\.id))
+        case .untagAll:
+            state.tags = []
         case .prices:
             return [.session(.want(.refreshPrices, recheck: nil))]
         default:

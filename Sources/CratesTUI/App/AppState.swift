@@ -159,6 +159,14 @@ public struct AppState: Sendable {
     public internal(set) var coverColours: CoverColours?
     /// Check mode (`f`, `crates --check`): a scan or a typed code is checked, never added.
     public internal(set) var checkMode = false
+    /// The tagged records (`t`, `T`, tag by scan): the list's actions take them all when
+    /// there are any. Kept by id, so they stay tagged however the list is filtered.
+    public internal(set) var tags: Set<Int64> = []
+    /// Tag by scan (`b`): a copy label scanned tags its copy instead of shelving it.
+    public internal(set) var tagByScan = false
+    /// A grade or rating being chosen in the list, for the tagged records (or the selected
+    /// one): `M`, `V`, `*`.
+    public internal(set) var listGrading: ListGrading?
     /// What the collection holds of the releases listed (pressings, search results, a
     /// record's release), as the session last said.
     public internal(set) var releaseMarks: [Int: ReleaseMarks] = [:]
@@ -173,6 +181,12 @@ public struct AppState: Sendable {
     public struct ConfirmDelete: Equatable, Sendable {
         public var ids: [Int64]
         public var label: String
+    }
+
+    /// The list's grade picker and the records it sets.
+    public struct ListGrading: Equatable, Sendable {
+        public var picker: GradePicker
+        public var ids: [Int64]
     }
 
     public struct QueuedScan: Equatable, Sendable {
@@ -229,7 +243,7 @@ public struct AppState: Sendable {
     var dialogOpen: Bool {
         switch mode {
         case .picker, .form, .signIn: return true
-        default: return confirmDelete != nil || !questions.isEmpty || prompt != nil
+        default: return confirmDelete != nil || !questions.isEmpty || prompt != nil || listGrading != nil
         }
     }
 }

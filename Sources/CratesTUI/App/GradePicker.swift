@@ -55,4 +55,40 @@ public struct GradePicker: Equatable, Sendable {
             return CopyGradingChange(rating: Rating(clamping: selected))
         }
     }
+
+    /// What a key did in the picker.
+    public enum Answer: Equatable, Sendable {
+        /// Enter, or a rating's digit: the selected value is to be set.
+        case set
+        /// Esc: leave the value as it was.
+        case leave
+        case redraw
+        /// A digit of no rating (6 to 9): the picker stays.
+        case notARating
+        /// Moved, or a key the picker does not take.
+        case none
+    }
+
+    /// Takes one key (the details view's picker and the list's share these keys): moves the
+    /// selection, or says what to do; in the rating picker a digit selects that many stars.
+    public mutating func answer(_ key: Key) -> Answer {
+        if kind == .rating, let digit = key.ratingDigit {
+            guard Rating.range.contains(digit) else { return .notARating }
+            selected = digit
+            return .set
+        }
+        guard let action = KeyMap.action(for: key, in: .grades) else { return .none }
+        let last = labels.count - 1
+        switch action {
+        case .moveDown: selected = min(last, selected + 1)
+        case .moveUp: selected = max(0, selected - 1)
+        case .top: selected = 0
+        case .bottom: selected = last
+        case .open: return .set
+        case .back, .quit: return .leave
+        case .redraw: return .redraw
+        default: break
+        }
+        return .none
+    }
 }

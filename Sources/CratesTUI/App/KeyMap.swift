@@ -29,6 +29,10 @@ public enum Action: String, Sendable, CaseIterable {
     case wantlist, rateUp, rateDown
     /// The copies out on loan, by borrower.
     case loans
+    /// Tags: the selected record tagged or untagged, every record the filter shows tagged,
+    /// every tag cleared; copy labels scanned tag their copies (on or off); the tagged
+    /// records (else the selected one) moved to a place chosen in a picker, or exported.
+    case tag, tagShown, untagAll, tagByScan, moveToPlace, export
 }
 
 /// Where a binding applies.
@@ -39,7 +43,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
     case form = "Search, entry by hand, edit"
     case needs = "Needs a person (N)"
     case locations = "Places (L)"
-    case grades = "Grading (M, V, * in the details)"
+    case grades = "Grading (M, V, *)"
     case statistics = "Statistics (#)"
     case signIn = "Signing in to Discogs (A)"
     case conflicts = "Conflicts with Discogs (C)"
@@ -51,6 +55,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
     /// What the help says about the context beyond its keys.
     public var note: String? {
         switch self {
+        case .locations: "Opened by p in the list: Enter moves the tagged records (or the selected one) into the place chosen."
         case .picker: "Type to narrow the pressings by catalogue number, country, year or label (\"46001\", \"uk 1973\")."
         case .form: "Type into the field; an emptied field of an edit goes back to Discogs' value."
         case .needs: "Walks every ambiguous, not-found and failed record, oldest first."
@@ -111,14 +116,24 @@ public enum KeyMap {
         KeyBinding(keys: [.backTab, .up], action: .previousField, help: "previous field", contexts: [.form]),
         KeyBinding(keys: [.enter], action: .submit, help: "search, save or add", contexts: [.form]),
         KeyBinding(keys: [.control("u")], action: .clearField, help: "empty the field", contexts: [.form]),
-        KeyBinding(keys: [.character("d"), .delete], action: .delete, help: "delete the record (asks first)", contexts: [.list, .details]),
+        // Tags, as mutt's: the actions below take every tagged record when there are any.
+        KeyBinding(keys: [.character("t")], action: .tag, help: "tag or untag it; d r p M V * E then take all tagged", contexts: [.list]),
+        KeyBinding(keys: [.character("T")], action: .tagShown, help: "tag every record the list shows (filter, place)", contexts: [.list]),
+        KeyBinding(keys: [.character("U")], action: .untagAll, help: "untag every record", contexts: [.list]),
+        KeyBinding(keys: [.character("b")], action: .tagByScan, help: "tag by scan: a copy label scanned tags its copy (on/off)", contexts: [.list]),
+        KeyBinding(keys: [.character("p")], action: .moveToPlace, help: "move the tagged records (or this one) to a place", contexts: [.list]),
+        KeyBinding(keys: [.character("M")], action: .mediaGrade, help: "media condition of the tagged records (or this one)", contexts: [.list]),
+        KeyBinding(keys: [.character("V")], action: .sleeveGrade, help: "sleeve condition of the tagged records (or this one)", contexts: [.list]),
+        KeyBinding(keys: [.character("*")], action: .rate, help: "rating of the tagged records (or this one)", contexts: [.list]),
+        KeyBinding(keys: [.character("E")], action: .export, help: "export the tagged records (or this one) to a CSV file", contexts: [.list]),
+        KeyBinding(keys: [.character("d"), .delete], action: .delete, help: "delete the record, or every tagged one (asks first)", contexts: [.list, .details]),
         KeyBinding(keys: [.character("u")], action: .undo, help: "undo: the session's deletes, moves and edits, last first", contexts: [.list]),
         KeyBinding(keys: [.enter, .right, .character("l")], action: .open, help: "details; choose a pressing when ambiguous", contexts: [.list, .details]),
         KeyBinding(keys: [.enter], action: .open, help: "choose this pressing", contexts: [.picker]),
         KeyBinding(keys: [.enter], action: .open, help: "choose a pressing (or search, when there is none)", contexts: [.needs]),
         KeyBinding(keys: [.character("o")], action: .openInBrowser, help: "open the Discogs page", contexts: [.list, .details]),
         KeyBinding(keys: [.control("o")], action: .openInBrowser, help: "open the pressing's Discogs page", contexts: [.picker]),
-        KeyBinding(keys: [.character("r")], action: .retry, help: "look the record up again", contexts: [.list, .details, .needs]),
+        KeyBinding(keys: [.character("r")], action: .retry, help: "look the record (or every tagged one) up again", contexts: [.list, .details, .needs]),
         KeyBinding(keys: [.character("A")], action: .authenticate, help: "sign in to Discogs: a token, or OAuth; sign out", contexts: [.list]),
         // Grading and the Discogs collection.
         KeyBinding(keys: [.character("S")], action: .sync, help: "sync with your Discogs collection (pull and push)", contexts: [.list]),
@@ -205,9 +220,12 @@ public enum KeyMap {
         KeyBinding(keys: [.up, .character("k")], action: .moveUp, help: "previous release", contexts: [.wantlist]),
         KeyBinding(keys: [.pageDown, .control("f"), .character(" ")], action: .pageDown, help: "page down", contexts: [.wantlist]),
         KeyBinding(keys: [.pageUp, .control("b")], action: .pageUp, help: "page up", contexts: [.wantlist]),
-        KeyBinding(keys: [.character("x"), .character("d"), .delete], action: .unwant, help: "take it off the wantlist", contexts: [.wantlist]),
-        KeyBinding(keys: [.character("+")], action: .rateUp, help: "want it more (a star more)", contexts: [.wantlist]),
-        KeyBinding(keys: [.character("-")], action: .rateDown, help: "want it less (a star less)", contexts: [.wantlist]),
+        KeyBinding(keys: [.character("t")], action: .tag, help: "tag or untag it; x + - then take every tagged one", contexts: [.wantlist]),
+        KeyBinding(keys: [.character("T")], action: .tagShown, help: "tag every release of the wantlist", contexts: [.wantlist]),
+        KeyBinding(keys: [.character("U")], action: .untagAll, help: "untag every release", contexts: [.wantlist]),
+        KeyBinding(keys: [.character("x"), .character("d"), .delete], action: .unwant, help: "take it (or the tagged: asks first) off the wantlist", contexts: [.wantlist]),
+        KeyBinding(keys: [.character("+")], action: .rateUp, help: "want it (or the tagged) more (a star more)", contexts: [.wantlist]),
+        KeyBinding(keys: [.character("-")], action: .rateDown, help: "want it (or the tagged) less (a star less)", contexts: [.wantlist]),
         KeyBinding(keys: [.character("p")], action: .prices, help: "ask Discogs for every wanted release's price (background)", contexts: [.wantlist]),
         KeyBinding(keys: [.escape, .left, .character("h"), .character("q")], action: .back, help: "back to the list", contexts: [.wantlist]),
         KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.wantlist]),

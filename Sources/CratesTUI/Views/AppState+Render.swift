@@ -11,7 +11,9 @@ extension AppState {
         }
         renderTitle(into: &screen)
         switch mode {
-        case .list: renderList(into: &screen)
+        case .list:
+            renderList(into: &screen)
+            if let grading = listGrading { renderGradePicker(grading.picker, into: &screen) }
         case .details(let state): renderDetails(state, into: &screen)
         case .picker(let state): renderPicker(state, into: &screen)
         case .help(let scroll): renderHelp(scroll: scroll, into: &screen)
@@ -61,7 +63,9 @@ extension AppState {
             case .edit: title = " crates · edit"
             }
         case .needs: title = " crates · needs a person"
-        case .locations: title = " crates · places"
+        case .locations(let state):
+            title = state.moving.map { " crates · move \($0.count == 1 ? "1 record" : "\($0.count.grouped) records") to: choose a place (Enter)" }
+                ?? " crates · places"
         case .statistics: title = " crates · statistics"
         case .signIn: title = " crates · sign in to Discogs"
         case .conflicts: title = " crates · conflicts with Discogs"
@@ -74,6 +78,14 @@ extension AppState {
         if checkMode {
             // Said plainly while it is on, whatever the view: scans add nothing.
             end = screen.put(" CHECK — scans add nothing ", row: 0, column: end + 1, style: .checkBanner)
+        }
+        // The tags and tag by scan, whatever the view: the actions of the list take them.
+        // The wantlist's tags are its own (releases, not copies).
+        var tagged = tags.count
+        if case .wantlist(let state) = mode { tagged = state.tags.count }
+        if tagged > 0 || tagByScan {
+            let said = [tagged == 0 ? nil : "\(tagged.grouped) tagged", tagByScan ? "tag by scan" : nil].compactMap { $0 }
+            end = screen.put(" " + said.joined(separator: " · ") + " ", row: 0, column: end + 1, style: .header)
         }
         // The longest hint that fits.
         let hints: [String]
@@ -125,6 +137,9 @@ extension AppState {
                 let selected = index == selectedLine
                 let base: Style = selected ? .selected : .normal
                 if selected { screen.fill(row: y, style: .selected) }
+                if let item = list.item(row: r), tags.contains(item.recordID) {
+                    screen.put("*", row: y, column: 0, style: selected ? .selected : .header)
+                }
                 guard let item = list.item(row: r) else {
                     // Not fetched yet: the store answers within a frame or two.
                     screen.put("…", row: y, column: 2, style: selected ? .selected : .dim)

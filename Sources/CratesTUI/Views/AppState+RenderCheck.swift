@@ -154,6 +154,7 @@ extension AppState {
             let y = 2 + row
             let selected = index == state.selected
             if selected { screen.fill(row: y, style: .selected) }
+            if state.tags.contains(listing.id) { screen.put("*", row: y, column: 0, style: selected ? .selected : .header) }
             var text = want.displayTitle
             if !want.pressing.isEmpty { text += " (\(want.pressing))" }
             if want.rating.isRated { text += "  " + want.rating.stars }
