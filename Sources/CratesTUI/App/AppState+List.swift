@@ -72,6 +72,7 @@ extension AppState {
             if !filter.isEmpty {
                 filter = ""
             } else if facet != nil {
+                if let commands = backToChart() { return commands }
                 showFacet(nil)
             } else if location != nil {
                 return leaveLocation()
@@ -91,6 +92,7 @@ extension AppState {
         case .covers: toggleCovers()
         case .checkMode: return toggleCheckMode()
         case .wantlist: return openWantlist()
+        case .refusals: return openRefusals()
         case .bought, .want, .unwant, .prices, .lookUpAgain, .rateUp, .rateDown: break  // check mode's, the wantlist's
         case .quit: return quit()
         case .redraw: return [.redraw]
