@@ -1,5 +1,6 @@
 import CratesCore
 import CratesLabels
+import CratesTestSupport
 import Testing
 
 /// Layout without drawing: positions, pages, module scale, quiet zones, text fitting and bad

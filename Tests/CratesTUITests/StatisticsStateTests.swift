@@ -96,8 +96,9 @@ struct StatisticsStateTests {
         #expect(h.state.facet == StatisticsFacet(.genre, "Electronic"))
         #expect(h.state.list.rows.map(\.recordID) == [1, 2])
         #expect(h.lines[0].hasPrefix(" crates · genre Electronic: 2 copies"), "\(h.lines[0])")
-        #expect(h.lines[23].hasPrefix("Showing genre Electronic (Esc: every record)"))
-        // A filter narrows within it; the first Esc clears the filter, the second the bar.
+        #expect(h.lines[23].hasPrefix("Showing genre Electronic (Esc: back to the chart)"))
+        // A filter narrows within it; the first Esc clears the filter, the second the bar
+        // (back to the chart), the third leaves the chart.
         h.send(.key(.character("/"), at: 103))
         h.type("mezz", from: 104)
         h.send(.key(.enter, at: 105))
@@ -105,6 +106,8 @@ struct StatisticsStateTests {
         h.send(.key(.escape, at: 106))
         #expect(h.state.list.rows.map(\.recordID) == [1, 2])
         h.send(.key(.escape, at: 107))
+        if case .statistics = h.state.mode {} else { Issue.record("not back on the chart: \(h.state.mode)") }
+        h.send(.key(.escape, at: 108))
         #expect(h.state.facet == nil && h.state.list.rows.count == 6)
         #expect(h.lines[0].hasPrefix(" crates ") && !h.lines[0].contains("genre"))
 
@@ -114,6 +117,31 @@ struct StatisticsStateTests {
         h.send(.key(.enter, at: 111))
         #expect(h.state.facet == StatisticsFacet(.decade, "1980s"))
         #expect(h.state.list.rows.map(\.recordID) == [3])
+    }
+
+    @Test("Esc from a bar's list goes back to the chart, on that bar, and asks for the counts again")
+    func escapeReturnsToTheChart() {
+        var h = Harness(width: 80)
+        Self.open(&h)
+        h.send(.key(.character("j"), at: 101))  // Electronic
+        guard case .statistics(let before) = h.state.mode else {
+            Issue.record("not the statistics")
+            return
+        }
+        h.send(.key(.enter, at: 102))
+        #expect(h.lines[23].hasPrefix("Showing genre Electronic (Esc: back to the chart)"))
+        let commands = h.send(.key(.escape, at: 103))
+        #expect(commands == [.session(.loadStatistics)])
+        #expect(h.state.facet == nil)
+        guard case .statistics(let after) = h.state.mode else {
+            Issue.record("Esc went to \(h.state.mode), not the chart")
+            return
+        }
+        #expect(after.selected == before.selected)
+        #expect(h.lines.contains { $0.contains("Electronic") })
+        // From the chart, Esc goes back to every record.
+        h.send(.key(.escape, at: 104))
+        #expect(h.state.mode == .list && h.state.facet == nil && h.state.list.rows.count == 6)
     }
 
     @Test("the session answers in parts: the genres first, said to be counting the rest; then every chart in order")

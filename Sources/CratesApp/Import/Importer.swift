@@ -248,6 +248,9 @@ public struct Importer: Sendable {
         // are never dropped without a word.
         let fills = written.fills.prefix(Self.fillLinesShown).map { "\(name):\($0.line): \(ControlCharacters.cleaned($0.text))" }
         summary.insert(contentsOf: fills, at: 1)
+        // A place made without its printed label's code: said, so that its label is printed again.
+        summary.insert(
+            contentsOf: written.renumberedPlaces.map { "\(name): \(ControlCharacters.cleaned($0.text))" }, at: 1 + fills.count)
         if written.fills.count > Self.fillLinesShown {
             summary.insert("\(name): … and \(written.fills.count - Self.fillLinesShown) more rows for copies already there", at: 1 + fills.count)
         }

@@ -26,6 +26,7 @@ import Foundation
 /// | `Entered By Hand` | `yes` for a record entered by hand (never looked up), else empty |
 /// | `Purchase Price`, `Purchase Currency`, `Purchase Date`, `Bought From` | what was paid ("12.50"), in what (ISO 4217), when (YYYY-MM-DD) and where; crates' own, never Discogs' |
 /// | `Lent To`, `Lent On`, `Returned On` | the copy's loan: to whom, since when, and when it came back (empty while out) |
+/// | `Location Codes` | the label codes of the places in `Location`, one per place of the path, joined by " › " ("2900000000025 › 2900000000032"): a restore gives each place made again its code, so printed labels still scan |
 ///
 /// Artist, Title, Label, Catalog#, Format and Released are the values shown: the
 /// collector's own where set, else the release's. A record not matched (pending,
@@ -39,6 +40,7 @@ public enum DiscogsCollectionCSV {
         "CollectionFolder", "Date Added", "Collection Media Condition", "Collection Sleeve Condition",
         "Collection Notes", "Barcode", "Location", "Collector Fields", "Genre", "Country", "Entered By Hand",
         "Purchase Price", "Purchase Currency", "Purchase Date", "Bought From", "Lent To", "Lent On", "Returned On",
+        "Location Codes",
     ]
 
     /// The `Entered By Hand` value of a record entered by hand.
@@ -103,6 +105,8 @@ public enum DiscogsCollectionCSV {
         fields.append(record.loan?.to ?? "")
         fields.append(record.loan?.since ?? "")
         fields.append(record.loan?.returned ?? "")
+        fields.append(
+            entry.placePath.compactMap { LabelCode(kind: .location, id: Int($0))?.digits }.joined(separator: Location.separator))
         return fields.map(SpreadsheetFormula.neutralised)
     }
 
@@ -110,6 +114,19 @@ public enum DiscogsCollectionCSV {
     public static func field(ofColumn name: Substring) -> RecordField? {
         let name = name.trimmingWhitespace().lowercased()
         return RecordField.allCases.first { column(of: $0).lowercased() == name }
+    }
+
+    /// The place ids a `Location Codes` value names, from the top down; nil when any of
+    /// them is not a place's label code (then the codes are not used at all).
+    public static func placeIDs(_ text: String) -> [Int64]? {
+        let parts = text.split(separator: "›").map { String($0.trimmingWhitespace()) }.filter { !$0.isEmpty }
+        guard !parts.isEmpty else { return nil }
+        var ids: [Int64] = []
+        for part in parts {
+            guard let code = try? LabelCode.parse(part), code.kind == .location else { return nil }
+            ids.append(Int64(code.id))
+        }
+        return ids
     }
 
     /// Reads a `Date Added` value as this export writes it (UTC); nil when it is not one.

@@ -17,11 +17,17 @@ public struct ExportedRecord: Hashable, Sendable {
     /// the record while it waits for its lookup, and when the release was fetched.
     public var pinnedReleaseID: Int?
     public var releaseFetchedAt: Date?
+    /// The ids of the copy's place and of the places it is in, from the top down (their
+    /// label codes, in the CSV export's `Location Codes`); empty when it is in none or they
+    /// were not read.
+    public var placePath: [Int64] = []
 
     public init(
         record: CollectionRecord, release: Release?, section: String, history: [LookupEvent]? = nil,
-        discogs: DiscogsCopyLink? = nil, pinnedReleaseID: Int? = nil, releaseFetchedAt: Date? = nil
+        discogs: DiscogsCopyLink? = nil, pinnedReleaseID: Int? = nil, releaseFetchedAt: Date? = nil,
+        placePath: [Int64] = []
     ) {
+        self.placePath = placePath
         self.pinnedReleaseID = pinnedReleaseID
         self.releaseFetchedAt = releaseFetchedAt
         self.record = record

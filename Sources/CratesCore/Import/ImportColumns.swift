@@ -43,6 +43,8 @@ public struct ImportColumns: Hashable, Sendable {
     public var lentTo: Int?
     public var lentOn: Int?
     public var returnedOn: Int?
+    /// crates' export's `Location Codes`: the label codes of the location's places.
+    public var locationCodes: Int?
 
     /// Header names, normalised, in order of preference.
     static let barcodeNames = ["barcode", "gtin", "upc", "ean", "ean13", "upca", "upcean", "eanupc", "barcodes"]
@@ -98,6 +100,7 @@ public struct ImportColumns: Hashable, Sendable {
         lentTo = first(["lentto", "loanedto"])
         lentOn = first(["lenton", "lentsince"])
         returnedOn = first(["returnedon", "returned"])
+        locationCodes = first(["locationcodes"])
         for (field, wanted) in Self.describedNames {
             if let index = first(wanted) { described[field] = index }
         }
@@ -335,6 +338,9 @@ struct CSVFormat: Sendable {
         }
         entry.purchase = purchase
         entry.loan = loan
+        if location != nil, let text = field(columns.locationCodes, of: record) {
+            entry.locationCodes = DiscogsCollectionCSV.placeIDs(text) ?? []
+        }
         collector.add(entry)
         if !record.rowLikeLines.isEmpty {
             collector.warn(ImportWarning(line: line, kind: .quotedFieldSpansRows(rowLines: record.rowLikeLines)))

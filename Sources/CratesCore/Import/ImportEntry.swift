@@ -50,6 +50,10 @@ public struct ImportEntry: Hashable, Sendable {
     /// Price`… `Returned On`).
     public var purchase: Purchase = .none
     public var loan: Loan?
+    /// The ids `location`'s places had where the row was exported (crates' `Location
+    /// Codes`), from the top down: a place the import makes takes its id when no place has
+    /// it, so that its printed label still scans. Empty when the row names none.
+    public var locationCodes: [Int64] = []
 
     /// Nil when the entry has neither a barcode, nor a release id, nor a description with a
     /// key (never made by the parser). An entry keyed on `releaseID` when given, else on

@@ -50,7 +50,8 @@ public final class MemorySpill: ImportSpill {
 }
 
 /// An entry's extras as bytes: a byte of flags, the rating (its low 3 bits; the bits above
-/// flag a purchase and a loan), then each value present, in the flags' order. A text is its
+/// flag a purchase, a loan and the location's codes), then each value present, in the
+/// flags' order; the location's codes are a text of place ids joined by ",". A text is its
 /// UTF-8 length (LEB128) and bytes; a date the bit pattern of its seconds since 1970; a set
 /// of record fields a byte saying which, then their texts; a purchase or a loan a byte
 /// saying which of its parts, then their texts.
@@ -58,7 +59,7 @@ enum ExtrasCodec {
     private static let note: UInt8 = 1, addedAt: UInt8 = 2, location: UInt8 = 4, described: UInt8 = 8
     private static let media: UInt8 = 16, sleeve: UInt8 = 32, collector: UInt8 = 64, handEntered: UInt8 = 128
     /// In the rating's byte.
-    private static let ratingBits: UInt8 = 7, purchase: UInt8 = 8, loan: UInt8 = 16
+    private static let ratingBits: UInt8 = 7, purchase: UInt8 = 8, loan: UInt8 = 16, locationCodes: UInt8 = 32
 
     /// Nil when the entry has no extras.
     static func encode(_ entry: ImportEntry) -> [UInt8]? {
@@ -74,6 +75,7 @@ enum ExtrasCodec {
         var second = UInt8(clamping: entry.grading.rating.value) & ratingBits
         if !entry.purchase.isEmpty { second |= purchase }
         if entry.loan != nil { second |= loan }
+        if !entry.locationCodes.isEmpty { second |= locationCodes }
         guard flags != 0 || second != 0 else { return nil }
         var bytes: [UInt8] = [flags, second]
         if let text = entry.note { append(text, to: &bytes) }
@@ -94,6 +96,7 @@ enum ExtrasCodec {
             append([paid.price.map(MoneyAmount.text), paid.currency, paid.date, paid.from], to: &bytes)
         }
         if let lent = entry.loan { append([lent.to, lent.since, lent.returned], to: &bytes) }
+        if !entry.locationCodes.isEmpty { append(entry.locationCodes.map(String.init).joined(separator: ","), to: &bytes) }
         return bytes
     }
 
@@ -127,6 +130,9 @@ enum ExtrasCodec {
         if bytes[1] & loan != 0 {
             let parts = reader.texts(3)
             entry.loan = parts[0].map { Loan(to: $0, since: parts[1], returned: parts[2]) }
+        }
+        if bytes[1] & locationCodes != 0 {
+            entry.locationCodes = (reader.text() ?? "").split(separator: ",").compactMap { Int64($0) }
         }
     }
 

@@ -9,6 +9,13 @@ extension LocationTree {
         case create(parent: Int64?, names: [String])
     }
 
+    /// An imported location's names, split at "›", each trimmed and at most
+    /// `LocationName.maximumLength` characters, the empty ones left out.
+    public static func importedPath(_ text: String) -> [String] {
+        text.split(separator: "›").map { String($0.trimmingWhitespace().prefix(LocationName.maximumLength)) }
+            .filter { !$0.isEmpty }
+    }
+
     /// The rule for an imported location, a place's path ("Living Room › Shelf 2 › Crate A3",
     /// as `crates export` writes it) or a name (a Discogs folder): it joins the place it names
     /// when exactly one place answers to it, as `crates move --to` would find it; otherwise it
@@ -16,8 +23,7 @@ extension LocationTree {
     /// yet are made. Names are kept as the file has them (trimmed, at most
     /// `LocationName.maximumLength` characters). Nil for an empty text.
     public func placement(forImported text: String) -> Placement? {
-        let names = text.split(separator: "›").map { String($0.trimmingWhitespace().prefix(LocationName.maximumLength)) }
-            .filter { !$0.isEmpty }
+        let names = Self.importedPath(text)
         guard !names.isEmpty else { return nil }
         if let found = try? resolve(.name(String(text.trimmingWhitespace()))) { return .existing(found.id) }
         var parent: Int64?

@@ -115,6 +115,20 @@ public struct LocationTree: Hashable, Sendable {
             id: id, name: node.name, parentID: node.parentID.flatMap { self.node($0)?.id }, ancestors: ancestors.reversed())
     }
 
+    /// The ids of the places from the top down to `id` (`id` last): their label codes, as
+    /// crates' CSV export writes them beside the path. Empty for a place the tree lacks.
+    public func pathIDs(_ id: Int64) -> [Int64] {
+        guard node(id) != nil else { return [] }
+        var ids: [Int64] = [id]
+        var seen: Set<Int64> = [id]
+        var parent = node(id)?.parentID
+        while let current = parent, let above = node(current), seen.insert(current).inserted {
+            ids.append(above.id)
+            parent = above.parentID
+        }
+        return ids.reversed()
+    }
+
     /// The place and every place inside it, the place first.
     public func subtree(_ id: Int64) -> [Int64] {
         guard node(id) != nil else { return [] }

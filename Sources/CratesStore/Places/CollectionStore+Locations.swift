@@ -229,10 +229,11 @@ extension CollectionStore {
         }
     }
 
-    static func insertLocation(_ db: Database, name: String, parent: Int64?, now: Date) throws -> Int64 {
+    /// `id`: the id to give it (a restored place's, which its label code carries); nil: the next.
+    static func insertLocation(_ db: Database, id: Int64? = nil, name: String, parent: Int64?, now: Date) throws -> Int64 {
         try db.execute(
-            sql: "INSERT INTO location (parentID, name, nameKey, createdAt) VALUES (?, ?, ?, ?)",
-            arguments: [parent, name, LocationName.key(name), StoredValues.seconds(now)])
+            sql: "INSERT INTO location (id, parentID, name, nameKey, createdAt) VALUES (?, ?, ?, ?, ?)",
+            arguments: [id, parent, name, LocationName.key(name), StoredValues.seconds(now)])
         let id = db.lastInsertedRowID
         try refreshPlaceKeys(db)
         return id
@@ -272,6 +273,41 @@ extension CollectionStore {
             }
         }
         return places
+    }
+
+    /// Makes the places that imported rows name with their label codes (crates' CSV export's
+    /// `Location Codes`) and the collection lacks, each with the id its code carries when no
+    /// place has it, so that its printed label still scans; a place whose id another place
+    /// holds gets the next id, and is returned to be said. Rows without codes, or whose codes
+    /// do not match their path place for place, are left to `placeImported`.
+    static func placeImportedKeepingCodes(
+        _ db: Database, _ entries: [ImportEntry], now: Date
+    ) throws -> [CollectionStore.RenumberedPlace] {
+        var wanted: [String: [Int64]] = [:]
+        for entry in entries where !entry.locationCodes.isEmpty {
+            if let location = entry.location, wanted[location] == nil { wanted[location] = entry.locationCodes }
+        }
+        guard !wanted.isEmpty else { return [] }
+        var tree = try fetchTree(db)
+        var renumbered: [CollectionStore.RenumberedPlace] = []
+        for (text, codes) in wanted.sorted(by: { $0.key < $1.key }) {
+            let path = LocationTree.importedPath(text)
+            guard path.count == codes.count, case .create(var parent, let names)? = tree.placement(forImported: text) else { continue }
+            for (offset, name) in names.enumerated() {
+                let depth = path.count - names.count + offset
+                let code = codes[depth]
+                if let holder = tree.location(code) {
+                    parent = try insertLocation(db, name: name, parent: parent, now: now)
+                    renumbered.append(CollectionStore.RenumberedPlace(
+                        path: path.prefix(depth + 1).joined(separator: Location.separator), wanted: code,
+                        holder: holder.pathText, id: parent ?? 0))
+                } else {
+                    parent = try insertLocation(db, id: code, name: name, parent: parent, now: now)
+                }
+                tree = try fetchTree(db)
+            }
+        }
+        return renumbered
     }
 
     /// The place and every place inside it: the ids a filter by place takes.

@@ -146,7 +146,8 @@ extension CollectionStore {
                     section: SortKey.sectionName(fromKey: item.sectionKey),
                     history: detail == .full ? histories[item.record.id] ?? [] : nil,
                     discogs: links[item.record.id], pinnedReleaseID: pinned[item.record.id],
-                    releaseFetchedAt: item.record.releaseID.flatMap { fetched[$0] })
+                    releaseFetchedAt: item.record.releaseID.flatMap { fetched[$0] },
+                    placePath: item.record.location.map { tree.pathIDs($0.id) } ?? [])
             })
         }
         // Descending, or without sections: the ids in that order in one query (sorted once),

@@ -54,6 +54,9 @@ extension CollectionStore {
         /// Rows for a copy already there that filled its empty grades, rating or note, or
         /// whose values the copy kept against its own.
         public var fills: [ImportFill] = []
+        /// Places made whose label code (crates' `Location Codes`) another place holds: made
+        /// with a code of their own, which their printed labels do not carry.
+        public var renumberedPlaces: [RenumberedPlace] = []
         /// Valid lines dealt with so far (added, present or needing Discogs).
         public var processed = 0
         /// The calling task was cancelled before every batch was written.
@@ -76,6 +79,22 @@ extension CollectionStore {
             if !filled.isEmpty { parts.append("filled " + filled.joined(separator: ", ")) }
             if !kept.isEmpty { parts.append("kept " + kept.joined(separator: ", ")) }
             return "already there as record \(recordID): " + parts.joined(separator: "; ")
+        }
+    }
+
+    /// A place an import made without the code its row gave, another place holding it.
+    public struct RenumberedPlace: Hashable, Sendable {
+        /// The place's path.
+        public var path: String
+        /// The id the row gave (its label code's), the place holding it, and the place's id now.
+        public var wanted: Int64
+        public var holder: String
+        public var id: Int64
+
+        /// "place Living Room › CDs: label code 2900000000032 is Garage's; it has 2900000000056 now".
+        public var text: String {
+            let code = { (id: Int64) in LabelCode(kind: .location, id: Int(id))?.digits ?? "#\(id)" }
+            return "place \(path): label code \(code(wanted)) is \(holder)'s; it has \(code(id)) now (print its label again)"
         }
     }
 
@@ -168,6 +187,7 @@ extension CollectionStore {
                 if keepingIDs { outcome.addedIDs += batch.ids }
                 outcome.present += batch.present
                 outcome.fills += batch.fills
+                outcome.renumberedPlaces += batch.renumbered
                 outcome.needsDiscogs += batch.releaseRows.count
                 outcome.releaseRows += batch.releaseRows
             } catch {
@@ -198,7 +218,9 @@ extension CollectionStore {
 
     /// What one batch wrote: the new records' ids, the lines already present, the rows
     /// known only by a release id.
-    private typealias ImportedBatch = (ids: [Int64], present: Int, releaseRows: [ReleaseRow], fills: [ImportFill])
+    private typealias ImportedBatch = (
+        ids: [Int64], present: Int, releaseRows: [ReleaseRow], fills: [ImportFill], renumbered: [RenumberedPlace]
+    )
 
     /// How many busy timeouts one batch waits for another program's lock before the import
     /// fails (10 s each by default: a minute).
@@ -230,6 +252,8 @@ extension CollectionStore {
                 rows.append(entry)
             }
         }
+        // The places the rows name with their codes made first, each with its code when free.
+        let renumbered = try placeImportedKeepingCodes(db, rows, now: now)
         let barcodes = try insertImported(db, rows.filter { $0.gtin != nil }, now: now)
         let described = barcodes.count < rows.count
             ? try insertDescribed(db, rows.filter { $0.gtin == nil }, keepingValues: keepingValues, now: now) : []
@@ -246,7 +270,7 @@ extension CollectionStore {
                     arguments: StatementArguments(StoredValues.personalValues(entry.purchase, entry.loan) + [id]))
             }
         }
-        return (ids, present, releaseRows, fills)
+        return (ids, present, releaseRows, fills, renumbered)
     }
 
     /// A row for a copy already there (the `occurrence`-th copy of its key, oldest first)

@@ -17,6 +17,8 @@ public enum AppCommand: Equatable, Sendable {
     /// Keep this order for the next run (the list's `O`).
     case rememberOrder(ListOrder)
     case suspend
+    /// Ring the terminal's bell (a refused scan).
+    case bell
     case redraw
     case quit
 }

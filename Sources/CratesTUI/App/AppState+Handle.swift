@@ -140,6 +140,11 @@ extension AppState {
     /// the mode's own keys. Each step is one
     /// `if`, read top to bottom, because the order is the rule.
     mutating func handleKey(_ key: Key, at time: Double) -> [AppCommand] {
+        // A refusal in sight goes at a person's key, which then does what it does.
+        if refusalShown != nil, endsRefusalShown(key) {
+            refusalShown = nil
+            keepSelectionVisible()
+        }
         if prompt != nil { return promptKey(key, at: time) }
         if filterEditing { return filterKey(key) }
         // A form is a text field: digits are typed into it, Ctrl-C cancels it.
@@ -224,6 +229,7 @@ extension AppState {
         case .verdict(let state): return verdictKey(key, state)
         case .wantlist(let state): return wantlistKey(key, state)
         case .loans(let state): return loansKey(key, state)
+        case .refusals(let scroll): return refusalsKey(key, scroll)
         }
     }
 

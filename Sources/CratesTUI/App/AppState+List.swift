@@ -77,6 +77,7 @@ extension AppState {
             if !filter.isEmpty {
                 filter = ""
             } else if facet != nil {
+                if let commands = backToChart() { return commands }
                 showFacet(nil)
             } else if location != nil {
                 return leaveLocation()
@@ -97,6 +98,7 @@ extension AppState {
         case .checkMode: return toggleCheckMode()
         case .wantlist: return openWantlist()
         case .loans: return openLoans()
+        case .refusals: return openRefusals()
         case .bought, .want, .unwant, .prices, .lookUpAgain, .rateUp, .rateDown: break  // check mode's, the wantlist's
         case .quit: return quit()
         case .redraw: return [.redraw]

@@ -23,7 +23,9 @@ extension AppState {
         return lines
     }
 
-    /// Rows under the status line: the message's lines (and a sync's question under them),
-    /// at least one.
-    var bottomRows: Int { max(1, messageLines.count + (syncQuestion == nil ? 0 : 1)) }
+    /// The rows of the message's lines (and a sync's question under them), at least one.
+    var messageRows: Int { max(1, messageLines.count + (syncQuestion == nil ? 0 : 1)) }
+
+    /// Rows under the status line: a refused scan's lines over the message's rows.
+    var bottomRows: Int { refusalLines.count + messageRows }
 }

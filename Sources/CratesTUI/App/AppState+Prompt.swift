@@ -93,8 +93,7 @@ extension AppState {
         do {
             entry = try CodeEntry.parse(text)
         } catch {
-            refuse(text, "\(error)", method: method)
-            return []
+            return refuse(text, "\(error)", method: method)
         }
         switch entry {
         case .label(let code):
@@ -111,11 +110,9 @@ extension AppState {
             // for a duplicate).
             switch gtin.admission {
             case .reserved(let reason):
-                refuse(text, reason, method: method)
-                return []
+                return refuse(text, reason, method: method)
             case .label(let code):
-                refuse(text, code.notARecordReason, method: method)
-                return []
+                return refuse(text, code.notARecordReason, method: method)
             case .record:
                 say(location.map { "Adding \(gtin.canonical) to \($0.name)" } ?? "Adding \(gtin.canonical)")
             case .confirm:
@@ -125,12 +122,16 @@ extension AppState {
         }
     }
 
-    private mutating func refuse(_ text: String, _ reason: String, method: AddMethod) {
+    /// A refused code: kept in the session's refusals, in sight until a person's key, with
+    /// the bell (`noteRefusal`); a typed or wedge code also stays in the prompt, where the
+    /// next scan replaces it.
+    private mutating func refuse(_ text: String, _ reason: String, method: AddMethod) -> [AppCommand] {
         if method == .camera {
             say("Ignored scan \(TerminalText.truncated(ControlCharacters.cleaned(text), to: 30)): \(reason)", isError: true)
         } else {
             prompt = Prompt(text: ControlCharacters.cleaned(text), error: reason, firstKeyAt: 0, lastKeyAt: 0, allFast: false)
         }
+        return noteRefusal(text, reason, method: method)
     }
 
     /// Applies camera scans that waited for a dialog, once none is open.

@@ -81,7 +81,7 @@ extension AppState {
         case .open:
             guard lines.indices.contains(state.selected), let facet = lines[state.selected].facet else { return [] }
             mode = .list
-            showFacet(facet)
+            showFacet(facet, from: state)
             return drainQueuedScans()
         default:
             if let commands = viewCommonKey(action) { return commands }
@@ -91,18 +91,31 @@ extension AppState {
         return []
     }
 
-    /// Narrows the list to the copies of one bar (nil: every record again).
-    mutating func showFacet(_ facet: StatisticsFacet?) {
+    /// Narrows the list to the copies of one bar (nil: every record again). `chart`: the
+    /// statistics screen the bar was chosen on, which Esc goes back to.
+    mutating func showFacet(_ facet: StatisticsFacet?, from chart: StatisticsState? = nil) {
         self.facet = facet
+        facetChart = facet == nil ? nil : chart
         sentQuery = nil
         received = false
         selectedLine = 0
         scrollTop = 0
         if let facet {
-            say("Showing \(facet) (Esc: every record)")
+            say("Showing \(facet) (Esc: \(chart == nil ? "every record" : "back to the chart"))")
         } else {
             say("Every record")
         }
+    }
+
+    /// Esc in a bar's list: back to the chart it came from, on that bar, its counts asked
+    /// again (the list may have changed them); nil when the bar was not chosen on a chart.
+    mutating func backToChart() -> [AppCommand]? {
+        guard let chart = facetChart else { return nil }
+        showFacet(nil)
+        message = nil
+        mode = .statistics(chart)
+        keepStatisticsSelectionVisible()
+        return [.session(.loadStatistics)]
     }
 
     /// Scrolls the report so that its selection is on screen, with the chart's heading when

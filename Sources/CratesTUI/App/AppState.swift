@@ -28,6 +28,8 @@ public struct AppState: Sendable {
         case wantlist(WantlistState)
         /// The copies out on loan: who has them, since when (`B`).
         case loans(LoansState)
+        /// The scans refused this session, newest first (`!`).
+        case refusals(scroll: Int)
     }
 
     /// Where a form or the picker goes back to when it closes.
@@ -113,6 +115,8 @@ public struct AppState: Sendable {
     public internal(set) var location: Location?
     /// One bar of the statistics the list is narrowed to (Enter on it in `#`); nil: none.
     public internal(set) var facet: StatisticsFacet?
+    /// The statistics screen `facet` was chosen on, for Esc to go back to; nil: none.
+    var facetChart: StatisticsState?
     public internal(set) var filterEditing = false
     /// The order of the rows within each section (`O` cycles it; the runner remembers it).
     public internal(set) var order: ListOrder = .default
@@ -124,6 +128,10 @@ public struct AppState: Sendable {
     /// A record just added, to select once the collection shows it.
     var selectWhenSeen: Int64?
     public internal(set) var prompt: Prompt?
+    /// Every scan refused this session, oldest first (`!` lists them, newest first).
+    public internal(set) var refusals: [Refusal] = []
+    /// The last refusal, in sight over the bottom line until a person's key.
+    public internal(set) var refusalShown: Refusal?
     /// "delete …? (y/N)" waiting in the status line.
     public internal(set) var confirmDelete: ConfirmDelete?
     /// Adds waiting for y/N, oldest first; the scans after them go on meanwhile.

@@ -33,6 +33,8 @@ public enum Action: String, Sendable, CaseIterable {
     /// every tag cleared; copy labels scanned tag their copies (on or off); the tagged
     /// records (else the selected one) moved to a place chosen in a picker, or exported.
     case tag, tagShown, untagAll, tagByScan, moveToPlace, export
+    /// The scans refused this session.
+    case refusals
 }
 
 /// Where a binding applies.
@@ -50,6 +52,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
     case check = "Check mode (f): scans add nothing"
     case wantlist = "Wantlist (w)"
     case loans = "Loans (B)"
+    case refusals = "Refused scans (!)"
     case help = "Help"
 
     /// What the help says about the context beyond its keys.
@@ -65,6 +68,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
         case .check: "Each scan or typed code opens its verdict (OWNED, OTHER PRESSING, WANTED, NEW) and stays in the fair's list, newest first; nothing is added unless you say so."
         case .wantlist: "Scan or type a code here to want it; synced with your Discogs wantlist by S."
         case .loans: "The copies lent and not back (e in a copy's details lends it or marks it returned); kept here only."
+        case .refusals: "Every code refused this session (a misread check digit, a shop's price label), newest first."
         default: nil
         }
     }
@@ -111,6 +115,7 @@ public enum KeyMap {
         KeyBinding(keys: [.character("f")], action: .checkMode, help: "check mode: scans say owned or wanted; add nothing", contexts: [.list, .check]),
         KeyBinding(keys: [.character("w")], action: .wantlist, help: "the wantlist (scan to want; synced with Discogs')", contexts: [.list]),
         KeyBinding(keys: [.character("B")], action: .loans, help: "loans: who has your records, since when", contexts: [.list]),
+        KeyBinding(keys: [.character("!")], action: .refusals, help: "the scans refused this session, newest first", contexts: [.list]),
         KeyBinding(keys: [.character("x"), .character("j"), .down], action: .leave, help: "leave it as it is: the next one", contexts: [.needs]),
         KeyBinding(keys: [.tab, .down], action: .nextField, help: "next field", contexts: [.form]),
         KeyBinding(keys: [.backTab, .up], action: .previousField, help: "previous field", contexts: [.form]),
@@ -176,7 +181,7 @@ public enum KeyMap {
         KeyBinding(keys: [.end, .character("G")], action: .bottom, help: "last bar", contexts: [.statistics]),
         KeyBinding(keys: [.character("]"), .tab, .character("J")], action: .nextSection, help: "next chart", contexts: [.statistics]),
         KeyBinding(keys: [.character("["), .backTab, .character("K")], action: .previousSection, help: "previous chart", contexts: [.statistics]),
-        KeyBinding(keys: [.enter, .right, .character("l")], action: .open, help: "show the list of this bar's records (Esc there: every record)", contexts: [.statistics]),
+        KeyBinding(keys: [.enter, .right, .character("l")], action: .open, help: "show the list of this bar's records (Esc there: back to the chart)", contexts: [.statistics]),
         KeyBinding(keys: [.escape, .left, .character("h"), .character("q")], action: .back, help: "back to the list", contexts: [.statistics]),
         KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.statistics]),
         KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.statistics]),
@@ -239,6 +244,16 @@ public enum KeyMap {
         KeyBinding(keys: [.escape, .left, .character("h"), .character("q")], action: .back, help: "back to the list", contexts: [.loans]),
         KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.loans]),
         KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.loans]),
+        // The scans refused this session.
+        KeyBinding(keys: [.down, .character("j")], action: .moveDown, help: "scroll down", contexts: [.refusals]),
+        KeyBinding(keys: [.up, .character("k")], action: .moveUp, help: "scroll up", contexts: [.refusals]),
+        KeyBinding(keys: [.pageDown, .control("f"), .character(" ")], action: .pageDown, help: "page down", contexts: [.refusals]),
+        KeyBinding(keys: [.pageUp, .control("b")], action: .pageUp, help: "page up", contexts: [.refusals]),
+        KeyBinding(keys: [.home, .character("g")], action: .top, help: "the newest", contexts: [.refusals]),
+        KeyBinding(keys: [.end, .character("G")], action: .bottom, help: "the oldest", contexts: [.refusals]),
+        KeyBinding(keys: [.escape, .left, .character("h"), .character("q")], action: .back, help: "back to the list", contexts: [.refusals]),
+        KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.refusals]),
+        KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.refusals]),
     ]
 
     /// The action bound to `key` in `context`, if any.

@@ -82,6 +82,8 @@ public final class AppRunner {
                 dispatch(state.handle(.resize(width: terminal.width, height: terminal.height)))
             case .redraw:
                 terminal.invalidate()
+            case .bell:
+                terminal.bell()
             case .quit:
                 break
             default:

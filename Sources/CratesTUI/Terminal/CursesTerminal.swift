@@ -93,6 +93,12 @@ public final class CursesTerminal {
         return Int(max(0, waiting))
     }
 
+    /// Rings the terminal's bell (a refused scan: the person may be looking at the records,
+    /// not the screen).
+    public func bell() {
+        beep()
+    }
+
     /// Forgets what is on the terminal so the next draw repaints it all (Ctrl-L).
     public func invalidate() {
         previous = nil

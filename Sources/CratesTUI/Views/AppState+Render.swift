@@ -27,6 +27,7 @@ extension AppState {
         case .verdict(let state): renderVerdict(state, into: &screen)
         case .wantlist(let state): renderWantlist(state, into: &screen)
         case .loans(let state): renderLoans(state, into: &screen)
+        case .refusals(let scroll): renderRefusals(scroll: scroll, into: &screen)
         }
         renderStatus(into: &screen)
         renderBottomLine(into: &screen)
@@ -73,6 +74,7 @@ extension AppState {
         case .verdict: title = " crates · verdict"
         case .wantlist: title = " crates · wantlist"
         case .loans: title = " crates · loans"
+        case .refusals: title = " crates · scans refused this session (\(refusals.count))"
         }
         var end = screen.put(title, row: 0, column: 0, style: .statusAccent)
         if checkMode {
@@ -233,13 +235,18 @@ extension AppState {
 
     func renderBottomLine(into screen: inout Screen) {
         let row = height - 1
+        // A refused scan over the rest, wrapped (`refusalLines`), until a person's key.
+        for (index, line) in refusalLines.enumerated() {
+            let at = row + 1 - bottomRows + index
+            screen.fill(row: at, style: .normal)
+            screen.put(line, row: at, column: 0, style: .error)
+        }
         if let prompt {
             let label = "Add (barcode, r123 or release URL): "
             let labelEnd = screen.put(label, row: row, column: 0, style: .prompt)
             let textEnd = screen.put(prompt.text, row: row, column: labelEnd)
-            if let error = prompt.error {
-                screen.put("  " + error, row: row, column: textEnd, style: .error)
-            } else {
+            // A refusal's reason is in the lines above (`refusalLines`), whole.
+            if prompt.error == nil {
                 screen.cursor = Screen.Position(row: row, column: min(textEnd, width - 1))
             }
             return
@@ -256,7 +263,7 @@ extension AppState {
         if let question = syncQuestion {
             // Under the sync's summary (`messageLines`), which stays in sight.
             for (index, line) in messageLines.enumerated() {
-                screen.put(line, row: row + 1 - bottomRows + index, column: 0, style: message?.isError == true ? .error : .normal)
+                screen.put(line, row: row + 1 - messageRows + index, column: 0, style: message?.isError == true ? .error : .normal)
             }
             screen.put("\(question.text) (y/N)", row: row, column: 0, style: .prompt)
             return
@@ -269,8 +276,8 @@ extension AppState {
         if let message {
             // Wrapped whole over the bottom lines (`messageLines`).
             for (index, line) in messageLines.enumerated() {
-                screen.fill(row: row + 1 - bottomRows + index, style: .normal)
-                screen.put(line, row: row + 1 - bottomRows + index, column: 0, style: message.isError ? .error : .normal)
+                screen.fill(row: row + 1 - messageRows + index, style: .normal)
+                screen.put(line, row: row + 1 - messageRows + index, column: 0, style: message.isError ? .error : .normal)
             }
         }
     }

@@ -97,7 +97,7 @@ struct PurchaseLoanCommandTests {
         #expect(try await sandbox.crates(["export", "--json", json]).status == 0)
         #expect(try await sandbox.crates(["export", "--csv", csv]).status == 0)
         let header = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").first ?? ""
-        #expect(header.hasSuffix(",Purchase Price,Purchase Currency,Purchase Date,Bought From,Lent To,Lent On,Returned On"))
+        #expect(header.hasSuffix(",Purchase Price,Purchase Currency,Purchase Date,Bought From,Lent To,Lent On,Returned On,Location Codes"))
 
         let restored = sandbox.directory.appendingPathComponent("restored.sqlite").path
         let restore = try await sandbox.crates(["import", "--db", restored, json])

@@ -115,7 +115,7 @@ struct SyncCommandTests {
         #expect(csv.status == 0)
         #expect(csv.stdoutLines.contains { $0.hasPrefix(",Artist,Stockholm,,\"CD, Album\",2,1997,1,Uncategorized,") && $0.contains(",,Generic,,") },
                 "the linked copy took Discogs' rating and sleeve:\n\(csv.stdout)")
-        #expect(csv.stdoutLines.contains(",Artist,Stockholm,,\"CD, Album\",5,1997,1,Uncategorized,2015-01-01 00:02:00,,,second copy,,,,Rock,UK,,,,,,,,"),
+        #expect(csv.stdoutLines.contains(",Artist,Stockholm,,\"CD, Album\",5,1997,1,Uncategorized,2015-01-01 00:02:00,,,second copy,,,,Rock,UK,,,,,,,,,"),
                 "the pulled copy: no barcode (nor place, nor values of the collector's), its rating and note:\n\(csv.stdout)")
         // A record without a barcode everywhere: the list's gtin column empty, JSON's gtin null.
         let listed = try await sandbox.crates(["list"])

@@ -80,6 +80,29 @@ struct TUIEndToEndTests {
         #expect(methods == [.wedge], "a burst is recorded as a wedge scan")
     }
 
+    @Test("a misread code in a wedge burst stays in sight, whole, after the scans that follow; ! lists it")
+    func refusalInABurst() async throws {
+        let sandbox = try Sandbox()
+        let tmux = try await sandbox.start(width: 60, height: 24)
+        try await tmux.waitFor(text: "No records yet.")
+        // One write: a misread code between two good ones.
+        try await tmux.type(["5029141777638", "5029141777639", "5017066907438"].map { $0 + "\r" }.joined())
+        let screen = try await tmux.waitFor(text: "2 records")
+        // Its whole reason, wrapped at 60 columns rather than cut at the edge.
+        let bottom = screen.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(bottom.contains("Refused 5029141777639:"), "\(screen)")
+        #expect(bottom.contains("check digit should be 8"), "\(screen)")
+        // A person's key puts it away; ! lists the session's refusals.
+        try await tmux.press("j")
+        try await tmux.waitFor("the refusal put away") { lines in !lines.contains { $0.contains("Refused 5029141777639") } }
+        try await tmux.press("!")
+        try await tmux.waitFor(text: "scans refused this session (1)")
+        try await tmux.waitFor(text: "Refused 5029141777639")
+        try await tmux.press("Escape")
+        try await tmux.press("q")
+        #expect(try await tmux.exitReport().status == 0)
+    }
+
     @Test("a barcode typed at a person's pace is added as typed; a bad one is refused in the prompt")
     func typedAndRefused() async throws {
         let sandbox = try Sandbox()

@@ -8,7 +8,7 @@ import Testing
 /// `crates stats`, Enter on a bar narrows the list to as many copies as the bar counted.
 @Suite("TUI end to end: statistics", .serialized, .processTimeLimit)
 struct TUIStatisticsEndToEndTests {
-    @Test("# shows the charts; Enter on a genre's bar, then on a place's: the list holds the bar's count; Esc: every record")
+    @Test("# shows the charts; Enter on a genre's bar, then on a place's: the list holds the bar's count; Esc: back to the chart")
     func statisticsScreen() async throws {
         let sandbox = try CommandSandbox()
         try await StatsCommandTests.seed(try sandbox.openStore())
@@ -33,15 +33,15 @@ struct TUIStatisticsEndToEndTests {
         // The first bar is selected: Enter shows its copies.
         try await tmux.press("Enter")
         try await tmux.waitFor(text: "crates · genre \(topGenre): \(topGenreCount) copies")
-        try await tmux.waitFor(text: "Showing genre \(topGenre) (Esc: every record)")
+        try await tmux.waitFor(text: "Showing genre \(topGenre) (Esc: back to the chart)")
+        // Esc goes back to the chart, not to the whole collection.
         try await tmux.press("Escape")
-        try await tmux.waitFor("every record again") { lines in
-            lines.first?.hasPrefix(" crates ") == true && !(lines.first?.contains("genre") ?? true)
+        try await tmux.waitFor("back on the chart") { lines in
+            lines.first?.hasPrefix(" crates · statistics") == true
+                && lines.contains { $0.hasPrefix(" \(topGenre) ") && $0.hasSuffix(" \(topGenreCount)") }
         }
 
         // Tab walks the charts: genres, styles, decades, years, formats, countries, labels, places.
-        try await tmux.press("#")
-        try await tmux.waitFor(text: "crates · statistics")
         // The other charts come after the genres' (one answer): Tab moves among those there.
         try await tmux.waitFor("every chart counted") { lines in
             lines.contains { $0.hasPrefix(" Styles") } && !lines.contains { $0.contains("Counting the other charts…") }

@@ -281,4 +281,46 @@ struct RestoreCommandTests {
         let again = try Self.read(second)
         #expect(unmatched(again).sorted() == unmatched(text).sorted(), "\(again)\n---\n\(text)")
     }
+
+    @Test("export --csv carries each place's label code; import keeps a code that is free, and says when one is not")
+    func csvKeepsPlaceCodes() async throws {
+        let sandbox = try CommandSandbox()
+        // Ids with a gap: a collection built afresh would number these places otherwise.
+        for arguments in [
+            ["location", "add", "Gone"], ["location", "add", "Living Room"], ["location", "add", "CDs", "--in", "Living Room"],
+            ["location", "remove", "Gone"],
+        ] {
+            let result = try await sandbox.crates(arguments)
+            #expect(result.status == 0, "\(arguments): \(result)")
+        }
+        let store = try sandbox.openStore()
+        _ = try await store.add(NewRecord(gtin: Fixtures.gtin(0), addedAt: Seed.addedAt, addMethod: .typed))
+        #expect(try await sandbox.crates(["move", "1", "--to", "Living Room/CDs"]).status == 0)
+        let places = try await sandbox.crates(["location", "list"]).stdoutLines
+        #expect(places == ["2\t2900000000025\t1\tLiving Room", "3\t2900000000032\t1\tLiving Room › CDs"])
+        let export = sandbox.directory.appendingPathComponent("places.csv").path
+        #expect(try await sandbox.crates(["export", "--csv", export]).status == 0)
+        let text = try Self.read(export)
+        #expect(text.hasPrefix(DiscogsCollectionCSV.columns.joined(separator: ",")) && text.contains("Location Codes"), "\(text)")
+        #expect(text.contains("2900000000025 › 2900000000032"), "\(text)")
+
+        // Into a new collection: both places keep their codes (so their printed labels).
+        let fresh = sandbox.directory.appendingPathComponent("fresh.sqlite").path
+        let imported = try await sandbox.crates(["import", "--no-lookup", "--db", fresh, export])
+        #expect(imported.status == 0, "\(imported)")
+        #expect(try await sandbox.crates(["location", "list", "--db", fresh]).stdoutLines == places)
+
+        // Into one whose place 3 is another: that code is not free; the place gets another,
+        // and the import says so.
+        let other = sandbox.directory.appendingPathComponent("other.sqlite").path
+        for name in ["Kitchen", "Hall", "Garage"] {
+            #expect(try await sandbox.crates(["location", "add", name, "--db", other]).status == 0)
+        }
+        let clashed = try await sandbox.crates(["import", "--no-lookup", "--db", other, export])
+        #expect(clashed.status == 0, "\(clashed)")
+        #expect(clashed.stdout.contains("label code 2900000000032 is Garage's"), "\(clashed)")
+        let after = try await sandbox.crates(["location", "list", "--db", other]).stdoutLines
+        #expect(after.contains("2\t2900000000025\t1\tLiving Room") == false)  // id 2 is Hall's
+        #expect(after.contains { $0.hasSuffix("\tLiving Room › CDs") && !$0.contains("2900000000032") }, "\(after)")
+    }
 }

@@ -5,13 +5,13 @@ import Testing
 /// Discogs' collection-export columns plus Barcode, Location and Collector Fields, one row per copy.
 @Suite("Discogs collection CSV")
 struct DiscogsCollectionCSVTests {
-    @Test("the header is Discogs' export header plus Barcode, Location, Collector Fields, Genre, Country, Entered By Hand and the purchase and loan, exactly")
+    @Test("the header is Discogs' export header plus Barcode, Location, Collector Fields, Genre, Country, Entered By Hand, the purchase and loan and the places' codes, exactly")
     func header() {
         #expect(DiscogsCollectionCSV.header() == "Catalog#,Artist,Title,Label,Format,Rating,Released,release_id,"
             + "CollectionFolder,Date Added,Collection Media Condition,Collection Sleeve Condition,Collection Notes,Barcode,"
             + "Location,Collector Fields,Genre,Country,Entered By Hand,"
-            + "Purchase Price,Purchase Currency,Purchase Date,Bought From,Lent To,Lent On,Returned On\n")
-        #expect(DiscogsCollectionCSV.header(CSVWriter(lineEnding: .crlf)).hasSuffix("Entered By Hand,Purchase Price,Purchase Currency,Purchase Date,Bought From,Lent To,Lent On,Returned On\r\n"))
+            + "Purchase Price,Purchase Currency,Purchase Date,Bought From,Lent To,Lent On,Returned On,Location Codes\n")
+        #expect(DiscogsCollectionCSV.header(CSVWriter(lineEnding: .crlf)).hasSuffix("Entered By Hand,Purchase Price,Purchase Currency,Purchase Date,Bought From,Lent To,Lent On,Returned On,Location Codes\r\n"))
     }
 
     @Test("a matched copy: release columns filled, commas, quotes and line breaks quoted")
@@ -19,17 +19,17 @@ struct DiscogsCollectionCSVTests {
         let row = DiscogsCollectionCSV.row(ExportSample.matched)
         #expect(row == #"SD 7200,"Crosby, Stills & Nash","""Déjà"" Vu,"# + "\n" + #"Live","Atlantic, Rhino, Inc.","#
             + #""Vinyl, LP, Album + CD, Album",,1970,249504,"Crate 3, top",2024-01-31 12:34:56,,,"#
-            + #""signed, ""mint"""# + "\n" + #"sleeve worn",0075678190421,"Living Room › Crate 3, top",,Rock,US,,,,,,,,"# + "\n")
+            + #""signed, ""mint"""# + "\n" + #"sleeve worn",0075678190421,"Living Room › Crate 3, top",,Rock,US,,,,,,,,,"# + "\n")
         #expect(DiscogsCollectionCSV.fields(ExportSample.matched) == [
             "SD 7200", "Crosby, Stills & Nash", "\"Déjà\" Vu,\nLive", "Atlantic, Rhino, Inc.", "Vinyl, LP, Album + CD, Album",
             "", "1970", "249504", "Crate 3, top", "2024-01-31 12:34:56", "", "", "signed, \"mint\"\nsleeve worn",
-            "0075678190421", "Living Room › Crate 3, top", "", "Rock", "US", "", "", "", "", "", "", "", "",
+            "0075678190421", "Living Room › Crate 3, top", "", "Rock", "US", "", "", "", "", "", "", "", "", "",
         ])
     }
 
     @Test("an unmatched copy: empty release columns, its barcode and date kept")
     func unmatched() {
-        #expect(DiscogsCollectionCSV.row(ExportSample.unmatched) == ",,,,,,,,,2024-01-31 12:34:56,,,,5012345678900,,,,,,,,,,,,\n")
+        #expect(DiscogsCollectionCSV.row(ExportSample.unmatched) == ",,,,,,,,,2024-01-31 12:34:56,,,,5012345678900,,,,,,,,,,,,,\n")
     }
 
     @Test("the rows read back to the same fields, one row per copy")
