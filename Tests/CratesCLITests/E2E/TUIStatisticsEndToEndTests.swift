@@ -71,13 +71,13 @@ struct TUIStatisticsEndToEndTests {
         let descriptionKey = try #require(description["key"] as? String)
         let descriptionCount = try #require(description["count"] as? Int)
 
-        let tmux = try await sandbox.sandbox.start(width: 100, height: 40)
+        let tmux = try await sandbox.sandbox.start(width: 100, height: 60)
         try await tmux.waitFor(text: "60 records")
         try await tmux.press("#")
         try await tmux.waitFor("every chart counted") { lines in
             lines.contains { $0.hasPrefix(" Styles") } && !lines.contains { $0.contains("Counting the other charts…") }
         }
-        // Genres, styles, decades, years, formats.
+        // Genres, styles, decades, years, formats (tall enough for a bar's descriptions under it).
         for _ in 0..<4 { try await tmux.press("Tab") }
         try await tmux.waitFor("the formats' chart, by medium, descriptions indented") { lines in
             guard let heading = lines.firstIndex(where: { $0.hasPrefix(" Formats") }), heading + 2 < lines.count else { return false }
