@@ -11,15 +11,6 @@ public struct Label: Hashable, Sendable {
         case qr
     }
 
-    /// What to do with a title wider than the label even at the smallest readable size.
-    public enum TitleOverflow: Hashable, Sendable {
-        /// Refuse the label (`LabelError.nameTooLong`): a place's name is what the label is
-        /// for, and a name cut short could be another place's.
-        case fail
-        /// Cut the title short with "…" (a copy's "Artist — Title" may be long).
-        case shorten
-    }
-
     /// What the symbol encodes: 13 digits for an EAN-13.
     public var code: GTIN
     /// The first line: a place's name, or a copy's "Artist — Title".
@@ -28,28 +19,27 @@ public struct Label: Hashable, Sendable {
     /// joined by " › ", shortened from the outermost when too long.
     public var path: [String]
     public var symbology: Symbology
-    public var titleOverflow: TitleOverflow
 
-    public init(
-        code: GTIN, title: String, path: [String] = [], symbology: Symbology = .ean13,
-        titleOverflow: TitleOverflow = .fail
-    ) {
+    /// A title wider than the label even at the smallest readable size is cut with "…",
+    /// a place's name as a copy's title (one rule): the barcode, not the text, is what tells
+    /// one label from another to a scanner, and the plan says which titles were cut
+    /// (`PlacedLabel.cutFrom`) so that the caller can tell the collector.
+    public init(code: GTIN, title: String, path: [String] = [], symbology: Symbology = .ean13) {
         self.code = code
         self.title = title
         self.path = path
         self.symbology = symbology
-        self.titleOverflow = titleOverflow
     }
 
-    /// A place's label: its code, its name (which must fit) and the places it is in.
+    /// A place's label: its code, its name and the places it is in.
     public init(location code: LabelCode, name: String, path: [String], symbology: Symbology = .ean13) {
-        self.init(code: code.gtin, title: name, path: path, symbology: symbology, titleOverflow: .fail)
+        self.init(code: code.gtin, title: name, path: path, symbology: symbology)
     }
 
-    /// A copy's label: its code, a title shortened if need be ("Artist — Title"), and a path
-    /// (where it lives, or its format and year: the caller's choice).
+    /// A copy's label: its code, a title ("Artist — Title"), and a path (where it lives, or
+    /// its format and year: the caller's choice).
     public init(copy code: LabelCode, title: String, path: [String] = [], symbology: Symbology = .ean13) {
-        self.init(code: code.gtin, title: title, path: path, symbology: symbology, titleOverflow: .shorten)
+        self.init(code: code.gtin, title: title, path: path, symbology: symbology)
     }
 
     /// The separator drawn between the places of a path.

@@ -36,6 +36,13 @@ public struct LabelDocumentPlan: Hashable, Sendable {
 
     /// The codes in the order they are drawn, page by page.
     public var codes: [GTIN] { pages.flatMap { $0.labels.map(\.code) } }
+
+    /// The labels whose title was cut to fit, each once (a crate's label heads its contents
+    /// list too), in the order drawn.
+    public var cut: [PlacedLabel] {
+        var seen = Set<GTIN>()
+        return pages.flatMap(\.labels).filter { $0.cutFrom != nil && seen.insert($0.code).inserted }
+    }
 }
 
 /// A label drawn on a page.
@@ -48,6 +55,8 @@ public struct PlacedLabel: Hashable, Sendable {
     public var symbol: PlacedSymbol
     /// The name and the path, as they fitted.
     public var texts: [PlacedText]
+    /// The whole title when it was too long for the label and cut with "…"; nil when whole.
+    public var cutFrom: String?
 }
 
 /// A barcode symbol drawn on a page.

@@ -8,9 +8,6 @@ public enum LabelError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownLayout(String, known: [String])
     /// A custom sheet (`sheet:...`) that does not parse or does not fit its page.
     case badCustomSheet(String, reason: String)
-    /// A place's name that does not fit on one line of a label even at the smallest
-    /// readable size (`LabelStyle.minimumTitleSize`).
-    case nameTooLong(name: String, layout: String, neededMillimetres: Double, availableMillimetres: Double)
     /// The label has no room for a barcode that scanners read.
     case labelTooSmall(layout: String, reason: String)
     /// `skip`, `bleed` or `dpi` out of range for this layout.
@@ -33,11 +30,6 @@ public enum LabelError: Error, Hashable, Sendable, CustomStringConvertible {
             return "custom sheet \"\(Self.safe(text))\": \(reason) "
                 + "(the form is \(LabelSheetLayout.customSheetSyntax), lengths in mm, "
                 + "e.g. \(LabelSheetLayout.customSheetExample))"
-        case let .nameTooLong(name, layout, needed, available):
-            let minimum = LabelMeasure.number(LabelStyle.minimumTitleSize)
-            return "name longer than a label: \"\(Self.safe(name))\" needs \(LabelMeasure.number(needed, decimals: 1)) mm "
-                + "at \(minimum) pt, the smallest readable size, and a label on \(layout) has "
-                + "\(LabelMeasure.number(available, decimals: 1)) mm: use a shorter name or a wider layout"
         case let .labelTooSmall(layout, reason):
             return "label too small (\(layout)): \(reason)"
         case let .badOption(reason):

@@ -85,6 +85,8 @@ public struct LabelPlanner {
     struct Content {
         var code: GTIN
         var title: PlacedText?
+        /// The whole title, when it was cut to fit.
+        var cutFrom: String?
         var path: PlacedText?
         var symbol: BarcodeSymbol
         var scale: ModuleScale
@@ -101,7 +103,7 @@ public struct LabelPlanner {
 
     /// Fits `label` into `width` × `height` points (`height` nil: as tall as it needs).
     func content(of label: Label, width: Double, height: Double?) throws(LabelError) -> Content {
-        let title = try fittedTitle(label, width: width)
+        let (title, cut) = fittedTitle(label, width: width)
         let places = label.path.map(TextFitting.cleaned).filter { !$0.isEmpty }
         var path: PlacedText?
         if !places.isEmpty {
@@ -110,7 +112,7 @@ public struct LabelPlanner {
             if !text.isEmpty { path = line(text, font: .regular, size: LabelStyle.pathSize) }
         }
         var content = Content(
-            code: label.code, title: title, path: path,
+            code: label.code, title: title, cutFrom: cut ? TextFitting.cleaned(label.title) : nil, path: path,
             symbol: try BarcodeSymbol.encode(label.code.canonical, symbology: label.symbology),
             scale: ModuleScale(dots: 1, dpi: options.dpi))
         let textBlock = content.textHeight + (content.textHeight > 0 ? LabelStyle.textGap : 0)
@@ -153,25 +155,18 @@ public struct LabelPlanner {
         return content
     }
 
-    /// The title at the largest size from 12 pt down to 6 pt that fits; below that, an
-    /// error for a place's name, "…" for a copy's title.
-    private func fittedTitle(_ label: Label, width: Double) throws(LabelError) -> PlacedText? {
+    /// The title at the largest size from 12 pt down to 6 pt that fits; below that, cut
+    /// with "…" at 6 pt (`Label`'s one rule), and `cut` says so.
+    private func fittedTitle(_ label: Label, width: Double) -> (text: PlacedText?, cut: Bool) {
         let title = TextFitting.cleaned(label.title)
-        guard !title.isEmpty else { return nil }
+        guard !title.isEmpty else { return (nil, false) }
         let sizes = LabelStyle.minimumTitleSize...LabelStyle.maximumTitleSize
         if let size = TextFitting.largestSize(of: title, font: .bold, fitting: width, sizes: sizes, measurer: measurer) {
-            return line(title, font: .bold, size: size)
+            return (line(title, font: .bold, size: size), false)
         }
-        switch label.titleOverflow {
-        case .fail:
-            let needed = measurer.width(of: title, font: .bold, size: LabelStyle.minimumTitleSize)
-            throw .nameTooLong(name: title, layout: layout.name, neededMillimetres: Points.toMillimetres(needed),
-                               availableMillimetres: Points.toMillimetres(width))
-        case .shorten:
-            let size = LabelStyle.minimumTitleSize
-            let text = TextFitting.shortened(title, font: .bold, size: size, fitting: width, measurer: measurer)
-            return text.isEmpty ? nil : line(text, font: .bold, size: size)
-        }
+        let size = LabelStyle.minimumTitleSize
+        let text = TextFitting.shortened(title, font: .bold, size: size, fitting: width, measurer: measurer)
+        return (text.isEmpty ? nil : line(text, font: .bold, size: size), true)
     }
 
     /// Thinning each bar by `bleed` must leave the narrowest (one module) more than half.
@@ -230,7 +225,7 @@ public struct LabelPlanner {
             code: content.code, position: position, cell: cell,
             symbol: PlacedSymbol(symbology: symbol.symbology, frame: frame, scale: scale, barHeight: symbol.barHeight,
                                  bars: bars, texts: digits),
-            texts: texts)
+            texts: texts, cutFrom: content.cutFrom)
     }
 
     /// One of libzint's strings at its place, shrunk if the font is wider than libzint allows.

@@ -36,7 +36,7 @@ public enum LabelStyle {
     /// The name's size when it fits.
     public static let maximumTitleSize = 12.0
     /// The smallest readable size: a name shrinks to this, and a name that does not fit at
-    /// this size is an error (`LabelError.nameTooLong`), never cut.
+    /// this size is cut with "…" (`Label`).
     public static let minimumTitleSize = 6.0
     /// The path's size; a path too long is shortened from its outermost place.
     public static let pathSize = 7.0

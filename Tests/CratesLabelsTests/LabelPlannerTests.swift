@@ -146,7 +146,7 @@ struct LabelPlannerTests {
         }
     }
 
-    @Test("a name shrinks to fit; below 6 pt it is an error, never cut")
+    @Test("a name shrinks to fit; below 6 pt it is cut with …, as a copy's title is, and the plan says so")
     func longNames() throws {
         let code = try #require(LabelCode(kind: .location, id: 3))
         // 57.5 mm = 163 pt; at 0.7 em a character, 30 characters fit at 7.75 pt.
@@ -156,22 +156,16 @@ struct LabelPlannerTests {
         #expect(title.size < LabelStyle.maximumTitleSize && title.size >= LabelStyle.minimumTitleSize)
         #expect(title.width <= Points.millimetres(57.5))
 
+        // Too long even at 6 pt: cut with "…" as a copy's title is (one rule), and the plan
+        // says which label was cut.
         let long = Label(location: code, name: String(repeating: "M", count: 60), path: [])
-        do {
-            _ = try Self.planner(.a4L7160).plan(labels: [long])
-            Issue.record("a 60-character name fitted")
-        } catch {
-            guard case let .nameTooLong(name, layout, needed, available) = error else {
-                Issue.record("\(error)")
-                return
-            }
-            #expect(name == long.title && layout == "a4-3x7")
-            #expect(abs(needed - Points.toMillimetres(60 * 6 * 0.7)) < 1e-9)
-            #expect(abs(available - 57.5) < 1e-9)
-            #expect(error.description.hasPrefix("name longer than a label: \"MMMM"))
-            #expect(error.description.contains("needs 88.9 mm at 6 pt"))
-            #expect(error.description.contains("a label on a4-3x7 has 57.5 mm: use a shorter name or a wider layout"))
-        }
+        let plan = try Self.planner(.a4L7160).plan(labels: [medium, long])
+        let cut = try #require(plan.pages[0].labels[1].texts.first)
+        #expect(cut.text.hasSuffix("…") && cut.size == LabelStyle.minimumTitleSize)
+        #expect(cut.width <= Points.millimetres(57.5))
+        #expect(plan.cut.map(\.cutFrom) == [long.title])
+        #expect(plan.cut.map(\.code) == [long.code])
+        #expect(plan.pages[0].labels[0].cutFrom == nil)
     }
 
     @Test("a copy's long title is shortened with …; a long path gives way from its outermost place")

@@ -16,9 +16,9 @@ import Testing
         let releases = [
             Release(id: 1, artist: "A", title: "One", genres: ["Rock"], styles: ["Punk", "Post-Punk", "Punk"], formats: ["Vinyl"],
                     year: 1979, country: "UK", labels: [.init(name: "Factory", catno: "F1"), .init(name: "Factory", catno: "F2")]),
-            Release(id: 2, artist: "B", title: "Two", genres: ["Electronic"], styles: ["Techno"], formats: ["CD", "DVD"],
+            Release(id: 2, artist: "B", title: "Two", genres: ["Electronic"], styles: ["Techno"], formats: ["CD, Album", "DVD"],
                     year: 1994, country: "Germany", labels: [.init(name: "Tresor", catno: "T1"), .init(name: "NovaMute", catno: "N1")]),
-            Release(id: 3, artist: "C", title: "Three", genres: ["Jazz"], styles: [], formats: ["Vinyl"],
+            Release(id: 3, artist: "C", title: "Three", genres: ["Jazz"], styles: [], formats: ["Vinyl, LP, Album, Reissue"],
                     year: nil, country: nil, labels: []),
         ]
         let months = (0..<3).map { Date(timeIntervalSince1970: 1_704_067_200 + Double($0) * 2_678_400 + 3600) }
@@ -36,8 +36,12 @@ import Testing
         var bars = 0
         for (dimension, counts) in statistics.dimensions {
             #expect(!counts.isEmpty, "\(dimension)")
-            for count in counts {
-                let facet = StatisticsFacet(dimension, count.key)
+            // The format chart's second level (descriptions within a medium) lists too.
+            let facets = counts.flatMap { count in
+                [(count, StatisticsFacet(dimension, count.key))]
+                    + count.children.map { ($0, StatisticsFacet(dimension, count.key, detail: $0.key)) }
+            }
+            for (count, facet) in facets {
                 let window = try await store.window(CollectionQuery(window: RowWindow(offset: 0, limit: 100), facet: facet))
                 #expect(window.outline.rowCount == count.count, "\(facet)")
                 #expect(window.rows.count == count.count, "\(facet)")
@@ -51,6 +55,10 @@ import Testing
             }
         }
         #expect(bars > 20)
+        // Formats by medium: "Vinyl" and "Vinyl, LP, …" are LPs, the collector's 7" apart.
+        let formats = try #require(statistics.counts(.format))
+        #expect(formats.map(\.key) == ["LP", "CD", "7\""], "\(formats)")
+        #expect(formats.first?.children.map(\.key) == ["Album", "Reissue"], "\(formats)")
         // The statistics screen's places chart has a "no place" bar, which lists those copies.
         let screen = try await store.statistics(dimensions: [.location], placeless: true)
         let none = try #require(screen.counts(.location)?.first { $0.key == StatisticsFacet.noPlace })

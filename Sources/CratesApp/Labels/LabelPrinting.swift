@@ -101,14 +101,33 @@ public struct LabelPrinting: Sendable {
         return (try LabelDocument(labels: labels, contents: contents, layout: layout, options: request.options), leftOut)
     }
 
+    /// What `write` wrote, in words.
+    public struct Written: Hashable, Sendable {
+        /// "Wrote 3 labels on 1 page (a4-3x7) to labels.pdf; …".
+        public var summary: String
+        /// One line per label whose title was cut to fit, naming its code and whole title.
+        public var cut: [String]
+    }
+
     /// Lays out and writes the PDF to `path` (`-`: standard output), replacing it atomically;
     /// returns what was written, in words.
-    public func write(_ request: Request, to path: String) async throws -> String {
+    public func write(_ request: Request, to path: String) async throws -> Written {
         let (document, leftOut) = try await prepared(request)
         let bytes = try document.pdf()
         // Never over the collection's own files.
         try ExportFile.write(bytes: bytes, to: path, sparing: store.path)
-        return Self.summary(document.plan, path: path) + Self.leftOutSentence(leftOut)
+        return Written(
+            summary: Self.summary(document.plan, path: path) + Self.leftOutSentence(leftOut),
+            cut: document.plan.cut.map(Self.cutSentence))
+    }
+
+    /// "label 2900000000018 cut to fit: "Living Room Record Shelf…" of "Living Room Record
+    /// Shelf by the Window"": the label still scans as its place or copy (the code is whole),
+    /// but its text reads shorter than the name.
+    static func cutSentence(_ label: PlacedLabel) -> String {
+        let shown = label.texts.first?.text ?? ""
+        let whole = label.cutFrom ?? ""
+        return "label \(label.code.canonical) cut to fit: \"\(ControlCharacters.cleaned(shown))\" of \"\(ControlCharacters.cleaned(whole))\""
     }
 
     /// "; 1 place left out: Attic (#1000000000): a label code holds ids up to 999,999,999".

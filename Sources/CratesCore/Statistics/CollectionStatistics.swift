@@ -54,9 +54,13 @@ public struct CollectionStatistics: Hashable, Sendable {
     public struct Count: Hashable, Sendable {
         public var key: String
         public var count: Int
-        public init(key: String, count: Int) {
+        /// The second level within this value, largest first (the format chart's
+        /// descriptions within a medium: "Album", "Reissue"); empty for the other charts.
+        public var children: [Count]
+        public init(key: String, count: Int, children: [Count] = []) {
             self.key = key
             self.count = count
+            self.children = children
         }
     }
 
@@ -96,12 +100,19 @@ public struct CollectionStatistics: Hashable, Sendable {
     }
 
     /// One JSON object: `totals`, then one array of `{"key", "count"}` per dimension, named
-    /// as the dimension, then `spent` (`Spending.json`) when it was asked.
+    /// as the dimension (the format's members with their `descriptions`, an array of the
+    /// same), then `spent` (`Spending.json`) when it was asked.
     public var json: String {
         let totals = self.totals.named.map { "\(JSONStringLiteral.quoted($0.key)):\($0.value)" }.joined(separator: ",")
         var parts = ["\"totals\":{\(totals)}"]
         for entry in dimensions {
-            let counts = entry.counts.map { "{\"key\":\(JSONStringLiteral.quoted($0.key)),\"count\":\($0.count)}" }
+            func object(_ count: Count, second: Bool) -> String {
+                let head = "\"key\":\(JSONStringLiteral.quoted(count.key)),\"count\":\(count.count)"
+                guard second else { return "{\(head)}" }
+                let children = count.children.map { object($0, second: false) }.joined(separator: ",")
+                return "{\(head),\"descriptions\":[\(children)]}"
+            }
+            let counts = entry.counts.map { object($0, second: entry.dimension == .format) }
             parts.append("\(JSONStringLiteral.quoted(entry.dimension.rawValue)):[\(counts.joined(separator: ","))]")
         }
         if let spending { parts.append("\"spent\":\(spending.json)") }
@@ -121,7 +132,9 @@ public enum StatisticsDimension: String, Hashable, Sendable, CaseIterable {
     case decade
     /// The year shown.
     case year
-    /// The format shown (the collector's, else Discogs' formats joined with " + ").
+    /// The medium of the format shown (`FormatMedium`: LP, 12", CD…), each with its
+    /// descriptions as a second level (the format shown is the collector's, else Discogs'
+    /// formats joined with " + ").
     case format
     /// The country shown.
     case country
@@ -168,10 +181,14 @@ public struct StatisticsFacet: Hashable, Sendable, CustomStringConvertible {
     public var dimension: StatisticsDimension
     /// The bar's key, as the statistics give it ("Rock", "1970s", a place's path).
     public var key: String
+    /// A second level's key within `key` (a description within a format's medium), nil
+    /// for a first-level bar.
+    public var detail: String?
 
-    public init(_ dimension: StatisticsDimension, _ key: String) {
+    public init(_ dimension: StatisticsDimension, _ key: String, detail: String? = nil) {
         self.dimension = dimension
         self.key = key
+        self.detail = detail
     }
 
     /// The places chart's bar of the copies in no place (the statistics screen's; `crates
@@ -186,6 +203,6 @@ public struct StatisticsFacet: Hashable, Sendable, CustomStringConvertible {
             case .grade: "media grade"
             default: dimension.rawValue
             }
-        return "\(name) \(key)"
+        return "\(name) \(key)" + (detail.map { " › \($0)" } ?? "")
     }
 }

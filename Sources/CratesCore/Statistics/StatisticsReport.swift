@@ -35,8 +35,17 @@ public enum StatisticsReport {
                 lines.append(Line(text: "  (none)", kind: .none))
                 continue
             }
-            for (count, text) in zip(entry.counts, BarChart.lines(entry.counts, width: width)) {
-                lines.append(Line(text: text, kind: .bar, facet: StatisticsFacet(entry.dimension, count.key)))
+            // A second level follows its bar, indented, on the same scale.
+            var bars: [(count: CollectionStatistics.Count, facet: StatisticsFacet)] = []
+            for count in entry.counts {
+                bars.append((count, StatisticsFacet(entry.dimension, count.key)))
+                for child in count.children {
+                    bars.append((.init(key: "  " + child.key, count: child.count),
+                                 StatisticsFacet(entry.dimension, count.key, detail: child.key)))
+                }
+            }
+            for (bar, text) in zip(bars, BarChart.lines(bars.map(\.count), width: width)) {
+                lines.append(Line(text: text, kind: .bar, facet: bar.facet))
             }
         }
         for line in statistics.spending?.textLines ?? [] {

@@ -133,7 +133,13 @@ extension CollectionStore {
         case .year:
             return ("\(year) > 0 AND \(year) = ?", [Int(key) ?? -1])
         case .format:
-            return ("coalesce(r.ownFormat, \(release("formatSummary"))) = ?", [key])
+            // The texts of the bar's medium (and description), as the chart grouped them.
+            let texts = try String.fetchAll(db, sql: """
+                SELECT DISTINCT coalesce(r.ownFormat, rel.formatSummary) AS format
+                FROM record r LEFT JOIN release rel ON rel.id = r.releaseID WHERE format IS NOT NULL
+                """).filter { FormatMedium.counts($0, in: key, detail: facet.detail) }
+            return ("coalesce(r.ownFormat, \(release("formatSummary"))) IN (SELECT value FROM json_each(?))",
+                    ["[" + texts.map(JSONStringLiteral.quoted).joined(separator: ",") + "]"])
         case .country:
             return ("coalesce(r.ownCountry, \(release("country"))) = ?", [key])
         case .style:

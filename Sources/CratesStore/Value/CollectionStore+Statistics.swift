@@ -92,6 +92,9 @@ extension CollectionStore {
             switch dimension {
             case .genre:
                 counts = counts.map { .init(key: SortKey.sectionName(fromKey: $0.key), count: $0.count) }
+            case .format:
+                // Counted by whole text in SQL (few distinct texts), grouped by medium in Core.
+                counts = FormatMedium.chart(counts)
             case .location:
                 let tree = try fetchTree(db)
                 counts = counts.map { .init(key: tree.location(Int64($0.key) ?? 0)?.pathText ?? "#\($0.key)", count: $0.count) }

@@ -22,7 +22,9 @@ struct StatsCommand: ParsableCommand {
             it has no value for (a year not known, no place).
 
             Dimensions: \(StatisticsDimension.allCases.map(\.rawValue).joined(separator: ", ")). \
-            location is the place a copy is in directly; added is copies added per month (UTC).
+            location is the place a copy is in directly; added is copies added per month (UTC); \
+            format is by medium (\(FormatMedium.allCases.map(\.rawValue).joined(separator: ", "))), \
+            each with its descriptions (Album, Reissue…) indented under it.
 
             Without --by, what you spent on the copies whose price paid is known (`crates \
             edit --paid`) follows: per year bought and by where bought, summed per currency \
@@ -30,7 +32,8 @@ struct StatsCommand: ParsableCommand {
 
             With --json, one JSON object: "totals" (records, copies, matched, waiting, \
             handEntered, withoutBarcode, inPlaces, graded), then one array per dimension of \
-            {"key", "count"} objects, in the order of the charts; without --by, "spent": \
+            {"key", "count"} objects, in the order of the charts (a format's with its \
+            "descriptions", an array of the same); without --by, "spent": \
             {"perYear", "byPlaceBought"}, arrays of {"key", "currency", "amount", "copies"}.
 
             Examples:

@@ -81,8 +81,9 @@ struct LabelsCommand: ParsableCommand {
             skip: skip, bleed: bleed, dpi: dpi)
         let output = self.output
         do {
-            let summary = try blocking { try await printing.write(request, to: output) }
-            StandardStreams.errLine(summary)
+            let written = try blocking { try await printing.write(request, to: output) }
+            for line in written.cut { StandardStreams.errLine(line) }
+            StandardStreams.errLine(written.summary)
         } catch {
             throw CLIError("\(error)")
         }

@@ -13,7 +13,7 @@ struct StatsCommandTests {
     /// styles, formats, years, countries, labels and months.
     static func seed(_ store: CollectionStore) async throws {
         let releases = [
-            Release(id: 1, artist: "A", title: "One", genres: ["Rock"], styles: ["Punk", "Post-Punk"], formats: ["Vinyl"],
+            Release(id: 1, artist: "A", title: "One", genres: ["Rock"], styles: ["Punk", "Post-Punk"], formats: ["Vinyl, LP, Album"],
                     year: 1979, country: "UK", labels: [.init(name: "Factory", catno: "FACT 10")]),
             Release(id: 2, artist: "B", title: "Two", genres: ["Electronic", "Pop"], styles: ["Techno"], formats: ["CD", "DVD"],
                     year: 1994, country: "Germany", labels: [.init(name: "Tresor", catno: "T1"), .init(name: "NovaMute", catno: "N1")]),
@@ -91,7 +91,9 @@ struct StatsCommandTests {
             count("year", year.map(String.init))
             count("decade", year.map { "\($0 / 10 * 10)s" })
             let formats = (release?["formats"] as? [String] ?? []).joined(separator: " + ")
-            count("format", collector["format"] as? String ?? formats)
+            // By medium, the first level of the format chart.
+            let format = collector["format"] as? String ?? formats
+            count("format", format.isEmpty ? nil : FormatMedium.of(format).rawValue)
             count("country", collector["country"] as? String ?? release?["country"] as? String)
             if let label = collector["label"] as? String {
                 count("label", label)
@@ -176,6 +178,25 @@ struct StatsCommandTests {
             decades.contains { $0.hasPrefix(decade) }
         })
         #expect(decades.count >= 3, "\(decades)")
+    }
+
+    @Test("formats by medium, each with its descriptions under it, in text and JSON")
+    func formatsByMedium() async throws {
+        let sandbox = try CommandSandbox()
+        try await Self.seed(try sandbox.openStore())
+        let text = try await sandbox.crates(["stats", "--by", "format"])
+        #expect(text.status == 0, "\(text)")
+        let chart = Array(text.stdoutLines.drop { $0 != "Formats" }.dropFirst().prefix { !$0.isEmpty })
+        #expect(chart.first?.hasPrefix("LP ") == true, "\(chart)")
+        #expect(chart.contains { $0.hasPrefix("  Album ") }, "\(chart)")
+        #expect(!chart.contains { $0.hasPrefix("Vinyl") }, "whole format texts are not counted: \(chart)")
+        let json = try await sandbox.crates(["stats", "--json", "--by", "format"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let formats = try #require(object["format"] as? [[String: Any]])
+        let lp = try #require(formats.first { $0["key"] as? String == "LP" })
+        let descriptions = try #require(lp["descriptions"] as? [[String: Any]])
+        #expect(descriptions.first?["key"] as? String == "Album", "\(lp)")
+        #expect(Set(formats.compactMap { $0["key"] as? String }).isSubset(of: FormatMedium.allCases.map(\.rawValue)))
     }
 
     @Test("a bad --by names the dimensions (usage error)")

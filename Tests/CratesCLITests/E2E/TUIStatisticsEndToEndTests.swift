@@ -57,6 +57,47 @@ struct TUIStatisticsEndToEndTests {
         #expect(try await tmux.exitReport().status == 0)
     }
 
+    @Test("the formats' chart: media with their descriptions under them; Enter on a description lists its copies; Esc: back")
+    func formatsByMedium() async throws {
+        let sandbox = try CommandSandbox()
+        try await StatsCommandTests.seed(try sandbox.openStore())
+        let stats = try await sandbox.crates(["stats", "--json", "--by", "format"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
+        let formats = try #require(object["format"] as? [[String: Any]])
+        let top = try #require(formats.first)
+        #expect(top["key"] as? String == "LP", "\(formats)")
+        let topCount = try #require(top["count"] as? Int)
+        let description = try #require((top["descriptions"] as? [[String: Any]])?.first)
+        let descriptionKey = try #require(description["key"] as? String)
+        let descriptionCount = try #require(description["count"] as? Int)
+
+        let tmux = try await sandbox.sandbox.start(width: 100, height: 60)
+        try await tmux.waitFor(text: "60 records")
+        try await tmux.press("#")
+        try await tmux.waitFor("every chart counted") { lines in
+            lines.contains { $0.hasPrefix(" Styles") } && !lines.contains { $0.contains("Counting the other charts…") }
+        }
+        // Genres, styles, decades, years, formats (tall enough for a bar's descriptions under it).
+        for _ in 0..<4 { try await tmux.press("Tab") }
+        try await tmux.waitFor("the formats' chart, by medium, descriptions indented") { lines in
+            guard let heading = lines.firstIndex(where: { $0.hasPrefix(" Formats") }), heading + 2 < lines.count else { return false }
+            return lines[heading + 1].hasPrefix(" LP ") && lines[heading + 1].hasSuffix(" \(topCount)")
+                && lines[heading + 2].hasPrefix("   \(descriptionKey) ") && lines[heading + 2].hasSuffix(" \(descriptionCount)")
+        }
+        try await tmux.press("Enter")
+        try await tmux.waitFor(text: "crates · format LP: \(topCount) cop")
+        try await tmux.press("Escape")
+        try await tmux.waitFor(text: "crates · statistics")
+        try await tmux.press("j")
+        try await tmux.press("Enter")
+        try await tmux.waitFor(text: "crates · format LP › \(descriptionKey): \(descriptionCount) cop")
+        try await tmux.press("Escape")
+        try await tmux.waitFor(text: "crates · statistics")
+        try await tmux.press("q")
+        try await tmux.press("q")
+        #expect(try await tmux.exitReport().status == 0)
+    }
+
     @Test("a configuration file that does not parse: said on the status line as the UI starts, with its line")
     func brokenConfigurationOnStatusLine() async throws {
         let sandbox = try TUIEndToEndTests.Sandbox()

@@ -204,17 +204,46 @@ struct LabelsCommandTests {
         #expect(third.hasSuffix("Shelf 2 › Crate A3"), "\(third)")
     }
 
-    @Test("bad input is refused with its message and nothing is written: an unknown layout, a name longer than a label, …")
+    @Test("one rule: a place's long name is cut with … as a copy's long title is, standard error names both, both decode")
+    func longTitlesCut() async throws {
+        let sandbox = try CommandSandbox()
+        let store = try sandbox.openStore()
+        let long = "The crate of the long winter evenings by the fire, top shelf"
+        let place = try await store.addLocation(name: long, in: nil)
+        let short = try await store.addLocation(name: "Crate A3", in: nil)
+        let copy = try await store.add(NewRecord(
+            gtin: Fixtures.gtin(1), addMethod: .typed, locationID: short.id,
+            release: Seed.release(7, artist: "Godspeed You! Black Emperor",
+                                  title: "Lift Your Skinny Fists Like Antennas to Heaven", genre: "Rock")))
+        let pdf = sandbox.directory.appendingPathComponent("labels.pdf")
+        let places = try await Self.run(sandbox, ["--all", "--layout", "a4-3x7", "-o", pdf.path])
+        #expect(places.status == 0, "\(places)")
+        let placeCode = try #require(place.code).digits
+        let lines = places.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(places)")
+        #expect(lines.first?.hasPrefix("label \(placeCode) cut to fit: \"The crate of") == true, "\(places)")
+        #expect(lines.first?.hasSuffix("…\" of \"\(long)\"") == true, "\(places)")
+        #expect(lines.last?.hasPrefix("Wrote 2 labels on 1 page (a4-3x7)") == true, "\(places)")
+        #expect(try await PDFTools.decode(pdf, page: 1).sorted()
+            == ["EAN-13:\(placeCode)", "EAN-13:\(try #require(short.code).digits)"].sorted())
+        #expect(try await PDFTools.text(pdf).contains("…"))
+
+        let copies = try await Self.run(sandbox, ["--records", "\(copy.id)", "--layout", "roll-29x90", "-o", pdf.path])
+        #expect(copies.status == 0, "\(copies)")
+        #expect(copies.stderr.hasPrefix("label 2910000000017 cut to fit: \"Godspeed You! Black Emperor"), "\(copies)")
+        #expect(copies.stderr.contains("Lift Your Skinny Fists Like Antennas to Heaven\"\n"), "\(copies)")
+        #expect(try await PDFTools.decode(pdf, page: 1) == ["EAN-13:2910000000017"])
+    }
+
+    @Test("bad input is refused with its message and nothing is written: an unknown layout, a skip too far, …")
     func badInput() async throws {
         let sandbox = try CommandSandbox()
         let store = try sandbox.openStore()
         _ = try await store.addLocation(name: "Crate A3", in: nil)
-        _ = try await store.addLocation(name: "The crate of the long winter evenings by the fire, top shelf", in: nil)
         let pdf = sandbox.directory.appendingPathComponent("labels.pdf")
         try Data("old".utf8).write(to: pdf)
         let cases: [([String], String)] = [
             (["Crate A3", "--layout", "a4-3x8"], "unknown layout \"a4-3x8\": use one of a4-3x7, letter-3x10, roll-62, roll-29x90"),
-            (["--all", "--layout", "a4-3x7"], "name longer than a label: \"The crate of the long winter evenings by the fire, top shelf\" needs"),
             (["Crate A3", "--layout", "a4-3x7", "--skip", "21"], "skip 21: a sheet of a4-3x7 has 21 positions, so at most 20 can be skipped"),
             (["Crate A3", "--layout", "sheet:a4:9x9:label=99x99"], "custom sheet \"sheet:a4:9x9:label=99x99\""),
             (["Crate A3", "--contents", "--layout", "roll-29x90"], "contents lists need a sheet layout"),
