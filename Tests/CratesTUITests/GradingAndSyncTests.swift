@@ -70,6 +70,40 @@ struct GradingAndSyncTests {
         #expect(h.state.syncQuestion == nil)
     }
 
+    @Test("the first sync's plan asks y/N: y runs it as planned, anything else cancels with nothing sent")
+    func firstSyncPlan() {
+        var h = Harness()
+        #expect(h.type("S") == [.session(.sync)])
+        let plan = SyncPlan(push: 121, folder: "Uncategorized", pull: 13, conflicts: 1)
+        h.send(.syncPlan(plan))
+        #expect(h.lines[23] == "First sync: push 121 copies to Uncategorized, pull 13, 1 conflict: go? (y/N)")
+        #expect(!h.lines[22].contains("Syncing"), "the question stands alone: \(h.lines)")
+        #expect(h.type("y") == [.session(.syncAsPlanned)])
+        #expect(h.state.syncQuestion == nil)
+
+        h.send(.syncPlan(plan))
+        #expect(h.type("n").isEmpty)
+        #expect(h.lines[23] == "Not synced: nothing sent to Discogs, nothing changed here")
+        h.send(.syncPlan(SyncPlan(push: 1, folder: "Uncategorized", pull: 0, conflicts: 0)))
+        #expect(h.lines[23] == "First sync: push 1 copy to Uncategorized, pull 0, 0 conflicts: go? (y/N)")
+        #expect(h.type("S").isEmpty, "any other key cancels; it is not taken as a command")
+        #expect(h.state.syncQuestion == nil)
+    }
+
+    @Test("while a sync runs, the status line shows the time it has left at Discogs' rate")
+    func syncTimeLeft() {
+        var h = Harness()
+        h.send(.sync(.pushing(done: 53, total: 199)))
+        h.send(.syncTimeLeft(150))
+        #expect(h.lines[22].contains("sync: pushing 53/199 · 3 min left"), "\(h.lines)")
+        h.send(.sync(.pushing(done: 54, total: 199)))
+        #expect(h.lines[22].contains("sync: pushing 54/199 · 3 min left"), "\(h.lines)")
+        h.send(.sync(.idle))
+        #expect(!h.lines[22].contains("left"))
+        h.send(.sync(.reading(done: 100, total: 5_000)))
+        #expect(h.lines[22].contains("sync: reading 100/5,000") && !h.lines[22].contains("left"), "a new sync starts without the old figure")
+    }
+
     @Test("a narrow status line keeps the sync as its short form")
     func narrowStatus() {
         var h = Harness(width: 40, height: 10)

@@ -72,6 +72,8 @@ extension CollectionSession {
                 try await grade(recordID, change)
             case .sync:
                 startSync()
+            case .syncAsPlanned:
+                startSync(asPlanned: true)
             case .removeFromDiscogs(let instanceIDs):
                 startRemoval(instanceIDs)
             case .signIn(let request):

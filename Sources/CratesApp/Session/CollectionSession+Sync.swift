@@ -16,8 +16,10 @@ extension CollectionSession {
     }
 
     /// Starts a sync in the background, unless one runs already; the status line follows it
-    /// and its summary ends on the message line.
-    func startSync() {
+    /// (with the time left) and its summary ends on the message line. Until a sync with the
+    /// account has ended whole, the first is a dry run whose plan is asked about
+    /// (`SessionEvent.syncPlan`); `asPlanned`, the yes to it, runs the sync itself.
+    func startSync(asPlanned: Bool = false) {
         guard let access = discogs, access.signedIn else {
             post(.message("Sync needs Discogs: \(DiscogsAccessError.notSignedIn.inTheUI)", isError: true))
             return
@@ -27,11 +29,29 @@ extension CollectionSession {
             return
         }
         let post = self.post
+        let timeLeft = SyncTimeLeft(limiter: access.client.rateLimiter, post: post)
         let sync = DiscogsSync(
-            store: store, access: access, configuredFolder: SyncFolder.configured(), progress: { post(.sync($0)) })
+            store: store, access: access, configuredFolder: SyncFolder.configured(),
+            progress: { status in
+                post(.sync(status))
+                timeLeft.show(status)
+            })
         spawn {
             defer { self.end() }
+            if !asPlanned, await !self.syncCompletedBefore() {
+                let plan = await sync.run(DiscogsSync.Options(dryRun: true))
+                await timeLeft.finish()
+                post(.sync(.idle))
+                if let failure = plan.failure {
+                    post(.message("Sync with Discogs not begun: \(failure)", isError: true))
+                } else {
+                    post(.syncPlan(SyncPlan(
+                        push: plan.pushed, folder: plan.folder ?? "", pull: plan.pulled, conflicts: plan.conflicts.count)))
+                }
+                return
+            }
             let report = await sync.run(DiscogsSync.Options())
+            await timeLeft.finish()
             self.state.withLock { $0.syncReport = report }
             self.finished(report)
             if report.failure == nil, !report.deletedHere.isEmpty {
@@ -109,6 +129,12 @@ extension CollectionSession {
             else if let gtin { try await store.discogsCopies(ofBarcode: gtin) }
             else { 0 }
         return DiscogsOwnership.text(copies: copies)
+    }
+
+    /// Whether a sync with the account has ended whole (an unreadable store: taken as not,
+    /// so that the plan is shown rather than skipped).
+    private func syncCompletedBefore() async -> Bool {
+        (try? await store.discogsSyncCompleted()) ?? false
     }
 
     private func finished(_ report: SyncReport) {

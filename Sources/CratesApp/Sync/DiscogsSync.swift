@@ -174,12 +174,14 @@ struct SyncRun {
             case .success(let id): target = id
             case .failure(let failure): throw failure
             }
+            report.folder = folders.first { $0.id == target }?.name ?? "folder \(target)"
             let listing = try await readListing()
             listingProblem = listing.problem
             try await afterListing(listing)
             try await push(to: target)
             try await syncWantlist()
             if let listingProblem { throw SyncError.incompleteListing(listingProblem, readings: DiscogsSync.listingReadings) }
+            if !options.dryRun { try await store.markDiscogsSyncCompleted(at: Date()) }
         } catch {
             report.failure = SyncError.from(error)
         }

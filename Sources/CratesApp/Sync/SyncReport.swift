@@ -93,6 +93,8 @@ public struct SyncReport: Sendable {
     public var pulled = 0
     /// Copies added to Discogs.
     public var pushed = 0
+    /// The name of the folder new copies go to (nil until the folders were read).
+    public var folder: String?
     /// Copies and instances linked as one (a first sync, or a copy added on both sides).
     public var linked = 0
     /// Copies whose values came from Discogs, and copies whose values were written there.

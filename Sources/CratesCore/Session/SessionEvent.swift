@@ -47,6 +47,11 @@ public enum SessionEvent: Sendable {
     case sync(SyncStatus)
     /// A question after a sync (y/N).
     case syncQuestion(SyncQuestion)
+    /// The first sync's plan, worked out without writing anything: asked about (y/N) before
+    /// `SessionRequest.syncAsPlanned` runs it.
+    case syncPlan(SyncPlan)
+    /// The time the running sync has left at Discogs' rate, in seconds (nil: not known).
+    case syncTimeLeft(Double?)
     /// The sign-in form's answers (`SessionRequest.signIn`).
     case signIn(SignInEvent)
     /// The copies in conflict with the Discogs collection (`SessionRequest.loadSyncConflicts`).

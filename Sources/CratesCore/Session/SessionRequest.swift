@@ -61,6 +61,9 @@ public enum SessionRequest: Equatable, Sendable {
     case grade(recordID: Int64, CopyGradingChange)
     /// Syncs the collection with the user's Discogs collection, both ways (`S`).
     case sync
+    /// The yes to the first sync's plan (`SessionEvent.syncPlan`): the sync itself, without
+    /// planning again.
+    case syncAsPlanned
     /// Removes from the Discogs collection these instances, whose copies were deleted in
     /// crates (the yes to the question a sync asks).
     case removeFromDiscogs(instanceIDs: [Int64])

@@ -25,6 +25,13 @@ public enum SyncStatus: Equatable, Sendable {
         }
     }
 
+    /// The text with the time left at Discogs' rate: "sync: pushing 53/199 · 3 min left".
+    public func text(secondsLeft: Double?) -> String? {
+        guard let text else { return nil }
+        guard let secondsLeft, secondsLeft > 0 else { return text }
+        return text + " · " + ProgressText.duration(secondsLeft) + " left"
+    }
+
     /// The short form, for a narrow status line.
     public var shortText: String? { self == .idle ? nil : "syncing" }
 }

@@ -28,6 +28,24 @@ extension CollectionStore {
         }
     }
 
+    /// Whether a sync with the account has ended whole: until one has, the collection UI
+    /// shows what the first would do and asks before it runs.
+    public func discogsSyncCompleted() async throws(StoreError) -> Bool {
+        try await read { db in
+            try Bool.fetchOne(db, sql: "SELECT lastSyncAt IS NOT NULL FROM discogsAccount WHERE id = 1") ?? false
+        }
+    }
+
+    /// Records that a sync ended whole. Written once, at the first: a later sync that
+    /// changes nothing writes nothing.
+    public func markDiscogsSyncCompleted(at date: Date) async throws(StoreError) {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE discogsAccount SET lastSyncAt = ? WHERE id = 1 AND lastSyncAt IS NULL",
+                arguments: [date.timeIntervalSince1970])
+        }
+    }
+
     /// Keeps the folders' names as Discogs listed them; written only when they changed.
     public func setDiscogsFolders(_ folders: [DiscogsCollectionFolder]) async throws(StoreError) {
         let wanted = Dictionary(folders.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })

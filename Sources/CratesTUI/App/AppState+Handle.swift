@@ -82,9 +82,18 @@ extension AppState {
         case .message(let text, let isError):
             say(text, isError: isError)
         case .sync(let status):
+            // A sync's figure is its own: none is carried over to the next.
+            if status == .idle { syncSecondsLeft = nil }
             sync = status
+        case .syncTimeLeft(let seconds):
+            syncSecondsLeft = seconds
         case .syncQuestion(let question):
             syncQuestion = question
+        case .syncPlan(let plan):
+            // Asked alone: nothing was done yet, so no earlier message stands above it or
+            // is repeated after the answer.
+            message = nil
+            syncQuestion = SyncQuestion(text: plan.question, yes: .syncAsPlanned, declined: SyncPlan.declined)
         case .syncConflicts(let conflicts):
             applyConflicts(conflicts)
         case .cameraScan(let scan):

@@ -153,6 +153,8 @@ public struct AppState: Sendable {
     public internal(set) var cameraSeen = false
     /// A Discogs sync's progress (`S`).
     public internal(set) var sync: SyncStatus = .idle
+    /// The seconds the running sync has left at Discogs' rate (nil: not known yet).
+    public internal(set) var syncSecondsLeft: Double?
     /// A sync's question waiting in the status line (y/N).
     public internal(set) var syncQuestion: SyncQuestion?
     public internal(set) var waiting = 0

@@ -214,7 +214,7 @@ extension AppState {
         parts.append(
             ("\(list.totalRecords.grouped) \(list.totalRecords == 1 ? "record" : "records")", "\(list.totalRecords.grouped) rec"))
         if waiting > 0 { parts.append(("\(waiting.grouped) waiting", "\(waiting.grouped) wait")) }
-        if let long = sync.text, let short = sync.shortText { parts.append((long, short)) }
+        if let long = sync.text(secondsLeft: syncSecondsLeft), let short = sync.shortText { parts.append((long, short)) }
         parts.append((discogs.text, discogs.shortText))
         if camera != .noDaemon || cameraSeen, let long = camera.text, let short = camera.shortText { parts.append((long, short)) }
         // Too wide: the least important facts take their short forms first, so that on a

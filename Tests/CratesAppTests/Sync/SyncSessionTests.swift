@@ -20,6 +20,9 @@ struct SyncSessionTests {
 
             session.perform(.sync)
             _ = try await log.first("the listing's progress") { if case .sync(.reading(let done, _)) = $0, done == 2 { true } else { nil } }
+            // The first sync with the account: its plan is asked about first.
+            _ = try await log.first("the plan") { if case .syncPlan(let plan) = $0 { plan } else { nil } }
+            session.perform(.syncAsPlanned)
             let summary = try await log.first("the summary") { event -> String? in
                 if case .message(let text, false) = event, text.hasPrefix("Synced with Discogs") { return text }
                 return nil
@@ -48,6 +51,50 @@ struct SyncSessionTests {
             }
             // The scanned copy is a third copy: it went to Discogs; the deleted one left it.
             #expect(try await bench.instances().count == 2)
+        }
+    }
+
+    @Test("the first S plans without writing on either side and asks; the yes runs it, with the time left; a later S runs at once")
+    func firstSyncPlan() async throws {
+        let bench = try await SyncBench.start()
+        try await bench.collection.seed(#"{"instances": [{"release_id": 5134861, "rating": 3}]}"#)
+        try await bench.addCopy(SyncReleases.stockholm, at: SyncReleases.day(1))
+        try await bench.addCopy(SyncReleases.likemind, at: SyncReleases.day(2))
+        let before = try await bench.exported()
+        let log = EventLog()
+        let session = CollectionSession(store: bench.store, discogs: try bench.access(), lookups: false, scanner: nil, post: log.post)
+        try await running(session) {
+            session.perform(.sync)
+            let plan = try await log.first("the plan") { if case .syncPlan(let plan) = $0 { plan } else { nil } }
+            #expect(plan == SyncPlan(push: 2, folder: "Uncategorized", pull: 1, conflicts: 0))
+            #expect(plan.question == "First sync: push 2 copies to Uncategorized, pull 1, 0 conflicts: go?")
+            // Nothing written before the yes: no request that writes reached Discogs, and the
+            // collection is as it was (no copy pulled, no account or link recorded).
+            let stats = try await bench.collection.stats()
+            #expect(stats.writes == 0, "\(stats.requests)")
+            #expect(try await bench.instances().count == 1)
+            #expect(try await bench.exported() == before)
+            #expect(try await bench.store.discogsAccount() == nil)
+            #expect(log.count { if case .message(let text, _) = $0 { text.hasPrefix("Sync") || text.hasPrefix("Dry run") } else { false } } == 0,
+                    "no summary: nothing was synced")
+
+            session.perform(.syncAsPlanned)
+            let summary = try await log.first("the summary") { event -> String? in
+                if case .message(let text, false) = event, text.hasPrefix("Synced with Discogs") { return text }
+                return nil
+            }
+            #expect(summary.hasPrefix("Synced with Discogs (DamIDhagor): 1 pulled, 2 pushed,"), "\(summary)")
+            #expect(try await bench.instances().count == 3)
+            #expect(log.count { if case .syncTimeLeft = $0 { true } else { false } } > 0, "the pushes' time left was worked out")
+            #expect(try await bench.store.discogsSyncCompleted())
+
+            // A sync has ended whole: the next S syncs at once.
+            session.perform(.sync)
+            _ = try await log.first("the second summary") { event -> Bool? in
+                if case .message(let text, false) = event, text.hasPrefix("Synced with Discogs (DamIDhagor): 0 pulled, 0 pushed") { return true }
+                return nil
+            }
+            #expect(log.count { if case .syncPlan = $0 { true } else { false } } == 1)
         }
     }
 

@@ -29,6 +29,9 @@ struct TUISyncEndToEndTests {
         try await server.collection.waitUntilHeld()
         try await tmux.waitFor(text: "sync: reading 0")
         try await server.collection.release()
+        // The first sync with the account: its plan first, then the sync at y.
+        try await tmux.waitFor(text: "First sync: push 0 copies to Uncategorized, pull 1, 0 conflicts: go? (y/N)")
+        try await tmux.press("y")
         let screen = try await tmux.waitFor(text: "Synced with Discogs (DamIDhagor): 1 pulled")
         #expect(screen.contains { $0.contains("HammerFall — Glory To The Brave") })
         #expect(!screen.contains { $0.contains("sync: reading") }, "the progress is gone once done")
@@ -44,6 +47,53 @@ struct TUISyncEndToEndTests {
         try await tmux.waitFor(text: "Synced with Discogs (DamIDhagor): 0 pulled, 0 pushed, 0 linked, 1 updated")
         let instance = try #require(try await server.collection.dump().instances.first)
         #expect(instance.note(1) == "Near Mint (NM or M-)")
+        try await tmux.press("q")
+        #expect(try await tmux.exitReport().status == 0)
+    }
+
+    /// A copy here and another on Discogs, never synced: `S` shows what the first sync would
+    /// do and asks; n leaves both sides as they were (no request that writes reached the
+    /// server); the next `S` asks again, and y syncs.
+    @Test("the first S shows its plan and asks: n changes nothing on either side, y syncs")
+    func firstSyncAsks() async throws {
+        let sandbox = try TUIEndToEndTests.Sandbox()
+        let server = try await DiscogsTestServer.start(token: "tui-plan-token")
+        try await server.collection.seed(#"{"instances": [{"release_id": 5134861, "rating": 4}]}"#)
+        var environment = sandbox.environment
+        environment["CRATES_DISCOGS_API"] = server.base
+        let auth = try await ProcessRunner.crates(["auth", "--token"], environment: environment, stdin: Data("tui-plan-token\n".utf8))
+        #expect(auth.status == 0, "\(auth)")
+        _ = try await CollectionStore(path: sandbox.database).add(NewRecord(
+            gtin: Fixtures.gtin(1), addedAt: Seed.addedAt, addMethod: .typed,
+            release: Seed.release(1, artist: "Artist", title: "Stockholm", genre: "Electronic")))
+        let before = try await ProcessRunner.crates(["--db", sandbox.database, "list", "--json"], environment: environment)
+
+        let binary = try ProcessRunner.cratesBinary().path
+        let tmux = try await TmuxSession(
+            command: "\(TmuxSession.quote(binary)) --db \(TmuxSession.quote(sandbox.database)) --no-scanner",
+            environment: environment, width: 80, height: 24)
+        try await tmux.waitFor(text: "Artist — Stockholm")
+        try await tmux.press("S")
+        try await tmux.waitFor(text: "First sync: push 1 copy to Uncategorized, pull 1, 0 conflicts: go? (y/N)")
+        try await tmux.press("n")
+        var screen = try await tmux.waitFor(text: "Not synced: nothing sent to Discogs, nothing changed here")
+        #expect(!screen.contains { $0.contains("HammerFall") }, "nothing pulled: \(screen.joined(separator: "\n"))")
+        let stats = try await server.collection.stats()
+        #expect(stats.writes == 0, "no request that writes before y: \(stats.requests)")
+        #expect(try await server.collection.dump().instances.count == 1)
+        let after = try await ProcessRunner.crates(["--db", sandbox.database, "list", "--json"], environment: environment)
+        #expect(after.stdout == before.stdout, "the collection as it was")
+        #expect(try await CollectionStore(path: sandbox.database).discogsAccount() == nil)
+
+        try await tmux.press("S")
+        try await tmux.waitFor(text: "First sync: push 1 copy to Uncategorized, pull 1, 0 conflicts: go? (y/N)")
+        try await tmux.press("y")
+        screen = try await tmux.waitFor(text: "Synced with Discogs (DamIDhagor): 1 pulled, 1 pushed")
+        #expect(screen.contains { $0.contains("HammerFall — Glory To The Brave") })
+        #expect(try await server.collection.dump().instances.count == 2)
+        // A sync has ended whole: the next S syncs without asking.
+        try await tmux.press("S")
+        try await tmux.waitFor(text: "Synced with Discogs (DamIDhagor): 0 pulled, 0 pushed")
         try await tmux.press("q")
         #expect(try await tmux.exitReport().status == 0)
     }
