@@ -98,6 +98,8 @@ public enum TransportError: Error, Hashable, Sendable, LocalizedError, CustomStr
         case .timedOut(let seconds): "no answer within \(Self.format(seconds)) s"
         case .tls: "the secure connection failed (the certificate or the TLS handshake)"
         case .tooLarge(let limit): "the answer was longer than the \(limit) bytes crates reads"
+        // -1: no transfer began (libcurl not loaded, or no handle): its own words say why.
+        case .curl(-1, let message): "no transfer could begin: \(ControlCharacters.clipped(message))"
         case .curl(let code, _): "the transfer failed (libcurl error \(code))"
         case .cancelled: "cancelled"
         }

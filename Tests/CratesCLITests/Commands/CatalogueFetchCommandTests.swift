@@ -181,6 +181,23 @@ struct CatalogueFetchCommandTests {
         #expect(last.range == "bytes=60000-" && last.status == 206, "\(last)")
     }
 
+    @Test("libcurl that cannot be loaded: said in the loader's words, exit 1, nothing fetched or built")
+    func libcurlMissing() async throws {
+        let f = try await Fetching()
+        // A file named as libcurl that is no library: the dynamic loader refuses it, as it
+        // would a machine without libcurl. Only the first transfer loads libcurl.
+        let libraries = f.sandbox.directory.appendingPathComponent("libraries")
+        try FileManager.default.createDirectory(at: libraries, withIntermediateDirectories: true)
+        try Data("not a library".utf8).write(to: libraries.appendingPathComponent("libcurl.so.4"))
+        var environment = f.environment
+        environment["LD_LIBRARY_PATH"] = libraries.path
+        let result = try await ProcessRunner.crates(["catalogue", "fetch"], environment: environment, deadline: .seconds(300))
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("no transfer could begin: libcurl could not be loaded"), "\(result)")
+        #expect(try await f.site.stats().requests == 0, "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: f.cache), "\(result)")
+    }
+
     @Test("429 with Retry-After: stops at once, says the clock time to try again, and asks nothing before it (this run nor the next)")
     func tooManyRequests() async throws {
         let f = try await Fetching()
