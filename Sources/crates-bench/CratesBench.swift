@@ -17,6 +17,8 @@ import Foundation
 ///                                               and a 10,000-record move (scripts/bench-query.sh)
 ///     crates-bench import|add|claim|read --db PATH …
 ///     crates-bench descriptors|scand …           the tests' driver processes (Drivers, NetDrivers)
+///     crates-bench json [--dir Fixtures/discogs/releases] [--runs N]
+///                                               the JSON readers' speed (compact, parse, outline)
 ///     crates-bench generate-dump --out FILE [--releases N] [--seed N] [--faults no]
 ///                                               a realistic releases dump (scripts/bench-catalogue.sh)
 ///     crates-bench seed-check --db PATH --catalogue PATH --file GTINS [--copies N]
@@ -64,6 +66,10 @@ struct CratesBench {
                 let options = try Options(arguments, known: ["--db", "--runs"])
                 guard let path = options.values["--db"] else { throw UsageError("query needs --db PATH (scripts/bench-query.sh makes one)") }
                 try await QueryBenchmark(path: path, runs: try options.int("--runs", default: 3)).run()
+            } else if arguments.first == "json" {
+                arguments.removeFirst()
+                let options = try Options(arguments, known: ["--dir", "--runs"])
+                try JSONBenchmark(directory: options.values["--dir"] ?? "Fixtures/discogs/releases", runs: try options.int("--runs", default: 5)).run()
             } else if arguments.first == "generate-dump" {
                 arguments.removeFirst()
                 let options = try Options(arguments, known: ["--releases", "--seed", "--out", "--faults"])

@@ -27,7 +27,7 @@ struct JSONTextTests {
 
     @Test("nesting deeper than the limit is refused, not a stack overflow")
     func deep() {
-        let ok = String(repeating: "[", count: JSONText.maximumDepth) + String(repeating: "]", count: JSONText.maximumDepth)
+        let ok = String(repeating: "[", count: JSONReading.maximumDepth) + String(repeating: "]", count: JSONReading.maximumDepth)
         #expect(JSONText.compacted(ok) == ok)
         let tooDeep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(JSONText.compacted(tooDeep) == nil)
