@@ -29,7 +29,7 @@ extension CollectionSession {
             return
         }
         let post = self.post
-        let timeLeft = SyncTimeLeft(limiter: access.client.rateLimiter, post: post)
+        let timeLeft = SyncTimeLeft(limiter: access.client.rateLimiter) { post(.syncTimeLeft($0)) }
         let sync = DiscogsSync(
             store: store, access: access, configuredFolder: SyncFolder.configured(),
             progress: { status in
