@@ -37,9 +37,7 @@ final class CatalogueBuildProgress: Sendable {
             let bar = progress.fileSize.map { ProgressText.bar(Int(progress.fileBytesRead / 1024), Int($0 / 1024), width: 20) + " " } ?? ""
             let line = "Building \(bar)\(read) · \(NumberText.grouped(progress.releases)) releases · \(NumberText.grouped(Int(rate)))/s"
                 + (left.isEmpty ? "" : " · " + left) + skipped
-            let width = max(10, StandardStreams.terminalWidth - 1)
-            let shown = line.count > width ? String(line.prefix(width - 1)) + "…" : line
-            StandardStreams.err("\r\u{1B}[K" + shown)
+            StandardStreams.errStatusLine(fitted: line)
         } else {
             let due = state.withLock { state -> Bool in
                 guard state.lastPlain < 0 || progress.seconds - state.lastPlain >= plainInterval else { return false }
@@ -59,6 +57,6 @@ final class CatalogueBuildProgress: Sendable {
             defer { state.shown = false }
             return state.shown
         }
-        if shown { StandardStreams.err("\r\u{1B}[K") }
+        if shown { StandardStreams.errClearStatusLine() }
     }
 }

@@ -104,8 +104,7 @@ final class DownloadProgress: DownloadReporting {
         }
         guard let line else { return }
         if terminal {
-            let width = max(10, StandardStreams.terminalWidth - 1)
-            StandardStreams.errStatusLine(line.count > width ? String(line.prefix(width - 1)) + "…" : line)
+            StandardStreams.errStatusLine(fitted: line)
         } else {
             StandardStreams.err(line)
         }

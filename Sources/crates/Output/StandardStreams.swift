@@ -120,6 +120,16 @@ enum StandardStreams {
         writeError(statusLineRedraw + ControlCharacters.printable(line))
     }
 
+    /// `errStatusLine`, cut to the terminal's width first (with "…"): a line that wraps
+    /// cannot be redrawn in place.
+    static func errStatusLine(fitted line: String) {
+        errStatusLine(line.count > statusLineWidth ? String(line.prefix(statusLineWidth - 1)) + "…" : line)
+    }
+
+    /// The columns a progress bar's line may take: one fewer than the terminal's, and at
+    /// least 10.
+    static var statusLineWidth: Int { max(10, terminalWidth - 1) }
+
     /// Erases the progress bar's line (`errStatusLine`), leaving the cursor at its start.
     static func errClearStatusLine() {
         writeError(statusLineRedraw)

@@ -35,9 +35,7 @@ final class SyncProgressLine: Sendable {
                 guard terminal, let text = state.status.progressLine(secondsLeft: state.secondsLeft, rateWait: state.rateWait)
                 else { return }
                 state.shown = true
-                let width = max(10, StandardStreams.terminalWidth - 1)
-                let line = text.count > width ? String(text.prefix(width - 1)) + "…" : text
-                StandardStreams.errStatusLine(line)
+                StandardStreams.errStatusLine(fitted: text)
             }
         }
 
