@@ -1,6 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+import Synchronization
 
 /// Keeps descriptors 0, 1 and 2 open: a process started with one of them closed
 /// (`crates scand 2>&-`) would otherwise hand that number to the next file it opens, and
@@ -12,6 +13,20 @@ public enum StandardDescriptors {
     /// `main`, before anything opens a file or a socket. Returns the descriptors it filled.
     @discardableResult
     public static func occupy() -> [Int32] {
+        let filled = fill()
+        filledAtStart.withLock { $0.formUnion(filled) }
+        return filled
+    }
+
+    /// Whether descriptor `fd` (0–2) was closed when the process started, and filled by
+    /// `occupy`: what is written there is lost, so writing it is an error to report.
+    public static func wasClosedAtStart(_ fd: Int32) -> Bool {
+        filledAtStart.withLock { $0.contains(fd) }
+    }
+
+    private static let filledAtStart = Mutex<Set<Int32>>([])
+
+    private static func fill() -> [Int32] {
         var filled: [Int32] = []
         for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
             let opened = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY)

@@ -15,13 +15,23 @@ import Testing
 struct CatalogueUpdateTests {
     /// What the update said, in order.
     struct Heard: CatalogueUpdateReporter {
-        let download = DownloadProgress(terminal: false, plainInterval: 3600)
+        let download: any DownloadReporting = Unshown()
         let events = LockBox<[String]>()
 
         func say(_ line: String) { events.append("say: " + line) }
         func fetched(_ fetched: CatalogueFetch.Fetched) { events.append("fetched \(fetched.date)") }
         func building(_ progress: CatalogueBuild.Progress) { events.append("building") }
         func buildEnded() { events.append("build ended") }
+    }
+
+    /// The download's bytes are not what these tests look at.
+    struct Unshown: DownloadReporting {
+        func start(_ name: String) {}
+        func begin(from done: Int64, total: Int64?) {}
+        func advance(to done: Int64, total: Int64?) {}
+        func tick() {}
+        func note(_ text: String) {}
+        func finish() {}
     }
 
     struct Site {

@@ -45,35 +45,50 @@ struct RateWaitCountdownTests {
     func progressLines() {
         #expect(StatusWording.rateLimit(seconds: 36) == "rate limit: resuming in 36 s")
         #expect(
-            SyncProgressLine.line(status: .pushing(done: 53, total: 199), secondsLeft: 150, rateWait: 36)
+            SyncStatus.pushing(done: 53, total: 199).progressLine(secondsLeft: 150, rateWait: 36)
                 == "sync: pushing [####------------] 53/199 · rate limit: resuming in 36 s · 3 min left")
         #expect(
-            SyncProgressLine.line(status: .reading(done: 300, total: 5000), secondsLeft: 45, rateWait: nil)
+            SyncStatus.reading(done: 300, total: 5000).progressLine(secondsLeft: 45, rateWait: nil)
                 == "sync: reading [----------------] 300/5,000 · 45 s left")
-        #expect(SyncProgressLine.requestsLeft(.reading(done: 300, total: 5000)) == 47)
-        #expect(SyncProgressLine.requestsLeft(.pushing(done: 53, total: 199)) == 146)
+        #expect(SyncTimeLeft.requestsLeft(.reading(done: 300, total: 5000)) == 47)
+        #expect(SyncTimeLeft.requestsLeft(.pushing(done: 53, total: 199)) == 146)
         // `crates value --refresh` draws the same line: one request each.
         #expect(
-            SyncProgressLine.line(status: .pricing(done: 3, total: 12), secondsLeft: 9, rateWait: nil)
+            SyncStatus.pricing(done: 3, total: 12).progressLine(secondsLeft: 9, rateWait: nil)
                 == "value: asking Discogs [####------------] 3/12 · 9 s left")
-        #expect(SyncProgressLine.requestsLeft(.pricing(done: 3, total: 12)) == 9)
+        #expect(SyncTimeLeft.requestsLeft(.pricing(done: 3, total: 12)) == 9)
     }
 
-    @Test("a sync's line follows the limiter: the rate wait on it while requests wait, gone after")
+    /// What a `SyncTimeLeft` told, as the command line's progress line keeps it.
+    final class Told: Sendable {
+        let secondsLeft = LockBox<[Double?]>()
+        let rateWaits = LockBox<[Int?]>()
+        var rateWait: Int? { rateWaits.last ?? nil }
+        var left: Double? { secondsLeft.last ?? nil }
+
+        func follow(_ limiter: RateLimiter, priority: RateLimiter.Priority = .lookup) -> SyncTimeLeft {
+            SyncTimeLeft(
+                limiter: limiter, priority: priority, timeLeft: { self.secondsLeft.append($0) },
+                rateWait: { self.rateWaits.append($0) })
+        }
+    }
+
+    @Test("a sync's time left follows the limiter: the rate wait told while requests wait, gone after")
     func syncLineFollowsTheLimiter() async throws {
         let clock = TestClock()
         let limiter = try await fullWindow(clock)
-        let line = SyncProgressLine(terminal: false, limiter: limiter)
+        let told = Told()
+        let line = told.follow(limiter)
         line.show(.pushing(done: 2, total: 5))
         let request = Task { try await limiter.acquire() }
-        try await waitUntil("the wait on the sync's line") { line.rateWaitShown == 61 }
+        try await waitUntil("the wait told") { told.rateWait == 61 }
         clock.advance(by: .seconds(61))
         _ = try await request.value
-        try await waitUntil("the wait gone from the sync's line") { line.rateWaitShown == nil }
+        try await waitUntil("the wait over") { told.rateWaits.last == .some(nil) }
         await line.finish()
     }
 
-    @Test("`crates value --refresh`'s line, at background priority: its rate waits counted down, the time left at background's share of the window and falling with the wait; a sync's line shows none of it")
+    @Test("`crates value --refresh`'s time left, at background priority: its rate waits counted down, the time left at background's share of the window and falling with the wait; a sync's hears none of it")
     func backgroundLineFollowsItsWaits() async throws {
         let clock = TestClock()
         // 4 requests a minute, background work 3 of them (its share, 0.75): 3 sent fill it.
@@ -82,23 +97,25 @@ struct RateWaitCountdownTests {
             let ticket = try await limiter.acquire(priority: .background)
             await limiter.complete(ticket, status: 200, headers: nil)
         }
-        let line = SyncProgressLine(terminal: false, limiter: limiter, priority: .background)
-        let sync = SyncProgressLine(terminal: false, limiter: limiter)
+        let told = Told()
+        let syncTold = Told()
+        let line = told.follow(limiter, priority: .background)
+        let sync = syncTold.follow(limiter)
         line.show(.pricing(done: 3, total: 10))
         // 7 left, 3 a window (60 s and its margin): 3 at 60.01 s, 3 at 120.02 s, the last at
         // 180.03 s. (At a lookup's 4 a window, it would be 120.02 s.)
-        func left(_ seconds: Double) -> Bool { line.secondsLeftShown.map { abs($0 - seconds) < 0.001 } == true }
-        try await waitUntil("the time left at background's share", lastSeen: { "\(line.secondsLeftShown as Any)" }) { left(180.03) }
+        func left(_ seconds: Double) -> Bool { told.left.map { abs($0 - seconds) < 0.001 } == true }
+        try await waitUntil("the time left at background's share", lastSeen: { "\(told.secondsLeft.all)" }) { left(180.03) }
         let request = Task { try await limiter.acquire(priority: .background) }
-        try await waitUntil("the wait on the line", lastSeen: { "\(line.rateWaitShown as Any)" }) { line.rateWaitShown == 61 }
+        try await waitUntil("the wait told", lastSeen: { "\(told.rateWaits.all)" }) { told.rateWait == 61 }
         clock.advance(by: .seconds(30))
-        try await waitUntil("the wait and the time left fall together", lastSeen: { "\(line.rateWaitShown as Any) \(line.secondsLeftShown as Any)" }) {
-            line.rateWaitShown == 31 && left(150.03)
+        try await waitUntil("the wait and the time left fall together", lastSeen: { "\(told.rateWaits.all) \(told.secondsLeft.all)" }) {
+            told.rateWait == 31 && left(150.03)
         }
-        #expect(sync.rateWaitShown == nil, "a sync's line (a lookup's priority) never shows background work's waits")
+        #expect(syncTold.rateWaits.all.isEmpty, "a sync's (a lookup's priority) never hears background work's waits")
         clock.advance(by: .seconds(31))
         _ = try await request.value
-        try await waitUntil("the wait gone from the line") { line.rateWaitShown == nil }
+        try await waitUntil("the wait over") { told.rateWaits.last == .some(nil) }
         await line.finish()
         await sync.finish()
     }

@@ -59,7 +59,7 @@ struct SessionSignInTests {
         await server.stop()
     }
 
-    @Test("not signed in, the session's answers name the UI's way in (A), not a shell command")
+    @Test("not signed in, the session says so as such (the UI names its way in), not with a shell command")
     func notSignedInSaysA() async throws {
         let server = try await DiscogsTestServer.start()
         let temporary = try TemporaryStore()
@@ -68,16 +68,15 @@ struct SessionSignInTests {
         let session = CollectionSession(
             store: temporary.store, discogs: try access(server, token: nil), lookups: true, scanner: nil,
             environment: Self.environment(server, config), post: log.post)
-        let expected = "not signed in to Discogs: A in the list signs in (a token, or OAuth)"
         try await running(session) {
             session.perform(.search(try ReleaseSearchQuery(artist: "Björk"), for: nil))
             let answer = try await log.first("the search's answer") { if case .found(let a) = $0 { a } else { nil } }
-            #expect(answer.failure == expected)
+            #expect(answer.notSignedIn && answer.failure == nil)
             session.perform(.sync)
-            let said = try await log.first("the sync's refusal") { event -> String? in
-                if case .message(let text, true) = event, text.hasPrefix("Sync") { text } else { nil }
+            let need = try await log.first("the sync's refusal") { event -> String?? in
+                if case .notSignedIn(let need) = event { need } else { nil }
             }
-            #expect(said == "Sync needs Discogs: " + expected)
+            #expect(need == "Sync needs Discogs")
         }
         #expect(try await server.stats().requests == 0)
         await server.stop()
@@ -94,10 +93,10 @@ struct SessionSignInTests {
         let record = try await temporary.store.add(NewRecord(gtin: gtin, addMethod: .typed))
         try await running(session) {
             session.perform(.choose(recordID: record.id, releaseID: 99_999_999))
-            let said = try await log.first("the choice's refusal") { event -> String? in
-                if case .message(let text, true) = event { text } else { nil }
+            let need = try await log.first("the choice's refusal") { event -> String?? in
+                if case .notSignedIn(let need) = event { need } else { nil }
             }
-            #expect(said == "not signed in to Discogs: A in the list signs in (a token, or OAuth)")
+            #expect(need == .some(nil))
         }
     }
 }

@@ -90,6 +90,16 @@ struct GradingAndSyncTests {
         #expect(h.state.syncQuestion == nil)
     }
 
+    @Test("not signed in: the UI names its own way in (A), after what asked")
+    func notSignedInNamesA() {
+        var h = Harness()
+        h.send(.notSignedIn(need: "Sync needs Discogs"))
+        #expect(h.state.message?.text == "Sync needs Discogs: not signed in to Discogs: A in the list signs in (a token, or OAuth)")
+        #expect(h.state.message?.isError == true)
+        h.send(.notSignedIn(need: nil))
+        #expect(h.state.message?.text == "not signed in to Discogs: A in the list signs in (a token, or OAuth)")
+    }
+
     @Test("while a sync runs, the status line shows the time it has left at Discogs' rate")
     func syncTimeLeft() {
         var h = Harness()

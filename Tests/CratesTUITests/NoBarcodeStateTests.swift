@@ -122,6 +122,23 @@ import Testing
         #expect(h.screen.text.contains(message))
     }
 
+    @Test("a search that needs an account no one signed in to: the form comes back naming the UI's way in (A)")
+    func notSignedInSearchNamesA() throws {
+        var h = Harness()
+        h.type([.character("G")])
+        h.type([.character("s")])
+        var details = AppStateTests.details(id: 6, state: .notFound)
+        details.record.collector = RecordFields(artist: "Björk", catno: "TPLP 71")
+        h.send(.details(details))
+        let (query, _) = try #require(Self.searched(h.type([.enter])))
+        h.send(.found(ReleaseSearchAnswer(recordID: 6, query: query, candidates: [], requests: 0, notSignedIn: true)))
+        guard case .form(let again) = h.state.mode else {
+            Issue.record("back to the form")
+            return
+        }
+        #expect(again.error == "not signed in to Discogs: A in the list signs in (a token, or OAuth)")
+    }
+
     @Test func sOnANotFoundRecordSearchesForItAndNothingFoundComesBackToTheForm() throws {
         var h = Harness()
         h.type([.character("G")])

@@ -55,12 +55,12 @@ public struct CatalogueFetch: Sendable {
 
     public let settings: Settings
     public let transport: any HTTPStreamingTransport
-    public let progress: DownloadProgress
+    public let progress: any DownloadReporting
     /// A line for the person waiting (which month, a try again, a start over).
     public let say: @Sendable (String) -> Void
 
     public init(
-        settings: Settings, transport: any HTTPStreamingTransport, progress: DownloadProgress,
+        settings: Settings, transport: any HTTPStreamingTransport, progress: any DownloadReporting,
         say: @escaping @Sendable (String) -> Void
     ) {
         self.settings = settings
@@ -230,7 +230,7 @@ public struct CatalogueFetch: Sendable {
                     throw .network(error, kept: fileSize(fd), path: partial)
                 }
                 let pause = settings.backoff.delay(failures - 1)
-                say("the download broke off (\(error.description)) after \(DownloadProgress.bytes(fileSize(fd))): "
+                say("the download broke off (\(error.description)) after \(ProgressText.bytes(fileSize(fd))): "
                     + "trying again in \(pause.components.seconds) s (try \(failures + 1) of \(settings.attempts))")
                 do {
                     try await Task.sleep(for: pause)
@@ -335,10 +335,10 @@ public enum CatalogueFetchError: Error, Sendable, CustomStringConvertible {
         case .unexpectedStatus(let status, let what):
             "Discogs' data site answered HTTP \(status) for \(what)"
         case .noSpace(let needed, let available, let directory):
-            "not enough disk space in \(directory): the download needs \(DownloadProgress.bytes(needed)), "
-                + "\(DownloadProgress.bytes(available)) is free; free some space (or set XDG_CACHE_HOME to a larger disk) and run again"
+            "not enough disk space in \(directory): the download needs \(ProgressText.bytes(needed)), "
+                + "\(ProgressText.bytes(available)) is free; free some space (or set XDG_CACHE_HOME to a larger disk) and run again"
         case .diskFilled(let kept, let path):
-            "the disk filled up during the download: \(DownloadProgress.bytes(kept)) kept in \(path); free some space and run again to continue"
+            "the disk filled up during the download: \(ProgressText.bytes(kept)) kept in \(path); free some space and run again to continue"
         case .network(let error, _, _) where error == .cancelled:
             "Stopped."
         case .network(let error, _, _) where Self.isSetting(error):
@@ -346,7 +346,7 @@ public enum CatalogueFetchError: Error, Sendable, CustomStringConvertible {
             "Discogs' data site cannot be asked: \(error.description) (check \(DiscogsDataSite.environmentVariable))"
         case .network(let error, let kept, let path?):
             "the download failed: \(error.description)"
-                + (kept > 0 ? "; \(DownloadProgress.bytes(kept)) kept in \(path), run again to continue" : "; run again later")
+                + (kept > 0 ? "; \(ProgressText.bytes(kept)) kept in \(path), run again to continue" : "; run again later")
         case .network(let error, _, nil):
             "Discogs' data site could not be reached: \(error.description); run again later"
         case .checksumMismatch(let name):
@@ -354,7 +354,7 @@ public enum CatalogueFetchError: Error, Sendable, CustomStringConvertible {
         case .file(let path, let reason):
             "\(path): \(reason)"
         case .stopped(let kept, let path):
-            "Stopped." + (path.map { kept > 0 ? " \(DownloadProgress.bytes(kept)) kept in \($0): run again to continue." : "" } ?? "")
+            "Stopped." + (path.map { kept > 0 ? " \(ProgressText.bytes(kept)) kept in \($0): run again to continue." : "" } ?? "")
         }
     }
 

@@ -7,7 +7,7 @@ import Foundation
 /// decides how it is printed.
 public protocol CatalogueUpdateReporter: Sendable {
     /// The download's progress.
-    var download: DownloadProgress { get }
+    var download: any DownloadReporting { get }
     /// A line of the fetch: which month, a try again, a start over.
     func say(_ line: String)
     /// The dump is here and verified: the build begins.

@@ -37,7 +37,7 @@ final class DumpFileReceiver: HTTPBodyReceiver, Sendable {
     let directory: String
     /// Room needed when the answer gives no size (the real releases file is about 10.4 GB).
     let estimatedBytes: Int64
-    let progress: DownloadProgress
+    let progress: any DownloadReporting
     /// Says a resume or a start over, as the answer begins.
     let say: @Sendable (String) -> Void
     private let state: Mutex<State>
@@ -47,7 +47,7 @@ final class DumpFileReceiver: HTTPBodyReceiver, Sendable {
     private let digest = Mutex<DigestBox?>(nil)
 
     init(
-        fd: Int32, fileBytes: Int64, directory: String, estimatedBytes: Int64, progress: DownloadProgress,
+        fd: Int32, fileBytes: Int64, directory: String, estimatedBytes: Int64, progress: any DownloadReporting,
         say: @escaping @Sendable (String) -> Void
     ) {
         self.fd = fd
@@ -114,7 +114,7 @@ final class DumpFileReceiver: HTTPBodyReceiver, Sendable {
             if now.startedOver {
                 say("the site sends the whole file rather than the rest: starting over")
             } else if now.resumed {
-                say("resuming after \(DownloadProgress.bytes(now.fileBytes))")
+                say("resuming after \(ProgressText.bytes(now.fileBytes))")
             }
             progress.begin(from: now.fileBytes, total: now.total)
         }

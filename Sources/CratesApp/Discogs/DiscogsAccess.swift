@@ -71,11 +71,4 @@ public enum DiscogsAccessError: Error, Hashable, Sendable, CustomStringConvertib
             "cannot use Discogs: \(reason)"
         }
     }
-
-    /// The description as the collection UI says it: there `A` signs in, and a shell
-    /// command would send the person out of the program.
-    public var inTheUI: String {
-        guard case .notSignedIn = self else { return description }
-        return "not signed in to Discogs: A in the list signs in (a token, or OAuth)"
-    }
 }

@@ -1,4 +1,5 @@
 import CratesCore
+import CratesNet
 import CratesStore
 import Foundation
 import Synchronization
@@ -38,7 +39,7 @@ public final class ExportFile: Sendable {
     public init(path: String, sparing database: String? = nil) throws(ExportError) {
         self.path = path
         guard path != "-" else {
-            if StandardStreams.standardOutputClosedAtStart {
+            if StandardDescriptors.wasClosedAtStart(STDOUT_FILENO) {
                 throw .cannotWrite(path: path, reason: "it was closed when crates started")
             }
             finalPath = nil

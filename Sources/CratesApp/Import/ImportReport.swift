@@ -15,9 +15,11 @@ public struct ImportReport: Sendable {
         public var detail: String
     }
 
-    /// The closing pointer to the collection UI's view that walks every record needing a
-    /// person, one by one.
-    public static let walkThem = "Settle them one by one in the collection UI: run `crates` and press N (needs a person)."
+    /// Whether some records wait for a person's choice (ambiguous, or not found): the
+    /// collection UI walks them one by one.
+    public var needsAChoice: Bool {
+        items.contains { $0.kind == "ambiguous" || $0.kind == "not-found" }
+    }
 
     /// How many items the summary lists before "… and N more".
     public static let shownItems = 50
@@ -86,9 +88,6 @@ public struct ImportReport: Sendable {
         if count > Self.shownItems {
             lines.append("  … and \(count - Self.shownItems) more"
                 + (reportPath == nil ? " (--report FILE writes them all)" : " (all in \(reportPath ?? ""))"))
-        }
-        if items.contains(where: { $0.kind == "ambiguous" || $0.kind == "not-found" }) {
-            lines.append(Self.walkThem)
         }
         return lines
     }

@@ -141,8 +141,8 @@ public enum ReleaseFinderError: Error, CustomStringConvertible {
         }
     }
 
-    /// The description as the collection UI says it (`DiscogsAccessError.inTheUI`).
-    public var inTheUI: String {
-        if case .access(let problem) = self { problem.inTheUI } else { description }
+    /// Whether it is for want of an account (the UI then says how to sign in there).
+    public var isNotSignedIn: Bool {
+        if case .access(.notSignedIn) = self { true } else { false }
     }
 }

@@ -107,7 +107,7 @@ extension CollectionSession {
     /// the figures (the wantlist again, the code checked again).
     func refreshPrices(_ releaseIDs: [Int], recheck: CheckReference?) {
         guard let access = discogs, access.signedIn else {
-            post(.message("Prices need Discogs: \(DiscogsAccessError.notSignedIn.inTheUI)", isError: true))
+            post(.notSignedIn(need: "Prices need Discogs"))
             return
         }
         let store = self.store

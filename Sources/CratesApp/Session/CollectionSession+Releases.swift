@@ -15,7 +15,7 @@ extension CollectionSession {
     /// with the release pinned, and its lookup fetches that release when Discogs answers.
     func choose(_ releaseID: Int, for recordID: Int64) async {
         guard discogs != nil || catalogue != nil else {
-            post(.message(DiscogsAccessError.notSignedIn.inTheUI, isError: true))
+            post(.notSignedIn(need: nil))
             return
         }
         do {
@@ -34,7 +34,7 @@ extension CollectionSession {
                 post(.message("\(failure)", isError: true))
             }
         } catch let failure as ReleaseFinderError {
-            post(.message(failure.inTheUI, isError: true))
+            post(failure.isNotSignedIn ? .notSignedIn(need: nil) : .message(failure.description, isError: true))
         } catch {
             post(.message("\(error)", isError: true))
         }
@@ -83,7 +83,10 @@ extension CollectionSession {
                 isComplete: found.isComplete, catalogue: found.edition)))
             postMarks(found.hits.map(\.candidate.releaseID))
         } catch {
-            post(.found(ReleaseSearchAnswer(recordID: recordID, query: query, candidates: [], requests: 0, failure: error.inTheUI)))
+            let notSignedIn = error.isNotSignedIn
+            post(.found(ReleaseSearchAnswer(
+                recordID: recordID, query: query, candidates: [], requests: 0, failure: notSignedIn ? nil : error.description,
+                notSignedIn: notSignedIn)))
         }
     }
 

@@ -21,7 +21,7 @@ extension CollectionSession {
     /// (`SessionEvent.syncPlan`); `asPlanned`, the yes to it, runs the sync itself.
     func startSync(asPlanned: Bool = false) {
         guard let access = discogs, access.signedIn else {
-            post(.message("Sync needs Discogs: \(DiscogsAccessError.notSignedIn.inTheUI)", isError: true))
+            post(.notSignedIn(need: "Sync needs Discogs"))
             return
         }
         guard begin() else {
@@ -29,7 +29,7 @@ extension CollectionSession {
             return
         }
         let post = self.post
-        let timeLeft = SyncTimeLeft(limiter: access.client.rateLimiter, post: post)
+        let timeLeft = SyncTimeLeft(limiter: access.client.rateLimiter) { post(.syncTimeLeft($0)) }
         let sync = DiscogsSync(
             store: store, access: access, configuredFolder: SyncFolder.configured(),
             progress: { status in
@@ -87,7 +87,7 @@ extension CollectionSession {
     /// view then gets the conflicts left, and an open details view the copy's values.
     func startSettling(_ recordIDs: [Int64], toward side: SyncPreference) {
         guard let access = discogs, access.signedIn || side == .discogs else {
-            post(.message("Sending crates' values needs Discogs: \(DiscogsAccessError.notSignedIn.inTheUI)", isError: true))
+            post(.notSignedIn(need: "Sending crates' values needs Discogs"))
             return
         }
         guard begin() else {

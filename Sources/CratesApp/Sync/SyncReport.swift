@@ -157,8 +157,12 @@ public struct SyncReport: Sendable {
         return "\(head) \(parts.joined(separator: ", ")); \(counted(requests, "request")) used."
     }
 
-    /// Every line `crates sync` prints: the summary, then what needs the person.
+    /// Every line `crates sync` prints on standard output: the summary, then what needs the
+    /// person; none when no one is signed in (the sync never began: a line of zeros would
+    /// only hide the reason). The failure is not among them: the command says it on
+    /// standard error.
     public var lines: [String] {
+        if case .notSignedIn = failure { return [] }
         var lines = [summary]
         if reconciled > 0 {
             lines.append("\(counted(reconciled, "add")) an interrupted sync had sent \(reconciled == 1 ? "was" : "were") found on Discogs and linked (not added twice).")
@@ -208,7 +212,6 @@ public struct SyncReport: Sendable {
         }
         lines += wantlist.lines
         lines += notices.map(Self.clean)
-        if let failure { lines.append("crates sync: \(failure)") }
         return lines
     }
 

@@ -10,8 +10,11 @@ public struct ReleaseSearchAnswer: Equatable, Sendable {
     public var requests: Int
     /// False when more releases matched than a page holds: the person should narrow it.
     public var isComplete: Bool
-    /// Why the search could not be made (not signed in, offline…), nil when it was.
+    /// Why the search could not be made (offline, refused…), nil when it was.
     public var failure: String?
+    /// The search needs a Discogs account and no one is signed in: the UI says how to sign
+    /// in there.
+    public var notSignedIn: Bool
     /// The catalogue that answered (no request), nil when Discogs did.
     public var catalogue: CatalogueEdition?
     /// An answer as the person types (`SessionRequest.searchCatalogue`), shown under the
@@ -20,7 +23,7 @@ public struct ReleaseSearchAnswer: Equatable, Sendable {
 
     public init(
         recordID: Int64?, query: ReleaseSearchQuery, candidates: [ReleaseCandidate], requests: Int,
-        isComplete: Bool = true, failure: String? = nil, catalogue: CatalogueEdition? = nil, preview: Bool = false
+        isComplete: Bool = true, failure: String? = nil, notSignedIn: Bool = false, catalogue: CatalogueEdition? = nil, preview: Bool = false
     ) {
         self.catalogue = catalogue
         self.preview = preview
@@ -30,5 +33,6 @@ public struct ReleaseSearchAnswer: Equatable, Sendable {
         self.requests = requests
         self.isComplete = isComplete
         self.failure = failure
+        self.notSignedIn = notSignedIn
     }
 }

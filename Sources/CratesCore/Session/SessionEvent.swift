@@ -17,6 +17,9 @@ public enum SessionEvent: Sendable {
     /// Lookups waiting in the queue.
     case waiting(Int)
     case message(String, isError: Bool)
+    /// Something needs a Discogs account and no one is signed in: `need` says what
+    /// ("Sync needs Discogs"), nil when nothing more; the UI says how to sign in there.
+    case notSignedIn(need: String?)
     /// What a `SessionRequest.search` found (or why it could not search).
     case found(ReleaseSearchAnswer)
     /// A local catalogue of Discogs' data answers searches (`s`) as the person types.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The pieces every progress line is made of (an import's, a sync's, a download's, a
 /// catalogue build's), so that they all read alike.
 public enum ProgressText {
@@ -34,5 +36,18 @@ public enum ProgressText {
         }
         let text = line(forms)
         return DisplayWidth.of(text) > width ? TerminalText.truncated(text, to: width) : text
+    }
+
+    /// "812 B", "1.2 MB", "10.4 GB" (powers of 1000, as Discogs states its sizes): a
+    /// download's amounts, on its bar and in what the fetch says.
+    public static func bytes(_ count: Int64) -> String {
+        let units = ["B", "kB", "MB", "GB", "TB"]
+        var value = Double(count)
+        var unit = 0
+        while value >= 1000, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(count) B" : String(format: value < 10 ? "%.1f" : "%.0f", value) + " " + units[unit]
     }
 }

@@ -303,7 +303,7 @@ extension AppState {
         guard case .picker(var picker) = mode, picker.loading, picker.recordID == answer.recordID,
               var form = picker.search
         else { return }
-        if let failure = answer.failure {
+        if let failure = answer.notSignedIn ? Self.notSignedIn(need: nil) : answer.failure {
             form.error = failure
             mode = .form(form)
             return

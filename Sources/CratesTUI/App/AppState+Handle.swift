@@ -81,6 +81,8 @@ extension AppState {
             waiting = count
         case .message(let text, let isError):
             say(text, isError: isError)
+        case .notSignedIn(let need):
+            say(Self.notSignedIn(need: need), isError: true)
         case .sync(let status):
             // A sync's figure is its own: none is carried over to the next.
             if status == .idle { syncSecondsLeft = nil }
@@ -131,6 +133,12 @@ extension AppState {
             applyTagged(ids, title: title)
         }
         return []
+    }
+
+    /// Discogs needs an account: here `A` signs in (a shell command such as `crates auth`
+    /// would send the person out of the program). `need`: what asked, before it.
+    static func notSignedIn(need: String?) -> String {
+        (need.map { $0 + ": " } ?? "") + "not signed in to Discogs: A in the list signs in (a token, or OAuth)"
     }
 
     mutating func say(_ text: String, isError: Bool = false) {

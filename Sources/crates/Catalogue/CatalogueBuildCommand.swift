@@ -50,7 +50,7 @@ struct CatalogueBuildCommand: ParsableCommand {
         diagnostics.install("catalogue build")
         let stop = StopRequest.install(announcement: "Stopping the build; the catalogue stays as it was.")
         let cataloguePath = try catalogue.resolvedPath()
-        let progress = CatalogueProgress()
+        let progress = CatalogueBuildProgress()
         let summary: CatalogueSummary
         let build: CatalogueBuild
         do throws(CatalogueBuild.Failure) {
@@ -66,6 +66,6 @@ struct CatalogueBuildCommand: ParsableCommand {
             StandardStreams.errLine(error.description)
             throw ExitCode(stop.exitStatus)
         }
-        try StandardStreams.out(CatalogueProgress.summary(summary) + "\n")
+        try StandardStreams.out(CatalogueSummaryText.summary(summary) + "\n")
     }
 }

@@ -66,9 +66,9 @@ struct CatalogueFetchCommand: ParsableCommand {
             StandardStreams.errLine(error.description)
             throw ExitCode(error.exitStatus(stoppedBy: stop))
         }
-        try StandardStreams.out(CatalogueProgress.summary(outcome.summary) + "\n")
+        try StandardStreams.out(CatalogueSummaryText.summary(outcome.summary) + "\n")
         for old in outcome.removed {
-            try StandardStreams.out("Removed \(old.name) (\(DownloadProgress.bytes(old.bytes))), an older dump\n")
+            try StandardStreams.out("Removed \(old.name) (\(ProgressText.bytes(old.bytes))), an older dump\n")
         }
     }
 }

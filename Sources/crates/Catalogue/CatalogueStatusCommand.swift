@@ -34,7 +34,7 @@ struct CatalogueStatusCommand: ParsableCommand {
         } catch let error as CatalogueFileError {
             throw CLIError(error.description)
         }
-        try StandardStreams.out((json ? CatalogueProgress.json(summary) : CatalogueProgress.status(summary)) + "\n")
+        try StandardStreams.out((json ? CatalogueSummaryText.json(summary) : CatalogueSummaryText.status(summary)) + "\n")
     }
 }
 

@@ -76,10 +76,11 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         diagnostics.install("check")
         let store = try openCollection()
-        let catalogue = openCatalogue()
+        let (catalogue, warning) = RecordCheck.openCatalogue(flag: self.catalogue.path)
+        if let warning { StandardStreams.errLine("crates check: \(warning)") }
         let check = RecordCheck(store: store, catalogue: catalogue, makeAccess: { try? DiscogsAccess.make() })
         let terminal = StandardStreams.outputIsTerminal
-        var tally = CheckTally()
+        var tally = RecordCheck.Tally()
         let answer = { (outcome: RecordCheck.Outcome) throws in
             tally.count(outcome)
             switch outcome {
@@ -128,39 +129,4 @@ struct CheckCommand: ParsableCommand {
 
     /// The catalogue; without one (or one that cannot be read), said once, with how to
     /// build one: the collection and the wantlist still answer.
-    private func openCatalogue() -> (any ReleaseCatalogue)? {
-        guard let path = ReleaseCatalogueAccess.path(flag: catalogue.path) else { return nil }
-        switch openReleaseCatalogue(path: path) {
-        case .success(let catalogue):
-            return catalogue
-        case .failure(.none):
-            StandardStreams.errLine(
-                "crates check: no Discogs catalogue at \(path): `crates catalogue fetch` downloads Discogs' data and builds one "
-                    + "(or `crates catalogue build FILE`); answering from the collection and the wantlist")
-        case .failure(let error):
-            StandardStreams.errLine(
-                "crates check: \(error) `crates catalogue fetch` builds a new one; answering from the collection and the wantlist")
-        }
-        return nil
-    }
-}
-
-/// The exit status of a run of checks: 4 when a code was unknown for want of Discogs, else
-/// 2 when a code was refused, else none (0).
-struct CheckTally {
-    var refused = 0
-    var unreachable = 0
-
-    mutating func count(_ outcome: RecordCheck.Outcome) {
-        switch outcome {
-        case .refused: refused += 1
-        case .answered(let answer): if answer.unreachable, answer.verdict == .unknown { unreachable += 1 }
-        }
-    }
-
-    var exitStatus: Int32? {
-        if unreachable > 0 { return 4 }
-        if refused > 0 { return 2 }
-        return nil
-    }
 }

@@ -67,7 +67,7 @@ struct ConfigCommand: ParsableCommand {
     func run() throws {
         let file = try Self.usage { () throws(ConfigurationError) in try ConfigurationFile() }
         guard let name = key else {
-            try StandardStreams.out(lines: Self.listing(file.load(), path: file.path))
+            try StandardStreams.out(lines: ConfigurationFile.listing(file.load(), path: file.path))
             return
         }
         let key = try Self.usage { () throws(ConfigurationError) in try ConfigurationFile.key(named: name) }
@@ -80,22 +80,6 @@ struct ConfigCommand: ParsableCommand {
         } else if let entry = ConfigurationFile.entries(file.load()).first(where: { $0.key == key }), !entry.value.isEmpty {
             try StandardStreams.out(entry.value + "\n")
         }
-    }
-
-    /// Every setting: key, value in effect, default.
-    static func listing(_ preferences: Preferences, path: String) -> [String] {
-        let entries = ConfigurationFile.entries(preferences)
-        let keyWidth = entries.map(\.key.rawValue.count).max() ?? 0
-        let values = entries.map { $0.value.isEmpty ? "(none)" : ControlCharacters.cleaned($0.value) }
-        let valueWidth = values.map(\.count).max() ?? 0
-        var lines = zip(entries, values).map { entry, value in
-            entry.key.rawValue.padding(toLength: keyWidth, withPad: " ", startingAt: 0) + "  "
-                + value.padding(toLength: valueWidth, withPad: " ", startingAt: 0) + "  "
-                + (entry.isSet ? "default: \(entry.defaultText)" : "(default)")
-        }
-        lines.append("")
-        lines.append("# \(path)" + (FileManager.default.fileExists(atPath: path) ? "" : " (not there yet: every setting has its default)"))
-        return lines
     }
 
     /// Runs `body`, turning a usage error (an unknown key, a value refused) into exit 64 and

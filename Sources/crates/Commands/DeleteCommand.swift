@@ -83,16 +83,15 @@ struct DeleteCommand: ParsableCommand {
         try StandardStreams.out(lines: outcome.deleted.map { "deleted \($0)" })
         if failed { throw ExitCode(1) }
         guard !outcome.onDiscogs.isEmpty else { return }
-        let count = outcome.onDiscogs.count
-        let copies = count == 1 ? "1 copy deleted here is" : "\(count) copies deleted here are"
         guard isatty(STDIN_FILENO) == 1 else {
-            StandardStreams.errLine("crates delete: \(copies) still in your Discogs collection: `crates sync --delete` removes \(count == 1 ? "it" : "them") there")
+            StandardStreams.errLine("crates delete: \(outcome.stillOnDiscogsNotice)")
             return
         }
-        StandardStreams.errLine("\(copies) still in your Discogs collection.")
-        StandardStreams.err("Remove \(count == 1 ? "it" : "them") from Discogs too?")
+        let (fact, question) = outcome.stillOnDiscogsQuestion
+        StandardStreams.errLine(fact)
+        StandardStreams.err(question)
         guard Self.confirmed() else {
-            StandardStreams.errLine("Kept on Discogs: `crates sync --delete` removes \(count == 1 ? "it" : "them") there later.")
+            StandardStreams.errLine(outcome.keptOnDiscogs)
             return
         }
         let access = try DiscogsAccess.signedIn(for: "delete")

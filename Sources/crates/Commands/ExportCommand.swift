@@ -93,26 +93,18 @@ struct ExportCommand: ParsableCommand {
         try self.store.checkOutput(output)
         let store = try self.store.openForReading()
         let export = CollectionExport(store: store, filter: try records.filter(in: store, query: try query.query()))
-        let database = try self.store.path()
-        let file: ExportFile
+        let (database, asCSV, crlf) = (try self.store.path(), csv != nil, self.crlf)
         do {
-            file = try ExportFile(path: output, sparing: database)
-        } catch {
-            throw CLIError(error.description)
-        }
-        let (asCSV, crlf) = (csv != nil, self.crlf)
-        do {
-            let count = try blocking { try await asCSV ? export.writeCSV(to: file, crlf: crlf) : export.writeJSON(to: file) }
-            try file.commit()
+            let count = try blocking { try await export.export(to: output, csv: asCSV, crlf: crlf, sparing: database) }
             // A person at a terminal is told what was written; a script reads nothing new.
             if output != "-", StandardStreams.outputIsTerminal {
                 let size = WrittenFile.size(output)
                 try StandardStreams.out(
                     "Wrote \(counted(count, "record")) to \(ControlCharacters.cleaned(output)) (\(asCSV ? "CSV" : "JSON")\(size.map { ", \($0)" } ?? ""))\n")
             }
+        } catch CollectionExport.Failure.query(let error) {
+            throw error  // a usage error: exit 64
         } catch {
-            file.abandon()
-            if case StoreError.query = error { throw error }  // a usage error: exit 64
             throw CLIError("\(error)")
         }
         for warning in try blocking({ try await export.unknownGenreWarnings() }) { StandardStreams.errLine(warning) }

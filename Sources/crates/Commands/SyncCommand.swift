@@ -134,11 +134,7 @@ struct SyncCommand: ParsableCommand {
             await progress.finish()
             return report
         }
-        var lines = report.lines
-        if report.failure != nil { lines.removeLast() }
-        // Not signed in, the sync never began: a line of zeros would only hide the reason.
-        if case .notSignedIn = report.failure { lines = [] }
-        try StandardStreams.out(lines: lines)
+        try StandardStreams.out(lines: report.lines)
         if let failure = report.failure {
             StandardStreams.errLine("crates sync: \(failure)")
             throw ExitCode(failure.exitStatus)

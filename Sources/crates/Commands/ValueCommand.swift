@@ -102,34 +102,26 @@ struct ValueCommand: ParsableCommand {
             for message in outcome.messages { StandardStreams.errLine("crates value: \(message)") }
             status = outcome.exitStatus(stoppedBy: stop)
         }
-        let (code, accountCurrency) = try blocking {
-            try await CollectionValuation.currency(asked: asked, configured: configured, store: store)
+        let (history, query) = (self.history, history ? nil : try self.query.query())
+        let stored = try QueryArguments.answering {
+            try blocking {
+                try await CollectionValuation.stored(store: store, asked: asked, configured: configured, history: history, query: query)
+            }
         }
-        if history {
-            let entries = try blocking { try await store.valueHistory(currency: accountCurrency ? nil : code) }
+        switch stored {
+        case .history(let entries):
             let lines = ValueText.history(entries, json: json)
             try json ? StandardStreams.out(jsonLines: lines) : StandardStreams.out(lines: lines)
-        } else {
-            // A query narrows the copies shown (and the total); the collection's own value
-            // is Discogs' figure for the whole, shown as it is.
-            let asked = try self.query.query()
-            let only: [Int64]? = asked.isEmpty ? nil : try QueryArguments.answering {
-                try blocking { try await store.recordIDs(matching: asked) }
+        case .report(let report, _) where json:
+            try StandardStreams.out(jsonLines: [report.json])
+        case .report(let report, let accountCurrency):
+            if !ValueText.hasFigures(report), status == 0 {
+                StandardStreams.errLine("crates value: no figures stored yet: run `crates value --refresh` to ask Discogs")
             }
-            let report = try blocking {
-                try await store.valueReport(currency: code ?? "", accountCurrency: accountCurrency, recordIDs: only)
-            }
-            if json {
-                try StandardStreams.out(jsonLines: [report.json])
-            } else {
-                if !ValueText.hasFigures(report), status == 0 {
-                    StandardStreams.errLine("crates value: no figures stored yet: run `crates value --refresh` to ask Discogs")
-                }
-                let lines = StandardStreams.outputIsTerminal
-                    ? ValueText.readable(report, accountCurrency: accountCurrency, now: Date())
-                    : ValueText.lines(report, accountCurrency: accountCurrency, now: Date())
-                try StandardStreams.out(lines: lines)
-            }
+            let lines = StandardStreams.outputIsTerminal
+                ? ValueText.readable(report, accountCurrency: accountCurrency, now: Date())
+                : ValueText.lines(report, accountCurrency: accountCurrency, now: Date())
+            try StandardStreams.out(lines: lines)
         }
         if status != 0 { throw ExitCode(status) }
     }

@@ -1,4 +1,5 @@
 import CratesApp
+import CratesCore
 import Foundation
 
 /// What `export` and `backup` say of a file they wrote.
@@ -8,6 +9,6 @@ enum WrittenFile {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
               let bytes = (attributes[.size] as? NSNumber)?.int64Value
         else { return nil }
-        return DownloadProgress.bytes(bytes)
+        return ProgressText.bytes(bytes)
     }
 }

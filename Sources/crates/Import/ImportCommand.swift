@@ -196,28 +196,16 @@ struct ImportCommand: ParsableCommand {
         if exit != 0 { throw ExitCode(exit) }
     }
 
+    /// The closing pointer to the collection UI's view that walks every record needing a
+    /// person's choice, one by one.
+    static let walkThem = "Settle them one by one in the collection UI: run `crates` and press N (needs a person)."
+
     /// Prints what the run did; the status of a summary that could not be printed (74), else 0.
     private static func show(_ outcome: ImportRun.Outcome) throws -> Int32 {
         switch outcome {
         case .restored(let restored, let file, let dryRun):
-            var lines = [
-                "\(file): \(dryRun ? "would restore" : "restored") \(counted(restored.records, "record")) and "
-                    + "\(counted(restored.places, "place"))" + (restored.discogsRows > 0 ? " with their Discogs links" : "")
-                    + ", ids and label codes as they were" + (dryRun ? "; nothing was written (--dry-run)." : ".")
-            ]
-            if restored.waiting > 0, !dryRun {
-                lines.append(
-                    "\(counted(restored.waiting, "lookup")) \(restored.waiting == 1 ? "waits" : "wait") in the queue: `crates` looks them up.")
-            }
-            let links = restored.linksWithoutRecord
-            if links > 0 {
-                StandardStreams.errLine(
-                    "\(file): \(counted(links, "Discogs link")) \(links == 1 ? "names a record" : "name records") "
-                        + "this export does not hold (an export of an older crates cannot tell a copy deleted in crates from one the file "
-                        + "lost): kept as \(links == 1 ? "it is" : "they are"), and `crates sync` reports "
-                        + "\(links == 1 ? "it" : "them") but never removes \(links == 1 ? "its copy" : "their copies") from Discogs")
-            }
-            try StandardStreams.out(lines: lines)
+            if let warning = restored.linksWarning(file: file) { StandardStreams.errLine(warning) }
+            try StandardStreams.out(lines: restored.lines(file: file, dryRun: dryRun))
         case .planned(let plan, let summary, _):
             // Line by line: a plan of a million lines is never held as text.
             var chunk = ""
@@ -237,7 +225,7 @@ struct ImportCommand: ParsableCommand {
         case .imported(let imported, let name):
             var status: Int32 = 0
             do {
-                try StandardStreams.out(lines: imported.lines)
+                try StandardStreams.out(lines: imported.lines + (imported.report.needsAChoice ? [walkThem] : []))
             } catch {
                 // The records are in the collection whatever became of the summary: said on
                 // standard error, with a status of its own.

@@ -42,7 +42,7 @@ final class ImportProgress: ImportReporting {
             parts.append(("failed \(c.failed)", "\(c.failed) fail"))
             let head = "Looking up \(ProgressText.bar(c.done, value.total, width: 16)) \(c.done)/\(value.total)"
             let tail = value.secondsLeft.map { ProgressText.duration($0) + " left" }
-            draw(ProgressText.fitted(head: head, parts: parts, tail: tail, width: max(10, StandardStreams.terminalWidth - 1)))
+            draw(ProgressText.fitted(head: head, parts: parts, tail: tail, width: StandardStreams.statusLineWidth))
             return
         }
         let now = Date()
@@ -90,10 +90,6 @@ final class ImportProgress: ImportReporting {
 
     private func draw(_ text: String) {
         state.withLock { $0.barShown = true }
-        // Cut to the terminal's width, so the line never wraps (a wrapped line cannot be
-        // redrawn in place).
-        let width = max(10, StandardStreams.terminalWidth - 1)
-        let line = text.count > width ? String(text.prefix(width - 1)) + "…" : text
-        StandardStreams.errStatusLine(line)
+        StandardStreams.errStatusLine(fitted: text)
     }
 }

@@ -5,8 +5,8 @@ import CratesNet
 /// build's on standard error, with the fetch's lines between; the verified dump on standard
 /// output.
 struct CatalogueUpdateLines: CatalogueUpdateReporter {
-    let download = DownloadProgress()
-    private let build = CatalogueProgress()
+    let download: any DownloadReporting = DownloadProgress()
+    private let build = CatalogueBuildProgress()
 
     func say(_ line: String) {
         download.note("crates catalogue fetch: \(line)")

@@ -23,6 +23,16 @@ extension SyncReport {
     var exitStatus: Int32 { failure?.exitStatus ?? (refusedAdds.isEmpty ? 0 : 5) }
 }
 
+extension RecordCheck.Tally {
+    /// 4 when a code was unknown for want of Discogs, else 2 when a code was refused, else
+    /// none (0).
+    var exitStatus: Int32? {
+        if unreachable > 0 { return 4 }
+        if refused > 0 { return 2 }
+        return nil
+    }
+}
+
 extension CoverError {
     /// `crates cover`'s exit status for it.
     var exitStatus: Int32 {

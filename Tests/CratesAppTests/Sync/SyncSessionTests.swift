@@ -158,7 +158,7 @@ struct SyncSessionTests {
             _ = try await log.first("the message") { if case .edited("Sleeve: No Cover", _) = $0 { true } else { nil } }
             session.perform(.sync)
             _ = try await log.first("sync needs Discogs") { event -> Bool? in
-                if case .message(let text, true) = event, text.hasPrefix("Sync needs Discogs") { return true }
+                if case .notSignedIn(let need) = event, need == "Sync needs Discogs" { return true }
                 return nil
             }
         }

@@ -64,7 +64,7 @@ struct OutsideTextCommandTests {
 
     @Test("every print path of the executable goes through StandardStreams: no print(), no FileHandle.standardOutput or standardError, no write(2) to 1 or 2 elsewhere")
     func onePrintingLayer() throws {
-        let printing = "Sources/CratesApp/Console/StandardStreams.swift"
+        let printing = "Sources/crates/Output/StandardStreams.swift"
         let bypasses = [
             #"(?<![\w.])print\("#, #"FileHandle\.standard(Output|Error)"#, #"\bwrite\((STDOUT|STDERR)_FILENO"#,
             #"\bfputs\("#, #"\bputs\("#,

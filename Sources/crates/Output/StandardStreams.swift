@@ -2,29 +2,24 @@ import CratesCore
 import CratesNet
 import Foundation
 import Glibc
-import Synchronization
 
 /// Standard output and standard error for the commands: written at once (no buffer to lose
 /// if the process is stopped, and the two streams interleave in order when they share a
 /// terminal or a file).
-public enum StandardStreams {
+enum StandardStreams {
     /// Why standard output could not be written: said as the C library says it ("No space
     /// left on device"), never as Foundation's NSCocoaErrorDomain text.
-    public struct OutputError: Error, CustomStringConvertible {
-        public var reason: String
-        public var description: String { "cannot write to standard output: \(reason)" }
+    struct OutputError: Error, CustomStringConvertible {
+        var reason: String
+        var description: String { "cannot write to standard output: \(reason)" }
     }
 
-    /// Which of descriptors 0–2 were closed when the process started: filled with
-    /// /dev/null (`StandardDescriptors.occupy`) so that no file the program opens takes
-    /// their number, and remembered so that output to a closed standard output is an error,
-    /// not lost without a word.
-    private static let closedAtStart = Mutex<Set<Int32>>([])
-
-    /// Call first thing in `main`, before anything opens a file.
-    public static func prepare() {
-        let filled = StandardDescriptors.occupy()
-        closedAtStart.withLock { $0 = Set(filled) }
+    /// Call first thing in `main`, before anything opens a file: descriptors 0–2 that were
+    /// closed are filled with /dev/null (`StandardDescriptors.occupy`) so that no file the
+    /// program opens takes their number, and remembered so that output to a closed standard
+    /// output is an error, not lost without a word.
+    static func prepare() {
+        StandardDescriptors.occupy()
         // A file size limit (`ulimit -f`) must be a write error to report, not a signal that
         // kills the process half-way through a batch (SQLite rolls the batch back).
         signal(SIGXFSZ, SIG_IGN)
@@ -32,8 +27,8 @@ public enum StandardStreams {
 
     /// Whether standard output was closed when the process started (`>&-`): what is
     /// written there is an error, not lost without a word.
-    public static var standardOutputClosedAtStart: Bool {
-        closedAtStart.withLock { $0.contains(STDOUT_FILENO) }
+    static var standardOutputClosedAtStart: Bool {
+        StandardDescriptors.wasClosedAtStart(STDOUT_FILENO)
     }
 
     // Every text a command prints passes through here, and is made printable here
@@ -44,30 +39,30 @@ public enum StandardStreams {
     // redraw, a cover drawn in colours) through the two calls named for them.
 
     /// Writes `text` to standard output, made printable.
-    public static func out(_ text: String) throws(OutputError) {
+    static func out(_ text: String) throws(OutputError) {
         try write(ControlCharacters.printable(text))
     }
 
     /// Lines on standard output, each made printable, written in chunks of about 64 KB.
-    public static func out(lines: some Sequence<String>) throws(OutputError) {
+    static func out(lines: some Sequence<String>) throws(OutputError) {
         try chunked(lines.lazy.map(ControlCharacters.printable))
     }
 
     /// JSON values on standard output, one a line: each control character a string holds
     /// written as its escape (`JSONStringLiteral.escapingControls`), never raw.
-    public static func out(jsonLines lines: some Sequence<String>) throws(OutputError) {
+    static func out(jsonLines lines: some Sequence<String>) throws(OutputError) {
         try chunked(lines.lazy.map(JSONStringLiteral.escapingControls))
     }
 
     /// JSON text (values a line each, their line feeds included) on standard output, as
     /// `out(jsonLines:)` writes it.
-    public static func out(json text: String) throws(OutputError) {
+    static func out(json text: String) throws(OutputError) {
         try write(JSONStringLiteral.escapingControls(text))
     }
 
     /// A drawing crates made itself (a cover as colour escapes, from the image's pixels):
     /// written as it is. Never for text from outside.
-    public static func out(drawing lines: [String]) throws(OutputError) {
+    static func out(drawing lines: [String]) throws(OutputError) {
         try chunked(lines)
     }
 
@@ -108,7 +103,7 @@ public enum StandardStreams {
     /// A message for the person at the terminal, made printable. Never fails: a closed
     /// stderr loses it. A text that begins with the status line's redraw (`errStatusLine`'s
     /// carriage return and erase) keeps it: that much is crates' own, and only erases a line.
-    public static func err(_ text: String) {
+    static func err(_ text: String) {
         if text.hasPrefix(statusLineRedraw) {
             writeError(statusLineRedraw + ControlCharacters.printable(String(text.dropFirst(statusLineRedraw.count))))
         } else {
@@ -117,16 +112,26 @@ public enum StandardStreams {
     }
 
     /// One line on standard error, made printable.
-    public static func errLine(_ line: String) { err(line + "\n") }
+    static func errLine(_ line: String) { err(line + "\n") }
 
     /// A progress bar's line, drawn over the one before it on a terminal's standard error
     /// (a carriage return and an erase to the end of the line, then `line` made printable).
-    public static func errStatusLine(_ line: String) {
+    static func errStatusLine(_ line: String) {
         writeError(statusLineRedraw + ControlCharacters.printable(line))
     }
 
+    /// `errStatusLine`, cut to the terminal's width first (with "…"): a line that wraps
+    /// cannot be redrawn in place.
+    static func errStatusLine(fitted line: String) {
+        errStatusLine(line.count > statusLineWidth ? String(line.prefix(statusLineWidth - 1)) + "…" : line)
+    }
+
+    /// The columns a progress bar's line may take: one fewer than the terminal's, and at
+    /// least 10.
+    static var statusLineWidth: Int { max(10, terminalWidth - 1) }
+
     /// Erases the progress bar's line (`errStatusLine`), leaving the cursor at its start.
-    public static func errClearStatusLine() {
+    static func errClearStatusLine() {
         writeError(statusLineRedraw)
     }
 
@@ -138,15 +143,15 @@ public enum StandardStreams {
     }
 
     /// Whether standard error is a terminal (a progress bar), or a file or pipe (plain lines).
-    public static var errorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+    static var errorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
     /// Whether standard output is a terminal: a person reads it (aligned columns, readable
     /// words), not a script (the lines as they are).
-    public static var outputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    static var outputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 
     /// The width standard output is laid out to: `COLUMNS` when set to a number (at most
     /// 1,000), else the width of the terminal it is on, else 80 (a pipe, a file).
-    public static var outputWidth: Int {
+    static var outputWidth: Int {
         if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return min(columns, 1000) }
         var size = winsize()
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
@@ -154,7 +159,7 @@ public enum StandardStreams {
     }
 
     /// The terminal's width in columns (80 when it cannot be told).
-    public static var terminalWidth: Int {
+    static var terminalWidth: Int {
         var size = winsize()
         if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         return 80

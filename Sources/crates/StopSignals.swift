@@ -4,11 +4,11 @@ import Foundation
 /// stop: SIGINT, SIGTERM and SIGHUP are blocked before any thread starts, so that every
 /// thread inherits the mask and the signal waits for `wait()` on the main thread instead of
 /// killing the process mid-cleanup.
-public struct StopSignals: Sendable {
+struct StopSignals: Sendable {
     private let set: sigset_t
 
     /// Blocks the stop signals in this thread (call before starting any other).
-    public static func block() -> StopSignals {
+    static func block() -> StopSignals {
         var set = sigset_t()
         sigemptyset(&set)
         for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, number) }
@@ -17,7 +17,7 @@ public struct StopSignals: Sendable {
     }
 
     /// Waits for one of them; returns its number.
-    public func wait() -> Int32 {
+    func wait() -> Int32 {
         var set = self.set
         var received: Int32 = 0
         while sigwait(&set, &received) != 0 {}
@@ -25,7 +25,7 @@ public struct StopSignals: Sendable {
     }
 
     /// "SIGINT", "SIGTERM", "SIGHUP".
-    public static func name(_ number: Int32) -> String {
+    static func name(_ number: Int32) -> String {
         switch number {
         case SIGINT: "SIGINT"
         case SIGTERM: "SIGTERM"

@@ -1,3 +1,4 @@
+import CratesApp
 import CratesCore
 import Foundation
 import Synchronization
@@ -5,7 +6,7 @@ import Synchronization
 /// A download's progress on standard error: a bar redrawn in place on a terminal (bytes,
 /// rate, time left when the size is known), plain lines every `plainInterval` seconds to a
 /// file or a pipe.
-public final class DownloadProgress: Sendable {
+final class DownloadProgress: DownloadReporting {
     private struct State {
         var name = ""
         var done: Int64 = 0
@@ -16,17 +17,17 @@ public final class DownloadProgress: Sendable {
         var barShown = false
     }
 
-    public let terminal: Bool
-    public let plainInterval: Double
+    let terminal: Bool
+    let plainInterval: Double
     private let state = Mutex(State())
 
-    public init(terminal: Bool = StandardStreams.errorIsTerminal, plainInterval: Double = 10) {
+    init(terminal: Bool = StandardStreams.errorIsTerminal, plainInterval: Double = 10) {
         self.terminal = terminal
         self.plainInterval = plainInterval
     }
 
     /// The file being downloaded, as the lines name it.
-    public func start(_ name: String) {
+    func start(_ name: String) {
         state.withLock { $0.name = name }
     }
 
@@ -54,13 +55,13 @@ public final class DownloadProgress: Sendable {
     }
 
     /// A line of its own, below any bar.
-    public func note(_ text: String) {
+    func note(_ text: String) {
         clear()
         StandardStreams.errLine(text)
     }
 
     /// Ends the bar's line (or writes the last plain line).
-    public func finish() {
+    func finish() {
         show(force: true)
         clear()
     }
@@ -87,38 +88,25 @@ public final class DownloadProgress: Sendable {
                 guard let rate, rate > 0, total > state.done else { return nil }
                 return Double(total - state.done) / rate
             }
-            let amount = Self.bytes(state.done) + (state.total.map { " of " + Self.bytes($0) } ?? "")
+            let amount = ProgressText.bytes(state.done) + (state.total.map { " of " + ProgressText.bytes($0) } ?? "")
             if terminal {
                 state.barShown = true
                 let bar = state.total.map { total in
                     ProgressText.bar(Int(min(state.done, total) >> 10), Int(total >> 10), width: 20) + " "
                 } ?? ""
-                let parts = [amount] + (rate.map { [Self.bytes(Int64($0)) + "/s"] } ?? [])
+                let parts = [amount] + (rate.map { [ProgressText.bytes(Int64($0)) + "/s"] } ?? [])
                     + (left.map { [ProgressText.duration($0) + " left"] } ?? [])
                 return "Downloading \(bar)" + parts.joined(separator: " · ")
             }
-            let parts = [amount] + (rate.map { [Self.bytes(Int64($0)) + "/s"] } ?? [])
+            let parts = [amount] + (rate.map { [ProgressText.bytes(Int64($0)) + "/s"] } ?? [])
                 + (left.map { ["about " + ProgressText.duration($0) + " left"] } ?? [])
             return "download: \(state.name): " + parts.joined(separator: ", ") + "\n"
         }
         guard let line else { return }
         if terminal {
-            let width = max(10, StandardStreams.terminalWidth - 1)
-            StandardStreams.errStatusLine(line.count > width ? String(line.prefix(width - 1)) + "…" : line)
+            StandardStreams.errStatusLine(fitted: line)
         } else {
             StandardStreams.err(line)
         }
-    }
-
-    /// "812 B", "1.2 MB", "10.4 GB" (powers of 1000, as Discogs states its sizes).
-    public static func bytes(_ count: Int64) -> String {
-        let units = ["B", "kB", "MB", "GB", "TB"]
-        var value = Double(count)
-        var unit = 0
-        while value >= 1000, unit < units.count - 1 {
-            value /= 1000
-            unit += 1
-        }
-        return unit == 0 ? "\(count) B" : String(format: value < 10 ? "%.1f" : "%.0f", value) + " " + units[unit]
     }
 }
