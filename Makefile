@@ -21,6 +21,13 @@ build: deps
 run: build
 	@$$($(SWIFT) build --show-bin-path)/crates $(ARGS)
 
+# At most this many tests run at once (Swift Testing starts them all otherwise). Every test's
+# tasks share a cooperative pool of one thread per core, first come first served: with some
+# 1,300 tests in flight on two loaded cores a task waited minutes for a thread (the pool-wait
+# probe, printed after the run); with 32, seconds.
+TEST_WIDTH ?= 32
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH = $(TEST_WIDTH)
+
 # The memory tests measure the release binary, as a user runs it, with their full input
 # (a million lines; a tenth elsewhere); the install test runs the man page generator.
 test: deps

@@ -10,7 +10,7 @@ import Glibc
 
 /// Reading an import's input as a stream (issue 12, items 6 and 7): in chunks, refused at the
 /// first chunk that shows binary data, stopped between chunks when asked.
-@Suite struct ImportInputTests {
+@Suite(.offThePool) struct ImportInputTests {
     @Test func inputIsReadInChunksAndStopsWhenAsked() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("gtins.txt")

@@ -9,7 +9,7 @@ import Testing
 /// A catalogue built from a generated dump answers barcodes (every form, UPC-A as EAN-13),
 /// catalogue numbers (every spelling), artist and title, and release ids; a build that fails
 /// leaves the catalogue in place as it was.
-@Suite struct CatalogueFileTests {
+@Suite(.offThePool) struct CatalogueFileTests {
     static func build(dump: String, into path: String, date: String = "20250601") throws -> CatalogueSummary {
         let reader = try DumpReader(path: dump)
         let builder = try DiscogsCatalogueBuilder(path: path, edition: CatalogueEdition(dumpDate: date), neededBytes: 0)

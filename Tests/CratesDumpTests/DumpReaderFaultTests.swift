@@ -8,7 +8,7 @@ import Testing
 
 /// What one release gets wrong costs that release alone: a release left open, an id that is
 /// no release's, a field of megabytes. And a dump that holds nothing says so.
-@Suite struct DumpReaderFaultTests {
+@Suite(.offThePool) struct DumpReaderFaultTests {
     static func write(_ text: String, in directory: TemporaryDirectory, name: String = "dump.xml") throws -> String {
         let path = directory.file(name)
         try text.write(toFile: path, atomically: false, encoding: .utf8)

@@ -8,7 +8,7 @@ import Testing
 
 /// The dump reader over real release elements (Fixtures/discogs-dump, CC0) and over dumps of
 /// the project's generator, with every trait of the real ones.
-@Suite struct DumpReaderTests {
+@Suite(.offThePool) struct DumpReaderTests {
     /// Reads the whole of `path`, returning the releases and what was skipped.
     static func readAll(_ path: String, batchSize: Int = 100) throws -> (releases: [DumpRelease], skipped: [DumpSkip], unlisted: Int) {
         let reader = try DumpReader(path: path)

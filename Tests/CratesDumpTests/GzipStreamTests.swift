@@ -9,7 +9,7 @@ import Testing
 /// ISA-L's inflate (`GzipStream`) held to zlib's `gzread`, which the reader used before: the
 /// same bytes out of every fixture, generated dump, empty and multi-member file, and the same
 /// refusals of every truncated and damaged one.
-@Suite struct GzipStreamTests {
+@Suite(.offThePool) struct GzipStreamTests {
     /// What zlib's `gzread` makes of `path`: its bytes, and whether it refused the file.
     static func zlib(_ path: String) -> (bytes: [UInt8], refused: Bool) {
         guard let file = gzopen(path, "rb") else { return ([], true) }

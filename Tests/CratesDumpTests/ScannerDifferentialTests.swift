@@ -10,7 +10,7 @@ import Testing
 /// the build used before it), chunk by chunk of the same input: the same releases read, field
 /// for field, and the same releases skipped, over real elements, generated dumps, and a
 /// thousand dumps damaged at random (bytes that XML refuses, markup cut or doubled).
-@Suite struct ScannerDifferentialTests {
+@Suite(.offThePool) struct ScannerDifferentialTests {
     struct Read: Equatable {
         var releases: [DumpRelease] = []
         var skipped: [Int?] = []

@@ -43,7 +43,7 @@ import Testing
         #expect(h.state.selectedItem?.recordID == 1)
     }
 
-    @Test func aLargeCollectionIsFetchedAWindowAtATime() {
+    @Test(.offThePool) func aLargeCollectionIsFetchedAWindowAtATime() {
         var h = Harness(Sample.large(100_000, perSection: 7_000))
         #expect(h.state.list.rows.count < 200, "only a window is held")
         #expect(h.state.list.rowCount == 100_000)
@@ -56,7 +56,7 @@ import Testing
         #expect(h.state.selectedItem?.recordID == 14_001)
     }
 
-    @Test func rowsNotYetFetchedShowAPlaceholderAndTheirQueryIsSentOnce() {
+    @Test(.offThePool) func rowsNotYetFetchedShowAPlaceholderAndTheirQueryIsSentOnce() {
         var state = AppState(width: 80, height: 24)
         let store = Sample.large(10_000, perSection: 10_000)
         var commands = state.handle(.resize(width: 80, height: 24))

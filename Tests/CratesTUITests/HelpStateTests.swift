@@ -1,10 +1,11 @@
 import CratesCore
+import CratesTestSupport
 import Testing
 @testable import CratesTUI
 
 /// The help screen in a terminal too short for it: the title says which lines show and
 /// that there are more, and every key the help names is reachable by scrolling.
-@Suite("Collection UI: help")
+@Suite("Collection UI: help", .offThePool)
 struct HelpStateTests {
     @Test("in 24 lines the title counts the lines shown; j, Space, G and g scroll within the text; every line can be seen")
     func scrollsWithinTheText() throws {

@@ -9,6 +9,10 @@ import Synchronization
 /// other test's tasks: this figure is what a test's waits must allow for
 /// (`defaultWaitDeadline`). Started by the first wait or temporary directory of a run, and
 /// said on standard error when the process ends (`scripts/run-tests.sh` repeats it).
+///
+/// To see when in a run the pool was held, name an existing file in `CRATES_POOL_WAIT_LOG`:
+/// every probe is written there as a line "seconds since the probe started, tab, seconds
+/// waited", after a first line "origin, tab, the wall-clock start in Unix seconds".
 public enum PoolWaitProbe {
     private struct Worst: Sendable {
         var seconds = 0.0
@@ -25,6 +29,8 @@ public enum PoolWaitProbe {
         guard started.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
         atexit { PoolWaitProbe.report() }
         let origin = ContinuousClock.now
+        let log = ProcessInfo.processInfo.environment["CRATES_POOL_WAIT_LOG"].flatMap { FileHandle(forWritingAtPath: $0) }
+        log?.write(Data(String(format: "origin\t%.3f\n", Date().timeIntervalSince1970).utf8))
         let thread = Thread {
             while true {
                 let asked = ContinuousClock.now
@@ -40,6 +46,8 @@ public enum PoolWaitProbe {
                             worst.at = Double(since.components.seconds)
                         }
                     }
+                    let sinceSeconds = Double(since.components.seconds) + Double(since.components.attoseconds) / 1e18
+                    log?.write(Data(String(format: "%.3f\t%.3f\n", sinceSeconds, seconds).utf8))
                     ran.signal()
                 }
                 ran.wait()

@@ -21,10 +21,12 @@ public struct WaitTimeout: Error, CustomStringConvertible {
     }
 }
 
-/// How long a test waits for something by default: long enough for the whole suite on two
-/// cores, where a test's tasks can wait minutes for a thread of the cooperative pool (90 s
-/// was not), and only ever spent in full when the test is failing anyway.
-public let defaultWaitDeadline: Duration = .seconds(300)
+/// How long a test waits for something by default, and only ever spent in full when the test
+/// is failing anyway. It must cover the longest a task of the full suite waits for a thread
+/// of the cooperative pool (`PoolWaitProbe` says it after every run): seconds on two loaded
+/// cores with at most 32 tests at once (`make test`'s `TEST_WIDTH`) and the bodies that
+/// compute for long off the pool (`.offThePool`); minutes with all 1,300 tests in flight.
+public let defaultWaitDeadline: Duration = .seconds(90)
 
 /// Looks at `probe` until it gives a value, and returns that value; throws `WaitTimeout`
 /// (naming `what`, and `lastSeen()` when given) when it gives none by `deadline`.

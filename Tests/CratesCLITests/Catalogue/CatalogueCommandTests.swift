@@ -17,7 +17,7 @@ struct CatalogueCommandTests {
         return (path, summary)
     }
 
-    @Test("build, then status and status --json say what it holds; remove; then status exits 1")
+    @Test("build, then status and status --json say what it holds; remove; then status exits 1", .offThePool)
     func buildStatusRemove() async throws {
         let sandbox = try CommandSandbox()
         let (dump, generated) = try Self.dump(sandbox, date: "20250601", count: 900, seed: 8)

@@ -161,7 +161,7 @@ struct ExportCommandTests {
         }
     }
 
-    @Test("an export stopped half-way leaves the previous file whole and no temporary file behind")
+    @Test("an export stopped half-way leaves the previous file whole and no temporary file behind", .offThePool)
     func interrupted() async throws {
         let sandbox = try CommandSandbox()
         let store = try sandbox.openStore()

@@ -21,7 +21,7 @@ struct FullDiskCommandTests {
 
     @Test(
         "the disk fills mid-import: how many were added and kept, exit 1; re-run with room: the rest added, each barcode once",
-        .enabled(if: SmallDisk.canMount, "mounting a tmpfs needs root (CAP_SYS_ADMIN)"))
+        .enabled(if: SmallDisk.canMount, "mounting a tmpfs needs root (CAP_SYS_ADMIN)"), .offThePool)
     func aFullDiskMidImport() async throws {
         let sandbox = try CommandSandbox()
         let disk = try SmallDisk(in: sandbox, kilobytes: 3 << 10)

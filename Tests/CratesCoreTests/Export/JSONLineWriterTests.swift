@@ -5,7 +5,7 @@ import Testing
 
 /// The hand-written JSON line of `export --json` (issue 12, item 8: JSONEncoder took three
 /// quarters of the export) is byte for byte what JSONEncoder writes, whatever the text.
-@Suite struct JSONLineWriterTests {
+@Suite(.offThePool) struct JSONLineWriterTests {
     private func expectSame(_ entry: ExportedRecord, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let encoder = ExportedRecord.makeJSONEncoder()
         for discogs in [false, true] {

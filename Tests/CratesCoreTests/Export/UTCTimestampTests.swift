@@ -5,7 +5,7 @@ import Testing
 
 /// Dates as UTC text, checked against published instants and against Foundation's own
 /// formatter as an independent oracle.
-@Suite("UTC timestamps")
+@Suite("UTC timestamps", .offThePool)
 struct UTCTimestampTests {
     struct Vector: Sendable, CustomTestStringConvertible {
         let seconds: Double

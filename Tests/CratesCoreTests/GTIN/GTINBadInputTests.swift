@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Bad input never crashes: each gets a precise error whose message is safe on a terminal.
-@Suite("GTIN parsing: bad input")
+@Suite("GTIN parsing: bad input", .offThePool)
 struct GTINBadInputTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let input: String

@@ -2,7 +2,7 @@ import CratesCore
 import CratesTestSupport
 import Testing
 
-@Suite("GTIN lookup forms for Discogs")
+@Suite("GTIN lookup forms for Discogs", .offThePool)
 struct GTINLookupFormsTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let input: String

@@ -3,7 +3,7 @@ import CratesTestSupport
 import Testing
 
 /// Properties over random digit strings from a seeded generator (the same strings every run).
-@Suite("GTIN properties")
+@Suite("GTIN properties", .offThePool)
 struct GTINPropertyTests {
     static let lengths = [8, 12, 13, 14]
 

@@ -6,7 +6,7 @@ import Testing
 /// the same however the file is cut into chunks, an overlong line skipped without being
 /// kept, binary input refused by the first chunk that shows it, and the entries held
 /// compactly.
-@Suite struct ImportStreamingTests {
+@Suite(.offThePool) struct ImportStreamingTests {
     private func parse(_ text: String, strict: Bool = false) throws -> ImportFile {
         try ImportFile.parse(Array(text.utf8), strict: strict)
     }

@@ -4,7 +4,7 @@ import Testing
 
 /// crates' label codes: 290/291 + 9-digit id + GS1 check digit, read back from any form a
 /// scanner or a person produces.
-@Suite("Label codes")
+@Suite("Label codes", .offThePool)
 struct LabelCodeTests {
     @Test("the scheme: 290 + location id, 291 + copy id, 9 digits zero-padded, GS1 check digit")
     func scheme() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// The socket protocol's JSON lines: what the daemon writes, and what a reader makes of
 /// anything a peer may send.
-@Suite("Scan events: JSON line codec")
+@Suite("Scan events: JSON line codec", .offThePool)
 struct ScanEventCodecTests {
     static let noon = Date(timeIntervalSince1970: 1_795_341_600)  // 2026-11-22T10:00:00Z
 
