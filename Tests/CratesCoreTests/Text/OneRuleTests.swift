@@ -2,8 +2,8 @@ import CratesCore
 import Foundation
 import Testing
 
-/// Rules kept in one place: a string in JSON, a control character, the status's words.
-@Suite("One rule, one place: JSON strings, control characters, status wording")
+/// Rules kept in one place: a string in JSON, a control character.
+@Suite("One rule, one place: JSON strings, control characters")
 struct OneRuleTests {
     @Test("a string written by hand in JSON is what JSONEncoder writes: every control, DEL, quote, slash, non-ASCII")
     func jsonStringIsTheEncoders() throws {
@@ -15,15 +15,6 @@ struct OneRuleTests {
             let encoded = String(decoding: try encoder.encode([text]), as: UTF8.self)
             #expect("[" + JSONStringLiteral.quoted(text) + "]" == encoded, "\(text.unicodeScalars.map(\.value))")
         }
-    }
-
-    @Test("the status line and the commands' progress word the rate limit alike")
-    func rateLimitWording() {
-        let progress = LookupStatus.rateLimited(seconds: 8).description
-        let statusLine = DiscogsStatus(.rateLimited(seconds: 8), username: nil).text
-        #expect(progress == statusLine)
-        #expect(progress == "Discogs: rate limit: resuming in 8 s")
-        #expect(LookupStatus.offline(waiting: 2).description.hasPrefix(DiscogsStatus.offline.text))
     }
 
     @Test("a control character is one rule: what input refuses includes what the screen cleans")
