@@ -95,12 +95,11 @@ extension CollectionStore {
         // first (`indexedMatches`), then listed by id. Tested in the list's order instead, a
         // query reads every record's row, as no order's index but the titles' holds the text
         // (at 100,000 records, 60,000 page reads for a query that keeps 276).
+        // The ids are a condition of the statement that orders them only: each page's
+        // statement reads its own ids, not every match again.
         let matches = try indexedMatches(db, filter.query)
-        if let matches {
-            guard !matches.isEmpty else { return }
-            conditions.append("id IN (SELECT value FROM json_each(?))")
-            arguments += [jsonArray(matches)]
-        } else if let query = try filter.query.sql(db, "record") {
+        if let matches, matches.isEmpty { return }
+        if matches == nil, let query = try filter.query.sql(db, "record") {
             conditions.append(query.0)
             arguments += query.1
         }
@@ -167,10 +166,16 @@ extension CollectionStore {
             // The sections stay in their order; the records within them turn round. Flat, the
             // records not matched yet (no title to file by) come last, as their section does.
             let order = (filter.flat ? "sectionKey = ?, " : "sectionKey, ") + "\(key) \(direction), id \(direction)"
-            let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            var kept = conditions
+            var keptArguments = arguments
+            if let matches {
+                kept.append("id IN (SELECT value FROM json_each(?))")
+                keptArguments += [jsonArray(matches)]
+            }
+            let whereClause = kept.isEmpty ? "" : "WHERE " + kept.joined(separator: " AND ")
             let ids = try Int64.fetchAll(
                 db, sql: "SELECT id FROM record \(whereClause) ORDER BY \(order)",
-                arguments: arguments + (filter.flat ? [SortKey.unknownSection] : []))
+                arguments: keptArguments + (filter.flat ? [SortKey.unknownSection] : []))
             for start in stride(from: 0, to: ids.count, by: pageSize) {
                 let page = Array(ids[start..<min(start + pageSize, ids.count)])
                 var items: [Item] = []
