@@ -33,19 +33,23 @@ struct FieldConditions: Sendable, Equatable {
     var isEmpty: Bool { years == nil && formats.isEmpty }
 
     /// The SQL condition on the record table under `alias` (its columns, and its release
-    /// read by id), and its arguments; nil when there is none.
-    func sql(_ alias: String = "r") -> (String, StatementArguments)? {
+    /// read by id, or from `release`, the alias of a release joined to it), and its
+    /// arguments; nil when there is none.
+    func sql(_ alias: String = "r", release joined: String? = nil) -> (String, StatementArguments)? {
         guard !isEmpty else { return nil }
         let r = alias.isEmpty ? "record" : alias
+        let release = { (column: String) in
+            joined.map { "\($0).\(column)" } ?? "(SELECT \(column) FROM release WHERE id = \(r).releaseID)"
+        }
         var conditions: [String] = []
         var arguments = StatementArguments()
         if let years {
-            conditions.append("coalesce(\(r).ownYear, (SELECT year FROM release WHERE id = \(r).releaseID)) BETWEEN ? AND ?")
+            conditions.append("coalesce(\(r).ownYear, \(release("year"))) BETWEEN ? AND ?")
             arguments += StatementArguments([years.lowerBound, years.upperBound])
         }
         // Whole words of the format ("ep" is not in "Repress"): the format lower-cased, its
         // separators (",", "+", "×" of "2×Vinyl") made spaces, with a space at each end.
-        let shown = "lower(coalesce(\(r).ownFormat, (SELECT formatSummary FROM release WHERE id = \(r).releaseID), ''))"
+        let shown = "lower(coalesce(\(r).ownFormat, \(release("formatSummary")), ''))"
         let words = "' ' || replace(replace(replace(\(shown), ',', ' '), '+', ' '), '×', ' ') || ' '"
         for format in formats {
             conditions.append("instr(\(words), ?) > 0")

@@ -54,11 +54,14 @@ extension CollectionStore {
         // through the plans below; its other terms are conditions of their own.
         let whole = try fetchOutline(db)
         let fields: (String, StatementArguments)?
+        // The same, reading the release from a join (the index's plan: see `matchesThroughIndex`).
+        let joinedFields: (String, StatementArguments)?
         let words: [String]
         do {
             let parsed = try RecordQuery(parsing: query.filter)
             words = parsed.indexWords
             fields = try parsed.sql(db, withWords: false)
+            joinedFields = try parsed.sql(db, release: "rel", withWords: false)
         } catch let error as RecordQueryError {
             var refused = CollectionWindow(
                 outline: CollectionOutline(sections: []), window: query.window, rows: [], filter: query.filter,
@@ -77,15 +80,19 @@ extension CollectionStore {
                 focus: query.focus, focusRow: try query.focus.flatMap { try unfilteredFocusRow(db, $0, order: query.order) },
                 order: query.order)
         }
-        var (condition, arguments) = matchCondition(words, places: places)
-        if let fields {
-            condition += " AND \(fields.0)"
-            arguments += fields.1
+        func matching(_ fields: (String, StatementArguments)?) -> (String, StatementArguments) {
+            var (condition, arguments) = matchCondition(words, places: places)
+            if let fields {
+                condition += " AND \(fields.0)"
+                arguments += fields.1
+            }
+            if let facet {
+                condition += " AND " + facet.0
+                arguments += facet.1
+            }
+            return (condition, arguments)
         }
-        if let facet {
-            condition += " AND " + facet.0
-            arguments += facet.1
-        }
+        let (condition, arguments) = matching(fields)
         let found: (outline: CollectionOutline, ids: [Int64], focusRow: Int?)
         // Words only: the snapshot when one is held, or read one (a forced `.memory` always
         // does) unless the index finds few records: reading every text costs 50–85 ms at
@@ -103,7 +110,8 @@ extension CollectionStore {
         } else {
             switch try chosen ?? filterPlan(db, words, records: whole.rowCount) {
             case .index(let expression):
-                found = try matchesThroughIndex(db, expression, condition, arguments, query)
+                let (joined, joinedArguments) = matching(joinedFields)
+                found = try matchesThroughIndex(db, expression, joined, joinedArguments, query)
             case .scan, .memory:
                 found = try matchesByScan(db, condition, arguments, query)
             }
@@ -203,12 +211,14 @@ extension CollectionStore {
 
     /// The matches the index finds, read by id (CROSS JOIN: the index first) and sorted in
     /// the list's order: one pass counts the sections, keeps the window's ids and finds the
-    /// focus's row.
+    /// focus's row. `condition` may read the record's release as `rel` (a LEFT JOIN, which
+    /// SQLite leaves out when the condition does not).
     static func matchesThroughIndex(
         _ db: Database, _ expression: String, _ condition: String, _ arguments: StatementArguments, _ query: CollectionQuery
     ) throws -> (outline: CollectionOutline, ids: [Int64], focusRow: Int?) {
         let cursor = try Row.fetchCursor(db, sql: """
             SELECT r.sectionKey, r.id FROM filterIndex f CROSS JOIN record r ON r.id = f.rowid
+            LEFT JOIN release rel ON rel.id = r.releaseID
             WHERE f.filterIndex MATCH ? AND \(condition)
             ORDER BY \(query.order.orderTerms())
             """, arguments: StatementArguments([expression]) + arguments)

@@ -13,6 +13,26 @@ extension CollectionStore {
         }
     }
 
+    /// The ids of the records `query` keeps, in no particular order, when the trigram index
+    /// (`filterIndex`) finds its words in at most one record in `indexShare` (`filterPlan`,
+    /// as the list's filter decides); nil when it cannot narrow them (no word of 3
+    /// characters or more, or words many records hold): the caller tests every record.
+    ///
+    /// The index only narrows: the records it finds are tested by the whole query, their
+    /// words by `crates_contains`, as everywhere else. Each record's release is joined once
+    /// (LEFT JOIN: a record without one is kept or not as the subqueries would decide),
+    /// after the record's own terms passed.
+    static func indexedMatches(_ db: Database, _ query: RecordQuery) throws -> [Int64]? {
+        guard !query.terms.isEmpty,
+              case .index(let expression) = try filterPlan(db, query.indexWords, records: fetchOutline(db).rowCount)
+        else { return nil }
+        let condition = try query.sql(db, "r", release: "rel") ?? ("1", StatementArguments())
+        return try Int64.fetchAll(db, sql: """
+            SELECT r.id FROM filterIndex f CROSS JOIN record r ON r.id = f.rowid LEFT JOIN release rel ON rel.id = r.releaseID
+            WHERE f.filterIndex MATCH ? AND \(condition.0)
+            """, arguments: StatementArguments([expression]) + condition.1)
+    }
+
     /// The ids of every record the list shows for `query` (its filter, its place and the
     /// places inside it, its bar of the statistics), in no particular order: what the UI
     /// tags when it tags every record its filter shows. One read, one statement; a filter

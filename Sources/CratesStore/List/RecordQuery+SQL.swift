@@ -10,6 +10,9 @@ import GRDB
 /// through `crates_contains` as the plain filter's do, so that the store can narrow through
 /// its trigram index before the other terms are tested, and each term is a test of the row
 /// and its release by id (no join, no sort): the list's orders walk their own indexes.
+/// A caller that joins the release itself (`release:`, its alias in a LEFT JOIN on
+/// `releaseID`) has the release's columns read from that row: one seek of the release per
+/// record, where the subqueries cost one per column named (a year range names it twice).
 ///
 /// Text fields are compared folded, as the filter is (`crates_fold` folds a value in SQL):
 /// artist and title from `rowKey`, which holds them folded already (the values shown);
@@ -20,7 +23,9 @@ extension RecordQuery {
     /// `indexWords`, for a caller that tests them itself (the list's filter plans). Throws
     /// for a term the collection cannot answer: a place it does not have, or a field it
     /// keeps nothing for.
-    func sql(_ db: Database, _ r: String = "r", withWords: Bool = true, now: Date = Date()) throws -> (String, StatementArguments)? {
+    func sql(
+        _ db: Database, _ r: String = "r", release rel: String? = nil, withWords: Bool = true, now: Date = Date()
+    ) throws -> (String, StatementArguments)? {
         var conditions: [String] = []
         var arguments = StatementArguments()
         for word in withWords ? indexWords : [] {
@@ -29,7 +34,7 @@ extension RecordQuery {
         }
         var tree: LocationTree?
         for term in terms {
-            guard let (condition, values) = try Self.sql(term, db, r, now: now, tree: &tree) else { continue }
+            guard let (condition, values) = try Self.sql(term, db, r, release: rel, now: now, tree: &tree) else { continue }
             conditions.append(term.negated ? "NOT coalesce((\(condition)), 0)" : "(\(condition))")
             arguments += values
         }
@@ -47,9 +52,11 @@ extension RecordQuery {
 
     /// One term's condition; nil when `indexWords` says it all (a word typed bare).
     private static func sql(
-        _ term: Term, _ db: Database, _ r: String, now: Date, tree: inout LocationTree?
+        _ term: Term, _ db: Database, _ r: String, release rel: String?, now: Date, tree: inout LocationTree?
     ) throws -> (String, StatementArguments)? {
-        let release = { (column: String) in "(SELECT rel.\(column) FROM release rel WHERE rel.id = \(r).releaseID)" }
+        let release = { (column: String) in
+            rel.map { "\($0).\(column)" } ?? "(SELECT rel.\(column) FROM release rel WHERE rel.id = \(r).releaseID)"
+        }
         switch term.test {
         case .word(let word):
             guard term.negated else { return nil }
@@ -57,7 +64,7 @@ extension RecordQuery {
             guard !words.isEmpty else { return nil }
             return (words.map { _ in "\(FilterContains.name)(\(r).filterText, ?)" }.joined(separator: " AND "), StatementArguments(words))
         case .text(let field, let value):
-            let shown = textSQL(field, r, release: release)
+            let shown = textSQL(field, r, release: release, joined: rel)
             guard let value else { return ("coalesce(\(shown), '') != ''", []) }
             if field == .country {
                 // A whole word of the country ("uk" is in "UK & Europe", not in "Ukraine").
@@ -69,7 +76,7 @@ extension RecordQuery {
             return (words.map { _ in "\(FilterContains.name)(\(folded), ?)" }.joined(separator: " AND "), StatementArguments(words))
         case .format(let word):
             guard let word else { return ("coalesce(\(r).ownFormat, \(release("formatSummary")), '') != ''", []) }
-            return FieldConditions(formats: [word]).sql(r)
+            return FieldConditions(formats: [word]).sql(r, release: rel)
         case .year(let range):
             let year = "coalesce(\(r).ownYear, \(release("year")))"
             return bounded(year, lower: range?.lower, upper: range?.upper, known: "\(year) > 0")
@@ -140,9 +147,10 @@ extension RecordQuery {
 
     /// The value shown for a text field (the collector's where set, else Discogs'); several
     /// labels, catalogue numbers, genres or styles joined with " | ", which no word holds.
-    private static func textSQL(_ field: TextField, _ r: String, release: (String) -> String) -> String {
+    private static func textSQL(_ field: TextField, _ r: String, release: (String) -> String, joined: String?) -> String {
         let each = { (column: String, path: String) in
-            "(SELECT group_concat(\(path), ' | ') FROM release rel, json_each(rel.\(column)) j WHERE rel.id = \(r).releaseID)"
+            if let joined { return "(SELECT group_concat(\(path), ' | ') FROM json_each(\(joined).\(column)) j)" }
+            return "(SELECT group_concat(\(path), ' | ') FROM release rel, json_each(rel.\(column)) j WHERE rel.id = \(r).releaseID)"
         }
         // rowKey: folded title, U+0001, folded artist, U+0001, GTIN.
         let rest = "substr(\(r).rowKey, instr(\(r).rowKey, char(1)) + 1)"

@@ -91,7 +91,15 @@ extension CollectionStore {
             conditions.append(fields.0)
             arguments += fields.1
         }
-        if let query = try filter.query.sql(db, "record") {
+        // A query whose words the trigram index finds in few records: those it keeps, found
+        // first (`indexedMatches`), then listed by id. Tested in the list's order instead, a
+        // query reads every record's row, as no order's index but the titles' holds the text
+        // (at 100,000 records, 60,000 page reads for a query that keeps 276).
+        // The ids are a condition of the statement that orders them only: each page's
+        // statement reads its own ids, not every match again.
+        let matches = try indexedMatches(db, filter.query)
+        if let matches, matches.isEmpty { return }
+        if matches == nil, let query = try filter.query.sql(db, "record") {
             conditions.append(query.0)
             arguments += query.1
         }
@@ -150,18 +158,24 @@ extension CollectionStore {
                     placePath: item.record.location.map { tree.pathIDs($0.id) } ?? [])
             })
         }
-        // Descending, or without sections: the ids in that order in one query (sorted once),
-        // then their records a page at a time in that order. The list's own order walks
-        // record_order by key instead, as below.
-        if filter.descending || filter.flat {
+        // Descending, without sections, or the few records a query keeps: the ids in that
+        // order in one query (sorted once), then their records a page at a time in that
+        // order. The list's own order walks record_order by key instead, as below.
+        if filter.descending || filter.flat || matches != nil {
             let direction = filter.descending ? "DESC" : "ASC"
             // The sections stay in their order; the records within them turn round. Flat, the
             // records not matched yet (no title to file by) come last, as their section does.
             let order = (filter.flat ? "sectionKey = ?, " : "sectionKey, ") + "\(key) \(direction), id \(direction)"
-            let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            var kept = conditions
+            var keptArguments = arguments
+            if let matches {
+                kept.append("id IN (SELECT value FROM json_each(?))")
+                keptArguments += [jsonArray(matches)]
+            }
+            let whereClause = kept.isEmpty ? "" : "WHERE " + kept.joined(separator: " AND ")
             let ids = try Int64.fetchAll(
                 db, sql: "SELECT id FROM record \(whereClause) ORDER BY \(order)",
-                arguments: arguments + (filter.flat ? [SortKey.unknownSection] : []))
+                arguments: keptArguments + (filter.flat ? [SortKey.unknownSection] : []))
             for start in stride(from: 0, to: ids.count, by: pageSize) {
                 let page = Array(ids[start..<min(start + pageSize, ids.count)])
                 var items: [Item] = []
