@@ -54,3 +54,103 @@ struct FieldConditions: Sendable, Equatable {
         return (conditions.joined(separator: " AND "), arguments)
     }
 }
+
+/// The list's order laid out: `order`, either way round, in genre sections or flat
+/// (`CollectionQuery.descending`, `flat`).
+///
+/// The list is a run of groups, each walked by one index in either direction: in sections,
+/// each section (`sectionKey`, on `record_order`, `record_by_artist`, …); flat, the records
+/// matched and then those of the Unknown section (`flatGroup`, on the `record_flat_…`
+/// indexes, "v28 flat orders"). A group's rows are ordered by the order's key and the id,
+/// both ascending or both descending, so that SQLite walks the index forwards or backwards;
+/// the groups stay in their order (a descending list keeps its sections A–Z, as `crates
+/// list --reverse` does, and its records not matched yet last when flat, as `--flat` does).
+/// A window across groups is read group by group.
+struct ListArrangement: Hashable, Sendable {
+    var order: ListOrder
+    var descending = false
+    var flat = false
+
+    init(order: ListOrder, descending: Bool = false, flat: Bool = false) {
+        self.order = order
+        self.descending = descending
+        self.flat = flat
+    }
+
+    init(_ query: CollectionQuery) {
+        self.init(order: query.order, descending: query.descending, flat: query.flat)
+    }
+
+    /// The one arrangement whose groups and order are the sections' and `order`'s ascending.
+    var isSectionsAscending: Bool { !descending && !flat }
+
+    /// The flat list's group of a record under `alias`: 0 matched (not in the Unknown section),
+    /// 1 in it. The very expression the `record_flat_…` indexes hold, so that SQLite uses them
+    /// (an index on an expression serves a query that names the same expression).
+    static func flatGroup(_ alias: String = "r") -> String {
+        let prefix = alias.isEmpty ? "" : "\(alias)."
+        return "(\(prefix)sectionKey = '1' || char(1) || '\(Section.unknown)')"
+    }
+
+    /// The column or expression whose value is the group.
+    func group(_ alias: String = "r") -> String {
+        flat ? Self.flatGroup(alias) : (alias.isEmpty ? "sectionKey" : "\(alias).sectionKey")
+    }
+
+    /// `ORDER BY` terms for the whole list under `alias`.
+    func orderTerms(_ alias: String = "r") -> String {
+        let prefix = alias.isEmpty ? "" : "\(alias)."
+        let direction = descending ? " DESC" : ""
+        return "\(group(alias)), \(prefix)\(order.keyColumn)\(direction), \(prefix)id\(direction)"
+    }
+
+    /// `ORDER BY` terms within one group.
+    func groupOrderTerms(_ alias: String = "r") -> String {
+        let prefix = alias.isEmpty ? "" : "\(alias)."
+        let direction = descending ? " DESC" : ""
+        return "\(prefix)\(order.keyColumn)\(direction), \(prefix)id\(direction)"
+    }
+
+    /// The condition that a record under `alias` comes before the record whose key is
+    /// (`key`, `id`) within their group: two arguments of the key, one of the id.
+    func beforeCondition(_ alias: String = "r") -> String {
+        let prefix = alias.isEmpty ? "" : "\(alias)."
+        let column = "\(prefix)\(order.keyColumn)"
+        let less = descending ? ">" : "<"
+        return "(\(column) \(less) ? OR (\(column) = ? AND \(prefix)id \(less) ?))"
+    }
+
+    /// One group of the list: its condition on `record r` (with its one argument), and how
+    /// many records it has.
+    struct Group {
+        var condition: String
+        var value: DatabaseValue
+        var count: Int
+    }
+
+    /// Every group of the whole (unfiltered) list, in order, from `sectionCount` (counts
+    /// kept by triggers: a handful of rows, whatever the collection).
+    func groups(_ db: Database) throws -> [Group] {
+        let counts = try Row.fetchAll(db, sql: "SELECT sectionKey, count FROM sectionCount WHERE count > 0 ORDER BY sectionKey")
+        guard flat else {
+            return try counts.map { row in
+                Group(condition: "r.sectionKey = ?", value: row[0], count: try row.decode(Int.self, atIndex: 1))
+            }
+        }
+        var unknown = 0
+        var matched = 0
+        for row in counts {
+            let count = try row.decode(Int.self, atIndex: 1)
+            if try row.decode(String.self, atIndex: 0) == SortKey.unknownSection { unknown += count } else { matched += count }
+        }
+        return [
+            Group(condition: "\(Self.flatGroup()) = ?", value: 0.databaseValue, count: matched),
+            Group(condition: "\(Self.flatGroup()) = ?", value: 1.databaseValue, count: unknown),
+        ].filter { $0.count > 0 }
+    }
+
+    /// The group value of a record whose section key is `sectionKey`.
+    func groupValue(sectionKey: String) -> DatabaseValue {
+        flat ? (sectionKey == SortKey.unknownSection ? 1 : 0).databaseValue : sectionKey.databaseValue
+    }
+}

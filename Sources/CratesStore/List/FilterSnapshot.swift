@@ -27,8 +27,8 @@ struct FilterSnapshot: Sendable {
         let text: [UInt8]
     }
 
-    /// The order the records are in (`ListOrder.orderTerms`).
-    let order: ListOrder
+    /// The order the records are in (`ListArrangement.orderTerms`).
+    let arrangement: ListArrangement
     /// Each section's name and rows, in the list's order.
     let sections: [(name: String, rows: Range<Int>)]
     /// Each row's record, in the list's order: its id, and where its text is in `texts`.
@@ -36,7 +36,7 @@ struct FilterSnapshot: Sendable {
     let textIndexes: [Int]
     let texts: Texts
 
-    /// Reads every record's section key, id and text in the order `order`, from the
+    /// Reads every record's section key, id and text in `arrangement`, from the
     /// transaction `db` is in, with `texts` when they were read in this transaction's state.
     /// `records`: the outline's count. Nil when a record has no text (only inside a
     /// transaction that writes records, which a read never sees; the filter then asks the
@@ -46,7 +46,8 @@ struct FilterSnapshot: Sendable {
     /// (in the titles' order), and for another order its own index (`record_by_artist`...),
     /// whose ids find their texts. Reading the texts in another order's index would read each
     /// record's row, ten times the cost.
-    static func load(_ db: Database, order: ListOrder, records: Int, texts known: Texts? = nil) throws -> FilterSnapshot? {
+    static func load(_ db: Database, arrangement: ListArrangement, records: Int, texts known: Texts? = nil) throws -> FilterSnapshot? {
+        let titles = arrangement == ListArrangement(order: .title)
         var sections = SectionWalk()
         var texts = known
         if texts == nil {
@@ -61,7 +62,7 @@ struct FilterSnapshot: Sendable {
             let raw = statement.sqliteStatement
             while try step(statement) {
                 guard sqlite3_column_type(raw, 2) != SQLITE_NULL else { return nil }
-                if order == .title { sections.add(raw, row: ids.count) }
+                if titles { sections.add(raw, row: ids.count) }
                 ids.append(sqlite3_column_int64(raw, 1))
                 // Text first, then its length (SQLite's order).
                 let value = sqlite3_column_text(raw, 2)
@@ -73,9 +74,10 @@ struct FilterSnapshot: Sendable {
         }
         guard let texts else { return nil }
         // The titles' order, read with the texts just now: its sections too.
-        if order == .title, known == nil {
+        if titles, known == nil {
             let rows = sections.finish(rows: texts.ids.count)
-            return FilterSnapshot(order: order, sections: rows, ids: texts.ids, textIndexes: Array(0..<texts.ids.count), texts: texts)
+            return FilterSnapshot(
+                arrangement: arrangement, sections: rows, ids: texts.ids, textIndexes: Array(0..<texts.ids.count), texts: texts)
         }
         // Another order: its ids, and where each one's text is.
         let lookup = TextLookup(texts.ids)
@@ -83,7 +85,12 @@ struct FilterSnapshot: Sendable {
         var textIndexes: [Int] = []
         ids.reserveCapacity(texts.ids.count)
         textIndexes.reserveCapacity(texts.ids.count)
-        let statement = try db.makeStatement(sql: "SELECT r.sectionKey, r.id FROM record r ORDER BY \(order.orderTerms())")
+        // Each group (a section, or flat a `flatGroup`) ascending, by its index; descending,
+        // each group's part is turned round below, which costs less than a sort.
+        var ascending = arrangement
+        ascending.descending = false
+        let statement = try db.makeStatement(
+            sql: "SELECT \(ascending.group()), r.id FROM record r ORDER BY \(ascending.orderTerms())")
         let raw = statement.sqliteStatement
         while try step(statement) {
             let id = sqlite3_column_int64(raw, 1)
@@ -93,7 +100,14 @@ struct FilterSnapshot: Sendable {
             textIndexes.append(index)
         }
         guard ids.count == texts.ids.count else { return nil }
-        return FilterSnapshot(order: order, sections: sections.finish(rows: ids.count), ids: ids, textIndexes: textIndexes, texts: texts)
+        let groups = sections.finish(rows: ids.count)
+        if arrangement.descending {
+            for group in groups {
+                ids[group.rows].reverse()
+                textIndexes[group.rows].reverse()
+            }
+        }
+        return FilterSnapshot(arrangement: arrangement, sections: groups, ids: ids, textIndexes: textIndexes, texts: texts)
     }
 
     /// Steps `statement` (one GRDB made, not yet run) to its next row: true on a row, false
@@ -252,12 +266,12 @@ final class FilterSnapshots: Sendable {
 
     init() {}
 
-    /// The snapshot for `db` in `order`: the one held when nothing has changed since it was
+    /// The snapshot for `db` in `arrangement`: the one held when nothing has changed since it was
     /// read on this connection, else, when `read` says so, one read now (and held). Nil for a
     /// collection over `recordLimit` records, or one the snapshot cannot hold
     /// (`FilterSnapshot.load`).
     func snapshot(
-        _ db: Database, order: ListOrder, records: Int, read: () throws -> Bool = { true }
+        _ db: Database, arrangement: ListArrangement, records: Int, read: () throws -> Bool = { true }
     ) throws -> FilterSnapshot? {
         guard records <= Self.recordLimit, let connection = db.sqliteConnection else { return nil }
         // In the query's transaction (the caller has read already): the state it reads.
@@ -268,9 +282,9 @@ final class FilterSnapshots: Sendable {
             guard let held, held.connection === db, held.version == version, held.changes == changes else { return nil }
             return held.snapshot
         }
-        if let kept, kept.order == order { return kept }
+        if let kept, kept.arrangement == arrangement { return kept }
         guard try read() else { return nil }
-        guard let snapshot = try FilterSnapshot.load(db, order: order, records: records, texts: kept?.texts) else { return nil }
+        guard let snapshot = try FilterSnapshot.load(db, arrangement: arrangement, records: records, texts: kept?.texts) else { return nil }
         let fresh = Held(connection: db, version: version, changes: changes, snapshot: snapshot)
         held.withLock { $0 = fresh }
         return snapshot

@@ -12,8 +12,9 @@ public enum Action: String, Sendable, CaseIterable {
     case locations
     /// Issue 16: sync with the Discogs collection; in the details view, grade and rate.
     case sync, mediaGrade, sleeveGrade, rate
-    /// The next order of the rows within the sections (`ListOrder`).
-    case sortOrder
+    /// The next order of the rows within the sections (`ListOrder`); that order the other way
+    /// round (the latest added first, Z–A); one list without genre sections, or sections again.
+    case sortOrder, reverseOrder, flatList
     /// The statistics screen: the collection's bar charts; Enter on a bar narrows the list.
     case statistics
     /// The copies in conflict with the Discogs collection; in that view, keep crates'
@@ -107,6 +108,8 @@ public enum KeyMap {
         KeyBinding(keys: [.character("m")], action: .enterByHand, help: "enter a record by hand (Discogs does not have it)", contexts: [.list, .details, .needs]),
         KeyBinding(keys: [.character("e")], action: .edit, help: "edit the fields and note (yours win over Discogs')", contexts: [.list, .details, .needs]),
         KeyBinding(keys: [.character("O")], action: .sortOrder, help: "sort: artist, title, year, added, label, place", contexts: [.list]),
+        KeyBinding(keys: [.character("R")], action: .reverseOrder, help: "reverse the order: Z–A, the latest added first (on/off)", contexts: [.list]),
+        KeyBinding(keys: [.character("F")], action: .flatList, help: "flat: one list in the order, no genre sections (on/off)", contexts: [.list]),
         KeyBinding(keys: [.character("N")], action: .needsPerson, help: "walk the records that need a person", contexts: [.list]),
         // The views over the collection, early in the help: its first screen shows them.
         KeyBinding(keys: [.character("L")], action: .locations, help: "places: the tree with counts (Enter shows one)", contexts: [.list]),
