@@ -108,8 +108,6 @@ public enum KeyMap {
         KeyBinding(keys: [.character("m")], action: .enterByHand, help: "enter a record by hand (Discogs does not have it)", contexts: [.list, .details, .needs]),
         KeyBinding(keys: [.character("e")], action: .edit, help: "edit the fields and note (yours win over Discogs')", contexts: [.list, .details, .needs]),
         KeyBinding(keys: [.character("O")], action: .sortOrder, help: "sort: artist, title, year, added, label, place", contexts: [.list]),
-        KeyBinding(keys: [.character("R")], action: .reverseOrder, help: "reverse the order: Z–A, the latest added first (on/off)", contexts: [.list]),
-        KeyBinding(keys: [.character("F")], action: .flatList, help: "flat: one list in the order, no genre sections (on/off)", contexts: [.list]),
         KeyBinding(keys: [.character("N")], action: .needsPerson, help: "walk the records that need a person", contexts: [.list]),
         // The views over the collection, early in the help: its first screen shows them.
         KeyBinding(keys: [.character("L")], action: .locations, help: "places: the tree with counts (Enter shows one)", contexts: [.list]),
@@ -119,6 +117,8 @@ public enum KeyMap {
         KeyBinding(keys: [.character("w")], action: .wantlist, help: "the wantlist (scan to want; synced with Discogs')", contexts: [.list]),
         KeyBinding(keys: [.character("B")], action: .loans, help: "loans: who has your records, since when", contexts: [.list]),
         KeyBinding(keys: [.character("!")], action: .refusals, help: "the scans refused this session, newest first", contexts: [.list]),
+        KeyBinding(keys: [.character("R")], action: .reverseOrder, help: "reverse the order: Z–A, the latest added first (on/off)", contexts: [.list]),
+        KeyBinding(keys: [.character("F")], action: .flatList, help: "flat: one list in the order, no genre sections (on/off)", contexts: [.list]),
         KeyBinding(keys: [.character("x"), .character("j"), .down], action: .leave, help: "leave it as it is: the next one", contexts: [.needs]),
         KeyBinding(keys: [.tab, .down], action: .nextField, help: "next field", contexts: [.form]),
         KeyBinding(keys: [.backTab, .up], action: .previousField, help: "previous field", contexts: [.form]),
