@@ -153,6 +153,22 @@ import Testing
         #expect(h.lines[23].hasPrefix("In genre sections, by artist ↓"))
     }
 
+    @Test("reversed and flat, 500 records: G reaches the last, a scan is selected where it lands")
+    func largeListReversedAndFlat() throws {
+        var h = Harness(Sample.large(500, perSection: 50))
+        h.type([.character("R"), .character("F")])
+        #expect(h.state.list.sections.count == 1 && h.state.list.rowCount == 500)
+        h.type([.character("G")])
+        let last = try #require(h.store.sections.last?.items.first?.recordID)
+        #expect(h.state.selectedItem?.recordID == last, "the last section's first record, turned round")
+        h.type([.pageUp, .pageUp, .character("g")])
+        #expect(h.state.selectedItem?.recordID == h.store.sections.first?.items.last?.recordID)
+        h.store.sections[h.store.sections.count - 1].items.append(Sample.item(501, "5029141777638", artist: "Zed", title: "Last"))
+        h.send(.added(recordID: 501))
+        #expect(h.state.selectedItem?.recordID == 501)
+        #expect(h.state.selectedLine == 1 + 450, "below the one heading, first of its section turned round")
+    }
+
     @Test("the help lists R and F")
     func helpListsThem() {
         let lines = HelpText.lines(width: 100).map(\.text).joined(separator: "\n")
