@@ -29,7 +29,8 @@ struct FilterSnapshot: Sendable {
 
     /// The order the records are in (`ListArrangement.orderTerms`).
     let arrangement: ListArrangement
-    /// Each section's name and rows, in the list's order.
+    /// Each section's name and rows, in the list's order (flat, each group's: the outline is
+    /// made one section of them by `fetchWindow`).
     let sections: [(name: String, rows: Range<Int>)]
     /// Each row's record, in the list's order: its id, and where its text is in `texts`.
     let ids: [Int64]
