@@ -59,8 +59,7 @@ struct CollectorValuesTests {
         #expect(schema == [
             "record_by_added", "record_by_artist", "record_by_label", "record_by_place", "record_by_year",
             "record_deleted_copy", "record_entryKey", "record_filter", "record_filter_added", "record_filter_changed", "record_filter_indexed",
-            "record_filter_removed", "record_flat_added", "record_flat_artist", "record_flat_label", "record_flat_place",
-            "record_flat_title", "record_flat_year", "record_gtin", "record_location", "record_lookupState_insert",
+            "record_filter_removed", "record_gtin", "record_location", "record_lookupState_insert",
             "record_lookupState_update", "record_order", "record_out_on_loan", "record_pinned", "record_queue",
             "record_recounted", "record_release", "record_restored_copy", "record_sort_added", "record_sort_changed", "record_uncounted",
         ])

@@ -393,11 +393,9 @@ import Testing
         var random = SeededGenerator(seed: 5)
         do {
             // As the previous crates left a collection: every migration but the index's (and
-            // the sort keys' and the flat orders', which came after it).
+            // the sort keys', which came after it).
             let queue = try DatabaseQueue(path: path)
-            let migrator = Schema.migrator(Schema.migrations.filter {
-                !["v10 collection search index", "v14 sort keys", "v28 flat orders"].contains($0.identifier)
-            })
+            let migrator = Schema.migrator(Schema.migrations.filter { !["v10 collection search index", "v14 sort keys"].contains($0.identifier) })
             try migrator.migrate(queue)
             let releases = (1...30).map { Self.makeRelease($0, &random) }
             let records: [(releaseID: Int?, collector: RecordFields)] = (0..<200).map { n in

@@ -58,14 +58,14 @@ struct FieldConditions: Sendable, Equatable {
 /// The list's order laid out: `order`, either way round, in genre sections or flat
 /// (`CollectionQuery.descending`, `flat`).
 ///
-/// The list is a run of groups, each walked by one index in either direction: in sections,
-/// each section (`sectionKey`, on `record_order`, `record_by_artist`, …); flat, the records
-/// matched and then those of the Unknown section (`flatGroup`, on the `record_flat_…`
-/// indexes, "v28 flat orders"). A group's rows are ordered by the order's key and the id,
-/// both ascending or both descending, so that SQLite walks the index forwards or backwards;
-/// the groups stay in their order (a descending list keeps its sections A–Z, as `crates
-/// list --reverse` does, and its records not matched yet last when flat, as `--flat` does).
-/// A window across groups is read group by group.
+/// The list is a run of groups: in sections, each section (`sectionKey`); flat, the records
+/// matched and then those of the Unknown section (`flatGroup`). A group's rows are ordered
+/// by the order's key and the id, both ascending or both descending; the groups stay in
+/// their order (a descending list keeps its sections A–Z, as `crates list --reverse` does,
+/// and its records not matched yet last when flat, as `--flat` does). In sections, a window
+/// across groups is read group by group, each one walk of the order's index (`record_order`,
+/// `record_by_artist`, …) forwards or backwards; flat, no index holds the order (one would
+/// cost every write), and an unfiltered window is a slice of `FlatList`.
 struct ListArrangement: Hashable, Sendable {
     var order: ListOrder
     var descending = false
@@ -85,8 +85,7 @@ struct ListArrangement: Hashable, Sendable {
     var isSectionsAscending: Bool { !descending && !flat }
 
     /// The flat list's group of a record under `alias`: 0 matched (not in the Unknown section),
-    /// 1 in it. The very expression the `record_flat_…` indexes hold, so that SQLite uses them
-    /// (an index on an expression serves a query that names the same expression).
+    /// 1 in it.
     static func flatGroup(_ alias: String = "r") -> String {
         let prefix = alias.isEmpty ? "" : "\(alias)."
         return "(\(prefix)sectionKey = '1' || char(1) || '\(Section.unknown)')"
@@ -128,25 +127,14 @@ struct ListArrangement: Hashable, Sendable {
         var count: Int
     }
 
-    /// Every group of the whole (unfiltered) list, in order, from `sectionCount` (counts
-    /// kept by triggers: a handful of rows, whatever the collection).
+    /// Every section of the whole (unfiltered) list in sections, in order, from
+    /// `sectionCount` (counts kept by triggers: a handful of rows, whatever the collection).
+    /// Flat has no index to walk a group by: `FlatList`.
     func groups(_ db: Database) throws -> [Group] {
-        let counts = try Row.fetchAll(db, sql: "SELECT sectionKey, count FROM sectionCount WHERE count > 0 ORDER BY sectionKey")
-        guard flat else {
-            return try counts.map { row in
-                Group(condition: "r.sectionKey = ?", value: row[0], count: try row.decode(Int.self, atIndex: 1))
-            }
+        precondition(!flat, "a flat list's windows are FlatList's")
+        return try Row.fetchAll(db, sql: "SELECT sectionKey, count FROM sectionCount WHERE count > 0 ORDER BY sectionKey").map { row in
+            Group(condition: "r.sectionKey = ?", value: row[0], count: try row.decode(Int.self, atIndex: 1))
         }
-        var unknown = 0
-        var matched = 0
-        for row in counts {
-            let count = try row.decode(Int.self, atIndex: 1)
-            if try row.decode(String.self, atIndex: 0) == SortKey.unknownSection { unknown += count } else { matched += count }
-        }
-        return [
-            Group(condition: "\(Self.flatGroup()) = ?", value: 0.databaseValue, count: matched),
-            Group(condition: "\(Self.flatGroup()) = ?", value: 1.databaseValue, count: unknown),
-        ].filter { $0.count > 0 }
     }
 
     /// The group value of a record whose section key is `sectionKey`.

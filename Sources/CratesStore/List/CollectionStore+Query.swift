@@ -83,11 +83,20 @@ extension CollectionStore {
         let places = try query.location.map { try subtree(db, of: $0) }
         let facet = try query.facet.map { try facetCondition(db, $0) }
         guard !words.isEmpty || places != nil || fields != nil || facet != nil else {
-            let rows = try fetchRows(db, query.window, arrangement: arrangement)
+            let rows: [CollectionRow]
+            let focusRow: Int?
+            if arrangement.flat {
+                // No index holds the flat order: a slice of the list held in memory.
+                let list = try (snapshots ?? FilterSnapshots()).flatList(db, order: query.order)
+                rows = try fetchRows(db, ids: list.ids(query.window, descending: query.descending), arrangement: arrangement)
+                focusRow = query.focus.flatMap { list.row(of: $0, descending: query.descending) }
+            } else {
+                rows = try fetchRows(db, query.window, arrangement: arrangement)
+                focusRow = try query.focus.flatMap { try unfilteredFocusRow(db, $0, arrangement: arrangement) }
+            }
             return CollectionWindow(
                 outline: whole, window: query.window, rows: rows, filter: query.filter, totalRecords: whole.rowCount,
-                focus: query.focus, focusRow: try query.focus.flatMap { try unfilteredFocusRow(db, $0, arrangement: arrangement) },
-                order: query.order)
+                focus: query.focus, focusRow: focusRow, order: query.order)
         }
         var (condition, arguments) = matchCondition(words, places: places)
         if let fields {
@@ -366,9 +375,9 @@ extension CollectionStore {
         return rows
     }
 
-    /// The row of `id` in the whole list in `arrangement`: the records of the groups before
-    /// its own (their counts) and those before it in its group (an index range count, either
-    /// way round). Nil when the record is gone.
+    /// The row of `id` in the whole list in `arrangement`, in sections (flat: `FlatList`): the
+    /// records of the sections before its own (their counts) and those before it in its
+    /// section (an index range count, either way round). Nil when the record is gone.
     static func unfilteredFocusRow(_ db: Database, _ id: Int64, arrangement: ListArrangement) throws -> Int? {
         if arrangement.isSectionsAscending { return try unfilteredFocusRow(db, id, order: arrangement.order) }
         let column = arrangement.order.keyColumn

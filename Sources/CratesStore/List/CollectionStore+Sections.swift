@@ -116,9 +116,10 @@ extension CollectionStore {
         return try Row.fetchAll(db, sql: windowQuery(order), arguments: [window.limit, window.offset]).map(row(from:))
     }
 
-    /// The rows of `window` in `arrangement`: the sections ascending as above, else group by
-    /// group (`ListArrangement`), each group's part of the window one walk of its index,
-    /// forwards or backwards, from the group's start: as fast either way round.
+    /// The rows of `window` in `arrangement`, in sections (flat: `FlatList`): ascending as
+    /// above, else section by section (`ListArrangement`), each section's part of the window
+    /// one walk of its index, forwards or backwards, from the section's start: as fast either
+    /// way round.
     static func fetchRows(_ db: Database, _ window: RowWindow, arrangement: ListArrangement) throws -> [CollectionRow] {
         if arrangement.isSectionsAscending { return try fetchRows(db, window, order: arrangement.order) }
         guard window.limit > 0 else { return [] }

@@ -86,8 +86,9 @@ struct FilterSnapshot: Sendable {
         var textIndexes: [Int] = []
         ids.reserveCapacity(texts.ids.count)
         textIndexes.reserveCapacity(texts.ids.count)
-        // Each group (a section, or flat a `flatGroup`) ascending, by its index; descending,
-        // each group's part is turned round below, which costs less than a sort.
+        // Each group (a section, or flat a `flatGroup`) ascending, in sections by its index
+        // (flat, sorted: no index holds that order); descending, each group's part is turned
+        // round below, which costs less than a sort.
         var ascending = arrangement
         ascending.descending = false
         let statement = try db.makeStatement(
@@ -114,7 +115,7 @@ struct FilterSnapshot: Sendable {
     /// Steps `statement` (one GRDB made, not yet run) to its next row: true on a row, false
     /// at the end. SQLite's own step, not a GRDB cursor, which makes an object per row (a
     /// third of the walk's time); the row's columns are read with SQLite's functions.
-    private static func step(_ statement: Statement) throws -> Bool {
+    static func step(_ statement: Statement) throws -> Bool {
         let code = sqlite3_step(statement.sqliteStatement)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
@@ -289,6 +290,42 @@ final class FilterSnapshots: Sendable {
         let fresh = Held(connection: db, version: version, changes: changes, snapshot: snapshot)
         held.withLock { $0 = fresh }
         return snapshot
+    }
+
+    private final class HeldFlat: @unchecked Sendable {
+        // Written once, in `init`; read under the mutex only.
+        weak var connection: Database?
+        let version: Int
+        let changes: Int64
+        let list: FlatList
+
+        init(connection: Database, version: Int, changes: Int64, list: FlatList) {
+            self.connection = connection
+            self.version = version
+            self.changes = changes
+            self.list = list
+        }
+    }
+
+    private let heldFlat = Mutex<HeldFlat?>(nil)
+
+    /// The flat list of `order` for `db` (`FlatList`): the one held when nothing has changed
+    /// since it was read on this connection (the same test as the snapshot's), else one read
+    /// now and held. Whatever the collection's size: it holds 8 bytes a record.
+    func flatList(_ db: Database, order: ListOrder) throws -> FlatList {
+        guard let connection = db.sqliteConnection else { return try FlatList.load(db, order: order) }
+        let version = try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+        let changes = sqlite3_total_changes64(connection)
+        let kept = heldFlat.withLock { held -> FlatList? in
+            guard let held, held.connection === db, held.version == version, held.changes == changes,
+                  held.list.order == order else { return nil }
+            return held.list
+        }
+        if let kept { return kept }
+        let list = try FlatList.load(db, order: order)
+        let fresh = HeldFlat(connection: db, version: version, changes: changes, list: list)
+        heldFlat.withLock { $0 = fresh }
+        return list
     }
 
     /// Whether a snapshot is held (tests).

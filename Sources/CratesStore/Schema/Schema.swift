@@ -47,7 +47,6 @@ enum Schema {
             ("v17 deleted copies", addDeletedCopies),
             ("v18 wantlist", addWantlist),
             ("v19 purchase and loan", addPurchaseAndLoan),
-            ("v28 flat orders", addFlatOrders),
         ]
     }
 
