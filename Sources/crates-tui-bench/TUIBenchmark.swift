@@ -165,6 +165,21 @@ struct TUIBenchmark {
                 afterChange.cpu.append(cpuNow() - cpuStarted)
             }
         }
+        // The unfiltered list's first window after another connection's commit, in the
+        // arrangement: in sections a walk of an index as ever; flat, the order read again
+        // (`FlatList`: no index holds it).
+        var listAfterChange: (wall: [Double], cpu: [Double]) = ([], [])
+        for run in 0..<max(3, runs) {
+            if let someRecord { try await other.edit(someRecord, RecordEdit(note: .set("bench list \(run)"))) }
+            let (started, cpuStarted) = (now(), cpuNow())
+            _ = try await store.window(CollectionQuery(
+                window: RowWindow(offset: records / 2, limit: 110), focus: state.selectedRecord, order: state.order,
+                descending: state.descending, flat: state.flat))
+            listAfterChange.wall.append(now() - started)
+            listAfterChange.cpu.append(cpuNow() - cpuStarted)
+        }
+        reportPercentiles("list window after another connection's change", listAfterChange.wall, target: nil, unit: "queries")
+        reportPercentiles("      its CPU time", listAfterChange.cpu, target: nil, unit: "queries")
         let filterTarget = 0.020 * max(1, Double(records) / 100_000)
         let groups: [(String, wall: [Double], cpu: [Double])] = [
             ("filter query, every prefix of \(typed.count) filters typed", short.wall + long.wall, short.cpu + long.cpu),
