@@ -23,6 +23,11 @@ struct TUIBenchmark {
         var checkCodes: String?
         var catalogue: String?
         var tagsOnly = false
+        // The list's arrangement for the keys and the filter's queries: pressed as a person
+        // would (`O` until the order, `R`, `F`), so that each is measured as the UI runs it.
+        var sort = ListOrder.default
+        var reverse = false
+        var flat = false
         while let argument = arguments.popFirst() {
             switch argument {
             case "--db": database = arguments.popFirst()
@@ -31,8 +36,11 @@ struct TUIBenchmark {
             case "--check": checkCodes = arguments.popFirst()
             case "--catalogue": catalogue = arguments.popFirst()
             case "--tags": tagsOnly = true
+            case "--sort": sort = arguments.popFirst().flatMap(ListOrder.init(rawValue:)) ?? sort
+            case "--reverse": reverse = true
+            case "--flat": flat = true
             default:
-                FileHandle.standardError.write(Data("usage: crates-tui-bench --db PATH [--runs N] [--filter-only | --tags]\n".utf8))
+                FileHandle.standardError.write(Data("usage: crates-tui-bench --db PATH [--runs N] [--sort ORDER] [--reverse] [--flat] [--filter-only | --tags]\n".utf8))
                 exit(2)
             }
         }
@@ -73,6 +81,14 @@ struct TUIBenchmark {
         var fetches: [Double] = []
         var pending = state.handle(.resize(width: 120, height: 40))
         try await answer(&pending, &state, store, &fetches)
+        var arrangementKeys = Array(repeating: Key.character("O"), count: ListOrder.allCases.firstIndex(of: sort) ?? 0)
+        if reverse { arrangementKeys.append(.character("R")) }
+        if flat { arrangementKeys.append(.character("F")) }
+        for (n, key) in arrangementKeys.enumerated() {
+            pending = state.handle(.key(key, at: 500 + Double(n)))
+            try await answer(&pending, &state, store, &fetches)
+        }
+        print("  the list by \(state.order.rawValue)\(state.descending ? ", descending" : "")\(state.flat ? ", flat" : "")")
         let scenarios: [(String, [Key])] = [
             ("scroll (j/k)", Array(repeating: Key.down, count: 300) + Array(repeating: Key.up, count: 100)),
             ("page (PgDn/PgUp)", Array(repeating: Key.pageDown, count: 200) + Array(repeating: Key.pageUp, count: 100)),
@@ -118,7 +134,8 @@ struct TUIBenchmark {
             for filter in prefixes {
                 let (started, cpuStarted) = (now(), cpuNow())
                 _ = try await store.window(CollectionQuery(
-                    filter: filter, window: RowWindow(offset: 0, limit: 110), focus: state.selectedRecord))
+                    filter: filter, window: RowWindow(offset: 0, limit: 110), focus: state.selectedRecord, order: state.order,
+                    descending: state.descending, flat: state.flat))
                 let (elapsed, cpu) = (now() - started, cpuNow() - cpuStarted)
                 if trace { print(String(format: "    %@: %.1f ms, CPU %.1f ms", filter, elapsed * 1000, cpu * 1000)) }
                 if filter.split(separator: " ").contains(where: { $0.unicodeScalars.count >= 3 }) {
@@ -142,11 +159,27 @@ struct TUIBenchmark {
                 let filter = String(text.prefix(1))
                 let (started, cpuStarted) = (now(), cpuNow())
                 _ = try await store.window(CollectionQuery(
-                    filter: filter, window: RowWindow(offset: 0, limit: 110), focus: state.selectedRecord))
+                    filter: filter, window: RowWindow(offset: 0, limit: 110), focus: state.selectedRecord, order: state.order,
+                    descending: state.descending, flat: state.flat))
                 afterChange.wall.append(now() - started)
                 afterChange.cpu.append(cpuNow() - cpuStarted)
             }
         }
+        // The unfiltered list's first window after another connection's commit, in the
+        // arrangement: in sections a walk of an index as ever; flat, the order read again
+        // (`FlatList`: no index holds it).
+        var listAfterChange: (wall: [Double], cpu: [Double]) = ([], [])
+        for run in 0..<max(3, runs) {
+            if let someRecord { try await other.edit(someRecord, RecordEdit(note: .set("bench list \(run)"))) }
+            let (started, cpuStarted) = (now(), cpuNow())
+            _ = try await store.window(CollectionQuery(
+                window: RowWindow(offset: records / 2, limit: 110), focus: state.selectedRecord, order: state.order,
+                descending: state.descending, flat: state.flat))
+            listAfterChange.wall.append(now() - started)
+            listAfterChange.cpu.append(cpuNow() - cpuStarted)
+        }
+        reportPercentiles("list window after another connection's change", listAfterChange.wall, target: nil, unit: "queries")
+        reportPercentiles("      its CPU time", listAfterChange.cpu, target: nil, unit: "queries")
         let filterTarget = 0.020 * max(1, Double(records) / 100_000)
         let groups: [(String, wall: [Double], cpu: [Double])] = [
             ("filter query, every prefix of \(typed.count) filters typed", short.wall + long.wall, short.cpu + long.cpu),
@@ -211,7 +244,8 @@ struct TUIBenchmark {
         for _ in 0..<runs {
             let started = now()
             let window = try await store.window(CollectionQuery(
-                filter: "", window: RowWindow(offset: state.list.offset, limit: max(1, state.list.rows.count)), focus: state.selectedRecord))
+                filter: "", window: RowWindow(offset: state.list.offset, limit: max(1, state.list.rows.count)), focus: state.selectedRecord,
+                order: state.order, descending: state.descending, flat: state.flat))
             _ = state.handle(.session(.window(window)))
             _ = state.render()
             changeSamples.append(now() - started)

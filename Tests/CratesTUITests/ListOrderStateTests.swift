@@ -95,3 +95,84 @@ import Testing
         #expect(Array(title.dropFirst()) == ["              Cinema, Amsterdam, Autumn Of Two Thousand And", "              Nine"])
     }
 }
+
+/// `R` turns the order round and `F` lays the list out flat: the title bar says so, the store
+/// is asked for it, the selection stays on its record, and neither is written to the
+/// configuration (they last the session).
+@Suite struct ListArrangementStateTests {
+    @Test("R reverses the rows of each section and says so in the title bar")
+    func rReverses() {
+        var h = Harness()
+        h.type([.down])
+        #expect(h.state.selectedRecord == 2)
+        #expect(h.lines[2].contains("Björk") && h.lines[3].contains("Massive Attack"))
+        let commands = h.type([.character("R")])
+        #expect(commands.isEmpty, "nothing remembered: \(commands)")
+        #expect(h.state.descending && h.state.list.descending)
+        #expect(h.lines[0].hasPrefix(" crates · by artist ↓ "))
+        // The sections stay in their order; the rows in each turn round.
+        #expect(h.lines[1].hasPrefix(" Electronic"))
+        #expect(h.lines[2].contains("Massive Attack") && h.lines[3].contains("Björk"))
+        #expect(h.state.selectedRecord == 2)
+        #expect(h.state.selectedItem?.recordID == 2, "the selection followed its record")
+        #expect(h.lines[23].hasPrefix("Sorted by artist ↓ (R again: ascending)"))
+        // The order changed too: still round; and R again puts it back.
+        h.type([.character("O")])
+        #expect(h.lines[0].hasPrefix(" crates · by title ↓ "))
+        h.type([.character("R")])
+        #expect(h.lines[0].hasPrefix(" crates · by title "))
+        #expect(!h.state.list.descending)
+        #expect(h.lines[2].contains("Björk"))
+    }
+
+    @Test("F shows one list without genre sections; section keys say there are none")
+    func fFlattens() {
+        var h = Harness()
+        h.type([.character("G")])
+        let last = h.state.selectedRecord
+        #expect(h.type([.character("F")]).isEmpty)
+        #expect(h.state.flat && h.state.list.flat)
+        #expect(h.lines[0].hasPrefix(" crates · by artist, flat "))
+        #expect(h.lines[1] == " \(CollectionOutline.flatName) (6)")
+        #expect(!h.lines.contains { $0.hasPrefix(" Electronic") || $0.hasPrefix(" Unknown") })
+        #expect(h.state.list.sections.count == 1 && h.state.list.rowCount == 6)
+        #expect(h.state.selectedRecord == last)
+        h.type([.character("]")])
+        #expect(h.state.selectedRecord == last)
+        #expect(h.lines[23].hasPrefix("No genre sections in a flat list"))
+        // Both at once, and through the filter: the store is asked for each.
+        h.type([.character("R")])
+        #expect(h.lines[0].hasPrefix(" crates · by artist ↓, flat "))
+        h.type("/mezz")
+        h.type([.enter])
+        #expect(h.state.list.filter == "mezz" && h.state.list.flat && h.state.list.descending)
+        #expect(h.lines[0].hasPrefix(" crates · by artist ↓, flat · filter \"mezz\": 1 found"))
+        h.type([.escape])
+        h.type([.character("F")])
+        #expect(h.lines[1].hasPrefix(" Electronic"))
+        #expect(h.lines[23].hasPrefix("In genre sections, by artist ↓"))
+    }
+
+    @Test("reversed and flat, 500 records: G reaches the last, a scan is selected where it lands")
+    func largeListReversedAndFlat() throws {
+        var h = Harness(Sample.large(500, perSection: 50))
+        h.type([.character("R"), .character("F")])
+        #expect(h.state.list.sections.count == 1 && h.state.list.rowCount == 500)
+        h.type([.character("G")])
+        let last = try #require(h.store.sections.last?.items.first?.recordID)
+        #expect(h.state.selectedItem?.recordID == last, "the last section's first record, turned round")
+        h.type([.pageUp, .pageUp, .character("g")])
+        #expect(h.state.selectedItem?.recordID == h.store.sections.first?.items.last?.recordID)
+        h.store.sections[h.store.sections.count - 1].items.append(Sample.item(501, "5029141777638", artist: "Zed", title: "Last"))
+        h.send(.added(recordID: 501))
+        #expect(h.state.selectedItem?.recordID == 501)
+        #expect(h.state.selectedLine == 1 + 450, "below the one heading, first of its section turned round")
+    }
+
+    @Test("the help lists R and F")
+    func helpListsThem() {
+        let lines = HelpText.lines(width: 100).map(\.text).joined(separator: "\n")
+        #expect(lines.contains("reverse the order"))
+        #expect(lines.contains("flat: one list in the order"))
+    }
+}

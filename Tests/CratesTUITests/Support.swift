@@ -31,25 +31,32 @@ struct MemoryCollection {
         var outline: [SectionSummary] = []
         var rows: [CollectionRow] = []
         for section in sections {
-            let matching = section.items.filter { item in
+            var matching = section.items.filter { item in
                 let text = TextFolding.fold(
                     "\(item.gtin) \(item.artist ?? "") \(item.title ?? "") \(labels[item.recordID] ?? "")")
                 return words.allSatisfy { text.contains($0) } && (query.location == nil || places[item.recordID] == query.location)
                     && Self.counts(item, in: section.name, query.facet)
             }
             guard !matching.isEmpty else { continue }
+            // Descending: each section's rows the other way round, the sections as they are.
+            if query.descending { matching.reverse() }
             outline.append(SectionSummary(name: section.name, count: matching.count, firstRow: rows.count))
             rows += matching
         }
+        // Flat: every row in one section, as the store's `CollectionOutline.flattened`.
+        if query.flat { outline = CollectionOutline(sections: outline).flattened.sections }
         let focus = query.focus ?? self.focus
         let start = min(query.window.offset, rows.count)
         let end = min(rows.count, query.window.offset + query.window.limit)
-        return CollectionWindow(
+        var window = CollectionWindow(
             outline: CollectionOutline(sections: outline), window: RowWindow(offset: start, limit: query.window.limit),
             rows: Array(rows[start..<end]), filter: query.filter,
             totalRecords: sections.reduce(0) { $0 + $1.items.count }, focus: focus,
             focusRow: focus.flatMap { id in rows.firstIndex { $0.recordID == id } }, location: query.location,
             order: query.order, facet: query.facet)
+        window.descending = query.descending
+        window.flat = query.flat
+        return window
     }
 
     /// Whether a row counts in a bar of the statistics (its genre section or its decade here).
@@ -99,7 +106,7 @@ struct Harness {
         change(&store)
         let query = CollectionQuery(
             filter: state.filter, window: RowWindow(offset: state.list.offset, limit: max(200, state.list.rows.count)), focus: store.focus,
-            location: state.location?.id, order: state.order, facet: state.facet)
+            location: state.location?.id, order: state.order, descending: state.descending, flat: state.flat, facet: state.facet)
         send(.window(store.answer(query)))
     }
 

@@ -85,6 +85,15 @@ public struct CollectionOutline: Hashable, Sendable {
         self.sections = sections
     }
 
+    /// The name of the one section of a flat list (`CollectionQuery.flat`).
+    public static let flatName = "All records"
+
+    /// The same rows as one section named `flatName` (none when there are no rows).
+    public var flattened: CollectionOutline {
+        let count = rowCount
+        return CollectionOutline(sections: count == 0 ? [] : [SectionSummary(name: Self.flatName, count: count, firstRow: 0)])
+    }
+
     /// All rows, headers not counted.
     public var rowCount: Int { sections.last.map { $0.firstRow + $0.count } ?? 0 }
 
@@ -139,13 +148,21 @@ public struct CollectionQuery: Hashable, Sendable {
     public var location: Int64?
     /// The order of the rows within each section.
     public var order: ListOrder
+    /// The rows of each section (or of the flat list) the other way round; the sections
+    /// stay in their order.
+    public var descending: Bool
+    /// One run of every record in `order`, without genre sections: the outline has one
+    /// section (`CollectionOutline.flatName`), the records not matched yet at its end.
+    public var flat: Bool
     /// Only the copies that count in this bar of the statistics; nil: every record.
     public var facet: StatisticsFacet?
 
     public init(
         filter: String = "", window: RowWindow, focus: Int64? = nil, location: Int64? = nil, order: ListOrder = .default,
-        facet: StatisticsFacet? = nil
+        descending: Bool = false, flat: Bool = false, facet: StatisticsFacet? = nil
     ) {
+        self.descending = descending
+        self.flat = flat
         self.filter = filter
         self.window = window
         self.focus = focus
@@ -167,8 +184,10 @@ public struct CollectionWindow: Hashable, Sendable {
     public var filter: String
     /// The place the outline and rows answer (`CollectionQuery.location`).
     public var location: Int64?
-    /// The order the rows are in (`CollectionQuery.order`).
+    /// The order the rows are in (`CollectionQuery.order`, `descending`, `flat`).
     public var order: ListOrder
+    public var descending = false
+    public var flat = false
     /// The statistics' bar the outline and rows answer (`CollectionQuery.facet`).
     public var facet: StatisticsFacet?
     /// Records in the whole collection, whatever the filter.

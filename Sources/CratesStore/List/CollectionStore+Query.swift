@@ -50,6 +50,18 @@ extension CollectionStore {
     static func fetchWindow(
         _ db: Database, _ query: CollectionQuery, plan forced: FilterPlan? = nil, snapshots: FilterSnapshots? = nil
     ) throws -> CollectionWindow {
+        var window = try fetchArrangedWindow(db, query, plan: forced, snapshots: snapshots)
+        window.descending = query.descending
+        window.flat = query.flat
+        if query.flat { window.outline = window.outline.flattened }
+        return window
+    }
+
+    /// `fetchWindow`, its outline still in sections when the list is flat.
+    private static func fetchArrangedWindow(
+        _ db: Database, _ query: CollectionQuery, plan forced: FilterPlan?, snapshots: FilterSnapshots?
+    ) throws -> CollectionWindow {
+        let arrangement = ListArrangement(query)
         // The filter is a query (`RecordQuery`): its words are found in the text as ever,
         // through the plans below; its other terms are conditions of their own.
         let whole = try fetchOutline(db)
@@ -74,11 +86,20 @@ extension CollectionStore {
         let places = try query.location.map { try subtree(db, of: $0) }
         let facet = try query.facet.map { try facetCondition(db, $0) }
         guard !words.isEmpty || places != nil || fields != nil || facet != nil else {
-            let rows = try fetchRows(db, query.window, order: query.order)
+            let rows: [CollectionRow]
+            let focusRow: Int?
+            if arrangement.flat {
+                // No index holds the flat order: a slice of the list held in memory.
+                let list = try (snapshots ?? FilterSnapshots()).flatList(db, order: query.order)
+                rows = try fetchRows(db, ids: list.ids(query.window, descending: query.descending), arrangement: arrangement)
+                focusRow = query.focus.flatMap { list.row(of: $0, descending: query.descending) }
+            } else {
+                rows = try fetchRows(db, query.window, arrangement: arrangement)
+                focusRow = try query.focus.flatMap { try unfilteredFocusRow(db, $0, arrangement: arrangement) }
+            }
             return CollectionWindow(
                 outline: whole, window: query.window, rows: rows, filter: query.filter, totalRecords: whole.rowCount,
-                focus: query.focus, focusRow: try query.focus.flatMap { try unfilteredFocusRow(db, $0, order: query.order) },
-                order: query.order)
+                focus: query.focus, focusRow: focusRow, order: query.order)
         }
         func matching(_ fields: (String, StatementArguments)?) -> (String, StatementArguments) {
             var (condition, arguments) = matchCondition(words, places: places)
@@ -100,7 +121,7 @@ extension CollectionStore {
         var chosen = forced
         if places == nil, fields == nil, facet == nil, forced == nil || forced == .memory,
            let snapshots = snapshots ?? (forced == .memory ? FilterSnapshots() : nil),
-           let snapshot = try snapshots.snapshot(db, order: query.order, records: whole.rowCount, read: {
+           let snapshot = try snapshots.snapshot(db, arrangement: arrangement, records: whole.rowCount, read: {
                guard forced == nil else { return true }
                chosen = try filterPlan(db, words, records: whole.rowCount)
                return chosen == .scan
@@ -117,7 +138,7 @@ extension CollectionStore {
             }
         }
         return CollectionWindow(
-            outline: found.outline, window: query.window, rows: try fetchRows(db, ids: found.ids, order: query.order),
+            outline: found.outline, window: query.window, rows: try fetchRows(db, ids: found.ids, arrangement: arrangement),
             filter: query.filter, totalRecords: whole.rowCount, focus: query.focus, focusRow: found.focusRow,
             location: query.location, order: query.order, facet: query.facet)
     }
@@ -220,7 +241,7 @@ extension CollectionStore {
             SELECT r.sectionKey, r.id FROM filterIndex f CROSS JOIN record r ON r.id = f.rowid
             LEFT JOIN release rel ON rel.id = r.releaseID
             WHERE f.filterIndex MATCH ? AND \(condition)
-            ORDER BY \(query.order.orderTerms())
+            ORDER BY \(ListArrangement(query).orderTerms())
             """, arguments: StatementArguments([expression]) + arguments)
         var tally = MatchTally(query)
         while let match = try cursor.next() {
@@ -252,7 +273,7 @@ extension CollectionStore {
             guard !all.isEmpty else { return (CollectionOutline(sections: []), [], nil) }
             let cursor = try Row.fetchCursor(db, sql: """
                 SELECT r.sectionKey, r.id FROM record r WHERE r.id IN (SELECT value FROM json_each(?))
-                ORDER BY \(query.order.orderTerms())
+                ORDER BY \(ListArrangement(query).orderTerms())
                 """, arguments: ["[" + all.map(String.init).joined(separator: ",") + "]"])
             var tally = MatchTally(query)
             while let match = try cursor.next() {
@@ -266,7 +287,7 @@ extension CollectionStore {
         var focusFound = false
         if !overflow, end <= scanProbeLimit {
             let cursor = try Row.fetchCursor(db, sql: """
-                SELECT r.sectionKey, r.id FROM record r WHERE \(condition) ORDER BY \(query.order.orderTerms()) LIMIT ?
+                SELECT r.sectionKey, r.id FROM record r WHERE \(condition) ORDER BY \(ListArrangement(query).orderTerms()) LIMIT ?
                 """, arguments: arguments + StatementArguments([end + 1]))
             var tally = MatchTally(query)
             while let match = try cursor.next() {
@@ -284,19 +305,24 @@ extension CollectionStore {
                db, sql: "SELECT r.sectionKey, r.\(query.order.keyColumn), r.id FROM record r WHERE r.id = ? AND \(condition)",
                arguments: StatementArguments([focus]) + arguments)
         {
-            // The matches before it in its own section, after those of the sections before.
+            // The matches before it in its own group, after those of the groups before: in
+            // sections, the sections before it; flat, the records matched when it is in the
+            // Unknown section (the last group), none else.
+            let arrangement = ListArrangement(query)
             let sectionKey: String = key[0]
+            let start = arrangement.flat && sectionKey != SortKey.unknownSection ? 0 : walk.firstRows[sectionKey] ?? 0
             let before = try Int.fetchOne(db, sql: """
                 SELECT COUNT(*) FROM record r
-                WHERE r.sectionKey = ? AND (r.\(query.order.keyColumn), r.id) < (?, ?) AND \(condition)
-                """, arguments: StatementArguments([key[0], key[1], key[2]] as [DatabaseValue]) + arguments) ?? 0
-            focusRow = (walk.firstRows[sectionKey] ?? 0) + before
+                WHERE \(arrangement.group()) = ? AND \(arrangement.beforeCondition()) AND \(condition)
+                """, arguments: StatementArguments(
+                    [arrangement.groupValue(sectionKey: sectionKey), key[1], key[1], key[2]] as [DatabaseValue]) + arguments) ?? 0
+            focusRow = start + before
         }
         if windowIDs == nil {
             windowIDs = []
             if query.window.limit > 0, first > 0 {
                 windowIDs = try Int64.fetchAll(db, sql: """
-                    SELECT r.id FROM record r WHERE \(condition) ORDER BY \(query.order.orderTerms()) LIMIT ? OFFSET ?
+                    SELECT r.id FROM record r WHERE \(condition) ORDER BY \(ListArrangement(query).orderTerms()) LIMIT ? OFFSET ?
                     """, arguments: arguments + StatementArguments([query.window.limit, query.window.offset]))
             }
         }
@@ -339,6 +365,11 @@ extension CollectionStore {
 
     /// The rows of `ids`, in the list's order.
     static func fetchRows(_ db: Database, ids: [Int64], order: ListOrder = .default) throws -> [CollectionRow] {
+        try fetchRows(db, ids: ids, arrangement: ListArrangement(order: order))
+    }
+
+    /// The rows of `ids` (in `arrangement`'s order already, each part of 500 sorted alone).
+    static func fetchRows(_ db: Database, ids: [Int64], arrangement: ListArrangement) throws -> [CollectionRow] {
         var rows: [CollectionRow] = []
         // At most 500 ids a statement, far below SQLite's limit on parameters.
         for start in stride(from: 0, to: ids.count, by: 500) {
@@ -348,10 +379,33 @@ extension CollectionStore {
                        \(shownColumns), r.sectionKey, r.catalogueEdition
                 FROM record r LEFT JOIN release rel ON rel.id = r.releaseID
                 WHERE r.id IN (\(Array(repeating: "?", count: part.count).joined(separator: ", ")))
-                ORDER BY \(order.orderTerms())
+                ORDER BY \(arrangement.orderTerms())
                 """, arguments: StatementArguments(part)).map(row(from:))
         }
         return rows
+    }
+
+    /// The row of `id` in the whole list in `arrangement`, in sections (flat: `FlatList`): the
+    /// records of the sections before its own (their counts) and those before it in its
+    /// section (an index range count, either way round). Nil when the record is gone.
+    static func unfilteredFocusRow(_ db: Database, _ id: Int64, arrangement: ListArrangement) throws -> Int? {
+        if arrangement.isSectionsAscending { return try unfilteredFocusRow(db, id, order: arrangement.order) }
+        let column = arrangement.order.keyColumn
+        guard let key = try Row.fetchOne(db, sql: "SELECT sectionKey, \(column) FROM record WHERE id = ?", arguments: [id]) else {
+            return nil
+        }
+        let value = arrangement.groupValue(sectionKey: try key.decode(String.self, atIndex: 0))
+        var before = 0
+        for group in try arrangement.groups(db) {
+            guard group.value != value else {
+                let rowKey: DatabaseValue = key[1]
+                return try before + (Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM record r WHERE \(group.condition) AND \(arrangement.beforeCondition())
+                    """, arguments: [value, rowKey, rowKey, id.databaseValue]) ?? 0)
+            }
+            before += group.count
+        }
+        return nil
     }
 
     /// The row of `id` in the whole list's order: how many rows sort before it. An index

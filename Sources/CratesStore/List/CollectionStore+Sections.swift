@@ -116,6 +116,32 @@ extension CollectionStore {
         return try Row.fetchAll(db, sql: windowQuery(order), arguments: [window.limit, window.offset]).map(row(from:))
     }
 
+    /// The rows of `window` in `arrangement`, in sections (flat: `FlatList`): ascending as
+    /// above, else section by section (`ListArrangement`), each section's part of the window
+    /// one walk of its index, forwards or backwards, from the section's start: as fast either
+    /// way round.
+    static func fetchRows(_ db: Database, _ window: RowWindow, arrangement: ListArrangement) throws -> [CollectionRow] {
+        if arrangement.isSectionsAscending { return try fetchRows(db, window, order: arrangement.order) }
+        guard window.limit > 0 else { return [] }
+        let (sum, overflow) = window.offset.addingReportingOverflow(window.limit)
+        let end = overflow ? Int.max : sum
+        var ids: [Int64] = []
+        var start = 0
+        for group in try arrangement.groups(db) {
+            guard start < end else { break }
+            let lower = max(window.offset, start)
+            let upper = min(end, start + group.count)
+            if lower < upper {
+                ids += try Int64.fetchAll(db, sql: """
+                    SELECT r.id FROM record r WHERE \(group.condition)
+                    ORDER BY \(arrangement.groupOrderTerms()) LIMIT ? OFFSET ?
+                    """, arguments: [group.value, upper - lower, lower - start])
+            }
+            start += group.count
+        }
+        return try fetchRows(db, ids: ids, arrangement: arrangement)
+    }
+
     static func fetchWindow(_ db: Database, _ window: RowWindow, order: ListOrder = .default) throws -> CollectionWindow {
         CollectionWindow(
             outline: try fetchOutline(db), window: window, rows: try fetchRows(db, window, order: order), order: order)

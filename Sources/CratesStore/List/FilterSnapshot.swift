@@ -27,16 +27,17 @@ struct FilterSnapshot: Sendable {
         let text: [UInt8]
     }
 
-    /// The order the records are in (`ListOrder.orderTerms`).
-    let order: ListOrder
-    /// Each section's name and rows, in the list's order.
+    /// The order the records are in (`ListArrangement.orderTerms`).
+    let arrangement: ListArrangement
+    /// Each section's name and rows, in the list's order (flat, each group's: the outline is
+    /// made one section of them by `fetchWindow`).
     let sections: [(name: String, rows: Range<Int>)]
     /// Each row's record, in the list's order: its id, and where its text is in `texts`.
     let ids: [Int64]
     let textIndexes: [Int]
     let texts: Texts
 
-    /// Reads every record's section key, id and text in the order `order`, from the
+    /// Reads every record's section key, id and text in `arrangement`, from the
     /// transaction `db` is in, with `texts` when they were read in this transaction's state.
     /// `records`: the outline's count. Nil when a record has no text (only inside a
     /// transaction that writes records, which a read never sees; the filter then asks the
@@ -46,7 +47,8 @@ struct FilterSnapshot: Sendable {
     /// (in the titles' order), and for another order its own index (`record_by_artist`...),
     /// whose ids find their texts. Reading the texts in another order's index would read each
     /// record's row, ten times the cost.
-    static func load(_ db: Database, order: ListOrder, records: Int, texts known: Texts? = nil) throws -> FilterSnapshot? {
+    static func load(_ db: Database, arrangement: ListArrangement, records: Int, texts known: Texts? = nil) throws -> FilterSnapshot? {
+        let titles = arrangement == ListArrangement(order: .title)
         var sections = SectionWalk()
         var texts = known
         if texts == nil {
@@ -61,7 +63,7 @@ struct FilterSnapshot: Sendable {
             let raw = statement.sqliteStatement
             while try step(statement) {
                 guard sqlite3_column_type(raw, 2) != SQLITE_NULL else { return nil }
-                if order == .title { sections.add(raw, row: ids.count) }
+                if titles { sections.add(raw, row: ids.count) }
                 ids.append(sqlite3_column_int64(raw, 1))
                 // Text first, then its length (SQLite's order).
                 let value = sqlite3_column_text(raw, 2)
@@ -73,9 +75,10 @@ struct FilterSnapshot: Sendable {
         }
         guard let texts else { return nil }
         // The titles' order, read with the texts just now: its sections too.
-        if order == .title, known == nil {
+        if titles, known == nil {
             let rows = sections.finish(rows: texts.ids.count)
-            return FilterSnapshot(order: order, sections: rows, ids: texts.ids, textIndexes: Array(0..<texts.ids.count), texts: texts)
+            return FilterSnapshot(
+                arrangement: arrangement, sections: rows, ids: texts.ids, textIndexes: Array(0..<texts.ids.count), texts: texts)
         }
         // Another order: its ids, and where each one's text is.
         let lookup = TextLookup(texts.ids)
@@ -83,7 +86,13 @@ struct FilterSnapshot: Sendable {
         var textIndexes: [Int] = []
         ids.reserveCapacity(texts.ids.count)
         textIndexes.reserveCapacity(texts.ids.count)
-        let statement = try db.makeStatement(sql: "SELECT r.sectionKey, r.id FROM record r ORDER BY \(order.orderTerms())")
+        // Each group (a section, or flat a `flatGroup`) ascending, in sections by its index
+        // (flat, sorted: no index holds that order); descending, each group's part is turned
+        // round below, which costs less than a sort.
+        var ascending = arrangement
+        ascending.descending = false
+        let statement = try db.makeStatement(
+            sql: "SELECT \(ascending.group()), r.id FROM record r ORDER BY \(ascending.orderTerms())")
         let raw = statement.sqliteStatement
         while try step(statement) {
             let id = sqlite3_column_int64(raw, 1)
@@ -93,13 +102,20 @@ struct FilterSnapshot: Sendable {
             textIndexes.append(index)
         }
         guard ids.count == texts.ids.count else { return nil }
-        return FilterSnapshot(order: order, sections: sections.finish(rows: ids.count), ids: ids, textIndexes: textIndexes, texts: texts)
+        let groups = sections.finish(rows: ids.count)
+        if arrangement.descending {
+            for group in groups {
+                ids[group.rows].reverse()
+                textIndexes[group.rows].reverse()
+            }
+        }
+        return FilterSnapshot(arrangement: arrangement, sections: groups, ids: ids, textIndexes: textIndexes, texts: texts)
     }
 
     /// Steps `statement` (one GRDB made, not yet run) to its next row: true on a row, false
     /// at the end. SQLite's own step, not a GRDB cursor, which makes an object per row (a
     /// third of the walk's time); the row's columns are read with SQLite's functions.
-    private static func step(_ statement: Statement) throws -> Bool {
+    static func step(_ statement: Statement) throws -> Bool {
         let code = sqlite3_step(statement.sqliteStatement)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
@@ -252,12 +268,12 @@ final class FilterSnapshots: Sendable {
 
     init() {}
 
-    /// The snapshot for `db` in `order`: the one held when nothing has changed since it was
+    /// The snapshot for `db` in `arrangement`: the one held when nothing has changed since it was
     /// read on this connection, else, when `read` says so, one read now (and held). Nil for a
     /// collection over `recordLimit` records, or one the snapshot cannot hold
     /// (`FilterSnapshot.load`).
     func snapshot(
-        _ db: Database, order: ListOrder, records: Int, read: () throws -> Bool = { true }
+        _ db: Database, arrangement: ListArrangement, records: Int, read: () throws -> Bool = { true }
     ) throws -> FilterSnapshot? {
         guard records <= Self.recordLimit, let connection = db.sqliteConnection else { return nil }
         // In the query's transaction (the caller has read already): the state it reads.
@@ -268,12 +284,48 @@ final class FilterSnapshots: Sendable {
             guard let held, held.connection === db, held.version == version, held.changes == changes else { return nil }
             return held.snapshot
         }
-        if let kept, kept.order == order { return kept }
+        if let kept, kept.arrangement == arrangement { return kept }
         guard try read() else { return nil }
-        guard let snapshot = try FilterSnapshot.load(db, order: order, records: records, texts: kept?.texts) else { return nil }
+        guard let snapshot = try FilterSnapshot.load(db, arrangement: arrangement, records: records, texts: kept?.texts) else { return nil }
         let fresh = Held(connection: db, version: version, changes: changes, snapshot: snapshot)
         held.withLock { $0 = fresh }
         return snapshot
+    }
+
+    private final class HeldFlat: @unchecked Sendable {
+        // Written once, in `init`; read under the mutex only.
+        weak var connection: Database?
+        let version: Int
+        let changes: Int64
+        let list: FlatList
+
+        init(connection: Database, version: Int, changes: Int64, list: FlatList) {
+            self.connection = connection
+            self.version = version
+            self.changes = changes
+            self.list = list
+        }
+    }
+
+    private let heldFlat = Mutex<HeldFlat?>(nil)
+
+    /// The flat list of `order` for `db` (`FlatList`): the one held when nothing has changed
+    /// since it was read on this connection (the same test as the snapshot's), else one read
+    /// now and held. Whatever the collection's size: it holds 8 bytes a record.
+    func flatList(_ db: Database, order: ListOrder) throws -> FlatList {
+        guard let connection = db.sqliteConnection else { return try FlatList.load(db, order: order) }
+        let version = try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+        let changes = sqlite3_total_changes64(connection)
+        let kept = heldFlat.withLock { held -> FlatList? in
+            guard let held, held.connection === db, held.version == version, held.changes == changes,
+                  held.list.order == order else { return nil }
+            return held.list
+        }
+        if let kept { return kept }
+        let list = try FlatList.load(db, order: order)
+        let fresh = HeldFlat(connection: db, version: version, changes: changes, list: list)
+        heldFlat.withLock { $0 = fresh }
+        return list
     }
 
     /// Whether a snapshot is held (tests).

@@ -87,8 +87,14 @@ extension AppState {
         case .sortOrder:
             // The selected record stays selected: the store locates it in the new order.
             order = order.next
-            say("Sorted by \(order.rawValue)")
+            say("Sorted by \(orderText)")
             return [.rememberOrder(order)]
+        case .reverseOrder:
+            descending.toggle()
+            say("Sorted by \(orderText) (R again: \(descending ? "ascending" : "descending"))")
+        case .flatList:
+            flat.toggle()
+            say(flat ? "One list by \(orderText), no genre sections (F again: sections)" : "In genre sections, by \(orderText)")
         case .statistics:
             return openStatistics()
         case .conflicts:
@@ -104,5 +110,13 @@ extension AppState {
         case .redraw: return [.redraw]
         }
         return []
+    }
+}
+
+extension AppState {
+    /// The list's order as the title bar and the messages say it: "artist", "added ↓" (the
+    /// other way round: `R`), "title, flat" (no genre sections: `F`).
+    var orderText: String {
+        order.rawValue + (descending ? " ↓" : "") + (flat ? ", flat" : "")
     }
 }

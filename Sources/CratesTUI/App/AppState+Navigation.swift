@@ -11,7 +11,9 @@ extension AppState {
     /// out), in which case the selection stays at the same position.
     mutating func apply(_ model: CollectionWindow) {
         // An answer to a filter or a place since changed.
-        guard model.filter == filter, model.location == location?.id, model.order == order, model.facet == facet else { return }
+        guard model.filter == filter, model.location == location?.id, model.order == order, model.descending == descending,
+              model.flat == flat, model.facet == facet
+        else { return }
         list = model
         received = true
         if let asked = sentQuery, asked.window.offset == model.offset { sentQuery = nil }
@@ -67,6 +69,12 @@ extension AppState {
     /// Jumps to the first record of the next (or previous) section; backwards from inside a
     /// section goes to that section's first record first, as in tig and mutt.
     mutating func jumpSection(forward: Bool) {
+        // A flat list has one section, all records: nothing to jump to, and saying so beats
+        // a key that seems dead.
+        guard !flat else {
+            say("No genre sections in a flat list (F: sections again)")
+            return
+        }
         guard case .row(let row, let section) = list.line(selectedLine) else { return }
         let sections = list.sections
         if forward {
@@ -118,14 +126,19 @@ extension AppState {
     mutating func storeRequests() -> [AppCommand] {
         var commands: [AppCommand] = []
         let needed = visibleRows
-        let answered = received && list.filter == filter && list.location == location?.id && list.order == order && list.facet == facet
+        let answered = received && list.filter == filter && list.location == location?.id && list.order == order
+            && list.descending == descending && list.flat == flat && list.facet == facet
         if !answered || !list.holds(rows: needed) {
             let offset = max(0, needed.lowerBound - windowMargin)
             let query = CollectionQuery(
                 filter: filter, window: RowWindow(offset: offset, limit: needed.count + 2 * windowMargin + 1),
-                focus: selectedRecord, location: location?.id, order: order, facet: facet)
+                focus: selectedRecord, location: location?.id, order: order, descending: descending, flat: flat, facet: facet)
             // Asked already and not answered yet: asking again would only queue more work.
-            let pending = sentQuery.map { $0.filter == query.filter && $0.location == query.location && $0.order == query.order && $0.facet == query.facet && $0.window.offset <= offset && $0.window.offset + $0.window.limit >= offset + needed.count } ?? false
+            let pending = sentQuery.map {
+                $0.filter == query.filter && $0.location == query.location && $0.order == query.order
+                    && $0.descending == query.descending && $0.flat == query.flat && $0.facet == query.facet
+                    && $0.window.offset <= offset && $0.window.offset + $0.window.limit >= offset + needed.count
+            } ?? false
             if !pending {
                 sentQuery = query
                 sentFocus = .some(selectedRecord)

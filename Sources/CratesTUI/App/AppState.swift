@@ -120,6 +120,10 @@ public struct AppState: Sendable {
     public internal(set) var filterEditing = false
     /// The order of the rows within each section (`O` cycles it; the runner remembers it).
     public internal(set) var order: ListOrder = .default
+    /// The rows of each section the other way round (`R`); the sections stay A–Z.
+    public internal(set) var descending = false
+    /// One list without genre sections (`F`). Both kept for the session.
+    public internal(set) var flat = false
     /// The selected line and the record on it: the record is what the selection follows when
     /// the list changes under it.
     public internal(set) var selectedLine = 0

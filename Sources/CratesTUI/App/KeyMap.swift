@@ -12,8 +12,9 @@ public enum Action: String, Sendable, CaseIterable {
     case locations
     /// Issue 16: sync with the Discogs collection; in the details view, grade and rate.
     case sync, mediaGrade, sleeveGrade, rate
-    /// The next order of the rows within the sections (`ListOrder`).
-    case sortOrder
+    /// The next order of the rows within the sections (`ListOrder`); that order the other way
+    /// round (the latest added first, Z–A); one list without genre sections, or sections again.
+    case sortOrder, reverseOrder, flatList
     /// The statistics screen: the collection's bar charts; Enter on a bar narrows the list.
     case statistics
     /// The copies in conflict with the Discogs collection; in that view, keep crates'
@@ -116,6 +117,8 @@ public enum KeyMap {
         KeyBinding(keys: [.character("w")], action: .wantlist, help: "the wantlist (scan to want; synced with Discogs')", contexts: [.list]),
         KeyBinding(keys: [.character("B")], action: .loans, help: "loans: who has your records, since when", contexts: [.list]),
         KeyBinding(keys: [.character("!")], action: .refusals, help: "the scans refused this session, newest first", contexts: [.list]),
+        KeyBinding(keys: [.character("R")], action: .reverseOrder, help: "reverse the order: Z–A, the latest added first (on/off)", contexts: [.list]),
+        KeyBinding(keys: [.character("F")], action: .flatList, help: "flat: one list in the order, no genre sections (on/off)", contexts: [.list]),
         KeyBinding(keys: [.character("x"), .character("j"), .down], action: .leave, help: "leave it as it is: the next one", contexts: [.needs]),
         KeyBinding(keys: [.tab, .down], action: .nextField, help: "next field", contexts: [.form]),
         KeyBinding(keys: [.backTab, .up], action: .previousField, help: "previous field", contexts: [.form]),

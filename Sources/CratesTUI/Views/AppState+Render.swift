@@ -40,8 +40,8 @@ extension AppState {
         switch mode {
         case .list:
             // The order's name, unless it would leave no room for the keys' hint.
-            let sorted = " crates\(placeTitle)\(facetTitle) · by \(order.rawValue)"
-            title = filter.isEmpty ? (DisplayWidth.of(sorted) + 30 <= width ? sorted : " crates" + placeTitle + facetTitle) : " crates\(placeTitle)\(facetTitle) · by \(order.rawValue) · filter \"\(filter)\": \(list.filter == filter ? (list.filterError == nil ? "\(list.rowCount.grouped) found" : "not a query") : "searching…")"
+            let sorted = " crates\(placeTitle)\(facetTitle) · by \(orderText)"
+            title = filter.isEmpty ? (DisplayWidth.of(sorted) + 30 <= width ? sorted : " crates" + placeTitle + facetTitle) : " crates\(placeTitle)\(facetTitle) · by \(orderText) · filter \"\(filter)\": \(list.filter == filter ? (list.filterError == nil ? "\(list.rowCount.grouped) found" : "not a query") : "searching…")"
         case .details(let state):
             // Which lines show, when they do not all fit (a long tracklist, credits, notes).
             if let details = state.details, case let layout = detailsLayout(details), layout.lastScroll > 0 {
