@@ -38,16 +38,17 @@ public enum ProgressText {
         return DisplayWidth.of(text) > width ? TerminalText.truncated(text, to: width) : text
     }
 
-    /// "812 B", "1.2 MB", "10.4 GB" (powers of 1000, as Discogs states its sizes): a
-    /// download's amounts, on its bar and in what the fetch says.
-    public static func bytes(_ count: Int64) -> String {
-        let units = ["B", "kB", "MB", "GB", "TB"]
+    /// "812 B", "1.2 MB", "10.4 GB" (powers of 1000, as Discogs states its sizes and disks are
+    /// sold): a download's amounts, on its bar and in what the fetch says; `ones` names the
+    /// unit below a kilobyte ("812 bytes" where the size stands in a sentence of its own).
+    public static func bytes(_ count: Int64, ones: String = "B") -> String {
+        let units = ["", "kB", "MB", "GB", "TB"]
         var value = Double(count)
         var unit = 0
         while value >= 1000, unit < units.count - 1 {
             value /= 1000
             unit += 1
         }
-        return unit == 0 ? "\(count) B" : String(format: value < 10 ? "%.1f" : "%.0f", value) + " " + units[unit]
+        return unit == 0 ? "\(count) \(ones)" : String(format: value < 10 ? "%.1f" : "%.0f", value) + " " + units[unit]
     }
 }

@@ -1,3 +1,4 @@
+import CratesCore
 import GRDBSQLite
 
 /// Why a catalogue could not be built, opened or removed, in words a person can act on.
@@ -92,17 +93,7 @@ extension CatalogueFileError {
     }
 }
 
-/// Sizes as people read them: "1.4 GB", "312 MB", "12 kB" (powers of 1000, as disks are sold).
+/// Sizes as people read them: "1.4 GB", "312 MB", "12 kB", "812 bytes".
 public enum ByteCount {
-    public static func text(_ bytes: Int64) -> String {
-        let units = ["bytes", "kB", "MB", "GB", "TB"]
-        var value = Double(bytes)
-        var unit = 0
-        while value >= 1000, unit < units.count - 1 {
-            value /= 1000
-            unit += 1
-        }
-        if unit == 0 { return "\(bytes) bytes" }
-        return value < 10 ? "\(String(format: "%.1f", value)) \(units[unit])" : "\(Int(value.rounded())) \(units[unit])"
-    }
+    public static func text(_ bytes: Int64) -> String { ProgressText.bytes(bytes, ones: "bytes") }
 }

@@ -249,22 +249,33 @@ final class FilterSnapshots: Sendable {
     /// ones are filtered in the database each time.
     static let recordLimit = 250_000
 
-    private final class Held: @unchecked Sendable {
+    /// What was read on a connection, and the state of the collection it was read in.
+    private final class Held<Value>: @unchecked Sendable {
         // Written once, in `init`; read under the mutex only.
         weak var connection: Database?
         let version: Int
         let changes: Int64
-        let snapshot: FilterSnapshot
+        let value: Value
 
-        init(connection: Database, version: Int, changes: Int64, snapshot: FilterSnapshot) {
+        init(connection: Database, state: (version: Int, changes: Int64), value: Value) {
             self.connection = connection
-            self.version = version
-            self.changes = changes
-            self.snapshot = snapshot
+            (version, changes) = state
+            self.value = value
+        }
+
+        /// The value, when `db` is the connection it was read on and nothing has changed since.
+        func value(on db: Database, _ state: (version: Int, changes: Int64)) -> Value? {
+            connection === db && version == state.version && changes == state.changes ? value : nil
         }
     }
 
-    private let held = Mutex<Held?>(nil)
+    /// A connection's state, as a held value is checked against it: in the query's
+    /// transaction (the caller has read already), the state that transaction reads.
+    private static func state(_ db: Database, _ connection: OpaquePointer) throws -> (version: Int, changes: Int64) {
+        (try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0, sqlite3_total_changes64(connection))
+    }
+
+    private let held = Mutex<Held<FilterSnapshot>?>(nil)
 
     init() {}
 
@@ -276,54 +287,28 @@ final class FilterSnapshots: Sendable {
         _ db: Database, arrangement: ListArrangement, records: Int, read: () throws -> Bool = { true }
     ) throws -> FilterSnapshot? {
         guard records <= Self.recordLimit, let connection = db.sqliteConnection else { return nil }
-        // In the query's transaction (the caller has read already): the state it reads.
-        let version = try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
-        let changes = sqlite3_total_changes64(connection)
+        let state = try Self.state(db, connection)
         // The snapshot read in this state, if any: whole, or its texts for another order.
-        let kept = held.withLock { held -> FilterSnapshot? in
-            guard let held, held.connection === db, held.version == version, held.changes == changes else { return nil }
-            return held.snapshot
-        }
+        let kept = held.withLock { $0?.value(on: db, state) }
         if let kept, kept.arrangement == arrangement { return kept }
         guard try read() else { return nil }
         guard let snapshot = try FilterSnapshot.load(db, arrangement: arrangement, records: records, texts: kept?.texts) else { return nil }
-        let fresh = Held(connection: db, version: version, changes: changes, snapshot: snapshot)
+        let fresh = Held(connection: db, state: state, value: snapshot)
         held.withLock { $0 = fresh }
         return snapshot
     }
 
-    private final class HeldFlat: @unchecked Sendable {
-        // Written once, in `init`; read under the mutex only.
-        weak var connection: Database?
-        let version: Int
-        let changes: Int64
-        let list: FlatList
-
-        init(connection: Database, version: Int, changes: Int64, list: FlatList) {
-            self.connection = connection
-            self.version = version
-            self.changes = changes
-            self.list = list
-        }
-    }
-
-    private let heldFlat = Mutex<HeldFlat?>(nil)
+    private let heldFlat = Mutex<Held<FlatList>?>(nil)
 
     /// The flat list of `order` for `db` (`FlatList`): the one held when nothing has changed
     /// since it was read on this connection (the same test as the snapshot's), else one read
     /// now and held. Whatever the collection's size: it holds 8 bytes a record.
     func flatList(_ db: Database, order: ListOrder) throws -> FlatList {
         guard let connection = db.sqliteConnection else { return try FlatList.load(db, order: order) }
-        let version = try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
-        let changes = sqlite3_total_changes64(connection)
-        let kept = heldFlat.withLock { held -> FlatList? in
-            guard let held, held.connection === db, held.version == version, held.changes == changes,
-                  held.list.order == order else { return nil }
-            return held.list
-        }
-        if let kept { return kept }
+        let state = try Self.state(db, connection)
+        if let kept = heldFlat.withLock({ $0?.value(on: db, state) }), kept.order == order { return kept }
         let list = try FlatList.load(db, order: order)
-        let fresh = HeldFlat(connection: db, version: version, changes: changes, list: list)
+        let fresh = Held(connection: db, state: state, value: list)
         heldFlat.withLock { $0 = fresh }
         return list
     }
