@@ -130,7 +130,11 @@ struct TUISyncEndToEndTests {
         var screen = try await tmux.waitFor(text: "remove it there too? (y/N)")
         #expect(Self.summary(screen).contains("1 conflict, 0 removed;"), "\(screen.joined(separator: "\n"))")
         try await tmux.press("y")
-        screen = try await tmux.waitFor(text: "removed from Discogs")
+        // The summary is three lines at 80 columns; a capture taken while curses is still
+        // drawing them can hold the first without the rest, so wait for the last one.
+        screen = try await tmux.waitFor("the removal's summary drawn to its end") { lines in
+            lines.contains { $0.contains("removed from Discogs") } && lines.contains { $0.contains("take Discogs'.") }
+        }
         let summary = Self.summary(screen)
         #expect(summary.hasPrefix("Synced with Discogs (DamIDhagor): 0 pulled, 0 pushed, 0 linked, 0 updated, 1 conflict, 0 removed, 1 removed from Discogs; "),
                 "the removal adds to the sync's summary, wrapped whole: \(screen.joined(separator: "\n"))")
