@@ -20,10 +20,10 @@ struct InstallTests {
     @Test("make install PREFIX=DIR: the binary, the man page (readable by man -l) and bash, zsh and fish completions; make uninstall removes them")
     func installAndUninstall() async throws {
         let binary = try ProcessRunner.cratesBinary()
-        let tool = binary.deletingLastPathComponent().appendingPathComponent("generate-manual-tool")
-        try #require(
-            FileManager.default.isExecutableFile(atPath: tool.path),
-            "swift-argument-parser's generate-manual is not built beside crates: run `make manual-tool` (`make test` does)")
+        // Beside the debug build's products, wherever the crates under test was built.
+        let tool = try #require(
+            try? ProcessRunner.builtProduct(named: "generate-manual-tool"),
+            "swift-argument-parser's generate-manual is not built beside the tests: run `make manual-tool` (`make test` does)")
         let prefix = try TemporaryDirectory()
         defer { prefix.remove() }
         let installed = try await make(["install", "PREFIX=\(prefix.path)", "CRATES_BIN=\(binary.path)", "GENERATE_MANUAL=\(tool.path)"])

@@ -18,8 +18,10 @@ struct TUILoansEndToEndTests {
         try await tmux.waitFor(text: "crates · by artist")
 
         try await tmux.type("B")
-        let screen = try await tmux.waitFor(text: "1 copy out with 1 person")
-        #expect(screen.contains { $0.contains("Anna") && $0.contains("2026-11-20") && $0.contains("Fleetwood Mac — Rumours") })
+        try await tmux.waitFor("the loans view with its loan") { lines in
+            lines.contains { $0.contains("1 copy out with 1 person") }
+                && lines.contains { $0.contains("Anna") && $0.contains("2026-11-20") && $0.contains("Fleetwood Mac — Rumours") }
+        }
 
         // The copy's details, then its edit form: Currency is the 11th field.
         try await tmux.press("Enter")

@@ -23,8 +23,10 @@ struct TUILookupEndToEndTests {
         try await tmux.waitFor(text: "No records yet.")
         // A UPC-A whose sleeve prints "7 27361 62652 5": found by the spaced form.
         try await tmux.type("727361626525\r")
-        let screen = try await tmux.waitFor(text: "HammerFall — Glory To The Brave", deadline: .seconds(120))
-        #expect(screen.contains { $0.hasPrefix(" Rock (1)") })
+        // The record and its section in one capture (a capture can fall between two reads of one redraw).
+        let screen = try await tmux.waitFor("the record in its section", deadline: .seconds(120)) { lines in
+            lines.contains { $0.contains("HammerFall — Glory To The Brave") } && lines.contains { $0.hasPrefix(" Rock (1)") }
+        }
         #expect(!screen.contains { $0.contains("looking up…") })
         try await tmux.press("q")
         #expect(try await tmux.exitReport().status == 0)

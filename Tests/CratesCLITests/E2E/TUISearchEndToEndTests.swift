@@ -130,8 +130,9 @@ struct TUISearchEndToEndTests {
         try await tmux.press("Tab")
         try await tmux.type("1968")
         try await tmux.press("Enter")
-        let screen = try await tmux.waitFor(text: "The Nice — Ars Longa Vita Brevis  entered by hand")
-        #expect(screen.contains { $0.hasPrefix(" Rock (1)") }, "\(screen)")
+        try await tmux.waitFor("the record entered by hand, in its section") { lines in
+            lines.contains { $0.contains("The Nice — Ars Longa Vita Brevis  entered by hand") } && lines.contains { $0.hasPrefix(" Rock (1)") }
+        }
         // The session's word that it is stored, so that r's answer is not overwritten by it.
         try await tmux.waitFor(text: "Entered by hand: The Nice — Ars Longa Vita Brevis")
         try await tmux.press("r")

@@ -32,8 +32,9 @@ struct TUISyncEndToEndTests {
         // The first sync with the account: its plan first, then the sync at y.
         try await tmux.waitFor(text: "First sync: push 0 copies to Uncategorized, pull 1, 0 conflicts: go? (y/N)")
         try await tmux.press("y")
-        let screen = try await tmux.waitFor(text: "Synced with Discogs (DamIDhagor): 1 pulled")
-        #expect(screen.contains { $0.contains("HammerFall — Glory To The Brave") })
+        let screen = try await tmux.waitFor("the summary and the pulled copy") { lines in
+            lines.contains { $0.contains("Synced with Discogs (DamIDhagor): 1 pulled") } && lines.contains { $0.contains("HammerFall — Glory To The Brave") }
+        }
         #expect(!screen.contains { $0.contains("sync: reading") }, "the progress is gone once done")
 
         try await tmux.press("Enter")
@@ -88,8 +89,9 @@ struct TUISyncEndToEndTests {
         try await tmux.press("S")
         try await tmux.waitFor(text: "First sync: push 1 copy to Uncategorized, pull 1, 0 conflicts: go? (y/N)")
         try await tmux.press("y")
-        screen = try await tmux.waitFor(text: "Synced with Discogs (DamIDhagor): 1 pulled, 1 pushed")
-        #expect(screen.contains { $0.contains("HammerFall — Glory To The Brave") })
+        screen = try await tmux.waitFor("the summary and the pulled copy") { lines in
+            lines.contains { $0.contains("Synced with Discogs (DamIDhagor): 1 pulled, 1 pushed") } && lines.contains { $0.contains("HammerFall — Glory To The Brave") }
+        }
         #expect(try await server.collection.dump().instances.count == 2)
         // A sync has ended whole: the next S syncs without asking.
         try await tmux.press("S")
@@ -127,18 +129,19 @@ struct TUISyncEndToEndTests {
         try await tmux.waitFor(text: "Artist — Stockholm")
         try await tmux.press("S")
         // The question goes under the summary, which stays in sight.
-        var screen = try await tmux.waitFor(text: "remove it there too? (y/N)")
-        #expect(Self.summary(screen).contains("1 conflict, 0 removed;"), "\(screen.joined(separator: "\n"))")
+        var screen = try await tmux.waitFor("the summary, the question under it") { lines in
+            lines.contains { $0.contains("remove it there too? (y/N)") } && Self.summary(lines).contains("1 conflict, 0 removed;")
+        }
         try await tmux.press("y")
-        // The summary is three lines at 80 columns; a capture taken while curses is still
-        // drawing them can hold the first without the rest, so wait for the last one.
-        screen = try await tmux.waitFor("the removal's summary drawn to its end") { lines in
-            lines.contains { $0.contains("removed from Discogs") } && lines.contains { $0.contains("take Discogs'.") }
+        // The summary is three lines at 80 columns; tmux can be captured between two reads of
+        // one redraw, so wait for the summary whole (a wrong one fails at the deadline).
+        let ending = " requests used. C shows the conflict: keep crates' value or take Discogs'."
+        screen = try await tmux.waitFor("the removal's summary drawn whole") { lines in
+            lines.contains { $0.contains("removed from Discogs") } && Self.summary(lines).hasSuffix(ending)
         }
         let summary = Self.summary(screen)
         #expect(summary.hasPrefix("Synced with Discogs (DamIDhagor): 0 pulled, 0 pushed, 0 linked, 0 updated, 1 conflict, 0 removed, 1 removed from Discogs; "),
                 "the removal adds to the sync's summary, wrapped whole: \(screen.joined(separator: "\n"))")
-        #expect(summary.hasSuffix(" requests used. C shows the conflict: keep crates' value or take Discogs'."), "\(summary)")
         #expect(screen.allSatisfy { !$0.contains("…") }, "nothing cut: \(screen.joined(separator: "\n"))")
 
         // The command line counts what the UI shows.
