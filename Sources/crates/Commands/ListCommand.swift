@@ -144,12 +144,7 @@ struct ListCommand: ParsableCommand {
         // a terminal: to a pipe an empty list is a plain answer (a script's `crates list
         // --state failed` finding none), and a word on standard error would be noise in its log.
         guard case .aligned = output.form, !output.wroteRows else { return }
-        let total = try blocking { try await store.statistics(dimensions: []).totals.copies }
-        try StandardStreams.out(
-            total == 0
-                ? "The collection is empty. Add the first record: scan or type its barcode in `crates`, "
-                    + "or run `crates add BARCODE`, or `crates import FILE` for a list.\n"
-                : "No record matches (\(total) in the collection).\n")
+        try StandardStreams.out(try blocking { try await export.nothingListed() } + "\n")
     }
 }
 

@@ -54,10 +54,7 @@ struct LookupCommand: ParsableCommand {
     @Flag(help: "Look up a barcode that is not a record's (an ISBN, ISSN, ISMN, a coupon) all the same.")
     var force = false
 
-    @Flag(help: "Ask Discogs, not the local catalogue.")
-    var online = false
-
-    @OptionGroup var catalogue: CatalogueOption
+    @OptionGroup var source: ReleaseSourceOptions
 
     @OptionGroup var store: StoreOptions
 
@@ -80,7 +77,6 @@ struct LookupCommand: ParsableCommand {
         TableColumn(heading: "FORMAT", field: 6, cap: 14),
         TableColumn(heading: "YEAR", field: 7, cap: 4),
         TableColumn(heading: "COUNTRY", field: 8, cap: 12),
-        CollectionMarks.column(field: names.count),
     ]
 
     func run() throws {
@@ -96,10 +92,9 @@ struct LookupCommand: ParsableCommand {
         } catch {
             throw fail("\(shown): \(error)", error.exitStatus)
         }
-        let catalogue = online ? nil : self.catalogue.open("crates lookup")
-        let access: DiscogsAccess?
+        let (catalogue, access, web): ((any ReleaseCatalogue)?, DiscogsAccess?, String)
         do throws(DiscogsAccessError) {
-            access = try DiscogsAccess.make(beside: catalogue)
+            (catalogue, access, web) = try source.open("crates lookup")
         } catch {
             throw CLIError(error.description)
         }
@@ -110,24 +105,12 @@ struct LookupCommand: ParsableCommand {
             if case .noSuchRelease = failure { throw fail(failure.description, failure.exitStatus) }
             throw fail("\(shown): \(failure)", failure.exitStatus)
         }
-        let web = access?.client.endpoints.web ?? DiscogsEndpoints.production.web
-        let marks = CollectionMarks.read(store, answer.releases.map(\.id))
+        let marks = ReleaseListing.marks(store, answer.releases.map(\.id))
         if json {
             try StandardStreams.out(jsonLines: [try answer.json(input: shown, web: web, marks: marks)])
         } else {
-            // On a terminal, aligned columns with what the collection holds of each; to a
-            // pipe, the lines as scripts read them.
-            let output = ColumnOutput(names: Self.names, columns: Self.terminalColumns, header: false)
-            let terminal = StandardStreams.outputIsTerminal
-            try output.write(lines: answer.releases.map { release in
-                let line = TabSeparatedText.line([answer.outcome] + release.fields(web: web))
-                return terminal ? line + "\t" + (marks[release.id]?.text ?? "") : line
-            })
-            try output.finish()
+            try ReleaseListing.write(answer.lines(web: web), marks: marks, names: Self.names, columns: Self.terminalColumns, header: false)
         }
-        if answer.releases.isEmpty {
-            let forms = answer.searched.isEmpty ? "" : " (searched: \(answer.searched.joined(separator: "; ")))"
-            throw fail("Discogs knows no release with barcode \(shown)\(forms)", 2)
-        }
+        if answer.releases.isEmpty { throw fail(answer.nothingFound(shown: shown), 2) }
     }
 }

@@ -196,10 +196,6 @@ struct ImportCommand: ParsableCommand {
         if exit != 0 { throw ExitCode(exit) }
     }
 
-    /// The closing pointer to the collection UI's view that walks every record needing a
-    /// person's choice, one by one.
-    static let walkThem = "Settle them one by one in the collection UI: run `crates` and press N (needs a person)."
-
     /// Prints what the run did; the status of a summary that could not be printed (74), else 0.
     private static func show(_ outcome: ImportRun.Outcome) throws -> Int32 {
         switch outcome {
@@ -225,13 +221,10 @@ struct ImportCommand: ParsableCommand {
         case .imported(let imported, let name):
             var status: Int32 = 0
             do {
-                try StandardStreams.out(lines: imported.lines + (imported.report.needsAChoice ? [walkThem] : []))
+                try StandardStreams.out(lines: imported.summary)
             } catch {
-                // The records are in the collection whatever became of the summary: said on
-                // standard error, with a status of its own.
-                StandardStreams.errLine(
-                    "\(name): \(counted(imported.added, "record")) added and kept, but the summary was not printed: \(error); "
-                        + "`crates list` shows the collection")
+                // Said on standard error, with a status of its own.
+                StandardStreams.errLine(imported.notPrinted(name: name, because: error))
                 status = AddCodes.outputFailed
             }
             if let message = imported.closingMessage { StandardStreams.errLine(message) }

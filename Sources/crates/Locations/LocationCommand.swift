@@ -119,11 +119,8 @@ struct LocationCommand: ParsableCommand {
         func run() throws {
             let directory = LocationDirectory(store: try store.open())
             let (name, newName, parent, top) = (self.name, self.newName, self.parent, self.top)
-            let location = try blocking { try await directory.change(name, to: newName, in: parent, top: top) }
-            try StandardStreams.out(try blocking {
-                let entry = try await directory.entries().first { $0.location.id == location.id }
-                return entry.map { LocationDirectory.line($0) + "\n" } ?? ""
-            })
+            let entry = try blocking { try await directory.change(name, to: newName, in: parent, top: top) }
+            try StandardStreams.out(LocationDirectory.line(entry) + "\n")
         }
     }
 
@@ -152,12 +149,8 @@ struct LocationCommand: ParsableCommand {
             let (name, moveTo) = (self.name, self.moveTo)
             let removal = try blocking { try await directory.removal(of: name) }
             if removal.holdsSomething, moveTo == nil {
-                StandardStreams.err(removal.question + " (y/N) ")
-                let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
-                guard answer == "y" || answer == "yes" else {
-                    if answer == nil { StandardStreams.errLine("") }
-                    throw CLIError("not removed: \(removal.location.pathText)")
-                }
+                StandardStreams.err(removal.question)
+                guard StandardStreams.confirmed() else { throw CLIError("not removed: \(removal.location.pathText)") }
             }
             try StandardStreams.out(try blocking { try await directory.remove(removal.location, moveTo: moveTo) } + "\n")
         }
