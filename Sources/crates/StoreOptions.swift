@@ -1,7 +1,5 @@
 import ArgumentParser
-import CratesApp
 import CratesStore
-import Foundation
 
 /// `--db PATH`, shared by every command that opens the collection.
 struct StoreOptions: ParsableArguments {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import Foundation
 
 /// `crates add CODE...`: adds records as the collection UI does, from a script.
 struct AddCommand: ParsableCommand {

@@ -1,7 +1,5 @@
 import ArgumentParser
 import CratesApp
-import CratesCore
-import Foundation
 
 /// `crates backup FILE`: a copy of the collection that is whole on its own, even while the
 /// collection is in use.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import CratesStore
 import Foundation
 
 /// `crates check CODE...`: at a record fair, what each record is and where the collector

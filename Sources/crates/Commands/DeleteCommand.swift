@@ -1,6 +1,5 @@
 import ArgumentParser
 import CratesApp
-import CratesCore
 import Foundation
 
 /// `crates delete ID...`: takes copies out of the collection, asking first.
@@ -94,12 +93,11 @@ struct DeleteCommand: ParsableCommand {
             StandardStreams.errLine(outcome.keptOnDiscogs)
             return
         }
-        let access = try DiscogsAccess.signedIn(for: "delete")
+        let access = try DiscogsAccess.signedIn()
         let instances = outcome.onDiscogs
         let report = try blocking { await deletion.removeFromDiscogs(instances, access: access) }
         if let failure = report.failure {
-            StandardStreams.errLine("crates delete: not removed from Discogs: \(failure); `crates sync --delete` removes it later")
-            throw ExitCode(failure.exitStatus)
+            throw ExitCode.failing("not removed from Discogs: \(failure); `crates sync --delete` removes it later", failure.exitStatus)
         }
         for notice in report.notices { StandardStreams.errLine("crates delete: \(notice)") }
         try StandardStreams.out("removed from Discogs: \(report.removedThere)\n")

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import Foundation
 
 /// `crates edit ID`: the collector's own values of a record, kept apart from Discogs', its
 /// note, and the copy's conditions and rating.

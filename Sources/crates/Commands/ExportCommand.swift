@@ -1,8 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import CratesStore
-import Foundation
 
 /// `crates export --csv FILE` / `--json FILE`: the collection in a file other programs read,
 /// written atomically.

@@ -1,8 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import CratesStore
-import Foundation
 
 /// `crates list`: the collection on standard output, one record per line, in the order the
 /// collection UI shows it, for scripts (`cut`, `awk`, `jq`).

@@ -1,8 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import CratesNet
-import Foundation
 
 /// `crates lookup CODE`: what Discogs says about a barcode (or a release), without adding
 /// anything to the collection.
@@ -82,15 +80,11 @@ struct LookupCommand: ParsableCommand {
     func run() throws {
         diagnostics.install("lookup")
         let shown = GTIN.displayForm(of: code)
-        let fail = { (message: String, status: Int32) -> ExitCode in
-            StandardStreams.errLine("crates lookup: \(message)")
-            return ExitCode(status)
-        }
         let entry: CodeEntry
         do throws(DiscogsAnswerError) {
             entry = try DiscogsAnswer.entry(code, force: force)
         } catch {
-            throw fail("\(shown): \(error)", error.exitStatus)
+            throw ExitCode.failing("\(shown): \(error)", error.exitStatus)
         }
         let (catalogue, access, web): ((any ReleaseCatalogue)?, DiscogsAccess?, String)
         do throws(DiscogsAccessError) {
@@ -102,8 +96,8 @@ struct LookupCommand: ParsableCommand {
         do {
             answer = try blocking { try await DiscogsAnswer.ask(entry, access: access, catalogue: catalogue) }
         } catch let failure as DiscogsAnswerError {
-            if case .noSuchRelease = failure { throw fail(failure.description, failure.exitStatus) }
-            throw fail("\(shown): \(failure)", failure.exitStatus)
+            if case .noSuchRelease = failure { throw ExitCode.failing(failure.description, failure.exitStatus) }
+            throw ExitCode.failing("\(shown): \(failure)", failure.exitStatus)
         }
         let marks = ReleaseListing.marks(store, answer.releases.map(\.id))
         if json {
@@ -111,6 +105,6 @@ struct LookupCommand: ParsableCommand {
         } else {
             try ReleaseListing.write(answer.lines(web: web), marks: marks, names: Self.names, columns: Self.terminalColumns, header: false)
         }
-        if answer.releases.isEmpty { throw fail(answer.nothingFound(shown: shown), 2) }
+        if answer.releases.isEmpty { throw ExitCode.failing(answer.nothingFound(shown: shown), 2) }
     }
 }

@@ -12,7 +12,7 @@ enum PriceRefresh {
         _ refresh: @escaping @Sendable (DiscogsAccess, @escaping @Sendable (_ done: Int, _ total: Int) -> Void) async
             -> CollectionValuation.Outcome
     ) throws -> Int32 {
-        let access = try DiscogsAccess.signedIn(for: command)
+        let access = try DiscogsAccess.signedIn()
         let progress = SyncProgressLine(limiter: access.client.rateLimiter, priority: CollectionValuation.priority)
         let outcome = try stop.run {
             let outcome = await refresh(access) { done, total in progress.show(.pricing(done: done, total: total)) }

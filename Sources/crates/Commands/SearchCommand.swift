@@ -1,8 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import CratesNet
-import Foundation
 
 /// `crates search`: Discogs' releases by catalogue number, artist, title…, for records
 /// without a barcode. Nothing is added to the collection.
@@ -118,22 +116,18 @@ struct SearchCommand: ParsableCommand {
     func run() throws {
         diagnostics.install("search")
         let query = try self.query()
-        let fail = { (message: String, status: Int32) -> ExitCode in
-            StandardStreams.errLine("crates search: \(message)")
-            return ExitCode(status)
-        }
         let (catalogue, access, web): ((any ReleaseCatalogue)?, DiscogsAccess?, String)
         do throws(DiscogsAccessError) {
             (catalogue, access, web) = try source.open("crates search")
         } catch {
-            throw fail(error.description, 3)
+            throw ExitCode.failing(error.description, 3)
         }
         let (finder, online) = (ReleaseFinder(access: access, catalogue: catalogue), source.online)
         let found: ReleaseFinder.Answer
         do {
             found = try blocking { try await finder.search(query, online: online) }
         } catch let failure as ReleaseFinderError {
-            throw fail(failure.description, failure.exitStatus)
+            throw ExitCode.failing(failure.description, failure.exitStatus)
         }
         let marks = ReleaseListing.marks(store, found.hits.map(\.candidate.releaseID))
         if json {

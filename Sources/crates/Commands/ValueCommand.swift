@@ -1,7 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import CratesStore
 import Foundation
 
 /// `crates value`: what the collection is worth, as Discogs prices it.

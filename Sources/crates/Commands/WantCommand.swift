@@ -1,7 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import CratesStore
 import Foundation
 
 /// `crates want`: the wantlist, kept in the collection file and as one with the Discogs

@@ -1,8 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import CratesStore
-import Foundation
 
 /// `crates import FILE`: a shelf scanned into a file (or a Discogs collection export) into
 /// the collection at once, then looked up on Discogs at the rate it allows.

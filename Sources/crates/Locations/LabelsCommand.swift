@@ -1,7 +1,5 @@
 import ArgumentParser
 import CratesApp
-import CratesCore
-import Foundation
 
 /// `crates labels`: a PDF of barcode labels for places and copies.
 struct LabelsCommand: ParsableCommand {

@@ -1,8 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import CratesStore
-import Foundation
 
 /// `crates location add|list|rename|remove`: the places records are in.
 struct LocationCommand: ParsableCommand {

@@ -1,7 +1,6 @@
 import CratesApp
 import CratesCore
 import CratesStore
-import Foundation
 
 /// A catalogue build's progress on standard error: on a terminal, a bar redrawn in place with
 /// the bytes read, releases per second and the time left; otherwise a plain line every

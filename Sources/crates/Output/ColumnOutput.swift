@@ -1,12 +1,6 @@
 import ArgumentParser
-import CratesApp
 import CratesCore
-import Foundation
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// What `crates list`, `search`, `location list` and `barcode` print, for people and for
 /// scripts from the same tab-separated lines: to a pipe or a file the lines as they are

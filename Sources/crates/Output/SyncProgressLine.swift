@@ -1,7 +1,6 @@
 import CratesApp
 import CratesCore
 import CratesNet
-import Foundation
 import Synchronization
 
 /// A sync's progress on standard error, when standard error is a terminal: a bar redrawn in
