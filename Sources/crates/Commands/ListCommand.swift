@@ -129,7 +129,6 @@ struct ListCommand: ParsableCommand {
         filter.descending = reverse
         filter.flat = flat
         let export = CollectionExport(store: store, filter: filter)
-        let json = self.json
         for warning in try blocking({ try await export.unknownGenreWarnings() }) { StandardStreams.errLine(warning) }
         if json {
             try blocking { try await export.list(json: true) { try StandardStreams.out(json: $0) } }

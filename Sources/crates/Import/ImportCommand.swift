@@ -178,10 +178,9 @@ struct ImportCommand: ParsableCommand {
         request.keepValues = keepValues
         request.folderPlaces = !noFolderPlaces
         request.reportPath = report
-        let (store, catalogue) = (self.store, lookup.catalogue)
         let run = ImportRun(
             request, progress: ImportProgress(), databasePath: try store.path(), openStore: { try store.open() },
-            openCatalogue: { catalogue.open("crates import") },
+            openCatalogue: { lookup.catalogue.open("crates import") },
             discogs: { Result { () throws(DiscogsAccessError) in try DiscogsAccess.make() } })
         let outcome: ImportRun.Outcome
         do {

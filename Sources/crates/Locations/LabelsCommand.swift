@@ -77,9 +77,8 @@ struct LabelsCommand: ParsableCommand {
         let request = LabelPrinting.Request(
             places: places, all: all, records: records, layout: layout ?? ConfigurationFile.current().labelLayout, contents: contents,
             skip: skip, bleed: bleed, dpi: dpi)
-        let output = self.output
         do {
-            let written = try blocking { try await printing.write(request, to: output) }
+            let written = try blocking { try await printing.write(request, to: self.output) }
             for line in written.cut { StandardStreams.errLine(line) }
             StandardStreams.errLine(written.summary)
         } catch {

@@ -40,8 +40,7 @@ struct LocationCommand: ParsableCommand {
 
         func run() throws {
             let directory = LocationDirectory(store: try store.open())
-            let (name, parent) = (self.name, self.parent)
-            let location = try blocking { try await directory.add(name, in: parent) }
+            let location = try blocking { try await directory.add(self.name, in: self.parent) }
             try StandardStreams.out(LocationDirectory.line(.init(location: location)) + "\n")
         }
     }
@@ -116,8 +115,7 @@ struct LocationCommand: ParsableCommand {
 
         func run() throws {
             let directory = LocationDirectory(store: try store.open())
-            let (name, newName, parent, top) = (self.name, self.newName, self.parent, self.top)
-            let entry = try blocking { try await directory.change(name, to: newName, in: parent, top: top) }
+            let entry = try blocking { try await directory.change(self.name, to: self.newName, in: self.parent, top: self.top) }
             try StandardStreams.out(LocationDirectory.line(entry) + "\n")
         }
     }
@@ -144,13 +142,12 @@ struct LocationCommand: ParsableCommand {
 
         func run() throws {
             let directory = LocationDirectory(store: try store.open())
-            let (name, moveTo) = (self.name, self.moveTo)
-            let removal = try blocking { try await directory.removal(of: name) }
-            if removal.holdsSomething, moveTo == nil {
+            let removal = try blocking { try await directory.removal(of: self.name) }
+            if removal.holdsSomething, self.moveTo == nil {
                 StandardStreams.err(removal.question)
                 guard StandardStreams.confirmed() else { throw CLIError("not removed: \(removal.location.pathText)") }
             }
-            try StandardStreams.out(try blocking { try await directory.remove(removal.location, moveTo: moveTo) } + "\n")
+            try StandardStreams.out(try blocking { try await directory.remove(removal.location, moveTo: self.moveTo) } + "\n")
         }
     }
 }
