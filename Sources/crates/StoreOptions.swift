@@ -24,7 +24,9 @@ struct StoreOptions: ParsableArguments {
     /// "-" is standard output.
     func checkOutput(_ output: String) throws {
         guard output != "-" else { return }
-        try CLIError.saying { try StoreLocation.checkOutput(output, database: try path(), catalogue: try? CatalogueLocation.resolve(flag: nil)) }
+        try CLIError.saying {
+            try StoreLocation.checkOutput(output, database: try path(), catalogue: try? CatalogueLocation.resolve(flag: nil))
+        }
     }
 
     /// Opens the collection read-only, for a command that only reads it (`list`, `export`,

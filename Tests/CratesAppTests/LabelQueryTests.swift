@@ -15,10 +15,12 @@ struct LabelQueryTests {
         try await addPending(store, "5099750442227")
         try await addPending(store, "0727361626525")
         let printing = LabelPrinting(store: store)
-        let pending = LabelPrinting.Request(records: ["state:pending"], recordQuery: try RecordQuery(arguments: ["state:pending"]), layout: "a4-3x7")
+        let pending = LabelPrinting.Request(
+            records: ["state:pending"], recordQuery: try RecordQuery(arguments: ["state:pending"]), layout: "a4-3x7")
         let document = try await printing.document(for: pending)
         #expect(document.plan.pages.reduce(0) { $0 + $1.labels.count } == 2)
-        let none = LabelPrinting.Request(records: ["state:notFound"], recordQuery: try RecordQuery(arguments: ["state:notFound"]), layout: "a4-3x7")
+        let none = LabelPrinting.Request(
+            records: ["state:notFound"], recordQuery: try RecordQuery(arguments: ["state:notFound"]), layout: "a4-3x7")
         await #expect {
             _ = try await printing.document(for: none)
         } throws: { error in

@@ -6,7 +6,8 @@ import Foundation
 public enum WrittenFileText {
     /// "Wrote 12 records to shelf.csv (CSV, 2 kB)".
     public static func export(_ count: Int, to path: String, csv: Bool) -> String {
-        "Wrote \(counted(count, "record")) to \(ControlCharacters.cleaned(path)) (\(csv ? "CSV" : "JSON")\(size(path).map { ", \($0)" } ?? ""))"
+        let form = (csv ? "CSV" : "JSON") + (size(path).map { ", \($0)" } ?? "")
+        return "Wrote \(counted(count, "record")) to \(ControlCharacters.cleaned(path)) (\(form))"
     }
 
     /// "Wrote a backup of the collection to copy.sqlite (53 kB): `crates --db copy.sqlite`

@@ -86,7 +86,8 @@ public struct Importer: Sendable {
         /// What is said when the summary could not be printed (`error`): the records are in
         /// the collection whatever became of it.
         public func notPrinted(name: String, because error: any Error) -> String {
-            "\(name): \(counted(added, "record")) added and kept, but the summary was not printed: \(error); `crates list` shows the collection"
+            "\(name): \(counted(added, "record")) added and kept, but the summary was not printed: \(error); "
+                + "`crates list` shows the collection"
         }
     }
 

@@ -91,18 +91,12 @@ struct CoverCommand: ParsableCommand {
     /// Draws the image in the terminal's width (at most 60 columns), in the colours it shows.
     private func show(_ bytes: [UInt8]) throws {
         let columns = min(60, max(8, StandardStreams.outputWidth - 1))
+        let colours = CoverColours(environment: ProcessInfo.processInfo.environment)
         guard let renderer = CoverRenderers.terminal,
-            let art = renderer.render(bytes, columns: columns, rows: columns / 2, colours: Self.colours())
+            let art = renderer.render(bytes, columns: columns, rows: columns / 2, colours: colours)
         else {
             throw ExitCode.failing("\(id): not an image crates can show (-o FILE writes it as it is)", 2)
         }
-        try StandardStreams.out(drawing: art.ansiLines(colours: Self.colours()))
-    }
-
-    /// 24-bit colour where COLORTERM says so, 256 where TERM does, else 16.
-    static func colours(environment: [String: String] = ProcessInfo.processInfo.environment) -> CoverColours {
-        let colourTerm = environment["COLORTERM"]?.lowercased() ?? ""
-        if colourTerm == "truecolor" || colourTerm == "24bit" { return .direct }
-        return (environment["TERM"] ?? "").contains("256") ? .palette256 : .sixteen
+        try StandardStreams.out(drawing: art.ansiLines(colours: colours))
     }
 }

@@ -73,7 +73,8 @@ final class DownloadProgress: DownloadReporting {
         let parts = [ProgressText.bytes(done) + (total.map { " of " + ProgressText.bytes($0) } ?? "")]
             + (rate.map { [ProgressText.bytes(Int64($0)) + "/s"] } ?? [])
         guard line.terminal else {
-            return line.show("download: \(name): " + (parts + (left.map { ["about " + ProgressText.duration($0) + " left"] } ?? [])).joined(separator: ", "))
+            let about = left.map { ["about " + ProgressText.duration($0) + " left"] } ?? []
+            return line.show("download: \(name): " + (parts + about).joined(separator: ", "))
         }
         let bar = total.map { ProgressText.bar(Int(min(done, $0) >> 10), Int($0 >> 10), width: 20) + " " } ?? ""
         line.show("Downloading \(bar)" + (parts + (left.map { [ProgressText.duration($0) + " left"] } ?? [])).joined(separator: " · "))

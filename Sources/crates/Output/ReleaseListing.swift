@@ -20,7 +20,8 @@ enum ReleaseListing {
     static func write(
         _ rows: [(line: String, releaseID: Int)], marks: [Int: ReleaseMarks], names: [String], columns: [TableColumn], header: Bool
     ) throws {
-        let output = ColumnOutput(names: names, columns: columns + [TableColumn(heading: "HAVE", field: names.count, cap: 30)], header: header)
+        let have = TableColumn(heading: "HAVE", field: names.count, cap: 30)
+        let output = ColumnOutput(names: names, columns: columns + [have], header: header)
         let terminal = StandardStreams.outputIsTerminal
         try output.write(lines: rows.map { terminal ? $0.line + "\t" + (marks[$0.releaseID]?.text ?? "") : $0.line })
         try output.finish()
