@@ -63,8 +63,7 @@ struct AuthCommand: ParsableCommand {
             case .checked(let line), .unchecked(let line): try StandardStreams.out(line + "\n")
             case .refused(let line, let why):
                 try StandardStreams.out(line + "\n")
-                StandardStreams.errLine("crates auth: \(why)")
-                throw ExitCode(3)
+                throw ExitCode.failing(why, 3)
             }
             return
         }

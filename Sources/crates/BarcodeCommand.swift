@@ -1,7 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import Foundation
 
 /// `crates barcode CODE...`: explains barcodes, one line per code. A collector's answer to
 /// "why does this barcode not scan?", and the seam later issues test the GTIN core through.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CratesApp
-import CratesCore
 import CratesNet
 import Foundation
 import Glibc

@@ -1,7 +1,5 @@
 import ArgumentParser
-import CratesApp
 import CratesStore
-import Foundation
 
 /// `--db PATH`, shared by every command that opens the collection.
 struct StoreOptions: ParsableArguments {
@@ -26,28 +24,25 @@ struct StoreOptions: ParsableArguments {
     /// "-" is standard output.
     func checkOutput(_ output: String) throws {
         guard output != "-" else { return }
-        do {
+        try CLIError.saying {
             try StoreLocation.checkOutput(output, database: try path(), catalogue: try? CatalogueLocation.resolve(flag: nil))
-        } catch let error as CLIError {
-            throw error
-        } catch {
-            throw CLIError("\(error)")
         }
     }
 
     /// Opens the collection read-only, for a command that only reads it (`list`, `export`,
     /// `location list`, `labels`):
     /// a missing file is not created (it reads as an empty collection), and a collection the
-    /// user may not write (mode 0444, a directory 0555) can be read.
-    func openForReading() throws -> CollectionStore {
-        do {
-            return try CollectionStore(readingAt: try path())
-        } catch StoreError.noDatabase {
-            return try CollectionStore.inMemory()
-        } catch let error as CLIError {
-            throw error
-        } catch {
-            throw CLIError("\(error)")
+    /// user may not write (mode 0444, a directory 0555) can be read. `upgrading`: a
+    /// collection of an older version is opened to be upgraded (`open`) rather than refused.
+    func openForReading(upgrading: Bool = false) throws -> CollectionStore {
+        try CLIError.saying {
+            do {
+                return try CollectionStore(readingAt: try path())
+            } catch StoreError.noDatabase {
+                return try CollectionStore.inMemory()
+            } catch StoreError.needsMigration where upgrading {
+                return try open()
+            }
         }
     }
 
@@ -64,7 +59,7 @@ struct StoreOptions: ParsableArguments {
     func open(patient: Bool = true) throws -> CollectionStore {
         CollectionStore.checkpointWrittenCollectionsAtExit()
         StopRequest.quitOnSignals()
-        do {
+        return try CLIError.saying {
             let file = try path()
             // An upgrade that builds an index over a large collection takes a while: say why
             // the command waits, before it does.
@@ -74,10 +69,6 @@ struct StoreOptions: ParsableArguments {
                     "\(file): upgrading the collection (\(records.formatted()) records) for this version of crates: "
                         + "a minute or so a million records…")
             }
-        } catch let error as CLIError {
-            throw error
-        } catch {
-            throw CLIError("\(error)")
         }
     }
 }
@@ -93,4 +84,16 @@ extension StoreOptions {
 struct CLIError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+
+    /// `body`'s value; any error it throws but a `CLIError` as a `CLIError` of its text
+    /// (the message a command ends with, never a stack trace).
+    static func saying<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError("\(error)")
+        }
+    }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CratesApp
 import CratesNet
 
 /// `--verbose`, for the commands that talk to Discogs or to the camera daemon's socket, and

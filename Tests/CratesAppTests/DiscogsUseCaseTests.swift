@@ -71,6 +71,10 @@ struct DiscogsUseCaseTests {
         #expect(several.outcome == "ambiguous" && several.releases.count == 2)
         let none = try await DiscogsAnswer.ask(.barcode(Fixtures.gtin("5012345678917")), access: signedIn)
         #expect(none.outcome == "notFound" && none.releases.isEmpty && !none.searched.isEmpty)
+        #expect(none.nothingFound(shown: "5012345678917")
+            == "Discogs knows no release with barcode 5012345678917 (searched: \(none.searched.joined(separator: "; ")))")
+        #expect(several.lines(web: "https://d.test").allSatisfy { $0.line.hasPrefix("ambiguous\t") })
+        #expect(several.lines(web: "https://d.test").map(\.releaseID) == several.releases.map(\.id))
         await #expect(throws: DiscogsAnswerError.self) {
             _ = try await DiscogsAnswer.ask(.barcode(Fixtures.gtin("0727361626525")), access: try access(server, token: nil))
         }

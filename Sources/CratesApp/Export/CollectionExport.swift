@@ -15,6 +15,16 @@ public struct CollectionExport: Sendable {
         self.filter = filter
     }
 
+    /// What `crates list` tells a person when it listed nothing: how to begin when the
+    /// collection is empty, else that the filter kept nothing of how many.
+    public func nothingListed() async throws -> String {
+        let total = try await store.statistics(dimensions: []).totals.copies
+        return total == 0
+            ? "The collection is empty. Add the first record: scan or type its barcode in `crates`, "
+                + "or run `crates add BARCODE`, or `crates import FILE` for a list."
+            : "No record matches (\(total) in the collection)."
+    }
+
     /// `crates list`: one line per copy (tab-separated columns, or JSON Lines), handed to
     /// `write` a page at a time.
     public func list(json: Bool, write: @escaping @Sendable (String) throws -> Void) async throws {

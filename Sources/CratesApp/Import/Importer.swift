@@ -76,6 +76,19 @@ public struct Importer: Sendable {
         public var closingMessage: String?
         /// How it ended.
         public var ending: Ending
+
+        /// `lines`, then, when a record needs a person's choice, the pointer to the
+        /// collection UI's view that walks them one by one.
+        public var summary: [String] {
+            lines + (report.needsAChoice ? ["Settle them one by one in the collection UI: run `crates` and press N (needs a person)."] : [])
+        }
+
+        /// What is said when the summary could not be printed (`error`): the records are in
+        /// the collection whatever became of it.
+        public func notPrinted(name: String, because error: any Error) -> String {
+            "\(name): \(counted(added, "record")) added and kept, but the summary was not printed: \(error); "
+                + "`crates list` shows the collection"
+        }
     }
 
     /// How an import ended; when several are true of it, the first.

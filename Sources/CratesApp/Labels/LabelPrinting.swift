@@ -15,6 +15,9 @@ public struct LabelPrinting: Sendable {
         public var all: Bool
         /// Copies by record id or copy label: a label each, with the copy's own code.
         public var records: [String]
+        /// `records` read as a query (`--records artist:queen`): a label for each copy the
+        /// query keeps, and none kept is refused (`noRecordMatches`).
+        public var recordQuery: RecordQuery?
         /// A layout name (`LabelSheetLayout.named`).
         public var layout: String
         /// After the labels, each place's contents list on a page of its own.
@@ -23,12 +26,13 @@ public struct LabelPrinting: Sendable {
         public var options: LabelOptions
 
         public init(
-            places: [String] = [], all: Bool = false, records: [String] = [], layout: String, contents: Bool = false,
-            skip: Int = 0, bleed: Double = 0, dpi: Int = 300
+            places: [String] = [], all: Bool = false, records: [String] = [], recordQuery: RecordQuery? = nil, layout: String,
+            contents: Bool = false, skip: Int = 0, bleed: Double = 0, dpi: Int = 300
         ) {
             self.places = places
             self.all = all
             self.records = records
+            self.recordQuery = recordQuery
             self.layout = layout
             self.contents = contents
             options = LabelOptions(skip: skip, bleed: bleed, dpi: dpi)
@@ -56,6 +60,11 @@ public struct LabelPrinting: Sendable {
     /// The document, and the places `--all` had to leave out (ids past what a label code
     /// holds: said, never dropped silently).
     private func prepared(_ request: Request) async throws -> (document: LabelDocument, leftOut: [Location]) {
+        var copies = request.records
+        if let query = request.recordQuery {
+            copies = try await store.recordIDs(matching: query).map(String.init)
+            if copies.isEmpty { throw LabelPrintingError.noRecordMatches(request.records.joined(separator: " ")) }
+        }
         // The layout first: a misspelt one is said before anything else is looked at.
         let layout = try LabelSheetLayout.named(request.layout)
         var places: [Location] = []
@@ -94,7 +103,7 @@ public struct LabelPrinting: Sendable {
                 contents.append(LabelContents(label: label, entries: (records[place.id] ?? []) + inside))
             }
         }
-        for text in request.records {
+        for text in copies {
             labels.append(try await copyLabel(text))
         }
         guard !labels.isEmpty else { throw LabelPrintingError.nothingChosen(noPlaces: tree.isEmpty) }
@@ -248,6 +257,8 @@ public enum LabelPrintingError: Error, CustomStringConvertible {
     case nothingChosen(noPlaces: Bool)
     /// A place (its path) or a copy (nil) whose id is past what a label code holds.
     case noCode(place: String?, reference: String)
+    /// `--records QUERY` kept no record (the query as typed).
+    case noRecordMatches(String)
 
     public var description: String {
         switch self {
@@ -255,6 +266,8 @@ public enum LabelPrintingError: Error, CustomStringConvertible {
             "\(place) (\(reference)) cannot have a label: a label code holds ids up to \(NumberText.grouped(LabelCode.idRange.upperBound))"
         case .noCode(nil, let reference):
             "copy \(reference) cannot have a label: a label code holds ids up to \(NumberText.grouped(LabelCode.idRange.upperBound))"
+        case .noRecordMatches(let query):
+            "nothing to print: no record matches \(query)"
         case .nothingChosen(let noPlaces):
             noPlaces
                 ? "nothing to print: the collection has no places yet (`crates location add NAME`), and no --records were given"

@@ -31,8 +31,8 @@ public struct LocationDirectory: Sendable {
     }
 
     /// `crates location rename NAME [NEW-NAME] [--in PARENT | --top]`: a new name, a new
-    /// place to be in, or both.
-    public func change(_ name: String, to newName: String?, in parent: String?, top: Bool) async throws(StoreError) -> Location {
+    /// place to be in, or both. Returns the place's listing entry as it now is.
+    public func change(_ name: String, to newName: String?, in parent: String?, top: Bool) async throws(StoreError) -> Entry {
         let place = try await resolve(name)
         var move: CollectionStore.LocationParent?
         if let parent {
@@ -40,7 +40,8 @@ public struct LocationDirectory: Sendable {
         } else if top {
             move = .top
         }
-        return try await store.changeLocation(place.id, name: newName, parent: move)
+        let changed = try await store.changeLocation(place.id, name: newName, parent: move)
+        return try await entries().first { $0.location.id == changed.id } ?? Entry(location: changed)
     }
 
     // MARK: Listing

@@ -167,6 +167,18 @@ public struct DiscogsAnswer: Sendable {
         }
     }
 
+    /// The tab-separated lines, a release each: `outcome` then `Listed.fields`.
+    public func lines(web: String) -> [(line: String, releaseID: Int)] {
+        releases.map { (TabSeparatedText.line([outcome] + $0.fields(web: web)), $0.id) }
+    }
+
+    /// What a lookup that found no release says, with the forms searched: `shown` is the
+    /// code as the person typed it.
+    public func nothingFound(shown: String) -> String {
+        let forms = searched.isEmpty ? "" : " (searched: \(searched.joined(separator: "; ")))"
+        return "Discogs knows no release with barcode \(shown)\(forms)"
+    }
+
     /// One JSON object: input, gtin, outcome, matchedForm, releases (each with what the
     /// collection holds of it: `owned`, `wanted`) and source.
     public func json(input: String, web: String, marks: [Int: ReleaseMarks] = [:]) throws -> String {

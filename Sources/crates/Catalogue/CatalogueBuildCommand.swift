@@ -1,7 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesStore
-import Foundation
 
 /// `crates catalogue build FILE`.
 struct CatalogueBuildCommand: ParsableCommand {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import CratesNet
 import Foundation
 
 /// `crates catalogue fetch [--date YYYYMMDD]`: downloads a releases dump from Discogs' data
@@ -51,20 +50,16 @@ struct CatalogueFetchCommand: ParsableCommand {
         let cataloguePath = try catalogue.resolvedPath()
         let stop = StopRequest.install(announcement: "Stopping: the part downloaded is kept (Ctrl-C again to quit at once)")
         let outcome: CatalogueUpdate.Outcome
-        do throws(CatalogueUpdate.Failure) {
+        do {
             let update = try CatalogueUpdate(cataloguePath: cataloguePath, sparing: try? store.path())
             let dumpDate = date.flatMap(DiscogsDumpDate.init(digits:))
-            do {
-                outcome = try stop.run { try await update.run(date: dumpDate, reporter: CatalogueUpdateLines()) }
-            } catch let error as CatalogueUpdate.Failure {
-                throw error
-            } catch {
-                throw .fetch(.stopped(kept: 0, path: nil))
-            }
+            outcome = try stop.run { try await update.run(date: dumpDate, reporter: CatalogueUpdateLines()) }
         } catch {
-            guard error.isStopped else { throw CLIError(error.description) }
-            StandardStreams.errLine(error.description)
-            throw ExitCode(error.exitStatus(stoppedBy: stop))
+            // Anything but the update's own failure is the root task's cancellation: a stop.
+            let failure = error as? CatalogueUpdate.Failure ?? .fetch(.stopped(kept: 0, path: nil))
+            guard failure.isStopped else { throw CLIError(failure.description) }
+            StandardStreams.errLine(failure.description)
+            throw ExitCode(failure.exitStatus(stoppedBy: stop))
         }
         try StandardStreams.out(CatalogueSummaryText.summary(outcome.summary) + "\n")
         for old in outcome.removed {

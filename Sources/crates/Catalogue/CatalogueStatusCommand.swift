@@ -1,7 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesStore
-import Foundation
 
 /// `crates catalogue status [--json]`.
 struct CatalogueStatusCommand: ParsableCommand {

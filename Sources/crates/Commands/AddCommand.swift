@@ -1,7 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import Foundation
 
 /// `crates add CODE...`: adds records as the collection UI does, from a script.
 struct AddCommand: ParsableCommand {
@@ -131,11 +130,10 @@ struct AddCommand: ParsableCommand {
         if wait, StandardStreams.errorIsTerminal {
             StandardStreams.errLine("Looking up the new records on Discogs (up to \(Int(timeout)) s)…")
         }
-        let (codes, manual, values) = (self.codes, self.manual, fields.values)
         let out: @Sendable (String) throws -> Void = { try StandardStreams.out($0) }
         let say: @Sendable (String) -> Void = { StandardStreams.errLine("crates add: \($0)") }
         let status = try StopRequest.run(stop) {
-            manual ? try await adding.addByHand(values, out: out, say: say) : try await adding.run(codes, out: out, say: say)
+            manual ? try await adding.addByHand(fields.values, out: out, say: say) : try await adding.run(codes, out: out, say: say)
         }
         if let stop, stop.isRequested { throw ExitCode(stop.exitStatus) }
         if status != 0 { throw ExitCode(status) }

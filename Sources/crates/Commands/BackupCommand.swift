@@ -1,7 +1,5 @@
 import ArgumentParser
 import CratesApp
-import CratesCore
-import Foundation
 
 /// `crates backup FILE`: a copy of the collection that is whole on its own, even while the
 /// collection is in use.
@@ -43,19 +41,10 @@ struct BackupCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
+        try CLIError.saying {
             try CollectionFileCopy.write(collection: try store.path(), to: file)
             // A person at a terminal is told what was written; a script reads nothing new.
-            if StandardStreams.outputIsTerminal {
-                let size = WrittenFile.size(file)
-                try StandardStreams.out(
-                    "Wrote a backup of the collection to \(ControlCharacters.cleaned(file))\(size.map { " (\($0))" } ?? ""): "
-                        + "`crates --db \(ControlCharacters.cleaned(file))` opens it\n")
-            }
-        } catch let error as CLIError {
-            throw error
-        } catch {
-            throw CLIError("\(error)")
+            if StandardStreams.outputIsTerminal { try StandardStreams.out(WrittenFileText.backup(to: file) + "\n") }
         }
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import CratesStore
 import Foundation
 
 /// `crates check CODE...`: at a record fair, what each record is and where the collector
@@ -75,7 +74,9 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         diagnostics.install("check")
-        let store = try openCollection()
+        // Read only: a check writes nothing. A collection an older crates wrote is upgraded
+        // first (the only write, and only its schema); none at all reads as an empty one.
+        let store = try self.store.openForReading(upgrading: true)
         let (catalogue, warning) = RecordCheck.openCatalogue(flag: self.catalogue.path)
         if let warning { StandardStreams.errLine("crates check: \(warning)") }
         let check = RecordCheck(store: store, catalogue: catalogue, makeAccess: { try? DiscogsAccess.make() })
@@ -109,24 +110,4 @@ struct CheckCommand: ParsableCommand {
         }
         if let status = tally.exitStatus { throw ExitCode(status) }
     }
-
-    /// The collection, read only: a check writes nothing. A collection an older crates
-    /// wrote is upgraded first (the only write, and only its schema); none at all reads as
-    /// an empty one.
-    private func openCollection() throws -> CollectionStore {
-        do {
-            return try CollectionStore(readingAt: try store.path())
-        } catch StoreError.noDatabase {
-            return try CollectionStore.inMemory()
-        } catch StoreError.needsMigration {
-            return try store.open()
-        } catch let error as CLIError {
-            throw error
-        } catch {
-            throw CLIError("\(error)")
-        }
-    }
-
-    /// The catalogue; without one (or one that cannot be read), said once, with how to
-    /// build one: the collection and the wantlist still answer.
 }

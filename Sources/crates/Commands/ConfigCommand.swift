@@ -1,7 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import Foundation
 
 /// `crates config [KEY [VALUE]]`: crates' preferences, shown and set.
 struct ConfigCommand: ParsableCommand {

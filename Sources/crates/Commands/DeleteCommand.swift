@@ -1,6 +1,5 @@
 import ArgumentParser
 import CratesApp
-import CratesCore
 import Foundation
 
 /// `crates delete ID...`: takes copies out of the collection, asking first.
@@ -76,7 +75,7 @@ struct DeleteCommand: ParsableCommand {
             let what = found.count == 1 ? "this copy" : "these \(found.count) copies"
             StandardStreams.errLine("Delete \(what) from the collection?")
             for target in found { StandardStreams.errLine("  \(target.description)") }
-            guard Self.confirmed() else { throw CLIError("nothing deleted") }
+            guard StandardStreams.confirmed() else { throw CLIError("nothing deleted") }
         }
         let targets = found.map(\.id)
         let outcome = try blocking { try await deletion.delete(targets) }
@@ -90,26 +89,17 @@ struct DeleteCommand: ParsableCommand {
         let (fact, question) = outcome.stillOnDiscogsQuestion
         StandardStreams.errLine(fact)
         StandardStreams.err(question)
-        guard Self.confirmed() else {
+        guard StandardStreams.confirmed() else {
             StandardStreams.errLine(outcome.keptOnDiscogs)
             return
         }
-        let access = try DiscogsAccess.signedIn(for: "delete")
+        let access = try DiscogsAccess.signedIn()
         let instances = outcome.onDiscogs
         let report = try blocking { await deletion.removeFromDiscogs(instances, access: access) }
         if let failure = report.failure {
-            StandardStreams.errLine("crates delete: not removed from Discogs: \(failure); `crates sync --delete` removes it later")
-            throw ExitCode(failure.exitStatus)
+            throw ExitCode.failing("not removed from Discogs: \(failure); `crates sync --delete` removes it later", failure.exitStatus)
         }
         for notice in report.notices { StandardStreams.errLine("crates delete: \(notice)") }
         try StandardStreams.out("removed from Discogs: \(report.removedThere)\n")
-    }
-
-    /// A yes (y, yes) on standard input; anything else, or nothing, is no.
-    static func confirmed() -> Bool {
-        StandardStreams.err(" (y/N) ")
-        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
-        if answer == nil { StandardStreams.errLine("") }
-        return answer == "y" || answer == "yes"
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import Foundation
 
 /// `crates edit ID`: the collector's own values of a record, kept apart from Discogs', its
 /// note, and the copy's conditions and rating.
@@ -105,11 +104,10 @@ struct EditCommand: ParsableCommand {
 
     func run() throws {
         let store = try self.store.open()
-        let (id, values, clear, note, grades, personal) = (self.id, fields.values, self.clear, self.note, self.grades, self.personal)
         do {
             let edited = try blocking {
                 try await RecordEditing.editConfirmed(
-                    id, values: values, clear: clear, note: note, media: grades.media, sleeve: grades.sleeve, rating: grades.rating,
+                    id, values: fields.values, clear: clear, note: note, media: grades.media, sleeve: grades.sleeve, rating: grades.rating,
                     personal: personal, store: store)
             }
             // A person reads what was set; a script, the listing line it has always read.

@@ -1,8 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import CratesStore
-import Foundation
 
 /// `crates export --csv FILE` / `--json FILE`: the collection in a file other programs read,
 /// written atomically.
@@ -98,9 +96,7 @@ struct ExportCommand: ParsableCommand {
             let count = try blocking { try await export.export(to: output, csv: asCSV, crlf: crlf, sparing: database) }
             // A person at a terminal is told what was written; a script reads nothing new.
             if output != "-", StandardStreams.outputIsTerminal {
-                let size = WrittenFile.size(output)
-                try StandardStreams.out(
-                    "Wrote \(counted(count, "record")) to \(ControlCharacters.cleaned(output)) (\(asCSV ? "CSV" : "JSON")\(size.map { ", \($0)" } ?? ""))\n")
+                try StandardStreams.out(WrittenFileText.export(count, to: output, csv: asCSV) + "\n")
             }
         } catch CollectionExport.Failure.query(let error) {
             throw error  // a usage error: exit 64

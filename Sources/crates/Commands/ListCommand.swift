@@ -1,8 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import CratesStore
-import Foundation
 
 /// `crates list`: the collection on standard output, one record per line, in the order the
 /// collection UI shows it, for scripts (`cut`, `awk`, `jq`).
@@ -131,7 +129,6 @@ struct ListCommand: ParsableCommand {
         filter.descending = reverse
         filter.flat = flat
         let export = CollectionExport(store: store, filter: filter)
-        let json = self.json
         for warning in try blocking({ try await export.unknownGenreWarnings() }) { StandardStreams.errLine(warning) }
         if json {
             try blocking { try await export.list(json: true) { try StandardStreams.out(json: $0) } }
@@ -144,12 +141,7 @@ struct ListCommand: ParsableCommand {
         // a terminal: to a pipe an empty list is a plain answer (a script's `crates list
         // --state failed` finding none), and a word on standard error would be noise in its log.
         guard case .aligned = output.form, !output.wroteRows else { return }
-        let total = try blocking { try await store.statistics(dimensions: []).totals.copies }
-        try StandardStreams.out(
-            total == 0
-                ? "The collection is empty. Add the first record: scan or type its barcode in `crates`, "
-                    + "or run `crates add BARCODE`, or `crates import FILE` for a list.\n"
-                : "No record matches (\(total) in the collection).\n")
+        try StandardStreams.out(try blocking { try await export.nothingListed() } + "\n")
     }
 }
 

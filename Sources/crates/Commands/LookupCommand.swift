@@ -1,8 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import CratesNet
-import Foundation
 
 /// `crates lookup CODE`: what Discogs says about a barcode (or a release), without adding
 /// anything to the collection.
@@ -54,10 +52,7 @@ struct LookupCommand: ParsableCommand {
     @Flag(help: "Look up a barcode that is not a record's (an ISBN, ISSN, ISMN, a coupon) all the same.")
     var force = false
 
-    @Flag(help: "Ask Discogs, not the local catalogue.")
-    var online = false
-
-    @OptionGroup var catalogue: CatalogueOption
+    @OptionGroup var source: ReleaseSourceOptions
 
     @OptionGroup var store: StoreOptions
 
@@ -80,26 +75,20 @@ struct LookupCommand: ParsableCommand {
         TableColumn(heading: "FORMAT", field: 6, cap: 14),
         TableColumn(heading: "YEAR", field: 7, cap: 4),
         TableColumn(heading: "COUNTRY", field: 8, cap: 12),
-        CollectionMarks.column(field: names.count),
     ]
 
     func run() throws {
         diagnostics.install("lookup")
         let shown = GTIN.displayForm(of: code)
-        let fail = { (message: String, status: Int32) -> ExitCode in
-            StandardStreams.errLine("crates lookup: \(message)")
-            return ExitCode(status)
-        }
         let entry: CodeEntry
         do throws(DiscogsAnswerError) {
             entry = try DiscogsAnswer.entry(code, force: force)
         } catch {
-            throw fail("\(shown): \(error)", error.exitStatus)
+            throw ExitCode.failing("\(shown): \(error)", error.exitStatus)
         }
-        let catalogue = online ? nil : self.catalogue.open("crates lookup")
-        let access: DiscogsAccess?
+        let (catalogue, access, web): ((any ReleaseCatalogue)?, DiscogsAccess?, String)
         do throws(DiscogsAccessError) {
-            access = try DiscogsAccess.make(beside: catalogue)
+            (catalogue, access, web) = try source.open("crates lookup")
         } catch {
             throw CLIError(error.description)
         }
@@ -107,27 +96,15 @@ struct LookupCommand: ParsableCommand {
         do {
             answer = try blocking { try await DiscogsAnswer.ask(entry, access: access, catalogue: catalogue) }
         } catch let failure as DiscogsAnswerError {
-            if case .noSuchRelease = failure { throw fail(failure.description, failure.exitStatus) }
-            throw fail("\(shown): \(failure)", failure.exitStatus)
+            if case .noSuchRelease = failure { throw ExitCode.failing(failure.description, failure.exitStatus) }
+            throw ExitCode.failing("\(shown): \(failure)", failure.exitStatus)
         }
-        let web = access?.client.endpoints.web ?? DiscogsEndpoints.production.web
-        let marks = CollectionMarks.read(store, answer.releases.map(\.id))
+        let marks = ReleaseListing.marks(store, answer.releases.map(\.id))
         if json {
             try StandardStreams.out(jsonLines: [try answer.json(input: shown, web: web, marks: marks)])
         } else {
-            // On a terminal, aligned columns with what the collection holds of each; to a
-            // pipe, the lines as scripts read them.
-            let output = ColumnOutput(names: Self.names, columns: Self.terminalColumns, header: false)
-            let terminal = StandardStreams.outputIsTerminal
-            try output.write(lines: answer.releases.map { release in
-                let line = TabSeparatedText.line([answer.outcome] + release.fields(web: web))
-                return terminal ? line + "\t" + (marks[release.id]?.text ?? "") : line
-            })
-            try output.finish()
+            try ReleaseListing.write(answer.lines(web: web), marks: marks, names: Self.names, columns: Self.terminalColumns, header: false)
         }
-        if answer.releases.isEmpty {
-            let forms = answer.searched.isEmpty ? "" : " (searched: \(answer.searched.joined(separator: "; ")))"
-            throw fail("Discogs knows no release with barcode \(shown)\(forms)", 2)
-        }
+        if answer.releases.isEmpty { throw ExitCode.failing(answer.nothingFound(shown: shown), 2) }
     }
 }

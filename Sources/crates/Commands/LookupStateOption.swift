@@ -1,6 +1,5 @@
 import ArgumentParser
 import CratesCore
-import Foundation
 
 /// `--state` values: `LookupState` raw values, case-insensitively, repeated or separated by
 /// commas (`--state ambiguous,notFound`).

@@ -44,8 +44,7 @@ struct QueryArguments: ParsableArguments {
         do {
             return try body()
         } catch StoreError.query(let error) {
-            StandardStreams.errLine(Crates._errorPrefix + error.description)
-            throw ExitCode(64)
+            throw ExitCode.failing(error.description, 64)
         }
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CratesApp
-import Foundation
 
 /// `crates refresh ID...` / `--all`: look records up again now, as r does in the collection UI.
 struct RefreshCommand: ParsableCommand {

@@ -1,8 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import CratesNet
-import Foundation
 
 /// `crates search`: Discogs' releases by catalogue number, artist, title…, for records
 /// without a barcode. Nothing is added to the collection.
@@ -77,10 +75,7 @@ struct SearchCommand: ParsableCommand {
 
     @OptionGroup var header: HeaderOption
 
-    @Flag(help: "Ask Discogs, not the local catalogue.")
-    var online = false
-
-    @OptionGroup var catalogue: CatalogueOption
+    @OptionGroup var source: ReleaseSourceOptions
 
     @OptionGroup var store: StoreOptions
 
@@ -103,9 +98,6 @@ struct SearchCommand: ParsableCommand {
         try header.check(json: json)
     }
 
-    /// The tab-separated lines' columns (the `--header` line).
-    static let names = ["release_id", "artist", "title", "country", "year", "format", "label", "catno", "url"]
-
     /// What a terminal shows: the release as `crates add` takes it (r1401), then what tells
     /// the pressings apart. The page's address is in the piped lines and --json.
     static let terminalColumns = [
@@ -124,42 +116,28 @@ struct SearchCommand: ParsableCommand {
     func run() throws {
         diagnostics.install("search")
         let query = try self.query()
-        let fail = { (message: String, status: Int32) -> ExitCode in
-            StandardStreams.errLine("crates search: \(message)")
-            return ExitCode(status)
-        }
-        let catalogue = online ? nil : self.catalogue.open("crates search")
-        let access: DiscogsAccess?
+        let (catalogue, access, web): ((any ReleaseCatalogue)?, DiscogsAccess?, String)
         do throws(DiscogsAccessError) {
-            access = try DiscogsAccess.make(beside: catalogue)
+            (catalogue, access, web) = try source.open("crates search")
         } catch {
-            throw fail(error.description, 3)
+            throw ExitCode.failing(error.description, 3)
         }
-        let finder = ReleaseFinder(access: access, catalogue: catalogue)
+        let (finder, online) = (ReleaseFinder(access: access, catalogue: catalogue), source.online)
         let found: ReleaseFinder.Answer
         do {
             found = try blocking { try await finder.search(query, online: online) }
         } catch let failure as ReleaseFinderError {
-            throw fail(failure.description, failure.exitStatus)
+            throw ExitCode.failing(failure.description, failure.exitStatus)
         }
-        let web = access?.client.endpoints.web ?? DiscogsEndpoints.production.web
-        let marks = CollectionMarks.read(store, found.hits.map(\.candidate.releaseID))
+        let marks = ReleaseListing.marks(store, found.hits.map(\.candidate.releaseID))
         if json {
             let encoder = ExportedRecord.makeJSONEncoder()
             try StandardStreams.out(jsonLines: try found.hits.map {
                 try SearchListing.jsonLine($0, source: found.source, web: web, encoder: encoder, marks: marks[$0.candidate.releaseID])
             })
         } else {
-            // A person sees what the collection holds of each (owned, where; wanted); the
-            // piped lines stay as scripts read them.
-            let output = ColumnOutput(
-                names: Self.names, columns: Self.terminalColumns + [CollectionMarks.column(field: Self.names.count)], header: header.header)
-            let terminal = StandardStreams.outputIsTerminal
-            try output.write(lines: found.hits.map { hit in
-                let line = SearchListing.line(hit, web: web)
-                return terminal ? line + "\t" + (marks[hit.candidate.releaseID]?.text ?? "") : line
-            })
-            try output.finish()
+            let rows = found.hits.map { (SearchListing.line($0, web: web), $0.candidate.releaseID) }
+            try ReleaseListing.write(rows, marks: marks, names: SearchListing.columns, columns: Self.terminalColumns, header: header.header)
         }
         StandardStreams.errLine("crates search: \(SearchListing.summary(found))")
         if found.hits.isEmpty { throw ExitCode(2) }

@@ -1,8 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import CratesStore
-import Foundation
 
 /// `crates stats`: totals and counts of the collection, as bar charts or one JSON object.
 struct StatsCommand: ParsableCommand {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import Foundation
 
 /// `crates sync`: the collection and the signed-in user's Discogs collection kept as one.
 struct SyncCommand: ParsableCommand {
@@ -120,8 +119,7 @@ struct SyncCommand: ParsableCommand {
         do {
             access = try DiscogsAccess.make()
         } catch {
-            StandardStreams.errLine("crates sync: \(error)")
-            throw ExitCode(3)
+            throw ExitCode.failing("\(error)", 3)
         }
         let options = DiscogsSync.Options(
             pull: !push, push: !pull, dryRun: dryRun, folder: folder, deleteOnDiscogs: delete,
@@ -136,8 +134,7 @@ struct SyncCommand: ParsableCommand {
         }
         try StandardStreams.out(lines: report.lines)
         if let failure = report.failure {
-            StandardStreams.errLine("crates sync: \(failure)")
-            throw ExitCode(failure.exitStatus)
+            throw ExitCode.failing("\(failure)", failure.exitStatus)
         }
         // The rest synced, but a copy did not go: a script must not read that as done.
         if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import CratesStore
 import Foundation
 
 /// `crates value`: what the collection is worth, as Discogs prices it.
@@ -83,25 +82,15 @@ struct ValueCommand: ParsableCommand {
 
     func run() throws {
         diagnostics.install("value")
-        let stop = refresh ? StopRequest.install(announcement: "Stopping: the figures asked so far are kept (Ctrl-C again to quit at once)") : nil
+        let stop = refresh ? StopRequest.install(announcement: PriceRefresh.stopping) : nil
         let store = try self.store.open()
         let asked = currency?.uppercased()
         let configured = ConfigurationFile.current().currency
-        var status: Int32 = 0
-        if refresh {
-            let access = try DiscogsAccess.signedIn(for: "value")
-            let progress = SyncProgressLine(limiter: access.client.rateLimiter, priority: CollectionValuation.priority)
-            let valuation = CollectionValuation(store: store, access: access)
-            let outcome = try StopRequest.run(stop) {
-                let outcome = await valuation.refresh(currency: asked ?? configured) { done, total in
-                    progress.show(.pricing(done: done, total: total))
-                }
-                await progress.finish()
-                return outcome
+        let status = try stop.map { stop in
+            try PriceRefresh.run("value", stop: stop) { access, progress in
+                await CollectionValuation(store: store, access: access).refresh(currency: asked ?? configured, progress: progress)
             }
-            for message in outcome.messages { StandardStreams.errLine("crates value: \(message)") }
-            status = outcome.exitStatus(stoppedBy: stop)
-        }
+        } ?? 0
         let (history, query) = (self.history, history ? nil : try self.query.query())
         let stored = try QueryArguments.answering {
             try blocking {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import CratesStore
 import Foundation
 
 /// `crates want`: the wantlist, kept in the collection file and as one with the Discogs
@@ -141,20 +140,11 @@ struct WantCommand: ParsableCommand {
             let store = try self.store.open()
             var status: Int32 = 0
             if refresh {
-                let access = try DiscogsAccess.signedIn(for: "want list")
-                let stop = StopRequest.install(announcement: "Stopping: the figures asked so far are kept (Ctrl-C again to quit at once)")
-                let progress = SyncProgressLine(limiter: access.client.rateLimiter, priority: CollectionValuation.priority)
-                let prices = WantlistPrices(store: store, access: access)
+                let stop = StopRequest.install(announcement: PriceRefresh.stopping)
                 let currency = ConfigurationFile.current().currency
-                let outcome = try stop.run {
-                    let outcome = await prices.refresh(currency: currency) { done, total in
-                        progress.show(.pricing(done: done, total: total))
-                    }
-                    await progress.finish()
-                    return outcome
+                status = try PriceRefresh.run("want list", stop: stop) { access, progress in
+                    await WantlistPrices(store: store, access: access).refresh(currency: currency, progress: progress)
                 }
-                for message in outcome.messages { StandardStreams.errLine("crates want list: \(message)") }
-                status = outcome.exitStatus(stoppedBy: stop)
             }
             let wantlist = Wantlist(store: store, catalogue: nil, makeAccess: { nil })
             let entries = try blocking { try await wantlist.list() }

@@ -67,8 +67,7 @@ struct CoverCommand: ParsableCommand {
         do {
             image = try blocking { () async throws -> CoverLibrary.Image in try await library.cover(of: target) }
         } catch let problem as CoverError {
-            StandardStreams.errLine("crates cover: \(id): \(problem)")
-            throw ExitCode(problem.exitStatus)
+            throw ExitCode.failing("\(id): \(problem)", problem.exitStatus)
         }
         if output == nil, StandardStreams.outputIsTerminal {
             try show(image.bytes)
@@ -76,38 +75,28 @@ struct CoverCommand: ParsableCommand {
             // A cover is a JPEG or a PNG: a web page or another format at the image's address
             // is not written under a cover's name.
             guard image.isCover else {
-                StandardStreams.errLine("crates cover: \(id): \(CoverError.notAnImage)")
-                throw ExitCode(CoverError.notAnImage.exitStatus)
+                throw ExitCode.failing("\(id): \(CoverError.notAnImage)", CoverError.notAnImage.exitStatus)
             }
             do {
                 try ExportFile.write(bytes: image.bytes, to: output ?? "-", sparing: try self.store.path())
             } catch {
-                StandardStreams.errLine("crates cover: \(error)")
-                throw ExitCode(74)
+                throw ExitCode.failing("\(error)", 74)
             }
         }
         if let notKept = image.notKept {
-            StandardStreams.errLine("crates cover: \(id): \(notKept) (the cover is fetched again next time)")
-            throw ExitCode(notKept.exitStatus)
+            throw ExitCode.failing("\(id): \(notKept) (the cover is fetched again next time)", notKept.exitStatus)
         }
     }
 
     /// Draws the image in the terminal's width (at most 60 columns), in the colours it shows.
     private func show(_ bytes: [UInt8]) throws {
         let columns = min(60, max(8, StandardStreams.outputWidth - 1))
+        let colours = CoverColours(environment: ProcessInfo.processInfo.environment)
         guard let renderer = CoverRenderers.terminal,
-            let art = renderer.render(bytes, columns: columns, rows: columns / 2, colours: Self.colours())
+            let art = renderer.render(bytes, columns: columns, rows: columns / 2, colours: colours)
         else {
-            StandardStreams.errLine("crates cover: \(id): not an image crates can show (-o FILE writes it as it is)")
-            throw ExitCode(2)
+            throw ExitCode.failing("\(id): not an image crates can show (-o FILE writes it as it is)", 2)
         }
-        try StandardStreams.out(drawing: art.ansiLines(colours: Self.colours()))
-    }
-
-    /// 24-bit colour where COLORTERM says so, 256 where TERM does, else 16.
-    static func colours(environment: [String: String] = ProcessInfo.processInfo.environment) -> CoverColours {
-        let colourTerm = environment["COLORTERM"]?.lowercased() ?? ""
-        if colourTerm == "truecolor" || colourTerm == "24bit" { return .direct }
-        return (environment["TERM"] ?? "").contains("256") ? .palette256 : .sixteen
+        try StandardStreams.out(drawing: art.ansiLines(colours: colours))
     }
 }

@@ -1,8 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import CratesStore
-import Foundation
 
 /// `crates import FILE`: a shelf scanned into a file (or a Discogs collection export) into
 /// the collection at once, then looked up on Discogs at the rate it allows.
@@ -180,10 +178,9 @@ struct ImportCommand: ParsableCommand {
         request.keepValues = keepValues
         request.folderPlaces = !noFolderPlaces
         request.reportPath = report
-        let (store, catalogue) = (self.store, lookup.catalogue)
         let run = ImportRun(
             request, progress: ImportProgress(), databasePath: try store.path(), openStore: { try store.open() },
-            openCatalogue: { catalogue.open("crates import") },
+            openCatalogue: { lookup.catalogue.open("crates import") },
             discogs: { Result { () throws(DiscogsAccessError) in try DiscogsAccess.make() } })
         let outcome: ImportRun.Outcome
         do {
@@ -195,10 +192,6 @@ struct ImportCommand: ParsableCommand {
         let exit = outcome.exitStatus(stoppedBy: stop, printed: status)
         if exit != 0 { throw ExitCode(exit) }
     }
-
-    /// The closing pointer to the collection UI's view that walks every record needing a
-    /// person's choice, one by one.
-    static let walkThem = "Settle them one by one in the collection UI: run `crates` and press N (needs a person)."
 
     /// Prints what the run did; the status of a summary that could not be printed (74), else 0.
     private static func show(_ outcome: ImportRun.Outcome) throws -> Int32 {
@@ -225,13 +218,10 @@ struct ImportCommand: ParsableCommand {
         case .imported(let imported, let name):
             var status: Int32 = 0
             do {
-                try StandardStreams.out(lines: imported.lines + (imported.report.needsAChoice ? [walkThem] : []))
+                try StandardStreams.out(lines: imported.summary)
             } catch {
-                // The records are in the collection whatever became of the summary: said on
-                // standard error, with a status of its own.
-                StandardStreams.errLine(
-                    "\(name): \(counted(imported.added, "record")) added and kept, but the summary was not printed: \(error); "
-                        + "`crates list` shows the collection")
+                // Said on standard error, with a status of its own.
+                StandardStreams.errLine(imported.notPrinted(name: name, because: error))
                 status = AddCodes.outputFailed
             }
             if let message = imported.closingMessage { StandardStreams.errLine(message) }

@@ -5,21 +5,16 @@ import Synchronization
 
 /// The progress of an import on standard error: a bar redrawn in place when stderr is a
 /// terminal, plain lines every `plainInterval` seconds (and at the end of each phase) when
-/// it is a file or a pipe.
+/// it is a file or a pipe (`StatusLine`).
 final class ImportProgress: ImportReporting {
-    let terminal: Bool
-    let plainInterval: Double
-    private let state = Mutex<(lastPlain: Date?, barShown: Bool, last: ImportLookupsProgress?, rateWait: Int?)>((nil, false, nil, nil))
-
-    init(terminal: Bool = StandardStreams.errorIsTerminal, plainInterval: Double = 10) {
-        self.terminal = terminal
-        self.plainInterval = plainInterval
-    }
+    private let line = StatusLine()
+    private var terminal: Bool { line.terminal }
+    private let state = Mutex<(last: ImportLookupsProgress?, rateWait: Int?)>((nil, nil))
 
     /// Records added so far (shown on a terminal only: adding takes a second or two).
     func adding(_ done: Int, of total: Int) {
         guard terminal, total > 0 else { return }
-        draw("Adding \(ProgressText.bar(done, total, width: 20)) \(done)/\(total)")
+        line.show("Adding \(ProgressText.bar(done, total, width: 20)) \(done)/\(total)")
     }
 
     /// The lookups so far; `final` forces a plain line (the end of the phase).
@@ -42,16 +37,10 @@ final class ImportProgress: ImportReporting {
             parts.append(("failed \(c.failed)", "\(c.failed) fail"))
             let head = "Looking up \(ProgressText.bar(c.done, value.total, width: 16)) \(c.done)/\(value.total)"
             let tail = value.secondsLeft.map { ProgressText.duration($0) + " left" }
-            draw(ProgressText.fitted(head: head, parts: parts, tail: tail, width: StandardStreams.statusLineWidth))
+            line.show(ProgressText.fitted(head: head, parts: parts, tail: tail, width: StandardStreams.statusLineWidth))
             return
         }
-        let now = Date()
-        let due = state.withLock { state -> Bool in
-            guard final || state.lastPlain.map({ now.timeIntervalSince($0) >= plainInterval }) ?? true else { return false }
-            state.lastPlain = now
-            return true
-        }
-        guard due else { return }
+        guard line.due(at: Date().timeIntervalSinceReferenceDate, force: final) else { return }
         let plainCounts = counts.replacingOccurrences(of: " · ", with: ", ")
         let plainLeft = value.secondsLeft.map { ", about " + ProgressText.duration($0) + " left" } ?? ""
         StandardStreams.errLine("lookups: \(c.done)/\(value.total) done, \(plainCounts)\(final ? "" : plainLeft)")
@@ -80,16 +69,5 @@ final class ImportProgress: ImportReporting {
     }
 
     /// Ends the bar's line, so what follows starts on a fresh one.
-    func finish() {
-        let shown = state.withLock { state -> Bool in
-            defer { state.barShown = false }
-            return state.barShown
-        }
-        if shown { StandardStreams.errClearStatusLine() }
-    }
-
-    private func draw(_ text: String) {
-        state.withLock { $0.barShown = true }
-        StandardStreams.errStatusLine(fitted: text)
-    }
+    func finish() { line.finish() }
 }

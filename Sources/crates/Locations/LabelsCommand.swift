@@ -1,7 +1,6 @@
 import ArgumentParser
 import CratesApp
-import CratesCore
-import Foundation
+import CratesStore
 
 /// `crates labels`: a PDF of barcode labels for places and copies.
 struct LabelsCommand: ParsableCommand {
@@ -68,22 +67,16 @@ struct LabelsCommand: ParsableCommand {
         // Checked before the collection is opened: never the collection's own files.
         try store.checkOutput(output)
         // Read-only: printing labels writes nothing to the collection.
-        let opened = try store.openForReading()
-        let printing = LabelPrinting(store: opened)
-        var records = self.records
-        if isQuery {
-            let query = try QueryArguments(terms: records).query()
-            records = try blocking { try await opened.recordIDs(matching: query) }.map(String.init)
-            if records.isEmpty { throw CLIError("nothing to print: no record matches \(self.records.joined(separator: " "))") }
-        }
+        let printing = LabelPrinting(store: try store.openForReading())
         let request = LabelPrinting.Request(
-            places: places, all: all, records: records, layout: layout ?? ConfigurationFile.current().labelLayout, contents: contents,
-            skip: skip, bleed: bleed, dpi: dpi)
-        let output = self.output
+            places: places, all: all, records: records, recordQuery: isQuery ? try QueryArguments(terms: records).query() : nil,
+            layout: layout ?? ConfigurationFile.current().labelLayout, contents: contents, skip: skip, bleed: bleed, dpi: dpi)
         do {
-            let written = try blocking { try await printing.write(request, to: output) }
+            let written = try blocking { try await printing.write(request, to: self.output) }
             for line in written.cut { StandardStreams.errLine(line) }
             StandardStreams.errLine(written.summary)
+        } catch StoreError.query(let error) {
+            throw StoreError.query(error)  // a query term the collection cannot answer: exit 64
         } catch {
             throw CLIError("\(error)")
         }

@@ -1,8 +1,6 @@
 import ArgumentParser
 import CratesApp
 import CratesCore
-import CratesStore
-import Foundation
 
 /// `crates location add|list|rename|remove`: the places records are in.
 struct LocationCommand: ParsableCommand {
@@ -42,8 +40,7 @@ struct LocationCommand: ParsableCommand {
 
         func run() throws {
             let directory = LocationDirectory(store: try store.open())
-            let (name, parent) = (self.name, self.parent)
-            let location = try blocking { try await directory.add(name, in: parent) }
+            let location = try blocking { try await directory.add(self.name, in: self.parent) }
             try StandardStreams.out(LocationDirectory.line(.init(location: location)) + "\n")
         }
     }
@@ -118,12 +115,8 @@ struct LocationCommand: ParsableCommand {
 
         func run() throws {
             let directory = LocationDirectory(store: try store.open())
-            let (name, newName, parent, top) = (self.name, self.newName, self.parent, self.top)
-            let location = try blocking { try await directory.change(name, to: newName, in: parent, top: top) }
-            try StandardStreams.out(try blocking {
-                let entry = try await directory.entries().first { $0.location.id == location.id }
-                return entry.map { LocationDirectory.line($0) + "\n" } ?? ""
-            })
+            let entry = try blocking { try await directory.change(self.name, to: self.newName, in: self.parent, top: self.top) }
+            try StandardStreams.out(LocationDirectory.line(entry) + "\n")
         }
     }
 
@@ -149,17 +142,12 @@ struct LocationCommand: ParsableCommand {
 
         func run() throws {
             let directory = LocationDirectory(store: try store.open())
-            let (name, moveTo) = (self.name, self.moveTo)
-            let removal = try blocking { try await directory.removal(of: name) }
-            if removal.holdsSomething, moveTo == nil {
-                StandardStreams.err(removal.question + " (y/N) ")
-                let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
-                guard answer == "y" || answer == "yes" else {
-                    if answer == nil { StandardStreams.errLine("") }
-                    throw CLIError("not removed: \(removal.location.pathText)")
-                }
+            let removal = try blocking { try await directory.removal(of: self.name) }
+            if removal.holdsSomething, self.moveTo == nil {
+                StandardStreams.err(removal.question)
+                guard StandardStreams.confirmed() else { throw CLIError("not removed: \(removal.location.pathText)") }
             }
-            try StandardStreams.out(try blocking { try await directory.remove(removal.location, moveTo: moveTo) } + "\n")
+            try StandardStreams.out(try blocking { try await directory.remove(removal.location, moveTo: self.moveTo) } + "\n")
         }
     }
 }

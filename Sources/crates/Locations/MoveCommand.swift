@@ -1,7 +1,5 @@
 import ArgumentParser
 import CratesApp
-import CratesCore
-import Foundation
 
 /// `crates move ID... --to NAME`: puts records in a place.
 struct MoveCommand: ParsableCommand {

@@ -1,5 +1,4 @@
 import CratesApp
-import CratesNet
 
 /// How `crates catalogue fetch` prints its update as it runs: the download's bar and the
 /// build's on standard error, with the fetch's lines between; the verified dump on standard

@@ -1,12 +1,6 @@
 import ArgumentParser
-import CratesApp
 import CratesCore
-import Foundation
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// What `crates list`, `search`, `location list` and `barcode` print, for people and for
 /// scripts from the same tab-separated lines: to a pipe or a file the lines as they are
@@ -49,11 +43,7 @@ final class ColumnOutput: Sendable {
             var lines = 0
             for byte in text.utf8 where byte == UInt8(ascii: "\n") { lines += 1 }
             guard lines > 0 else { return }
-            let first = state.withLock { state in
-                defer { state.rows += lines }
-                return state.rows == 0
-            }
-            try StandardStreams.out(first && header ? names.joined(separator: "\t") + "\n" + text : text)
+            try StandardStreams.out(headed(lines, header) ? names.joined(separator: "\t") + "\n" + text : text)
             return
         }
         try write(lines: text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init))
@@ -63,11 +53,7 @@ final class ColumnOutput: Sendable {
         guard !lines.isEmpty else { return }
         switch form {
         case .tabs(let header):
-            let first = state.withLock { state in
-                defer { state.rows += lines.count }
-                return state.rows == 0
-            }
-            try StandardStreams.out(lines: (first && header ? [names.joined(separator: "\t")] : []) + lines)
+            try StandardStreams.out(lines: (headed(lines.count, header) ? [names.joined(separator: "\t")] : []) + lines)
         case .aligned(let width):
             let rows = lines.map { line in
                 let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -81,6 +67,15 @@ final class ColumnOutput: Sendable {
                 return flush(&state, width: width)
             }
             try StandardStreams.out(lines: ready)
+        }
+    }
+
+    /// Counts `rows` tab-separated rows written; whether the column names go first (the
+    /// first rows, with `--header`).
+    private func headed(_ rows: Int, _ header: Bool) -> Bool {
+        state.withLock { state in
+            defer { state.rows += rows }
+            return header && state.rows == 0
         }
     }
 

@@ -111,6 +111,15 @@ enum StandardStreams {
         }
     }
 
+    /// A yes (y, yes) on standard input to the question just asked on standard error;
+    /// anything else, or nothing, is no.
+    static func confirmed() -> Bool {
+        err(" (y/N) ")
+        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+        if answer == nil { errLine("") }
+        return answer == "y" || answer == "yes"
+    }
+
     /// One line on standard error, made printable.
     static func errLine(_ line: String) { err(line + "\n") }
 

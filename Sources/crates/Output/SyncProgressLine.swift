@@ -1,7 +1,6 @@
 import CratesApp
 import CratesCore
 import CratesNet
-import Foundation
 import Synchronization
 
 /// A sync's progress on standard error, when standard error is a terminal: a bar redrawn in
@@ -14,18 +13,18 @@ final class SyncProgressLine: Sendable {
         var status = SyncStatus.idle
         var secondsLeft: Double?
         var rateWait: Int?
-        var shown = false
         var waitingSaid = false
     }
 
     /// What the line shows, shared with the tasks that follow the limiter; each line is drawn
     /// under its lock, so that an older one never lands after a newer.
     final class Shared: Sendable {
-        let terminal: Bool
+        let line: StatusLine
+        var terminal: Bool { line.terminal }
         let state = Mutex(State())
 
         init(terminal: Bool) {
-            self.terminal = terminal
+            line = StatusLine(terminal: terminal)
         }
 
         /// Changes the state and, on a terminal, draws the line it makes.
@@ -34,8 +33,7 @@ final class SyncProgressLine: Sendable {
                 change(&state)
                 guard terminal, let text = state.status.progressLine(secondsLeft: state.secondsLeft, rateWait: state.rateWait)
                 else { return }
-                state.shown = true
-                StandardStreams.errStatusLine(fitted: text)
+                line.show(text)
             }
         }
 
@@ -95,6 +93,6 @@ final class SyncProgressLine: Sendable {
     /// one.
     func finish() async {
         await timeLeft?.finish()
-        if shared.state.withLock({ $0.shown }) { StandardStreams.errClearStatusLine() }
+        shared.line.finish()
     }
 }

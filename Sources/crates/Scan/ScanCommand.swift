@@ -1,12 +1,7 @@
 import ArgumentParser
 import CratesApp
-import CratesCore
 import CratesNet
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `crates scan`: a small client of the camera daemon that prints its scans, for scripts and
 /// for checking a camera set-up.

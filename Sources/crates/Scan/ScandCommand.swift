@@ -1,9 +1,6 @@
 import ArgumentParser
-import CratesApp
-import CratesCore
 import CratesNet
 import Foundation
-
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -3,7 +3,6 @@ import CratesCore
 import CratesNet
 import CratesStore
 import CratesTUI
-import Foundation
 
 /// The collection UI's wiring: the UI loop (CratesTUI) on this, the main thread, and the
 /// session (CratesApp) behind it, talking through the inbox.
