@@ -237,7 +237,7 @@ final class DumpInput {
     /// The index just past the first `</release>` at or after `from` in `bytes`.
     static func firstEndTag(in buffer: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
         guard let base = buffer.baseAddress, from <= buffer.count - endTag.count else { return nil }
-        let found = endTag.withUnsafeBytes { memmem(base + from, buffer.count - from, $0.baseAddress, $0.count) }
-        return found.map { UnsafeRawPointer($0) - UnsafeRawPointer(base) + endTag.count }
+        let found = endTag.withUnsafeBufferPointer { crates_find(base + from, buffer.count - from, $0.baseAddress, $0.count) }
+        return found < 0 ? nil : from + found + endTag.count
     }
 }

@@ -74,14 +74,12 @@ enum ElementStripper {
     }
 
     /// The index of the first `pattern` at or after `from` that ends by `before`. By libc's
-    /// `memmem`, not a `memchr` for each `<`: what is skipped (a tracklist, its credits) is
+    /// `crates_find`, not a `memchr` for each `<`: what is skipped (a tracklist, its credits) is
     /// mostly tags.
     private static func find(_ pattern: [UInt8], in buffer: UnsafeBufferPointer<UInt8>, from: Int, before: Int) -> Int? {
         let end = min(before, buffer.count)
         guard let base = buffer.baseAddress, from <= end - pattern.count else { return nil }
-        let found = pattern.withUnsafeBytes { needle in
-            memmem(base + from, end - from, needle.baseAddress, needle.count)
-        }
-        return found.map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
+        let found = pattern.withUnsafeBufferPointer { needle in crates_find(base + from, end - from, needle.baseAddress, needle.count) }
+        return found < 0 ? nil : from + found
     }
 }

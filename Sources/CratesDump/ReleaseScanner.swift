@@ -243,12 +243,14 @@ final class ReleaseScanner {
                 var j = nameStart
                 while j < n, !Self.isNameEnd(b[j]) { j += 1 }
                 let length = j - nameStart
-                try Self.checkName(b, nameStart, j)
+                // The name of the element it closes was checked at its start tag.
+                let closesOpen = open.last.map { $0.count == length && memcmp(b + $0.start, b + nameStart, length) == 0 } ?? false
+                if !closesOpen { try Self.checkName(b, nameStart, j) }
                 while j < n, Self.isBlank(b[j]) { j += 1 }
                 guard j < n else { throw Fault(position: n, reason: "it is cut short", endOfInput: true) }
                 guard b[j] == 0x3E, length > 0 else { throw Fault(position: i, reason: "not well-formed: an end tag that does not end") }
                 if capture != .none { finishCapture() }
-                guard let top = open.last else {
+                guard !open.isEmpty else {
                     guard Self.named(b + nameStart, length, "release") else {
                         let reason = Self.named(b + nameStart, length, "releases")
                             ? "it is not closed before the dump's end" : "not well-formed: an end tag that closes no element"
@@ -256,7 +258,7 @@ final class ReleaseScanner {
                     }
                     return j + 1
                 }
-                guard top.count == length, memcmp(b + top.start, b + nameStart, length) == 0 else {
+                guard closesOpen else {
                     throw Fault(position: i, reason: "not well-formed: an end tag that does not match its start tag")
                 }
                 end()

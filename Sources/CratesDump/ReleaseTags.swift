@@ -20,13 +20,13 @@ enum ReleaseTags {
         guard let base = buffer.baseAddress else { return nil }
         let limit = min(end ?? buffer.count, buffer.count)
         let stop = min(buffer.count, limit + 2 + word.count)
-        // "release" is searched for (libc's memmem, several bytes a cycle) and the `<` or `</`
+        // "release" is searched for (`crates_find`, several bytes a cycle) and the `<` or `</`
         // before it checked: one scan finds both kinds.
         var index = max(from + 1, 1)
         while stop - index >= word.count {
-            let found = word.withUnsafeBytes { needle in memmem(base + index, stop - index, needle.baseAddress, needle.count) }
-            guard let found else { return nil }
-            let at = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            let found = word.withUnsafeBufferPointer { needle in crates_find(base + index, stop - index, needle.baseAddress, needle.count) }
+            guard found >= 0 else { return nil }
+            let at = index + found
             index = at + 1
             let after = at + word.count
             guard after == buffer.count || isDelimiter(buffer[after]) else { continue }

@@ -30,7 +30,9 @@ enum CatalogueSchema {
         """
 
     /// Created after the load, filled in key order: a b-tree written in order is written once
-    /// and packed full, where rows inserted as they come would split pages all along.
+    /// and packed full, where rows inserted as they come would split pages all along. The
+    /// words, indexed a transaction at a time (`DiscogsCatalogueBuilder.indexWords`), are
+    /// merged into one b-tree.
     static let indexes = """
         CREATE TABLE barcode(gtin INTEGER NOT NULL, release INTEGER NOT NULL, PRIMARY KEY(gtin, release)) WITHOUT ROWID;
         INSERT INTO barcode SELECT gtin, release FROM temp.barcode_load ORDER BY gtin, release;
