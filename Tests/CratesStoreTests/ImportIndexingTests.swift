@@ -139,6 +139,10 @@ import Testing
                 grading: CopyGrading(rating: Rating(clamping: n % 6)), collector: collector, handEntered: n % 17 == 3)
             if let entry { entries.append(entry) }
         }
+        // Bare barcodes at the end: whole batches of them go as a flat array of codes.
+        for n in 120..<160 {
+            if let entry = ImportEntry(line: n + 1, gtin: Fixtures.gtin(5_000 + n)) { entries.append(entry) }
+        }
         let outcome = try await store.importEntries(ImportEntries(entries), copies: false, batchSize: 17)
         #expect(outcome.added == entries.count)
         let after = try await RestoreIndexingTests.indexed(store)
