@@ -28,6 +28,9 @@ extension Schema {
         {
             throw StoreError.database("not a lookup state")
         }
-        try db.execute(sql: "UPDATE discogsCopy SET deletedAt = NULL WHERE recordID > ? AND deletedAt IS NOT NULL", arguments: [id])
+        // The ids above `id` are the batch's, one run of them (AUTOINCREMENT ids only grow).
+        try db.execute(
+            sql: "UPDATE discogsCopy SET deletedAt = NULL WHERE recordID > ? AND recordID <= (SELECT MAX(id) FROM record) AND deletedAt IS NOT NULL",
+            arguments: [id])
     }
 }
