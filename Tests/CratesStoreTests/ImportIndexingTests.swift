@@ -139,6 +139,10 @@ import Testing
                 grading: CopyGrading(rating: Rating(clamping: n % 6)), collector: collector, handEntered: n % 17 == 3)
             if let entry { entries.append(entry) }
         }
+        // Bare barcodes at the end: whole batches of them go as a flat array of codes.
+        for n in 120..<160 {
+            if let entry = ImportEntry(line: n + 1, gtin: Fixtures.gtin(5_000 + n)) { entries.append(entry) }
+        }
         let outcome = try await store.importEntries(ImportEntries(entries), copies: false, batchSize: 17)
         #expect(outcome.added == entries.count)
         let after = try await RestoreIndexingTests.indexed(store)
@@ -154,5 +158,32 @@ import Testing
         filters += [Fixtures.gtin(5_007).canonical, "note 1", "note"]
         try await FilterIndexTests.expectIndexInStep(store, filters: filters)
         try await FilterIndexTests.expectSameAsScan(store, filters: filters)
+    }
+
+    /// The insert lifts the row triggers that check or follow each row
+    /// (`Schema.rowCheckTriggers`) and holds the batch to their rules after it.
+    @Test("barcodes imported keep the rules of the row triggers the insert lifts: a link naming a new id is no longer marked deleted")
+    func importedBarcodesKeepTheLiftedTriggersRules() async throws {
+        let store = try CollectionStore.inMemory()
+        // Links whose copies are gone, marked deleted, naming ids the import gives and one it
+        // does not (as links restored from a damaged export may).
+        try await store.write { db in
+            for (instance, record) in [(1, 2), (2, 50)] {
+                try db.execute(
+                    sql: "INSERT INTO discogsCopy (instanceID, recordID, releaseID, folderID, syncedAt, deletedAt) VALUES (?, ?, 7, 1, 0, 0)",
+                    arguments: [instance, record])
+            }
+        }
+        let entries = ImportEntries((1...5).compactMap { ImportEntry(line: $0, gtin: Fixtures.gtin($0)) })
+        let outcome = try await store.importEntries(entries, copies: false, batchSize: 2)
+        #expect(outcome.added == 5)
+        let marks = try await store.read { db in
+            try Row.fetchAll(db, sql: "SELECT recordID, deletedAt FROM discogsCopy ORDER BY recordID").map { row -> Double? in row[1] }
+        }
+        #expect(marks == [nil, 0])
+        let triggers = try await store.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name IN ('record_lookupState_insert', 'record_restored_copy')")
+        }
+        #expect(triggers.count == 2, "the triggers are back after each batch")
     }
 }

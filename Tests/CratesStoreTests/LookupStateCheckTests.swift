@@ -39,6 +39,50 @@ import Testing
         }
     }
 
+    @Test("a collection checked by v13's list, opened by this build: v27's comparisons refuse what the list refused")
+    func listReplacedByComparisons() async throws {
+        let directory = try TemporaryDirectory(prefix: "crates-v27")
+        let path = directory.file("v19.sqlite")
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try Schema.migrator(Schema.migrations).migrate(queue, upTo: "v19 purchase and loan")
+            let triggers = try await queue.read { db in
+                try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE name LIKE 'record_lookupState_%'")
+            }
+            #expect(triggers.count == 2 && triggers.allSatisfy { $0.contains("NOT IN") })
+            try queue.close()
+        }
+        let store = try CollectionStore(path: path)
+        let triggers = try await store.read { db in
+            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE name LIKE 'record_lookupState_%' ORDER BY name")
+        }
+        #expect(triggers.count == 2 && triggers.allSatisfy { !$0.contains(" IN ") && $0.contains("<> 'handEntered'") })
+        let record = try await store.add(NewRecord(gtin: Fixtures.gtin(1), addedAt: t0, addMethod: .wedge))
+        for state in ["Pending", "looking up", ""] {
+            await #expect(throws: StoreError.self, "\(state)") {
+                try await store.write { db in
+                    try db.execute(sql: "UPDATE record SET lookupState = ? WHERE id = ?", arguments: [state, record.id])
+                }
+            }
+            await #expect(throws: StoreError.self, "\(state)") {
+                try await store.write { db in
+                    try db.execute(
+                        sql: """
+                            INSERT INTO record (gtin, addedAt, addMethod, lookupState, sectionKey, rowKey, updatedAt)
+                            VALUES (?, 0, 'typed', ?, '', '', 0)
+                            """,
+                        arguments: [Fixtures.gtin(2).canonical, state])
+                }
+            }
+        }
+        for state in LookupState.allCases {
+            try await store.write { db in
+                try db.execute(sql: "UPDATE record SET lookupState = ? WHERE id = ?", arguments: [state, record.id])
+            }
+        }
+        #expect(try await store.record(record.id)?.lookupState == LookupState.allCases.last)
+    }
+
     @Test("the migration's list of states is LookupState's: a new state needs a new migration")
     func checkedStatesAreTheKnownOnes() {
         #expect(Schema.checkedLookupStates == LookupState.allCases.map(\.rawValue))

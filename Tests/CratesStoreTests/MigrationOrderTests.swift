@@ -29,6 +29,7 @@ struct MigrationOrderTests {
                         "v10 collection search index", "v11 import entry values", "v12 catalogue edition",
                         "v13 lookup state check", "v14 sort keys", "v15 price observations",
                         "v16 discogs conflicts", "v17 deleted copies", "v18 wantlist", "v19 purchase and loan",
+                        "v27 lookup state check by comparison",
                     ].contains($0.identifier)
                 })
             try migrator.migrate(queue, upTo: "v3 pinned release")

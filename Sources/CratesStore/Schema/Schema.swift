@@ -47,6 +47,7 @@ enum Schema {
             ("v17 deleted copies", addDeletedCopies),
             ("v18 wantlist", addWantlist),
             ("v19 purchase and loan", addPurchaseAndLoan),
+            ("v27 lookup state check by comparison", compareLookupStates),
         ]
     }
 
