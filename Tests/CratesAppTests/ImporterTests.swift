@@ -20,7 +20,7 @@ struct ImporterTests {
         #expect(first.lines.first
             == "shelf.txt: 3 added, 0 already in the collection, 1 not added (known by release id only), 1 refused.")
         #expect(first.ending == .linesRefused, "lines refused outrank release rows not added")
-        #expect(first.report.items.map(\.kind) == ["invalid", "not-added"])
+        #expect(first.report.allItems.map(\.kind) == ["invalid", "not-added"])
         let again = try await importer.run(parsed, name: "shelf.txt", options: options, discogs: { .failure(.notSignedIn) })
         #expect(again.added == 0)
         #expect(again.lines.first?.hasPrefix("shelf.txt: 0 added, 3 already in the collection") == true)

@@ -45,9 +45,13 @@ public struct ImportUnresolved: Hashable, Sendable {
     public var reason: Reason
 
     public init(entry: ImportEntry, reason: Reason) {
-        line = entry.line
-        gtin = entry.gtin
-        releaseID = entry.releaseID
+        self.init(line: entry.line, gtin: entry.gtin, releaseID: entry.releaseID, reason: reason)
+    }
+
+    public init(line: Int, gtin: GTIN?, releaseID: Int?, reason: Reason) {
+        self.line = line
+        self.gtin = gtin
+        self.releaseID = releaseID
         self.reason = reason
     }
 }

@@ -7,8 +7,8 @@ import Foundation
 struct ReleaseLookups: Sendable {
     var counts = LookupCounts()
     var total = 0
-    /// Rows known by release id that are still not in the collection.
-    var unresolved: [ImportUnresolved] = []
+    /// Rows known by release id that are still not in the collection (on disk: `ImportUnresolvedRows`).
+    var unresolved: ImportUnresolvedRows
     /// The barcodes Discogs named for the release rows that were added.
     var addedGTINs: [GTIN] = []
     /// Release rows added (with a barcode or without: a release may list none).
@@ -50,7 +50,9 @@ extension Importer {
             guard let id = row.releaseID else { continue }
             if let stop = outcome.stop ?? (Task.isCancelled ? .interrupted : nil) {
                 outcome.stop = stop
-                outcome.unresolved += rows[index...].map { ImportUnresolved(entry: entries[$0.position], reason: .stopped(stop)) }
+                for rest in rows[index...] {
+                    outcome.unresolved.append(ImportUnresolved(entry: entries[rest.position], reason: .stopped(stop)))
+                }
                 return
             }
             progress.lookups(.init(counts: outcome.counts, total: outcome.total), final: false)

@@ -125,7 +125,7 @@ public struct Importer: Sendable {
         do {
             let outcome = try await importing(parsed, name: name, options: options, discogs: discogs)
             if let reportFile {
-                try reportFile.write(outcome.report.tabSeparated)
+                try outcome.report.writeTabSeparated { (part: String) throws(ExportError) in try reportFile.write(part) }
                 try reportFile.commit()
             }
             return outcome
@@ -168,19 +168,25 @@ public struct Importer: Sendable {
         progress.finish()
 
         var summary: [String] = []
-        var unresolved: [ImportUnresolved] = []
+        // The rows known by release id only that stay unadded wait on disk, beside the rows'
+        // extras (`ImportUnresolvedRows`): a Discogs export imported without lookups lists
+        // every row.
+        var unresolved = ImportUnresolvedRows(spill: entries.spill)
         var lookups: ReleaseLookups?
-        let releaseRows = written.releaseRows.map { row in
-            ReleaseRow(position: row.position, copiesWanted: options.copies ? nil : row.occurrence)
+        func releaseRows() -> [ReleaseRow] {
+            written.releaseRows.map { row in ReleaseRow(position: row.position, copiesWanted: options.copies ? nil : row.occurrence) }
+        }
+        func noneAdded(_ reason: ImportUnresolved.Reason) {
+            for row in written.releaseRows { unresolved.append(ImportUnresolved(entry: entries[row.position], reason: reason)) }
         }
         if written.stopped || Task.isCancelled {
-            unresolved = releaseRows.map { ImportUnresolved(entry: entries[$0.position], reason: .stopped(.interrupted)) }
+            noneAdded(.stopped(.interrupted))
         } else if !options.lookups {
-            unresolved = releaseRows.map { ImportUnresolved(entry: entries[$0.position], reason: .lookupsOff) }
+            noneAdded(.lookupsOff)
         } else {
             switch discogs() {
             case .success(let access) where access.signedIn:
-                let outcome = await lookUp(releaseRows: releaseRows, of: entries, client: access.client)
+                let outcome = await lookUp(releaseRows: releaseRows(), of: entries, client: access.client)
                 lookups = outcome
                 unresolved = outcome.unresolved
                 if outcome.stop == .offline {
@@ -201,7 +207,7 @@ public struct Importer: Sendable {
             case .success(let access) where catalogue != nil:
                 // No account: the catalogue answers what it knows, rows known by their
                 // release id too; the rest waits.
-                let outcome = await lookUp(releaseRows: releaseRows, of: entries, client: access.client, asksDiscogs: false)
+                let outcome = await lookUp(releaseRows: releaseRows(), of: entries, client: access.client, asksDiscogs: false)
                 lookups = outcome
                 unresolved = outcome.unresolved
                 summary.append(Self.lookupSummary(outcome.counts, stop: outcome.stop, catalogue: catalogue?.edition))
@@ -213,13 +219,13 @@ public struct Importer: Sendable {
                             + "catalogue does not know.")
                 }
             case .success:
-                unresolved = releaseRows.map { ImportUnresolved(entry: entries[$0.position], reason: .notSignedIn) }
+                noneAdded(.notSignedIn)
                 summary.append(
                     "Not signed in to Discogs: run `crates auth`, then `crates` (or this import again) to look the records up.")
             case .failure(let problem):
                 // Unreadable credentials or a bad CRATES_DISCOGS_API: the import stands, the
                 // lookups wait, and the user learns why.
-                unresolved = releaseRows.map { ImportUnresolved(entry: entries[$0.position], reason: .failed(problem.description)) }
+                noneAdded(.failed(problem.description))
                 summary.append("No lookups: \(problem)")
             }
         }
@@ -237,7 +243,7 @@ public struct Importer: Sendable {
     /// stopped before its end.
     private func report(
         _ parsed: ImportFile, name: String, options: Options, written: CollectionStore.ImportOutcome, lookups: ReleaseLookups?,
-        unresolved: [ImportUnresolved], summary: [String], stopped: Bool
+        unresolved: ImportUnresolvedRows, summary: [String], stopped: Bool
     ) async throws -> Outcome {
         let entries = parsed.entries
         var summary = summary
@@ -395,7 +401,7 @@ public struct Importer: Sendable {
         // Discogs' rate waits count down on the bar, so that it never stands still.
         let progress = self.progress
         let countdown = RateWaitCountdown(limiter: client.rateLimiter) { progress.rateWait($0) }
-        var outcome = ReleaseLookups()
+        var outcome = ReleaseLookups(unresolved: ImportUnresolvedRows(spill: entries.spill))
         outcome.total = releaseRows.count + due
         if !releaseRows.isEmpty { await addReleases(releaseRows, of: entries, client: client, asksDiscogs: asksDiscogs, into: &outcome) }
         if outcome.stop == nil, due > 0 {
