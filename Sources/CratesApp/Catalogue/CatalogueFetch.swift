@@ -285,9 +285,12 @@ public struct CatalogueFetch: Sendable {
         return nil
     }
 
+    /// The time is kept in whole seconds, rounded up (never earlier than the site asked), and
+    /// said as kept: this run and the next name the same minute.
     private func waitRequested(_ until: Date) -> CatalogueFetchError {
-        try? String(Int(until.timeIntervalSince1970.rounded(.up))).write(toFile: waitFile, atomically: true, encoding: .utf8)
-        return .waitRequested(until: until)
+        let seconds = until.timeIntervalSince1970.rounded(.up)
+        try? String(Int(seconds)).write(toFile: waitFile, atomically: true, encoding: .utf8)
+        return .waitRequested(until: Date(timeIntervalSince1970: seconds))
     }
 
     private var streamOptions: HTTPStreamOptions { HTTPStreamOptions(stallTimeout: settings.stallTimeout) }
