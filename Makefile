@@ -33,9 +33,14 @@ export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH = $(TEST_WIDTH)
 # the memory tests measure it with their full input (a million lines; a tenth elsewhere).
 # The install test runs the man page generator. `make check` and `swift test` alone run the
 # debug binary.
+#
+# Its debug build carries no debug information (TEST_BUILD_FLAGS): nobody steps through CI's
+# build, and the DWARF is time spent compiling and linking. The plugin's build takes the same
+# flags, or it would build everything again.
+TEST_BUILD_FLAGS ?= -debug-info-format none
 test: deps
-	$(SWIFT) build --build-tests
-	$(MAKE) --no-print-directory manual-tool
+	$(SWIFT) build --build-tests $(TEST_BUILD_FLAGS)
+	$(MAKE) --no-print-directory manual-tool MANUAL_BUILD_FLAGS="$(TEST_BUILD_FLAGS)"
 	$(SWIFT) build -c release --static-swift-stdlib --product crates
 	release="$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/crates" && \
 	LANG=C.UTF-8 TERM=tmux-256color CRATES_FULL_MEMORY_TEST=1 CRATES_BINARY="$$release" CRATES_RELEASE_BINARY="$$release" \
@@ -59,8 +64,9 @@ bench: deps
 
 # swift-argument-parser's man page generator: its `generate-manual` plugin, run once on the
 # debug build, leaves the tool (generate-manual-tool) beside the debug build's binaries.
+MANUAL_BUILD_FLAGS ?=
 manual-tool:
-	$(SWIFT) package generate-manual --configuration debug
+	$(SWIFT) package $(MANUAL_BUILD_FLAGS) generate-manual --configuration debug
 
 # With CRATES_BIN and GENERATE_MANUAL given, nothing is built (the tests install the build
 # they run).
