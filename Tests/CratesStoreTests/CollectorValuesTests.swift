@@ -20,9 +20,7 @@ struct CollectorValuesTests {
         let (directory, path) = try temporaryPath()
         defer { _ = directory }
         // A database as crates wrote it before v6, with a record deleted (its id must stay used).
-        do {
-            let queue = try DatabaseQueue(path: path)
-            try Schema.migrator.migrate(queue, upTo: "v3 pinned release")
+        try await OlderCollection.make(at: path, upTo: "v3 pinned release") { queue in
             try await queue.write { db in
                 try db.execute(sql: """
                     INSERT INTO release (id, artist, title, genresJSON, stylesJSON, formatsJSON, labelsJSON, fetchedAt, searchText)
@@ -38,7 +36,6 @@ struct CollectorValuesTests {
                     DELETE FROM record WHERE id = 3;
                     """)
             }
-            try queue.close()
         }
         let store = try CollectionStore(path: path)
         #expect(try await store.integrityProblems().isEmpty)

@@ -140,9 +140,7 @@ struct LocationTests {
     func migration() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("old.sqlite")
-        do {
-            let queue = try DatabaseQueue(path: path)
-            try Schema.migrator.migrate(queue, upTo: "v3 pinned release")
+        try await OlderCollection.make(at: path, upTo: "v3 pinned release") { queue in
             try await queue.write { db in
                 for (n, location) in [(1, "Crate 3"), (2, "Living Room › Shelf 2"), (3, "Crate 3"), (4, nil)] as [(Int, String?)] {
                     try db.execute(

@@ -43,14 +43,11 @@ import Testing
     func listReplacedByComparisons() async throws {
         let directory = try TemporaryDirectory(prefix: "crates-v27")
         let path = directory.file("v19.sqlite")
-        do {
-            let queue = try DatabaseQueue(path: path)
-            try Schema.migrator(Schema.migrations).migrate(queue, upTo: "v19 purchase and loan")
+        try await OlderCollection.make(at: path, upTo: "v19 purchase and loan") { queue in
             let triggers = try await queue.read { db in
                 try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE name LIKE 'record_lookupState_%'")
             }
             #expect(triggers.count == 2 && triggers.allSatisfy { $0.contains("NOT IN") })
-            try queue.close()
         }
         let store = try CollectionStore(path: path)
         let triggers = try await store.read { db in

@@ -145,12 +145,8 @@ struct MigrationOrderTests {
     func v4Last() async throws {
         let directory = try TemporaryDirectory(prefix: "crates-v4last")
         let path = directory.file("v4-last.sqlite")
-        do {
-            let queue = try DatabaseQueue(path: path)
-            let migrator = Schema.migrator(Schema.migrations.filter { $0.identifier != "v4 claim owner" })
-            try migrator.migrate(queue)
+        try await OlderCollection.make(at: path, migrations: Schema.migrations.filter { $0.identifier != "v4 claim owner" }) { queue async throws in
             #expect(try await queue.read { db in try db.columns(in: "record").contains { $0.name == "claimOwner" } } == false)
-            try queue.close()
         }
         let store = try CollectionStore(path: path)
         #expect(try await store.integrityProblems().isEmpty)

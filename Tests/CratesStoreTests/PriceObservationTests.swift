@@ -13,14 +13,11 @@ struct PriceObservationTests {
     func migratesAnOlderDatabase() async throws {
         let directory = try TemporaryDirectory(prefix: "crates-v15")
         let path = directory.file("v14.sqlite")
-        do {
-            let queue = try DatabaseQueue(path: path)
-            try Schema.migrator.migrate(queue, upTo: "v14 sort keys")
+        try await OlderCollection.make(at: path, upTo: "v14 sort keys") { queue in
             _ = try await queue.write { db in
                 try StoredValues.upsertRelease(db, Release(id: 7, artist: "A", title: "T", genres: ["Rock"]), now: Date())
             }
             #expect(try await queue.read { db in try db.tableExists("releasePrice") } == false)
-            try queue.close()
         }
         let store = try CollectionStore(path: path)
         #expect(try await store.integrityProblems().isEmpty)

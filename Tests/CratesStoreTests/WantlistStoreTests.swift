@@ -20,14 +20,11 @@ struct WantlistStoreTests {
     func migration() async throws {
         let directory = try TemporaryDirectory(prefix: "crates-v18")
         let path = directory.file("v17.sqlite")
-        do {
-            let queue = try DatabaseQueue(path: path)
-            try Schema.migrator.migrate(queue, upTo: "v17 deleted copies")
+        try await OlderCollection.make(at: path, upTo: "v17 deleted copies") { queue in
             try await queue.write { db in
                 _ = try StoredValues.upsertRelease(db, Self.release(1, master: 10), now: Date())
                 _ = try StoredValues.upsertRelease(db, Self.release(2, master: nil, json: "not json {"), now: Date())
             }
-            try queue.close()
         }
         let store = try CollectionStore(path: path)
         #expect(try await store.integrityProblems().isEmpty)
