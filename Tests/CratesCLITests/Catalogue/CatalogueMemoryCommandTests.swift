@@ -8,14 +8,15 @@ import Testing
 /// fast instead of eating the machine) and `/usr/bin/time -v`, whose "Maximum resident set
 /// size" is the measure.
 ///
-/// The full measure is `make test`'s: the release build (`$CRATES_RELEASE_BINARY`), 50,000
-/// releases against 400,000 (`CRATES_FULL_MEMORY_TEST=1`). Elsewhere a tenth of each,
-/// through the tests' debug build.
-@Suite("crates catalogue build in bounded memory (process)", .serialized, .memoryProcessTimeLimit)
+/// The full measure is `make test`'s: 50,000 releases against 400,000
+/// (`CRATES_FULL_MEMORY_TEST=1`), through the tests' own build (or a release build named in
+/// `$CRATES_RELEASE_BINARY`). Elsewhere a tenth of each. The tests run beside each other and
+/// the rest of the suite: each reads the peak of its own process.
+@Suite("crates catalogue build in bounded memory (process)", .memoryProcessTimeLimit)
 struct CatalogueMemoryCommandTests {
     static let tools = ["/usr/bin/time", "/usr/bin/prlimit"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
 
-    /// The binary measured: the release build when `make test` names it, else the tests' own.
+    /// The binary measured: a release build when one is named, else the tests' own.
     static var binary: String? {
         if let release = ProcessInfo.processInfo.environment["CRATES_RELEASE_BINARY"], !release.isEmpty { return release }
         return try? ProcessRunner.cratesBinary().path

@@ -8,17 +8,17 @@ import Testing
 /// under 100 MB: for many valid lines (added, then present), for `--dry-run`, for one 50 MB
 /// line, for every input kind, and for `crates list` of what was added.
 ///
-/// The full measure is `make test`'s: the release build, as a user runs it (named in
-/// `$CRATES_RELEASE_BINARY`), with one import and one list of 1,000,000 records
-/// (`CRATES_FULL_MEMORY_TEST=1`). The rest is shown by growth rather than by size: each input
+/// The full measure is `make test`'s: one import and one list of 1,000,000 records
+/// (`CRATES_FULL_MEMORY_TEST=1`), through the tests' own build (or a release build named in
+/// `$CRATES_RELEASE_BINARY`). The rest is shown by growth rather than by size: each input
 /// kind is imported at 10,000 and at 100,000 rows, and the peak may grow by at most
 /// `allowedGrowth` between them. A store of every row's text, which is how each kind once
 /// grew (686 MB for a million rows, 264 MB for 200,000 of a Discogs export), grows by 60 MB
 /// or more over those 90,000 rows; a million rows of each kind took nine minutes of the
 /// suite for the same proof. Elsewhere (`make check` leaves this target out; a bare `swift
-/// test`, a `--filter` run) a tenth of every count, through the tests' debug build when no
-/// release build is named (slower, not bigger: its peak for 1,000,000 lines is about 75 MB).
-@Suite("crates import in bounded memory (process)", .serialized, .memoryProcessTimeLimit)
+/// test`, a `--filter` run) a tenth of every count. The tests run beside each other and the
+/// rest of the suite: each reads the peak of its own process.
+@Suite("crates import in bounded memory (process)", .memoryProcessTimeLimit)
 struct ImportMemoryCommandTests {
     static var binary: (path: String, lines: Int)? {
         let lines = scaled(1_000_000)
