@@ -18,10 +18,11 @@ final class DumpOutput {
         } else if path == "-" {
             handle = FileHandle.standardOutput
         } else {
-            guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
-                throw GeneratorError("cannot write \(path)")
-            }
-            handle = file
+            // Opened in place, not made by FileManager.createFile: that writes a new file and
+            // renames it over the path, which as root replaced /dev/null with a regular file.
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw GeneratorError("cannot write \(path): \(String(cString: strerror(errno)))") }
+            handle = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
             ownsHandle = true
         }
         buffer.reserveCapacity(1 << 20)

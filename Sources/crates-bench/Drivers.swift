@@ -103,9 +103,10 @@ enum Drivers {
     static func writeGTINs(_ options: Options) async throws {
         let count = try options.int("--count", default: 1_000_000)
         let path = try options.required("--file")
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw UsageError("cannot write \(path)")
-        }
+        // Opened in place: FileManager.createFile renames a new file over the path (a device too).
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw UsageError("cannot write \(path)") }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
         defer { try? handle.close() }
         var generator = SyntheticCollection(seed: 5)
         var text = ""
