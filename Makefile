@@ -44,9 +44,10 @@ test: deps
 		scripts/run-tests.sh timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build
 
 # The in-process targets only (every one but CratesCLITests): the quick loop while
-# working. `make test` is the whole suite, and what CI runs.
+# working. `make test` is the whole suite, and what CI runs. The same build flags as
+# `make test`, so that one after the other builds nothing again.
 check: deps
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests $(TEST_BUILD_FLAGS)
 	LANG=C.UTF-8 TERM=tmux-256color \
 		scripts/run-tests.sh timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build --skip CratesCLITests
 

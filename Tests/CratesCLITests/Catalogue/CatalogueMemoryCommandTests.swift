@@ -4,9 +4,7 @@ import Testing
 
 /// A catalogue build's memory is bounded whatever the dump holds: it does not grow with the
 /// number of releases, and fields of megabytes are not held whole. `crates catalogue build`
-/// runs under an address-space limit of 1 GiB (`prlimit --as`, so that a regression fails
-/// fast instead of eating the machine) and `/usr/bin/time -v`, whose "Maximum resident set
-/// size" is the measure.
+/// runs measured (`PeakMemory`: `prlimit --as` and `/usr/bin/time -v`).
 ///
 /// The full measure is `make test`'s: 50,000 releases against 400,000
 /// (`CRATES_FULL_MEMORY_TEST=1`), through the tests' own build (or a release build named in
@@ -14,7 +12,7 @@ import Testing
 /// the rest of the suite: each reads the peak of its own process.
 @Suite("crates catalogue build in bounded memory (process)", .memoryProcessTimeLimit)
 struct CatalogueMemoryCommandTests {
-    static let tools = ["/usr/bin/time", "/usr/bin/prlimit"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+    static let tools = PeakMemory.measurable
 
     /// The binary measured: a release build when one is named, else the tests' own.
     static var binary: String? {
@@ -22,18 +20,11 @@ struct CatalogueMemoryCommandTests {
         return try? ProcessRunner.cratesBinary().path
     }
 
-    /// Runs crates under the limit; its result and peak resident memory in MB.
+    /// Runs crates measured (PeakMemory); its result and peak resident memory in MB.
     static func measured(_ arguments: [String], sandbox: CommandSandbox, deadline: Duration = .seconds(600)) async throws -> (ProcessResult, Double) {
-        let binary = try #require(Self.binary)
-        let report = sandbox.directory.appendingPathComponent("time.txt").path
-        let result = try await ProcessRunner.run(
-            URL(fileURLWithPath: "/usr/bin/time"),
-            arguments: ["-v", "-o", report, "/usr/bin/prlimit", "--as=\(1 << 30)", binary] + arguments,
-            environment: sandbox.environment, deadline: deadline)
-        let text = try String(contentsOfFile: report, encoding: .utf8)
-        let line = try #require(text.split(separator: "\n").first { $0.contains("Maximum resident set size (kbytes):") })
-        let kilobytes = try #require(Double(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? ""))
-        return (result, kilobytes / 1024)
+        try await PeakMemory.run(
+            [try #require(Self.binary)] + arguments, environment: sandbox.environment,
+            report: sandbox.directory.appendingPathComponent("time.txt").path, deadline: deadline)
     }
 
     /// Whether the releases are full size: set by `make test` (the Makefile).
@@ -48,15 +39,12 @@ struct CatalogueMemoryCommandTests {
         let catalogue = sandbox.directory.appendingPathComponent("catalogue-\(releases).sqlite").path
         let report = sandbox.directory.appendingPathComponent("time-\(releases).txt").path
         let q = ProcessRunner.quote
-        let script = "\(q(generator)) generate-dump --releases \(releases) --seed 7 --out - 2>/dev/null"
-            + " | /usr/bin/time -v -o \(q(report)) /usr/bin/prlimit --as=\(1 << 30) \(q(binary))"
-            + " catalogue build --catalogue \(q(catalogue)) --date 20250601 -"
+        let measuring = PeakMemory.prefix(report: report).map(q).joined(separator: " ")
+        let script = (PeakMemory.raised + [generator]).map(q).joined(separator: " ") + " generate-dump --releases \(releases) --seed 7 --out - 2>/dev/null"
+            + " | \(measuring) \(q(binary)) catalogue build --catalogue \(q(catalogue)) --date 20250601 -"
         let result = try await ProcessRunner.run(
             URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script], environment: sandbox.environment, deadline: .seconds(1_100))
-        let text = try String(contentsOfFile: report, encoding: .utf8)
-        let line = try #require(text.split(separator: "\n").first { $0.contains("Maximum resident set size (kbytes):") })
-        let kilobytes = try #require(Double(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? ""))
-        return (result, kilobytes / 1024)
+        return (result, try PeakMemory.megabytes(report: report))
     }
 
     @Test("a build's memory does not grow with the releases: 400,000 against 50,000 (a tenth of each outside make test)", .enabled(if: tools))

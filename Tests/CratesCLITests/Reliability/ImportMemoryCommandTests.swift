@@ -2,11 +2,10 @@ import CratesTestSupport
 import Foundation
 import Testing
 
-/// An import's memory does not grow with its input. `crates import` runs under an
-/// address-space limit of 1 GiB (`prlimit --as`, so that a regression fails fast instead of
-/// eating the machine) and `/usr/bin/time -v`, whose "Maximum resident set size" must stay
-/// under 100 MB: for many valid lines (added, then present), for `--dry-run`, for one 50 MB
-/// line, for every input kind, and for `crates list` of what was added.
+/// An import's memory does not grow with its input. `crates import` runs measured
+/// (`PeakMemory`: `prlimit --as` and `/usr/bin/time -v`), and its peak must stay under 100
+/// MB: for many valid lines (added, then present), for `--dry-run`, for one 50 MB line, for
+/// every input kind, and for `crates list` of what was added.
 ///
 /// The full measure is `make test`'s: one import and one list of 1,000,000 records
 /// (`CRATES_FULL_MEMORY_TEST=1`), through the tests' own build (or a release build named in
@@ -34,25 +33,19 @@ struct ImportMemoryCommandTests {
     /// `count` rows for the full measure, a tenth otherwise.
     static func scaled(_ count: Int) -> Int { full ? count : count / 10 }
 
-    static let tools = ["/usr/bin/time", "/usr/bin/prlimit"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+    static let tools = PeakMemory.measurable
 
-    /// Runs crates under the limit; its result and peak resident memory in MB. With
+    /// Runs crates measured (PeakMemory); its result and peak resident memory in MB. With
     /// `discardingOutput`, its standard output goes to /dev/null (a million lines listed).
     private func measured(_ arguments: [String], sandbox: CommandSandbox, discardingOutput: Bool = false) async throws -> (ProcessResult, Double) {
         let binary = try #require(Self.binary).path
-        let report = sandbox.directory.appendingPathComponent("time.txt").path
         let command = discardingOutput ? ["/bin/sh", "-c", #"exec "$0" "$@" > /dev/null"#, binary] : [binary]
-        let result = try await ProcessRunner.run(
-            URL(fileURLWithPath: "/usr/bin/time"),
-            arguments: ["-v", "-o", report, "/usr/bin/prlimit", "--as=\(1 << 30)"] + command + arguments,
-            environment: sandbox.environment,
+        return try await PeakMemory.run(
+            command + arguments, environment: sandbox.environment,
+            report: sandbox.directory.appendingPathComponent("time.txt").path,
             // A guard against a hang, not a measure of speed: a million rows take minutes on
             // two cores shared with the suite.
             deadline: .seconds(1_100))
-        let text = try String(contentsOfFile: report, encoding: .utf8)
-        let line = try #require(text.split(separator: "\n").first { $0.contains("Maximum resident set size (kbytes):") })
-        let kilobytes = try #require(Double(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? ""))
-        return (result, kilobytes / 1024)
     }
 
     @Test("a million lines added, then listed; a tenth of them present, then a dry run: each under 100 MB", .enabled(if: tools))
