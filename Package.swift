@@ -108,9 +108,14 @@ let package = Package(
         .testTarget(
             name: "CratesNetTests", dependencies: ["CratesNet", "CratesStore", "CratesTestSupport", "crates-bench"],
             swiftSettings: strict),
-        // The dump reader over real release elements and generated dumps (crates-bench's generator).
+        // The dump reader over real release elements and generated dumps (crates-bench's generator);
+        // SQLite's C interface to check the catalogue build's key order against SQLite's own.
         .testTarget(
-            name: "CratesDumpTests", dependencies: ["CratesDump", "CratesDumpGenerator", "CratesCore", "CratesStore", "CratesTestSupport", "CZlib", "CExpat", "CStringSearch"],
+            name: "CratesDumpTests",
+            dependencies: [
+                "CratesDump", "CratesDumpGenerator", "CratesCore", "CratesStore", "CratesTestSupport", "CZlib", "CExpat", "CStringSearch",
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: strict),
         .testTarget(name: "CratesTUITests", dependencies: ["CratesTUI", "CratesTestSupport"], swiftSettings: strict),
         // Decodes and draws the image fixtures of Tests/Fixtures/covers (real encoders' files).

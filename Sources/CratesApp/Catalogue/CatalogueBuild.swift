@@ -97,7 +97,8 @@ public struct CatalogueBuild: Sendable {
 
     /// The free space a build needs beside the catalogue: the new file (at most 160 bytes a
     /// release; a release is about 550 bytes of gzip, 3,400 of XML) and as much again for
-    /// sorting the keys. With no size to go by (standard input), the whole of Discogs.
+    /// the keys' sorted runs and SQLite's temporary files. With no size to go by (standard
+    /// input), the whole of Discogs.
     public static func neededBytes(dumpSize: Int64?, compressed: Bool) -> Int64 {
         let releases = dumpSize.map { $0 / (compressed ? 550 : 3_400) } ?? 20_000_000
         return max(64_000_000, releases * 160 * 2)

@@ -24,22 +24,22 @@ enum CatalogueSchema {
         CREATE VIRTUAL TABLE release_text USING fts5(
             artist, title, content='release', content_rowid='id',
             tokenize='unicode61 remove_diacritics 2', detail=column, columnsize=0);
-        CREATE TEMP TABLE barcode_load(gtin INTEGER NOT NULL, release INTEGER NOT NULL);
-        CREATE TEMP TABLE catno_load(key TEXT NOT NULL, release INTEGER NOT NULL);
         CREATE TEMP TABLE term_key(text TEXT PRIMARY KEY NOT NULL, id INTEGER NOT NULL) WITHOUT ROWID;
         """
 
-    /// Created after the load, filled in key order: a b-tree written in order is written once
-    /// and packed full, where rows inserted as they come would split pages all along. The
-    /// words, indexed a transaction at a time (`DiscogsCatalogueBuilder.indexWords`), are
-    /// merged into one b-tree.
-    static let indexes = """
+    /// The key tables, created after the load and filled in key order
+    /// (`DiscogsCatalogueBuilder.writeKeys`): a b-tree written in order is written once and
+    /// packed full, where rows inserted as they come would split pages all along.
+    static let barcodeTable = """
         CREATE TABLE barcode(gtin INTEGER NOT NULL, release INTEGER NOT NULL, PRIMARY KEY(gtin, release)) WITHOUT ROWID;
-        INSERT INTO barcode SELECT gtin, release FROM temp.barcode_load ORDER BY gtin, release;
-        DROP TABLE temp.barcode_load;
+        """
+    static let catnoTable = """
         CREATE TABLE catno(key TEXT NOT NULL, release INTEGER NOT NULL, PRIMARY KEY(key, release)) WITHOUT ROWID;
-        INSERT INTO catno SELECT key, release FROM temp.catno_load ORDER BY key, release;
-        DROP TABLE temp.catno_load;
+        """
+
+    /// The words, indexed a transaction at a time (`DiscogsCatalogueBuilder.indexWords`),
+    /// merged into one b-tree at the end.
+    static let wordsMerge = """
         INSERT INTO release_text(release_text) VALUES('optimize');
         """
 }

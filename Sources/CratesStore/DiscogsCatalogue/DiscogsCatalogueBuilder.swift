@@ -10,8 +10,9 @@ import GRDBSQLite
 /// The building file is no database anyone reads until the rename, so it is written as fast
 /// as SQLite writes: no journal, no syncs until the end, one transaction per
 /// `releasesPerTransaction`, `rowsPerStatement` rows a statement, the words indexed a
-/// transaction at a time, the barcode and catalogue-number keys sorted into their tables
-/// after the load. Written through SQLite's C interface: millions of rows.
+/// transaction at a time, the barcode and catalogue-number keys sorted in runs during the
+/// load (`CatalogueKeyRuns`) and written into their tables, in order, at the end. Written
+/// through SQLite's C interface: millions of rows.
 ///
 /// Not Sendable: one thread drives a build.
 public final class DiscogsCatalogueBuilder {
@@ -50,8 +51,10 @@ public final class DiscogsCatalogueBuilder {
     /// the batch in hand ends, so nothing waits between `add` calls).
     @exclusivity(unchecked) private var releaseRows: [ReleaseRow] = []
     @exclusivity(unchecked) private var labelRows: [(id: Int, name: String)] = []
-    @exclusivity(unchecked) private var barcodeRows: [(gtin: UInt64, release: Int)] = []
-    @exclusivity(unchecked) private var catnoRows: [(key: String, release: Int)] = []
+    /// The keys, sorted a run at a time while the dump is read, merged into their tables at
+    /// the end.
+    private let barcodeKeys: CatalogueKeyRuns
+    private let catnoKeys: CatalogueKeyRuns
     /// The highest release id written. A release above it cannot be one listed twice, and is
     /// written with others; one at or below it (a dump out of order, or a release listed
     /// again) is written alone, after the rows waiting, where SQLite says whether its id is
@@ -62,6 +65,14 @@ public final class DiscogsCatalogueBuilder {
     /// of the build then indexes by reading every release again.
     @exclusivity(unchecked) private var indexedThrough = 0
     @exclusivity(unchecked) private var wordsMissed = false
+    /// `CatalogueKeyRuns.runLength`, smaller in the tests that merge keys from many runs.
+    var keyRunLength: Int {
+        get { catnoKeys.runLength }
+        set {
+            catnoKeys.runLength = newValue
+            barcodeKeys.runLength = newValue
+        }
+    }
     /// `releasesPerTransaction`, smaller in the tests that cross a commit with a few releases.
     var transactionSize = DiscogsCatalogueBuilder.releasesPerTransaction
     @exclusivity(unchecked) private var inTransaction = false
@@ -77,9 +88,9 @@ public final class DiscogsCatalogueBuilder {
     private var finished = false
 
     private enum Statement: Int, CaseIterable {
-        case release, label, term, termKey, findTerm, barcode, catno
-        /// `release`, `label`, `barcode` and `catno` for `rowsPerStatement` rows.
-        case releases, labels, barcodes, catnos
+        case release, label, term, termKey, findTerm
+        /// `release` and `label` for `rowsPerStatement` rows.
+        case releases, labels
         var sql: String {
             switch self {
             case .release: "INSERT INTO release(id, artist, title, labels, facets, released, master, main) VALUES (?,?,?,?,?,?,?,?)"
@@ -87,22 +98,19 @@ public final class DiscogsCatalogueBuilder {
             case .term: "INSERT INTO term(id, text) VALUES (?,?)"
             case .termKey: "INSERT INTO temp.term_key(text, id) VALUES (?,?)"
             case .findTerm: "SELECT id FROM temp.term_key WHERE text = ?"
-            case .barcode: "INSERT INTO temp.barcode_load(gtin, release) VALUES (?,?)"
-            case .catno: "INSERT INTO temp.catno_load(key, release) VALUES (?,?)"
             case .releases: Self.release.manyRows
             case .labels: Self.label.manyRows
-            case .barcodes: Self.barcode.manyRows
-            case .catnos: Self.catno.manyRows
             }
         }
 
-        /// This one-row INSERT's SQL with `rowsPerStatement` rows of values.
-        private var manyRows: String {
-            let sql = self.sql
-            guard let values = sql.range(of: " VALUES ") else { return sql }
-            let row = String(sql[values.upperBound...])
-            return sql[..<values.upperBound] + repeatElement(row, count: DiscogsCatalogueBuilder.rowsPerStatement).joined(separator: ",")
-        }
+        private var manyRows: String { DiscogsCatalogueBuilder.manyRows(sql) }
+    }
+
+    /// A one-row INSERT's SQL with `rowsPerStatement` rows of values.
+    private static func manyRows(_ sql: String) -> String {
+        guard let values = sql.range(of: " VALUES ") else { return sql }
+        let row = String(sql[values.upperBound...])
+        return sql[..<values.upperBound] + repeatElement(row, count: rowsPerStatement).joined(separator: ",")
     }
 
     /// A `release` row waiting to be written.
@@ -120,13 +128,16 @@ public final class DiscogsCatalogueBuilder {
     /// Starts a build of the catalogue at `path`. Checks first that what is there is a
     /// catalogue or nothing (`CatalogueFileSafety`: never the collection at `collection`, nor
     /// any other file), that the directory has `neededBytes` free (the building file, and
-    /// SQLite's sorting space while the keys are sorted), and that no other build of it is
+    /// the keys' sorted runs and SQLite's temporary files), and that no other build of it is
     /// under way; a building file left by a build that was killed is taken over.
     public init(path: String, edition: CatalogueEdition, neededBytes: Int64, sparing collection: String? = nil) throws(CatalogueFileError) {
         self.path = path
         self.edition = edition
         self.collection = collection
         buildingPath = CatalogueLocation.buildingPath(for: path)
+        let keysDirectory = StoreLocation.directoryPart(of: path)
+        barcodeKeys = CatalogueKeyRuns(.integer, directory: keysDirectory, path: path)
+        catnoKeys = CatalogueKeyRuns(.text, directory: keysDirectory, path: path)
         do {
             try StoreLocation.prepareDirectory(for: path)
         } catch {
@@ -201,11 +212,11 @@ public final class DiscogsCatalogueBuilder {
         guard sqlite3_open_v2(buildingPath, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW, nil) == SQLITE_OK else {
             throw failure("cannot create \(buildingPath)")
         }
-        // SQLite's temporary files (the keys before they are sorted, and the sort) go beside
-        // the catalogue, where the free space was checked, not to a /tmp that may be small.
-        // The page cache is what bounds the build's memory whatever the dump's size (and the
-        // sort's, which takes as much): 16 MB each. The rows are written in order, so a larger
-        // cache buys little; at 64 MB it was most of a peak that grew to 158 MB.
+        // SQLite's temporary files (the terms by text) go beside the catalogue, where the free
+        // space was checked, as the keys' sorted runs do (`CatalogueKeyRuns`), not to a /tmp
+        // that may be small. The page cache is what bounds the build's memory whatever the
+        // dump's size: 16 MB. The rows are written in order, so a larger cache buys little;
+        // at 64 MB (and the index sort's as much) it was most of a peak that grew to 158 MB.
         let directory = StoreLocation.directoryPart(of: path)
         try execute("""
             PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;
@@ -283,8 +294,8 @@ public final class DiscogsCatalogueBuilder {
             }
             if release.id <= indexedThrough { wordsMissed = true }
         }
-        for key in keys.barcodes { barcodeRows.append((key, release.id)) }
-        for key in keys.catalogueNumbers { catnoRows.append((key, release.id)) }
+        for key in keys.barcodes { try barcodeKeys.add(key, release: release.id) }
+        for key in keys.catalogueNumbers { try catnoKeys.add(key, release: release.id) }
         releases += 1
     }
 
@@ -305,14 +316,6 @@ public final class DiscogsCatalogueBuilder {
         try write(&labelRows, .label, .labels, columns: 2) { row, s, at in
             sqlite3_bind_int64(s, at + 1, Int64(row.id))
             Self.bind(row.name, to: s, at: at + 2)
-        }
-        try write(&barcodeRows, .barcode, .barcodes, columns: 2) { row, s, at in
-            sqlite3_bind_int64(s, at + 1, Int64(bitPattern: row.gtin))
-            sqlite3_bind_int64(s, at + 2, Int64(row.release))
-        }
-        try write(&catnoRows, .catno, .catnos, columns: 2) { row, s, at in
-            Self.bind(row.key, to: s, at: at + 1)
-            sqlite3_bind_int64(s, at + 2, Int64(row.release))
         }
     }
 
@@ -360,6 +363,57 @@ public final class DiscogsCatalogueBuilder {
         return id
     }
 
+    /// Writes the keys of `runs`, merged in key order, into the table `into` (its name and
+    /// two columns: the key's and the release's), `rowsPerStatement` rows a statement. A
+    /// b-tree written in key order is written once and packed full.
+    private func writeKeys(_ runs: CatalogueKeyRuns, into table: String) throws(CatalogueFileError) {
+        let one = try prepare("INSERT INTO \(table) VALUES (?,?)")
+        defer { sqlite3_finalize(one) }
+        let many = try prepare(Self.manyRows("INSERT INTO \(table) VALUES (?,?)"))
+        defer { sqlite3_finalize(many) }
+        // The rows of the next statement: text keys' bytes copied here, bound in place. A
+        // byte first, so that an empty key too is bound from an address (no address binds
+        // NULL).
+        var text: [UInt8] = [0]
+        var rows: [(offset: Int, length: Int, key: UInt64, release: Int64)] = []
+        rows.reserveCapacity(Self.rowsPerStatement)
+        let isText = runs.kind == .text
+        func bind(_ statement: OpaquePointer, _ row: (offset: Int, length: Int, key: UInt64, release: Int64), at: Int32, _ base: UnsafeRawPointer?) {
+            if isText {
+                sqlite3_bind_text(statement, at + 1, base.map { ($0 + row.offset).assumingMemoryBound(to: CChar.self) }, Int32(row.length), nil)
+            } else {
+                sqlite3_bind_int64(statement, at + 1, Int64(bitPattern: row.key))
+            }
+            sqlite3_bind_int64(statement, at + 2, row.release)
+        }
+        func flush() throws(CatalogueFileError) {
+            try text.withUnsafeBufferPointer { (typed) throws(CatalogueFileError) in
+                let base = UnsafeRawBufferPointer(typed)
+                if rows.count == Self.rowsPerStatement {
+                    for (k, row) in rows.enumerated() { bind(many, row, at: Int32(k) * 2, base.baseAddress) }
+                    try step(many)
+                } else {
+                    for row in rows {
+                        bind(one, row, at: 0, base.baseAddress)
+                        try step(one)
+                    }
+                }
+            }
+            rows.removeAll(keepingCapacity: true)
+            text.removeSubrange(1...)
+        }
+        try runs.merge { (bytes, key, release) throws(CatalogueFileError) in
+            if isText {
+                rows.append((text.count, bytes.count, key, release))
+                text.append(contentsOf: bytes)
+            } else {
+                rows.append((0, 0, key, release))
+            }
+            if rows.count == Self.rowsPerStatement { try flush() }
+        }
+        try flush()
+    }
+
     /// Sorts the keys into their tables, writes what the build was, and swaps the file in
     /// place of the catalogue. `skipped` names the releases the dump could not give.
     /// A build that kept no release, or fewer than half the releases of the catalogue it
@@ -384,7 +438,11 @@ public final class DiscogsCatalogueBuilder {
         } else {
             try indexWords()
         }
-        try execute(CatalogueSchema.indexes)
+        try execute(CatalogueSchema.barcodeTable)
+        try writeKeys(barcodeKeys, into: "barcode(gtin, release)")
+        try execute(CatalogueSchema.catnoTable)
+        try writeKeys(catnoKeys, into: "catno(key, release)")
+        try execute(CatalogueSchema.wordsMerge)
         let barcodes = try count("SELECT count(*) FROM (SELECT DISTINCT gtin FROM barcode)")
         let builtAt = Date()
         let meta: [(String, String)] = [
@@ -500,6 +558,21 @@ public final class DiscogsCatalogueBuilder {
         if code == SQLITE_DONE { return true }
         if allowConstraint, code == SQLITE_CONSTRAINT { return false }
         throw failure("cannot write")
+    }
+
+    private func prepare(_ sql: String) throws(CatalogueFileError) -> OpaquePointer {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw failure("cannot prepare the catalogue's tables")
+        }
+        return statement
+    }
+
+    /// Runs a statement bound in full once.
+    private func step(_ statement: OpaquePointer) throws(CatalogueFileError) {
+        let code = sqlite3_step(statement)
+        sqlite3_reset(statement)
+        guard code == SQLITE_DONE else { throw failure("cannot write") }
     }
 
     private func execute(_ sql: String) throws(CatalogueFileError) {

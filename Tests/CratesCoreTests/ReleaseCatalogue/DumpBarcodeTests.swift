@@ -1,5 +1,7 @@
-import CratesCore
+import CratesTestSupport
 import Testing
+
+@testable import CratesCore
 
 /// Barcodes as Discogs' dump writes them: every value that is a barcode gives its GTIN-14
 /// key, whatever the typing; a value that is not one gives none.
@@ -21,6 +23,29 @@ import Testing
     @Test("a trailing > (the light-margin mark, &gt; in the XML) and a leading <", arguments: ["7 961220 922684 >", "7 961220 922684>", "<7961220922684>"])
     func margins(_ value: String) {
         #expect(DumpBarcode.gtin(value) == Self.ean)
+    }
+
+    /// The fast path for digit groups (`groupedDigits`) gives what `GTIN.parse` gives, on
+    /// generated values of 10 to 17 digits in groups split by spaces and hyphens, half of
+    /// them with a right check digit: the same GTIN, or none.
+    @Test("digit groups: the fast path reads what GTIN.parse reads")
+    func groupsAsParsed() {
+        var random = SeededGenerator(seed: 32)
+        var fast = 0
+        for _ in 0..<20_000 {
+            var digits = (0..<Int.random(in: 10...17, using: &random)).map { _ in UInt8.random(in: 0...9, using: &random) }
+            if Bool.random(using: &random) { digits[digits.count - 1] = CheckDigit.compute(body: digits.dropLast()) }
+            var value = Bool.random(using: &random) ? " " : ""
+            for (index, digit) in digits.enumerated() {
+                if index > 0, Int.random(in: 0..<5, using: &random) == 0 { value += ["-", " ", "  ", " - "].randomElement(using: &random) ?? " " }
+                value += String(digit)
+            }
+            if Bool.random(using: &random) { value += " " }
+            let parsed = DumpBarcode.parsed(Substring(value).utf8)
+            #expect(DumpBarcode.gtin(value) == parsed, "\(value)")
+            if DumpBarcode.groupedDigits(Substring(value).utf8) != nil { fast += 1 }
+        }
+        #expect(fast > 2_000)
     }
 
     @Test("the UPC-A and its EAN-13 are one key")
