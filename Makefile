@@ -31,7 +31,8 @@ export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH = $(TEST_WIDTH)
 # One build: the debug one, with the tests. The process tests run its `crates`, and the
 # memory tests measure it under `prlimit` with their full input (a million lines; a tenth
 # elsewhere): their bounds hold for it as for the release binary. A release build beside it
-# cost as much CPU as the whole test phase: on a 2-core machine, a fifth of CI's time.
+# cost as much CPU as the whole test phase (about 470 of some 1,550 CPU seconds): on a
+# 2-core machine, that is CI's time.
 #
 # Its debug build carries no debug information (TEST_BUILD_FLAGS): nobody steps through CI's
 # build, and the DWARF is time spent compiling and linking. The plugin's build takes the same
