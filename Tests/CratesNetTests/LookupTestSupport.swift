@@ -76,10 +76,10 @@ func virtualClient(
 /// `done` take real time.
 func advancing(
     _ clock: TestClock, _ worker: LookupWorker, until what: String, lastSeen: (() async -> String)? = nil,
-    _ done: () async throws -> Bool
+    progress: (() async throws -> Int)? = nil, _ done: () async throws -> Bool
 ) async throws {
     let limiter = worker.lookup.client.rateLimiter
-    try await waitUntil(what, lastSeen: lastSeen) {
+    try await waitUntil(what, lastSeen: lastSeen, progress: progress) {
         if try await done() { return true }
         if let pause = await worker.pausesLeft.first {
             // A pause whose end has come is ending: the worker goes on by itself.

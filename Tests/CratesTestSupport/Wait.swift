@@ -30,20 +30,32 @@ public let defaultWaitDeadline: Duration = .seconds(90)
 
 /// Looks at `probe` until it gives a value, and returns that value; throws `WaitTimeout`
 /// (naming `what`, and `lastSeen()` when given) when it gives none by `deadline`.
+///
+/// `progress`, for work done in many steps (thousands of records): a count the work moves
+/// (records still waiting, rows written). Each time it changes the deadline starts again, so
+/// a loaded machine that does the work slowly passes, and work that stops moving still fails
+/// `deadline` after its last step: the test waits on the work's progress, not on its speed.
 @discardableResult
 public func waitFor<T>(
     _ what: @autoclosure () -> String, within deadline: Duration = defaultWaitDeadline,
     every interval: Duration = .milliseconds(20), lastSeen: (() async -> String)? = nil,
+    progress: (() async throws -> Int)? = nil,
     _ probe: () async throws -> T?
 ) async throws -> T {
     PoolWaitProbe.start()
     let clock = ContinuousClock()
-    let end = clock.now.advanced(by: deadline)
+    var end = clock.now.advanced(by: deadline)
+    var step = try await progress?()
     while true {
         // Read the clock before looking: a look that began before the deadline counts, and
         // so does the one after it.
-        let late = clock.now >= end
+        var late = clock.now >= end
         if let value = try await probe() { return value }
+        if let progress, case let now = try await progress(), now != step {
+            step = now
+            end = clock.now.advanced(by: deadline)
+            late = false
+        }
         if late { break }
         try? await Task.sleep(for: interval)
         if Task.isCancelled { break }
@@ -52,13 +64,15 @@ public func waitFor<T>(
 }
 
 /// Looks at `condition` until it holds; throws `WaitTimeout` (naming `what`, and
-/// `lastSeen()` when given) when it does not hold by `deadline`.
+/// `lastSeen()` when given) when it does not hold by `deadline` (counted from `progress`'s
+/// last change, when given: `waitFor`).
 public func waitUntil(
     _ what: @autoclosure () -> String, within deadline: Duration = defaultWaitDeadline,
     every interval: Duration = .milliseconds(20), lastSeen: (() async -> String)? = nil,
+    progress: (() async throws -> Int)? = nil,
     _ condition: () async throws -> Bool
 ) async throws {
-    try await waitFor(what(), within: deadline, every: interval, lastSeen: lastSeen) {
+    try await waitFor(what(), within: deadline, every: interval, lastSeen: lastSeen, progress: progress) {
         try await condition() ? true : nil
     }
 }
