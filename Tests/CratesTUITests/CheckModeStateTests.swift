@@ -109,4 +109,37 @@ struct CheckModeStateTests {
         let scanned = h.type(Array(Self.codes[2]).map { Key.character($0) } + [.enter], from: 500, interval: 0.01)
         #expect(scanned == [.session(.want(.addCode(Self.codes[2]), recheck: nil))], "\(scanned)")
     }
+
+    @Test("the wantlist view: O cycles artist, added, rating, price; R turns it round; the selection and the order stay")
+    func wantlistOrders() {
+        var h = Harness(width: 120, height: 30)
+        h.type([.character("w")])
+        // As the store gives them, by artist: Abba (2 stars), Bowie (5), Cure (unrated).
+        let wants = [("Abba", 2), ("Bowie", 5), ("Cure", 0)].enumerated().map { index, want in
+            WantListing(
+                want: WantEntry(
+                    releaseID: index + 1, artist: want.0, title: "T", rating: Rating(clamping: want.1),
+                    addedAt: Date(timeIntervalSince1970: Double(3 - index) * 86_400)),
+                price: nil)
+        }
+        h.send(.wantlist(wants))
+        func shown() -> [String] { h.lines.compactMap { line in ["Abba", "Bowie", "Cure"].first { line.contains("\($0) — T") } } }
+        #expect(shown() == ["Abba", "Bowie", "Cure"] && h.lines[1].contains("3 wanted, by artist, A–Z"), "\(h.lines)")
+        h.type([.down])  // Bowie
+        h.type([.character("O")])
+        #expect(shown() == ["Cure", "Bowie", "Abba"] && h.lines[1].contains("by added, the earliest first"), "\(h.lines)")
+        h.type([.character("O")])
+        #expect(shown() == ["Bowie", "Abba", "Cure"] && h.lines[1].contains("by rating, the most wanted first"), "\(h.lines)")
+        #expect(h.type([.character("x")]) == [.session(.want(.remove(releaseID: 2), recheck: nil))], "Bowie still selected")
+        h.type([.character("R")])
+        #expect(shown() == ["Cure", "Abba", "Bowie"] && h.lines[1].contains("by rating, the least wanted first"), "\(h.lines)")
+        // The wantlist loaded again (a sync, a want added) and the view opened again: the
+        // order holds for the session.
+        h.send(.wantlist(wants))
+        h.type([.escape, .character("w")])
+        h.send(.wantlist(wants))
+        #expect(shown() == ["Cure", "Abba", "Bowie"], "\(h.lines)")
+        h.type([.character("O"), .character("O"), .character("R")])
+        #expect(shown() == ["Abba", "Bowie", "Cure"] && h.lines[1].contains("by artist, A–Z"), "\(h.lines)")
+    }
 }

@@ -96,7 +96,7 @@ extension CollectionSession {
                 let ids = try await store.wants().map(\.releaseID)
                 refreshPrices(ids, recheck: nil)
             }
-            post(.wantlist(try await wantlist.list().map { WantListing(want: $0.want, price: $0.price) }))
+            post(.wantlist(try await wantlist.list()))
         } catch {
             post(.message("\(error)", isError: true))
         }
@@ -121,7 +121,7 @@ extension CollectionSession {
             } else {
                 post(.message(outcome.messages.joined(separator: "; "), isError: true))
             }
-            if let list = try? await wantlist.list() { post(.wantlist(list.map { WantListing(want: $0.want, price: $0.price) })) }
+            if let list = try? await wantlist.list() { post(.wantlist(list)) }
             if let recheck { self.check(recheck) }
         }
     }

@@ -142,10 +142,11 @@ public struct Wantlist: Sendable {
         return .success(edited)
     }
 
-    /// Every want, with the price cache's latest figure of each.
-    public func list() async throws(StoreError) -> [(want: WantEntry, price: PriceFigure?)] {
+    /// Every want, with the price cache's latest figure of each, by artist, then title
+    /// (`WantOrder` arranges them otherwise).
+    public func list() async throws(StoreError) -> [WantListing] {
         let wants = try await store.wants()
         let prices = try await store.latestPrices(releases: wants.map(\.releaseID))
-        return wants.map { ($0, prices[$0.releaseID]) }
+        return wants.map { WantListing(want: $0, price: prices[$0.releaseID]) }
     }
 }

@@ -4,7 +4,11 @@ import CratesCore
 /// rating and price; scan or type a code to want it; synced with the Discogs wantlist.
 extension AppState {
     public struct WantlistState: Equatable, Sendable {
+        /// The wantlist as shown, in the view's order (`wantOrder`).
         public var entries: [WantListing] = []
+        /// The wantlist as the store gave it (by artist, then title), which `O` and `R`
+        /// arrange again.
+        var stored: [WantListing] = []
         public var loaded = false
         public var selected = 0
         public var scroll = 0
@@ -28,7 +32,8 @@ extension AppState {
         }
         guard case .wantlist(var state) = mode else { return }
         let selectedID = state.entries.indices.contains(state.selected) ? state.entries[state.selected].id : nil
-        state.entries = entries
+        state.stored = entries
+        state.entries = wantOrder.arranged(entries, reversed: wantReversed)
         // Releases taken off (here, or by a sync) are tagged no longer.
         state.tags.formIntersection(entries.map(\.id))
         state.loaded = true
@@ -75,6 +80,12 @@ extension AppState {
             state.tags = []
         case .prices:
             return [.session(.want(.refreshPrices, recheck: nil))]
+        case .sortOrder, .reverseOrder:
+            if action == .sortOrder { wantOrder = wantOrder.next } else { wantReversed.toggle() }
+            // Arranged again from the store's order, the selection kept.
+            state.entries = wantOrder.arranged(state.stored, reversed: wantReversed)
+            if let selected { state.selected = state.entries.firstIndex { $0.id == selected.id } ?? 0 }
+            say("Wantlist \(wantOrder.described(reversed: wantReversed))")
         default:
             if let common = viewCommonKey(action) { return common }
         }

@@ -124,6 +124,10 @@ public struct AppState: Sendable {
     public internal(set) var descending = false
     /// One list without genre sections (`F`). Both kept for the session.
     public internal(set) var flat = false
+    /// The wantlist view's order (`O` there) and whether it is turned round (`R`): kept for
+    /// the session, as the list's are.
+    public internal(set) var wantOrder: WantOrder = .artist
+    public internal(set) var wantReversed = false
     /// The selected line and the record on it: the record is what the selection follows when
     /// the list changes under it.
     public internal(set) var selectedLine = 0

@@ -235,6 +235,8 @@ public enum KeyMap {
         KeyBinding(keys: [.character("+")], action: .rateUp, help: "want it (or the tagged) more (a star more)", contexts: [.wantlist]),
         KeyBinding(keys: [.character("-")], action: .rateDown, help: "want it (or the tagged) less (a star less)", contexts: [.wantlist]),
         KeyBinding(keys: [.character("p")], action: .prices, help: "ask Discogs for every wanted release's price (background)", contexts: [.wantlist]),
+        KeyBinding(keys: [.character("O")], action: .sortOrder, help: "sort: artist, added, rating, price", contexts: [.wantlist]),
+        KeyBinding(keys: [.character("R")], action: .reverseOrder, help: "reverse the order (on/off)", contexts: [.wantlist]),
         KeyBinding(keys: [.escape, .left, .character("h"), .character("q")], action: .back, help: "back to the list", contexts: [.wantlist]),
         KeyBinding(keys: [.character("?"), .function(1)], action: .help, help: "this help", contexts: [.wantlist]),
         KeyBinding(keys: [.control("l")], action: .redraw, help: "redraw the screen", contexts: [.wantlist]),

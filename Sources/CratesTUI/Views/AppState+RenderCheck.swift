@@ -142,7 +142,8 @@ extension AppState {
             return
         }
         screen.put(
-            "\(state.entries.count) wanted · x: off the list · +/-: rating · p: prices · scan to want", row: 1, column: 1,
+            "\(state.entries.count) wanted, \(wantOrder.described(reversed: wantReversed)) · x: off the list · +/-: rating · p: prices · O R: order · scan to want",
+            row: 1, column: 1,
             style: .dim, limit: width - 2)
         let visible = max(1, listHeight - 1)
         let now = Date()

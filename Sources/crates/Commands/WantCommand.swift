@@ -18,6 +18,7 @@ struct WantCommand: ParsableCommand {
               crates want add 5099750442227 --notes 'first UK press only' --rating 4
               crates want add r249504
               crates want list --refresh
+              crates want list --sort price
               crates want edit 249504 --rating 5
               crates want remove r249504
             """,
@@ -135,6 +136,11 @@ struct WantCommand: ParsableCommand {
         @OptionGroup var store: StoreOptions
         @Flag(help: "One JSON object per release and line.") var json = false
         @Flag(help: "Ask Discogs for the prices first.") var refresh = false
+        @Option(help: ArgumentHelp(
+            "The order: artist (A–Z, the default), added (the earliest first), rating (the most wanted first) or price (the lowest first; none known last).",
+            valueName: "order"))
+        var sort: WantOrder = .artist
+        @Flag(help: "The order the other way round (--sort added --reverse: the latest added first).") var reverse = false
 
         func run() throws {
             let store = try self.store.open()
@@ -147,7 +153,7 @@ struct WantCommand: ParsableCommand {
                 }
             }
             let wantlist = Wantlist(store: store, catalogue: nil, makeAccess: { nil })
-            let entries = try blocking { try await wantlist.list() }
+            let entries = sort.arranged(try blocking { try await wantlist.list() }, reversed: reverse)
             let now = Date()
             if json {
                 try StandardStreams.out(jsonLines: entries.map { $0.want.json(price: $0.price) })
@@ -187,4 +193,9 @@ struct WantCommand: ParsableCommand {
             try StandardStreams.out("edited r\(edited.releaseID) \(edited.described)\n")
         }
     }
+}
+
+extension WantOrder: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }

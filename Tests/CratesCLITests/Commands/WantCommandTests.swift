@@ -28,6 +28,14 @@ struct WantCommandTests {
         #expect(objects.map { $0["release"] as? Int } == [1, 3, 4], "by artist: \(list)")
         #expect(objects.first?["notes"] as? String == "UK" && objects.first?["rating"] as? Int == 4)
         #expect((objects.first?["price"] as? [String: Any])?["currency"] as? String == "GBP", "the price cache's figure")
+        // The orders: r3 five stars, r1 and r4 four (equals keep the artist order); only r1
+        // has a price, so the others stay after it either way round.
+        for (arguments, expected) in [(["--sort", "rating"], [3, 1, 4]), (["--sort", "RATING", "--reverse"], [4, 1, 3]), (["--reverse"], [4, 3, 1]), (["--sort", "price", "--reverse"], [1, 3, 4])] {
+            let sorted = try await sandbox.crates(["want", "list", "--json"] + arguments)
+            #expect(try CheckCommandTests.objects(sorted.stdout).map { $0["release"] as? Int } == expected, "\(arguments): \(sorted)")
+        }
+        let unknownOrder = try await sandbox.crates(["want", "list", "--sort", "loudness"])
+        #expect(unknownOrder.status == 64 && unknownOrder.stderr.contains("loudness") && unknownOrder.stderr.contains("'rating'"), "\(unknownOrder)")
 
         let edited = try await sandbox.crates(["want", "edit", "4", "--notes", "any", "--rating", "2"])
         #expect(edited.status == 0, "\(edited)")
