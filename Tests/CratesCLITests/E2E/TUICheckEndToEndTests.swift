@@ -80,4 +80,33 @@ struct TUICheckEndToEndTests {
         let wants = try await fixture.sandbox.crates(["want", "list"])
         #expect(wants.stdoutLines.isEmpty, "\(wants)")
     }
+
+    @Test("the wantlist view: by artist, O O by rating (the most wanted first), R the other way round")
+    func wantlistOrder() async throws {
+        let fixture = try await C.fixture()
+        await fixture.server.stop()
+        // r3 is wanted with five stars; r1 joins it with two.
+        let added = try await fixture.sandbox.crates(["want", "add", "--catalogue", fixture.catalogue, "r1", "--rating", "2"])
+        #expect(added.status == 0, "\(added)")
+        let tmux = try await start(fixture)
+        try await tmux.waitFor(text: "CHECK — scans add nothing")
+        try await tmux.press("f")
+        try await tmux.waitFor(text: "Check mode off")
+        try await tmux.press("w")
+        /// Waits for the header to say `order` and the rows to be `artists`, top to bottom
+        /// (one capture may catch a redraw half-way: the wait looks again).
+        func see(_ order: String, _ artists: [String]) async throws {
+            try await tmux.waitFor("the wantlist \(order): \(artists)") { lines in
+                lines.contains { $0.contains("2 wanted, \(order)") }
+                    && lines.compactMap { line in ["Artist 1 —", "Artist 3 —"].first { line.contains($0) } } == artists
+            }
+        }
+        try await see("by artist, A–Z", ["Artist 1 —", "Artist 3 —"])
+        try await tmux.press("O", "O")
+        try await see("by rating, the most wanted first", ["Artist 3 —", "Artist 1 —"])
+        try await tmux.press("R")
+        try await see("by rating, the least wanted first", ["Artist 1 —", "Artist 3 —"])
+        try await tmux.press("q", "q")
+        #expect(try await tmux.exitReport().status == 0)
+    }
 }
