@@ -136,6 +136,8 @@ struct CheckModeStateTests {
         // The wantlist loaded again (a sync, a want added) and the view opened again: the
         // order holds for the session.
         h.send(.wantlist(wants))
+        #expect(shown() == ["Cure", "Abba", "Bowie"], "\(h.lines)")
+        #expect(h.type([.character("x")]) == [.session(.want(.remove(releaseID: 2), recheck: nil))], "Bowie still selected after the reload")
         h.type([.escape, .character("w")])
         h.send(.wantlist(wants))
         #expect(shown() == ["Cure", "Abba", "Bowie"], "\(h.lines)")

@@ -37,7 +37,7 @@ extension AppState {
         // Releases taken off (here, or by a sync) are tagged no longer.
         state.tags.formIntersection(entries.map(\.id))
         state.loaded = true
-        state.selected = selectedID.flatMap { id in entries.firstIndex { $0.id == id } } ?? min(state.selected, max(0, entries.count - 1))
+        state.selected = selectedID.flatMap { id in state.entries.firstIndex { $0.id == id } } ?? min(state.selected, max(0, entries.count - 1))
         mode = .wantlist(state)
     }
 
