@@ -143,5 +143,10 @@ struct CheckModeStateTests {
         #expect(shown() == ["Cure", "Abba", "Bowie"], "\(h.lines)")
         h.type([.character("O"), .character("O"), .character("R")])
         #expect(shown() == ["Abba", "Bowie", "Cure"] && h.lines[1].contains("by artist, A–Z"), "\(h.lines)")
+        // On 80 columns the order and how to want a record stay in sight.
+        var narrow = Harness(width: 80, height: 24)
+        narrow.type([.character("w"), .character("O"), .character("O")])
+        narrow.send(.wantlist(wants))
+        #expect(narrow.lines[1].contains("3 wanted, by rating, the most wanted first · scan to want"), "\(narrow.lines[1])")
     }
 }

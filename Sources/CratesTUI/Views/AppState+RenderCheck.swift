@@ -141,10 +141,11 @@ extension AppState {
             screen.put("Scan or type a code here to want it; S syncs it with your Discogs wantlist.", row: 4, column: 2, style: .dim)
             return
         }
+        // What most needs saying first: a line cut at 80 columns loses the last hints, and
+        // `?` lists every key.
         screen.put(
-            "\(state.entries.count) wanted, \(wantOrder.described(reversed: wantReversed)) · x: off the list · +/-: rating · p: prices · O R: order · scan to want",
-            row: 1, column: 1,
-            style: .dim, limit: width - 2)
+            "\(state.entries.count) wanted, \(wantOrder.described(reversed: wantReversed)) · scan to want · x: off the list · +/-: rating · p: prices · O R: order",
+            row: 1, column: 1, style: .dim, limit: width - 2)
         let visible = max(1, listHeight - 1)
         let now = Date()
         for row in 0..<visible {
