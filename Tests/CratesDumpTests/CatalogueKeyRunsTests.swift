@@ -66,7 +66,7 @@ import Testing
     func textOrder(runLength: Int) throws {
         let directory = try TemporaryDirectory()
         let keys = Self.textKeys(3_000, seed: 5)
-        let runs = CatalogueKeyRuns(.text, directory: directory.path, path: directory.file("catalogue.sqlite"))
+        let runs = CatalogueKeyRuns(.text, beside: directory.file("catalogue.sqlite"))
         runs.runLength = runLength
         for (key, release) in keys { try runs.add(key, release: release) }
         let rows = try Self.merged(runs)
@@ -84,7 +84,7 @@ import Testing
         var random = SeededGenerator(seed: 9)
         var keys: [(UInt64, Int)] = []
         for _ in 0..<2_000 { keys.append((random.next() % 300 + 99_999_999_999_000, Int(random.next() % 1_000) + 1)) }
-        let runs = CatalogueKeyRuns(.integer, directory: directory.path, path: directory.file("catalogue.sqlite"))
+        let runs = CatalogueKeyRuns(.integer, beside: directory.file("catalogue.sqlite"))
         runs.runLength = runLength
         for (key, release) in keys { try runs.add(key, release: release) }
         let rows = try Self.merged(runs)

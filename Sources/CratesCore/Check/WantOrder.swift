@@ -1,7 +1,7 @@
 /// The orders the wantlist is shown in: `crates want list --sort` and the wantlist view's `O`
 /// (`R` and `--reverse` turn them round). The list comes from the store by artist, then
 /// title; the other orders keep that order among equals.
-public enum WantOrder: String, CaseIterable, Sendable {
+public enum WantOrder: String, CyclingOrder, Sendable {
     /// By artist, then title (A–Z).
     case artist
     /// The earliest put on the wantlist first.
@@ -11,13 +11,6 @@ public enum WantOrder: String, CaseIterable, Sendable {
     /// The lowest price first; a release with no price known stays last either way round,
     /// since there is nothing to compare it by.
     case price
-
-    /// The next order (the view's key cycles through them all).
-    public var next: WantOrder {
-        let all = Self.allCases
-        let index = all.firstIndex(of: self) ?? 0
-        return all[(index + 1) % all.count]
-    }
 
     /// How the order is said on the screen ("by rating, the most wanted first").
     public func described(reversed: Bool) -> String {

@@ -13,17 +13,10 @@
 ///
 /// Records not matched yet have no artist, title or year: in every order but `added` and
 /// `place` they come first in their section, in the order they were added.
-public enum ListOrder: String, CaseIterable, Sendable, Codable {
+public enum ListOrder: String, CyclingOrder, Sendable, Codable {
     case artist, title, year, added, label, place
 
     public static let `default`: ListOrder = .artist
-
-    /// The next order (the UI's key cycles through them all).
-    public var next: ListOrder {
-        let all = Self.allCases
-        let index = all.firstIndex(of: self) ?? 0
-        return all[(index + 1) % all.count]
-    }
 
     /// The words a record shop skips at the start of an artist's name when it files it
     /// (lower case, as folded text is): English "the", "a", "an"; German "die", "der", "das";

@@ -52,8 +52,8 @@ final class CatalogueKeyRuns {
     }
 
     let kind: Kind
-    private let directory: String
-    /// The catalogue's path, for the messages.
+    /// The catalogue's path, for the messages; the scratch file goes in its directory, where
+    /// the build checked the free space.
     private let path: String
     // One thread uses it, so the runtime's check of each access to its state (a few a
     // key, millions of keys) guards nothing.
@@ -62,14 +62,10 @@ final class CatalogueKeyRuns {
     @exclusivity(unchecked) private var bytes: [UInt8] = []
     @exclusivity(unchecked) private var runs: [Run] = []
     @exclusivity(unchecked) private var fileSize: Int64 = 0
-    /// The keys added in all.
-    @exclusivity(unchecked) private(set) var count = 0
 
-    /// `directory`: where the scratch file goes (the catalogue's at `path`, where the build
-    /// checked the free space).
-    init(_ kind: Kind, directory: String, path: String) {
+    /// Keys for the catalogue at `path`.
+    init(_ kind: Kind, beside path: String) {
         self.kind = kind
-        self.directory = directory
         self.path = path
         entries.reserveCapacity(min(Self.runLength, 1 << 12))
     }
@@ -89,14 +85,12 @@ final class CatalogueKeyRuns {
                 prefix: Self.prefix(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[..<length])),
                 offset: UInt32(offset), length: UInt32(length), release: Int64(release)))
         }
-        count += 1
         if entries.count >= runLength || bytes.count >= Self.runBytes { try writeRun() }
     }
 
     /// Adds an integer key (`kind` `.integer`; at most `Int64.max`, as SQLite stores it).
     func add(_ key: UInt64, release: Int) throws(CatalogueFileError) {
         entries.append(Entry(prefix: key, offset: 0, length: 0, release: Int64(release)))
-        count += 1
         if entries.count >= runLength { try writeRun() }
     }
 
@@ -179,7 +173,7 @@ final class CatalogueKeyRuns {
     /// Sorts the keys in hand and writes them to the scratch file as a run.
     private func writeRun() throws(CatalogueFileError) {
         sortInHand()
-        if descriptor < 0 { descriptor = try scratchFile(in: directory) }
+        if descriptor < 0 { descriptor = try scratchFile(in: StoreLocation.directoryPart(of: path)) }
         var out: [UInt8] = []
         out.reserveCapacity(entries.count * (kind == .integer ? 16 : 12) + bytes.count)
         bytes.withUnsafeBufferPointer { memory in

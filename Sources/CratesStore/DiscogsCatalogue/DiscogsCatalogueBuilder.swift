@@ -135,9 +135,8 @@ public final class DiscogsCatalogueBuilder {
         self.edition = edition
         self.collection = collection
         buildingPath = CatalogueLocation.buildingPath(for: path)
-        let keysDirectory = StoreLocation.directoryPart(of: path)
-        barcodeKeys = CatalogueKeyRuns(.integer, directory: keysDirectory, path: path)
-        catnoKeys = CatalogueKeyRuns(.text, directory: keysDirectory, path: path)
+        barcodeKeys = CatalogueKeyRuns(.integer, beside: path)
+        catnoKeys = CatalogueKeyRuns(.text, beside: path)
         do {
             try StoreLocation.prepareDirectory(for: path)
         } catch {
@@ -225,11 +224,7 @@ public final class DiscogsCatalogueBuilder {
             """)
         try execute(CatalogueSchema.tables)
         for statement in Statement.allCases {
-            var prepared: OpaquePointer?
-            guard sqlite3_prepare_v2(db, statement.sql, -1, &prepared, nil) == SQLITE_OK, let prepared else {
-                throw failure("cannot prepare the catalogue's tables")
-            }
-            statements.append(prepared)
+            statements.append(try prepare(statement.sql))
             assert(statements.count == statement.rawValue + 1)
         }
     }
